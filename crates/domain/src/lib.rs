@@ -1,0 +1,40 @@
+//! # freehire-domain
+//!
+//! The vocabulary of freehire as plain Rust types, shared by every other crate.
+//!
+//! - **Newtypes that parse at the edge**: [`UserId`], [`JobId`], [`BoardId`], [`PublicSlug`],
+//!   [`CompanySlug`], [`Provider`], [`BoardKey`], [`CountryCode`]. A value of one of these types
+//!   has already been checked; code past the edge never re-validates.
+//! - **Vocabularies** (reference §14) as enums with `parse`/`as_str`: [`WorkMode`], [`Region`],
+//!   [`Seniority`], [`Category`], [`EmploymentType`], [`SalaryPeriod`], [`EnglishLevel`],
+//!   [`EducationLevel`], [`BoardStatus`], [`ClosedReason`], [`TechFlag`]. Unknown values are
+//!   rejected with a [`DomainError`] that lists the allowed ones.
+//! - **Jobs**: [`JobPosting`] (what a writer stores), [`Job`] (the stored row), [`Facets`],
+//!   [`Salary`], the content hash and the effective posted date.
+//! - **Boards**: [`Board`], [`NewBoard`], [`BoardHealth`] and the cooldown schedule.
+//! - **Slugs** (reference §3.12): [`slugify`], [`company_slug`], [`company_key`], [`job_slug`].
+//!
+//! Pure: no IO, no async, no database or HTTP types.
+
+mod board;
+mod error;
+mod ids;
+mod job;
+mod provider;
+mod slug;
+mod vocab;
+
+pub use board::{
+    Board, BoardHealth, COOLDOWN_BASE, COOLDOWN_CAP, COOLDOWN_THRESHOLD, NewBoard, cooldown_for,
+};
+pub use error::DomainError;
+pub use ids::{BoardId, JobId, UserId};
+pub use job::{Facets, Job, JobPosting, MAX_EXPERIENCE_YEARS, Salary, effective_posted_at};
+pub use provider::{BoardKey, CountryCode, Provider};
+pub use slug::{
+    CompanySlug, PublicSlug, SHORTCODE_LEN, company_key, company_slug, job_slug, shortcode, slugify,
+};
+pub use vocab::{
+    BoardStatus, Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, Region,
+    SalaryPeriod, Seniority, TechFlag, WorkMode,
+};

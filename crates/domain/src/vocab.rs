@@ -1,0 +1,262 @@
+//! Closed vocabularies (reference §14) as enums.
+//!
+//! Every vocabulary has `parse` (exact, lowercase wire value), `as_str`, `ALL`, and
+//! serde/`FromStr`/`Display` in terms of those. An unknown value is rejected with an error that
+//! names the vocabulary and lists the allowed values, so the message can be shown as it is.
+
+use crate::DomainError;
+
+macro_rules! vocabulary {
+    (
+        $(#[$meta:meta])*
+        $name:ident, $field:literal {
+            $( $(#[$vmeta:meta])* $variant:ident = $wire:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $name {
+            /// Every value, in vocabulary order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The vocabulary's name as used in field names and error messages.
+            pub const FIELD: &'static str = $field;
+
+            /// The wire value.
+            pub const fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire),+ }
+            }
+
+            /// Parses an exact wire value; anything else is an error naming the allowed values.
+            pub fn parse(value: &str) -> Result<Self, DomainError> {
+                match value {
+                    $($wire => Ok($name::$variant),)+
+                    _ => Err(DomainError::UnknownValue {
+                        field: $field,
+                        value: value.to_owned(),
+                        allowed: Self::allowed(),
+                    }),
+                }
+            }
+
+            /// The allowed wire values, comma-separated (for error messages and docs).
+            pub fn allowed() -> String {
+                [$($wire),+].join(", ")
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = DomainError;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                Self::parse(s)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let raw = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                Self::parse(&raw).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+vocabulary! {
+    /// Where the work happens.
+    WorkMode, "work_mode" { Remote = "remote", Hybrid = "hybrid", Onsite = "onsite" }
+}
+
+vocabulary! {
+    /// Hiring regions. A bare "Remote" is not `Global`: it has no region at all (filter value
+    /// `none`, which is a query concept, not a region).
+    Region, "regions" {
+        Global = "global", NorthAmerica = "north_america", Latam = "latam", Eu = "eu", Uk = "uk",
+        Mena = "mena", Africa = "africa", Apac = "apac", Cis = "cis",
+    }
+}
+
+vocabulary! {
+    /// Seniority grade.
+    Seniority, "seniority" {
+        Intern = "intern", Junior = "junior", Middle = "middle", Senior = "senior", Lead = "lead",
+        Staff = "staff", Principal = "principal", CLevel = "c_level",
+    }
+}
+
+vocabulary! {
+    /// Kind of contract.
+    EmploymentType, "employment_type" {
+        FullTime = "full_time", PartTime = "part_time", Contract = "contract",
+        Internship = "internship", Fellowship = "fellowship",
+    }
+}
+
+vocabulary! {
+    /// The period a salary figure is quoted per.
+    SalaryPeriod, "salary_period" { Year = "year", Month = "month", Day = "day", Hour = "hour" }
+}
+
+vocabulary! {
+    /// Required English level (CEFR, plus none and native).
+    EnglishLevel, "english_level" {
+        None = "none", A1 = "a1", A2 = "a2", B1 = "b1", B2 = "b2", C1 = "c1", C2 = "c2",
+        Native = "native",
+    }
+}
+
+vocabulary! {
+    /// Required education level.
+    EducationLevel, "education_level" {
+        None = "none", Bachelor = "bachelor", Master = "master", Phd = "phd",
+    }
+}
+
+vocabulary! {
+    /// Job category. Its tech/non-tech partition drives `is_tech` (see [`Category::is_tech`]).
+    Category, "category" {
+        SoftwareEngineering = "software_engineering", Backend = "backend", Frontend = "frontend",
+        Fullstack = "fullstack", Mobile = "mobile", Devops = "devops", Sre = "sre",
+        NetworkEngineering = "network_engineering", DataEngineering = "data_engineering",
+        DataScience = "data_science", DataAnalytics = "data_analytics", MlAi = "ml_ai",
+        AiEngineering = "ai_engineering", Qa = "qa", Security = "security",
+        Hardware = "hardware", Embedded = "embedded", Blockchain = "blockchain",
+        Architecture = "architecture", Design = "design", Creative = "creative",
+        EngineeringDesign = "engineering_design",
+        IndustrialEngineering = "industrial_engineering", Product = "product",
+        ProjectManagement = "project_management", Management = "management",
+        Marketing = "marketing", Sales = "sales", Support = "support",
+        BusinessAnalysis = "business_analysis", SolutionsEngineering = "solutions_engineering",
+        DeveloperRelations = "developer_relations", TechnicalWriting = "technical_writing",
+        Recruiting = "recruiting", Hr = "hr", Finance = "finance", Legal = "legal",
+        Operations = "operations", CustomerSuccess = "customer_success", Other = "other",
+    }
+}
+
+impl Category {
+    /// What the category says about `is_tech`: `Some(false)` for the non-tech subset,
+    /// `None` for `other` (it settles nothing), `Some(true)` for the rest.
+    pub const fn is_tech(self) -> Option<bool> {
+        use Category::*;
+        match self {
+            Marketing
+            | Sales
+            | Support
+            | Management
+            | Recruiting
+            | Hr
+            | Finance
+            | Legal
+            | Operations
+            | CustomerSuccess
+            | EngineeringDesign
+            | IndustrialEngineering => Some(false),
+            Other => None,
+            _ => Some(true),
+        }
+    }
+}
+
+vocabulary! {
+    /// Curation status of a board.
+    BoardStatus, "board status" {
+        /// Crawled but unproven.
+        Pending = "pending",
+        /// Its first crawl without a board-level error succeeded.
+        Active = "active",
+        /// Failed validation; kept with a reason.
+        Rejected = "rejected",
+        /// Set by a curator. Boards are never deleted.
+        Retired = "retired",
+    }
+}
+
+vocabulary! {
+    /// Why a job was closed (soft close; `closed_at` is set alongside).
+    ClosedReason, "closed_reason" {
+        /// The unseen sweep: not seen within the provider's grace.
+        Unseen = "unseen",
+        /// A fully listed board no longer lists it.
+        BoardUnseen = "board_unseen",
+        /// A full-catalogue source no longer lists it.
+        SourceUnseen = "source_unseen",
+        /// A stream said it was removed.
+        Removed = "removed",
+        /// The liveness probe read it as expired.
+        Expired = "expired",
+        /// Its board has been failing for a week.
+        BoardFailing = "board_failing",
+        /// Pruned or moderated.
+        Moderated = "moderated",
+    }
+}
+
+vocabulary! {
+    /// The wire form of the tri-state `is_tech` flag.
+    TechFlag, "is_tech" { Tech = "tech", NonTech = "non_tech" }
+}
+
+impl TechFlag {
+    /// The wire form of an `is_tech` value (`None` stays unknown).
+    pub const fn from_bool(is_tech: Option<bool>) -> Option<Self> {
+        match is_tech {
+            Some(true) => Some(TechFlag::Tech),
+            Some(false) => Some(TechFlag::NonTech),
+            None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_every_value() {
+        for v in Category::ALL {
+            assert_eq!(Category::parse(v.as_str()), Ok(*v));
+        }
+        for v in Region::ALL {
+            assert_eq!(v.as_str().parse::<Region>(), Ok(*v));
+        }
+        assert_eq!(Category::ALL.len(), 40);
+    }
+
+    #[test]
+    fn unknown_value_names_field_and_allowed_values() {
+        let err = WorkMode::parse("office").unwrap_err().to_string();
+        assert_eq!(err, r#"invalid work_mode "office": allowed values are remote, hybrid, onsite"#);
+        assert!(Seniority::parse("Senior").is_err(), "parsing is exact, not case-folded");
+    }
+
+    #[test]
+    fn serde_uses_wire_values() {
+        assert_eq!(serde_json::to_string(&EmploymentType::FullTime).unwrap(), r#""full_time""#);
+        let e: Result<SalaryPeriod, _> = serde_json::from_str(r#""week""#);
+        assert!(e.unwrap_err().to_string().contains("year, month, day, hour"));
+    }
+
+    #[test]
+    fn category_partition() {
+        assert_eq!(Category::Backend.is_tech(), Some(true));
+        assert_eq!(Category::Sales.is_tech(), Some(false));
+        assert_eq!(Category::EngineeringDesign.is_tech(), Some(false));
+        assert_eq!(Category::Other.is_tech(), None);
+        let non_tech = Category::ALL.iter().filter(|c| c.is_tech() == Some(false)).count();
+        assert_eq!(non_tech, 12);
+    }
+}
