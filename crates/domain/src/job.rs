@@ -166,6 +166,13 @@ impl JobPosting {
                 "must not be empty",
             ));
         }
+        if self.external_id.chars().any(char::is_control) {
+            return Err(DomainError::invalid(
+                "external_id",
+                &self.external_id,
+                "must not contain control characters",
+            ));
+        }
         if self.external_id.len() > Self::MAX_EXTERNAL_ID_LEN {
             return Err(DomainError::invalid(
                 "external_id",

@@ -1,0 +1,55 @@
+//! # freehire-store
+//!
+//! Storage behind repository traits, with two complete adapters:
+//!
+//! - [`SqliteStore`]: the embedded default, a SQLite file under the data dir in WAL mode;
+//! - [`PgStore`]: production PostgreSQL.
+//!
+//! Callers use the traits ([`JobRepo`], [`BoardRepo`], [`BoardHealthRepo`], bundled as
+//! [`Store`]) through an `Arc<dyn Store>` from [`connect`], and never know which backend is
+//! behind them. One conformance suite (`tests/it`) runs every behaviour against both over real
+//! connections.
+//!
+//! Both schemas live in `migrations/{sqlite,postgres}` at the workspace root and are embedded
+//! in the binary; [`Store::migrate`] applies pending ones.
+//!
+//! Invariants kept here:
+//! - jobs are keyed by `(source, external_id)`; an upsert reports inserted / changed /
+//!   unchanged by `content_hash`, never replaces a stored description with an empty one, never
+//!   changes a row's `public_slug` or `created_at`, and reopens a closed row it sees again;
+//! - closing is soft (`closed_at` + `closed_reason`), rows are never deleted here;
+//! - batch writes are one transaction: a batch with one invalid posting writes nothing.
+
+#[macro_use]
+mod sql;
+
+mod error;
+mod health;
+mod model;
+mod plan;
+mod ports;
+mod postgres;
+mod rows;
+mod sqlite;
+mod url;
+
+use std::sync::Arc;
+
+pub use error::{Result, StoreError};
+pub use model::{
+    AddedBoard, Backend, BoardFilter, JobKey, JobList, ListPage, Refreshed, SeenPosting,
+    UpsertOutcome, Upserted,
+};
+pub use ports::{BoardHealthRepo, BoardRepo, JobRepo, Store};
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, SqliteLocation};
+
+/// Opens the store a URL names (creating a SQLite file and its folder if missing). Does not
+/// migrate: call [`Store::migrate`].
+pub async fn connect(url: &DatabaseUrl) -> Result<Arc<dyn Store>> {
+    Ok(match url {
+        DatabaseUrl::Sqlite(location) => Arc::new(SqliteStore::connect(location).await?),
+        DatabaseUrl::Postgres(url) => Arc::new(PgStore::connect(url).await?),
+    })
+}

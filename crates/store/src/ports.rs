@@ -1,0 +1,131 @@
+//! The repository traits. Both adapters implement all of them; callers hold a
+//! [`Store`] trait object and never know which backend is behind it.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use freehire_domain::{
+    Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason, Job, JobId, JobPosting,
+    NewBoard, PublicSlug,
+};
+
+use crate::{
+    AddedBoard, Backend, BoardFilter, JobKey, JobList, ListPage, Refreshed, Result, SeenPosting,
+    Upserted,
+};
+
+/// The job catalogue.
+#[async_trait]
+pub trait JobRepo: Send + Sync {
+    /// Inserts or updates postings keyed by `(source, external_id)`, in one transaction.
+    ///
+    /// - A new key is inserted with `created_at = updated_at = last_seen_at = seen_at`.
+    /// - An existing key whose stored `content_hash` differs from the posting's is rewritten
+    ///   (`Changed`), `updated_at` moves; its public slug and `created_at` never change.
+    /// - An existing key with the same hash only moves `last_seen_at` (`Unchanged`).
+    /// - Every sighting reopens a closed row.
+    /// - A stored description is never replaced by an empty one.
+    ///
+    /// Every posting is validated first; one invalid posting rejects the whole batch and
+    /// writes nothing. A key repeated in one batch is written once, from its last occurrence.
+    async fn upsert_jobs(
+        &self,
+        postings: &[JobPosting],
+        seen_at: DateTime<Utc>,
+    ) -> Result<Vec<Upserted>>;
+
+    /// For each item stored with exactly that content hash: bump `last_seen_at` to `seen_at`
+    /// and reopen it if closed; nothing else changes. Items that miss must be upserted.
+    async fn refresh_unchanged(
+        &self,
+        items: &[SeenPosting],
+        seen_at: DateTime<Utc>,
+    ) -> Result<Vec<Refreshed>>;
+
+    /// Soft-closes the open jobs among `keys` with `reason` at `at`; returns the ids closed.
+    async fn close_jobs(
+        &self,
+        keys: &[JobKey],
+        reason: ClosedReason,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<JobId>>;
+
+    /// Marks `id` as a duplicate of `canonical` (or clears the mark with `None`). Returns
+    /// false when no such job exists. A job cannot duplicate itself.
+    async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool>;
+
+    /// Open, non-duplicate jobs, newest `created_at` first (ties by id, newest first).
+    async fn list_open_jobs(&self, page: ListPage) -> Result<JobList>;
+
+    /// A job by its public slug, open or closed.
+    async fn job_by_slug(&self, slug: &PublicSlug) -> Result<Option<Job>>;
+
+    /// A job by its source key, open or closed.
+    async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>>;
+}
+
+/// The board catalogue.
+#[async_trait]
+pub trait BoardRepo: Send + Sync {
+    /// Adds a board unless a pending or active board with the same identity
+    /// (`provider, lower(board), region`) exists, in which case that one is returned.
+    async fn add_board(&self, board: &NewBoard, at: DateTime<Utc>) -> Result<AddedBoard>;
+
+    /// Boards matching the filter, by provider then board.
+    async fn list_boards(&self, filter: &BoardFilter) -> Result<Vec<Board>>;
+
+    /// The pending or active board with this identity.
+    async fn board_by_key(&self, key: &BoardKey) -> Result<Option<Board>>;
+
+    /// Sets a board's status (and the reason, for `rejected`). Returns false if no such board.
+    async fn set_board_status(
+        &self,
+        id: BoardId,
+        status: BoardStatus,
+        reason: Option<&str>,
+    ) -> Result<bool>;
+
+    /// Flips a `pending` board with this identity to `active` after its first successful
+    /// crawl. Returns whether it flipped.
+    async fn activate_board(&self, key: &BoardKey, at: DateTime<Utc>) -> Result<bool>;
+}
+
+/// Runtime crawl health of boards.
+#[async_trait]
+pub trait BoardHealthRepo: Send + Sync {
+    /// Records a successful crawl that named `ingested` postings: failures reset, cooldown
+    /// cleared, `last_success_at`/`last_run_at` stamped, `last_yield_at` if `ingested > 0`.
+    async fn record_board_success(
+        &self,
+        key: &BoardKey,
+        ingested: u64,
+        at: DateTime<Utc>,
+    ) -> Result<BoardHealth>;
+
+    /// Records a board-level failure: failures increment and the cooldown follows
+    /// [`freehire_domain::cooldown_for`].
+    async fn record_board_failure(
+        &self,
+        key: &BoardKey,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<BoardHealth>;
+
+    /// The board's health row, if it was ever crawled.
+    async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>>;
+}
+
+/// Everything the application needs from storage.
+#[async_trait]
+pub trait Store: JobRepo + BoardRepo + BoardHealthRepo {
+    /// Which backend this is.
+    fn backend(&self) -> Backend;
+
+    /// Applies pending migrations.
+    async fn migrate(&self) -> Result<()>;
+
+    /// Checks the connection (for health endpoints).
+    async fn ping(&self) -> Result<()>;
+
+    /// Closes the pool, waiting for in-flight queries.
+    async fn close(&self);
+}

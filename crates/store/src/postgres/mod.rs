@@ -1,0 +1,67 @@
+//! The production adapter: PostgreSQL through sqlx.
+//!
+//! Batch writes send one `jsonb` array parameter and read it with `jsonb_to_recordset`, so a
+//! batch of thousands of postings is one statement and one round trip. Existing rows of a
+//! batch are locked (`FOR UPDATE`) before they are classified, so concurrent writers cannot
+//! mislabel an outcome.
+
+mod boards;
+mod jobs;
+
+use std::str::FromStr;
+
+use async_trait::async_trait;
+use sqlx::{
+    PgPool,
+    postgres::{PgConnectOptions, PgPoolOptions},
+};
+
+use crate::{Backend, Result, Store};
+
+/// Embedded migrations for PostgreSQL.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
+
+/// The PostgreSQL store.
+#[derive(Clone, Debug)]
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    /// Connects to `url`.
+    pub async fn connect(url: &str) -> Result<Self> {
+        Self::connect_with(PgConnectOptions::from_str(url)?).await
+    }
+
+    /// Connects with explicit options (tests use this to pin a schema via `search_path`).
+    pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
+        let pool = PgPoolOptions::new().max_connections(10).connect_with(options).await?;
+        Ok(Self { pool })
+    }
+
+    /// The pool, for adapters of later capabilities that share the database.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
+#[async_trait]
+impl Store for PgStore {
+    fn backend(&self) -> Backend {
+        Backend::Postgres
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}

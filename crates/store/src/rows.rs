@@ -1,0 +1,342 @@
+//! Backend-neutral row shapes: the JSON row a batch write sends, and the raw row a read
+//! decodes into a [`Job`]. Both adapters use these, so the two schemas cannot drift in what
+//! they store.
+
+use std::{borrow::Cow, collections::HashMap};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use freehire_domain::{
+    Category, ClosedReason, CompanySlug, CountryCode, EducationLevel, EmploymentType, EnglishLevel,
+    Facets, Job, JobId, JobPosting, Provider, PublicSlug, Region, Salary, SalaryPeriod, Seniority,
+    WorkMode,
+};
+use serde::Serialize;
+
+use crate::{JobKey, Result, StoreError};
+
+/// Timestamps as stored in SQLite and sent in JSON batches: RFC 3339 UTC with microseconds,
+/// fixed width, so text order is time order.
+pub(crate) fn ts(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+/// PostgreSQL text cannot hold NUL; some sources emit it. Both backends drop it alike.
+fn no_nul(s: &str) -> Cow<'_, str> {
+    if s.contains('\0') { Cow::Owned(s.replace('\0', "")) } else { Cow::Borrowed(s) }
+}
+
+/// One posting, flattened for a batch write.
+#[derive(Debug, Serialize)]
+pub(crate) struct JobRow<'a> {
+    pub source: &'a str,
+    pub external_id: &'a str,
+    pub url: Cow<'a, str>,
+    pub public_slug: String,
+    pub title: Cow<'a, str>,
+    pub company: Cow<'a, str>,
+    pub company_slug: String,
+    pub company_slug_folded: String,
+    pub location: Cow<'a, str>,
+    pub remote: bool,
+    pub description: Cow<'a, str>,
+    pub posted_at: Option<String>,
+    pub countries: Vec<&'a str>,
+    pub regions: Vec<&'static str>,
+    pub cities: &'a [String],
+    pub work_mode: Option<&'static str>,
+    pub seniority: Option<&'static str>,
+    pub category: Option<&'static str>,
+    pub is_tech: Option<bool>,
+    pub skills: &'a [String],
+    pub employment_type: Option<&'static str>,
+    pub education_level: Option<&'static str>,
+    pub english_level: Option<&'static str>,
+    pub experience_years_min: Option<i32>,
+    pub requires_clearance: Option<bool>,
+    pub posting_language: Option<&'a str>,
+    pub salary_min: Option<i64>,
+    pub salary_max: Option<i64>,
+    pub salary_currency: Option<&'a str>,
+    pub salary_period: Option<&'static str>,
+    pub content_hash: String,
+    pub role_fingerprint: &'a str,
+}
+
+impl<'a> JobRow<'a> {
+    fn new(p: &'a JobPosting) -> Self {
+        let f = &p.facets;
+        let company_slug = p.company_slug();
+        Self {
+            source: p.source.as_str(),
+            external_id: &p.external_id,
+            url: no_nul(&p.url),
+            public_slug: p.public_slug().to_string(),
+            title: no_nul(&p.title),
+            company: no_nul(&p.company),
+            company_slug_folded: company_slug.folded(),
+            company_slug: company_slug.to_string(),
+            location: no_nul(&p.location),
+            remote: p.remote,
+            description: no_nul(&p.description),
+            posted_at: p.posted_at.map(ts),
+            countries: f.countries.iter().map(CountryCode::as_str).collect(),
+            regions: f.regions.iter().map(|r| r.as_str()).collect(),
+            cities: &f.cities,
+            work_mode: f.work_mode.map(WorkMode::as_str),
+            seniority: f.seniority.map(Seniority::as_str),
+            category: f.category.map(Category::as_str),
+            is_tech: f.is_tech,
+            skills: &f.skills,
+            employment_type: f.employment_type.map(EmploymentType::as_str),
+            education_level: f.education_level.map(EducationLevel::as_str),
+            english_level: f.english_level.map(EnglishLevel::as_str),
+            experience_years_min: f.experience_years_min,
+            requires_clearance: f.requires_clearance,
+            posting_language: f.posting_language.as_deref(),
+            salary_min: p.salary.as_ref().and_then(|s| s.min),
+            salary_max: p.salary.as_ref().and_then(|s| s.max),
+            salary_currency: p.salary.as_ref().map(|s| s.currency.as_str()),
+            salary_period: p.salary.as_ref().map(|s| s.period.as_str()),
+            content_hash: p.content_hash(),
+            role_fingerprint: &p.role_fingerprint,
+        }
+    }
+}
+
+/// A validated, de-duplicated batch: `rows` holds each key once (its last occurrence);
+/// `slot[i]` is the row index of input `i`.
+pub(crate) struct Batch<'a> {
+    pub rows: Vec<JobRow<'a>>,
+    pub slot: Vec<usize>,
+}
+
+impl<'a> Batch<'a> {
+    /// Validates every posting (one bad posting rejects the batch) and folds repeated keys.
+    pub fn prepare(postings: &'a [JobPosting]) -> Result<Self> {
+        let mut index: HashMap<(&str, &str), usize> = HashMap::with_capacity(postings.len());
+        let mut rows: Vec<JobRow<'a>> = Vec::with_capacity(postings.len());
+        let mut slot = Vec::with_capacity(postings.len());
+        for p in postings {
+            p.validate()?;
+            let key = (p.source.as_str(), p.external_id.as_str());
+            match index.get(&key) {
+                Some(&i) => {
+                    rows[i] = JobRow::new(p);
+                    slot.push(i);
+                }
+                None => {
+                    index.insert(key, rows.len());
+                    slot.push(rows.len());
+                    rows.push(JobRow::new(p));
+                }
+            }
+        }
+        Ok(Self { rows, slot })
+    }
+
+    /// The rows as one JSON array (the single parameter of a batch statement).
+    pub fn json(rows: &[&JobRow<'_>]) -> Result<String> {
+        serde_json::to_string(rows).map_err(|e| StoreError::corrupt("batch", e))
+    }
+}
+
+/// A job row as read, before vocabulary parsing. Each adapter fills it from its own row type.
+pub(crate) struct RawJob {
+    pub id: i64,
+    pub source: String,
+    pub external_id: String,
+    pub url: String,
+    pub public_slug: String,
+    pub title: String,
+    pub company: String,
+    pub company_slug: String,
+    pub location: String,
+    pub remote: bool,
+    pub description: String,
+    pub posted_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub last_seen_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+    pub closed_reason: Option<String>,
+    pub countries: Vec<String>,
+    pub regions: Vec<String>,
+    pub cities: Vec<String>,
+    pub work_mode: Option<String>,
+    pub seniority: Option<String>,
+    pub category: Option<String>,
+    pub is_tech: Option<bool>,
+    pub skills: Vec<String>,
+    pub employment_type: Option<String>,
+    pub education_level: Option<String>,
+    pub english_level: Option<String>,
+    pub experience_years_min: Option<i32>,
+    pub requires_clearance: Option<bool>,
+    pub posting_language: Option<String>,
+    pub salary_min: Option<i64>,
+    pub salary_max: Option<i64>,
+    pub salary_currency: Option<String>,
+    pub salary_period: Option<String>,
+    pub content_hash: String,
+    pub role_fingerprint: String,
+    pub duplicate_of: Option<i64>,
+}
+
+fn vocab<T>(
+    column: &'static str,
+    value: Option<String>,
+    parse: impl Fn(&str) -> Result<T, freehire_domain::DomainError>,
+) -> Result<Option<T>> {
+    value.map(|v| parse(&v).map_err(|e| StoreError::corrupt(column, e))).transpose()
+}
+
+impl RawJob {
+    /// Parses the stored values back into a [`Job`].
+    pub fn into_job(self) -> Result<Job> {
+        let id = JobId::new(self.id).map_err(|e| StoreError::corrupt("id", e))?;
+        let source = Provider::parse(&self.source).map_err(|e| StoreError::corrupt("source", e))?;
+        let public_slug = PublicSlug::parse(&self.public_slug)
+            .map_err(|e| StoreError::corrupt("public_slug", e))?;
+        let company_slug = CompanySlug::parse(&self.company_slug)
+            .map_err(|e| StoreError::corrupt("company_slug", e))?;
+        let countries = self
+            .countries
+            .iter()
+            .map(|c| CountryCode::parse(c).map_err(|e| StoreError::corrupt("countries", e)))
+            .collect::<Result<Vec<_>>>()?;
+        let regions = self
+            .regions
+            .iter()
+            .map(|r| Region::parse(r).map_err(|e| StoreError::corrupt("regions", e)))
+            .collect::<Result<Vec<_>>>()?;
+        let salary = match (
+            vocab("salary_period_source", self.salary_period, SalaryPeriod::parse)?,
+            self.salary_currency,
+        ) {
+            (Some(period), Some(currency)) => {
+                Some(Salary { min: self.salary_min, max: self.salary_max, currency, period })
+            }
+            _ => None,
+        };
+        let facets = Facets {
+            countries,
+            regions,
+            cities: self.cities,
+            work_mode: vocab("work_mode", self.work_mode, WorkMode::parse)?,
+            seniority: vocab("seniority", self.seniority, Seniority::parse)?,
+            category: vocab("category", self.category, Category::parse)?,
+            is_tech: self.is_tech,
+            skills: self.skills,
+            employment_type: vocab("employment_type", self.employment_type, EmploymentType::parse)?,
+            education_level: vocab("education_level", self.education_level, EducationLevel::parse)?,
+            english_level: vocab("english_level", self.english_level, EnglishLevel::parse)?,
+            experience_years_min: self.experience_years_min,
+            requires_clearance: self.requires_clearance,
+            posting_language: self.posting_language,
+        };
+        Ok(Job {
+            id,
+            public_slug,
+            company_slug,
+            posting: JobPosting {
+                source,
+                external_id: self.external_id,
+                url: self.url,
+                title: self.title,
+                company: self.company,
+                location: self.location,
+                description: self.description,
+                remote: self.remote,
+                posted_at: self.posted_at,
+                facets,
+                salary,
+                role_fingerprint: self.role_fingerprint,
+            },
+            content_hash: self.content_hash,
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            last_seen_at: self.last_seen_at,
+            closed_at: self.closed_at,
+            closed_reason: vocab("closed_reason", self.closed_reason, ClosedReason::parse)?,
+            duplicate_of: self
+                .duplicate_of
+                .map(|d| JobId::new(d).map_err(|e| StoreError::corrupt("duplicate_of", e)))
+                .transpose()?,
+        })
+    }
+}
+
+/// Keys of a batch as two parallel arrays (for `UNNEST` / JSON pairs).
+pub(crate) fn key_columns(keys: &[JobKey]) -> (Vec<&str>, Vec<&str>) {
+    keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())).unzip()
+}
+
+/// A board row as read.
+pub(crate) struct RawBoard {
+    pub id: i64,
+    pub provider: String,
+    pub board: String,
+    pub region: String,
+    pub company: String,
+    pub url: Option<String>,
+    pub status: String,
+    pub rejected_reason: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub activated_at: Option<DateTime<Utc>>,
+}
+
+fn board_key(provider: &str, board: &str, region: &str) -> Result<freehire_domain::BoardKey> {
+    let provider = Provider::parse(provider).map_err(|e| StoreError::corrupt("provider", e))?;
+    freehire_domain::BoardKey::new(provider, board, region)
+        .map_err(|e| StoreError::corrupt("board", e))
+}
+
+impl RawBoard {
+    pub fn into_board(self) -> Result<freehire_domain::Board> {
+        Ok(freehire_domain::Board {
+            id: freehire_domain::BoardId::new(self.id).map_err(|e| StoreError::corrupt("id", e))?,
+            key: board_key(&self.provider, &self.board, &self.region)?,
+            company: self.company,
+            url: self.url,
+            status: freehire_domain::BoardStatus::parse(&self.status)
+                .map_err(|e| StoreError::corrupt("status", e))?,
+            rejected_reason: self.rejected_reason,
+            created_at: self.created_at,
+            activated_at: self.activated_at,
+        })
+    }
+}
+
+/// A board-health row as read.
+pub(crate) struct RawHealth {
+    pub provider: String,
+    pub board: String,
+    pub region: String,
+    pub consecutive_failures: i32,
+    pub cooldown_until: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub last_error_at: Option<DateTime<Utc>>,
+    pub last_success_at: Option<DateTime<Utc>>,
+    pub last_ingested_count: i64,
+    pub last_run_at: Option<DateTime<Utc>>,
+    pub first_seen_at: DateTime<Utc>,
+    pub last_yield_at: Option<DateTime<Utc>>,
+}
+
+impl RawHealth {
+    pub fn into_health(self) -> Result<freehire_domain::BoardHealth> {
+        Ok(freehire_domain::BoardHealth {
+            key: board_key(&self.provider, &self.board, &self.region)?,
+            consecutive_failures: u32::try_from(self.consecutive_failures)
+                .map_err(|e| StoreError::corrupt("consecutive_failures", e))?,
+            cooldown_until: self.cooldown_until,
+            last_error: self.last_error,
+            last_error_at: self.last_error_at,
+            last_success_at: self.last_success_at,
+            last_ingested_count: self.last_ingested_count,
+            last_run_at: self.last_run_at,
+            first_seen_at: self.first_seen_at,
+            last_yield_at: self.last_yield_at,
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! SQL text shared by both adapters, as macros so every statement stays a `&'static str`
+//! (sqlx accepts only static SQL without an explicit safety assertion).
+
+/// The columns every job read selects (decoded by `RawJob`).
+macro_rules! job_columns {
+    () => {
+        "id, source, external_id, url, public_slug, title, company, company_slug, location, \
+         remote, description, posted_at, created_at, updated_at, last_seen_at, closed_at, \
+         closed_reason, countries, regions, cities, work_mode, seniority, category, is_tech, \
+         skills, employment_type, education_level, english_level, experience_years_min, \
+         requires_clearance, posting_language, salary_min_source, salary_max_source, \
+         salary_currency_source, salary_period_source, content_hash, role_fingerprint, \
+         duplicate_of"
+    };
+}
+
+/// The columns a batch upsert writes, in the order its `SELECT` produces them.
+macro_rules! upsert_columns {
+    () => {
+        "source, external_id, url, public_slug, title, company, company_slug, \
+         company_slug_folded, location, remote, description, posted_at, countries, regions, \
+         cities, work_mode, seniority, category, is_tech, skills, employment_type, \
+         education_level, english_level, experience_years_min, requires_clearance, \
+         posting_language, salary_min_source, salary_max_source, salary_currency_source, \
+         salary_period_source, content_hash, role_fingerprint, created_at, updated_at, \
+         last_seen_at"
+    };
+}
+
+/// The conflict clause of a batch upsert: rewrite the content (never with an empty
+/// description), keep `public_slug` and `created_at`, reopen.
+macro_rules! upsert_conflict {
+    () => {
+        " ON CONFLICT (source, external_id) DO UPDATE SET \
+         url = excluded.url, title = excluded.title, company = excluded.company, \
+         company_slug = excluded.company_slug, company_slug_folded = excluded.company_slug_folded, \
+         location = excluded.location, remote = excluded.remote, \
+         description = CASE WHEN excluded.description = '' THEN jobs.description \
+                            ELSE excluded.description END, \
+         posted_at = excluded.posted_at, countries = excluded.countries, \
+         regions = excluded.regions, cities = excluded.cities, work_mode = excluded.work_mode, \
+         seniority = excluded.seniority, category = excluded.category, \
+         is_tech = excluded.is_tech, skills = excluded.skills, \
+         employment_type = excluded.employment_type, education_level = excluded.education_level, \
+         english_level = excluded.english_level, \
+         experience_years_min = excluded.experience_years_min, \
+         requires_clearance = excluded.requires_clearance, \
+         posting_language = excluded.posting_language, \
+         salary_min_source = excluded.salary_min_source, \
+         salary_max_source = excluded.salary_max_source, \
+         salary_currency_source = excluded.salary_currency_source, \
+         salary_period_source = excluded.salary_period_source, \
+         content_hash = excluded.content_hash, role_fingerprint = excluded.role_fingerprint, \
+         updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at, \
+         closed_at = NULL, closed_reason = NULL \
+         RETURNING id, source, external_id"
+    };
+}
+
+/// Board columns every board read selects.
+macro_rules! board_columns {
+    () => {
+        "id, provider, board, region, company, url, status, rejected_reason, created_at, \
+         activated_at"
+    };
+}
+
+/// Board-health columns every health read selects.
+macro_rules! health_columns {
+    () => {
+        "provider, board, region, consecutive_failures, cooldown_until, last_error, \
+         last_error_at, last_success_at, last_ingested_count, last_run_at, first_seen_at, \
+         last_yield_at"
+    };
+}

@@ -1,0 +1,252 @@
+//! [`JobRepo`] on SQLite.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
+use sqlx::{Row, sqlite::SqliteRow};
+
+use super::{SqliteStore, json_list};
+use crate::{
+    JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError, Upserted,
+    plan::{Found, UpsertPlan, refresh_plan},
+    rows::{Batch, RawJob, ts},
+};
+
+const UPSERT: &str = concat!(
+    "INSERT INTO jobs (",
+    upsert_columns!(),
+    ") SELECT value ->> 'source', value ->> 'external_id', value ->> 'url', \
+     value ->> 'public_slug', value ->> 'title', value ->> 'company', value ->> 'company_slug', \
+     value ->> 'company_slug_folded', value ->> 'location', value ->> 'remote', \
+     value ->> 'description', value ->> 'posted_at', value -> 'countries', value -> 'regions', \
+     value -> 'cities', value ->> 'work_mode', value ->> 'seniority', value ->> 'category', \
+     value ->> 'is_tech', value -> 'skills', value ->> 'employment_type', \
+     value ->> 'education_level', value ->> 'english_level', value ->> 'experience_years_min', \
+     value ->> 'requires_clearance', value ->> 'posting_language', value ->> 'salary_min', \
+     value ->> 'salary_max', value ->> 'salary_currency', value ->> 'salary_period', \
+     value ->> 'content_hash', value ->> 'role_fingerprint', ?2, ?2, ?2 \
+     FROM json_each(?1) WHERE true",
+    upsert_conflict!()
+);
+
+/// Existing rows of a batch of keys (`[[source, external_id], …]`).
+const EXISTING: &str = "SELECT j.id, j.source, j.external_id, j.content_hash, \
+     j.closed_at IS NOT NULL AS closed \
+     FROM json_each(?1) AS k \
+     JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1";
+
+const BUMP: &str = "UPDATE jobs SET last_seen_at = ?1, closed_at = NULL, closed_reason = NULL \
+     WHERE id IN (SELECT value FROM json_each(?2))";
+
+fn keys_json<'a>(keys: impl Iterator<Item = (&'a str, &'a str)>) -> Result<String> {
+    let pairs: Vec<[&str; 2]> = keys.map(|(s, e)| [s, e]).collect();
+    serde_json::to_string(&pairs).map_err(|e| StoreError::corrupt("batch", e))
+}
+
+fn job_id(row: &SqliteRow) -> Result<JobId> {
+    JobId::new(row.try_get("id")?).map_err(|e| StoreError::corrupt("id", e))
+}
+
+async fn existing(conn: &mut sqlx::SqliteConnection, keys_json: &str) -> Result<Found> {
+    let rows = sqlx::query(EXISTING).bind(keys_json).fetch_all(&mut *conn).await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                (r.try_get("source")?, r.try_get("external_id")?),
+                crate::plan::Existing {
+                    id: job_id(r)?,
+                    hash: r.try_get("content_hash")?,
+                    closed: r.try_get("closed")?,
+                },
+            ))
+        })
+        .collect()
+}
+
+pub(super) fn raw_job(row: &SqliteRow) -> Result<RawJob> {
+    Ok(RawJob {
+        id: row.try_get("id")?,
+        source: row.try_get("source")?,
+        external_id: row.try_get("external_id")?,
+        url: row.try_get("url")?,
+        public_slug: row.try_get("public_slug")?,
+        title: row.try_get("title")?,
+        company: row.try_get("company")?,
+        company_slug: row.try_get("company_slug")?,
+        location: row.try_get("location")?,
+        remote: row.try_get("remote")?,
+        description: row.try_get("description")?,
+        posted_at: row.try_get("posted_at")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        last_seen_at: row.try_get("last_seen_at")?,
+        closed_at: row.try_get("closed_at")?,
+        closed_reason: row.try_get("closed_reason")?,
+        countries: json_list(row, "countries")?,
+        regions: json_list(row, "regions")?,
+        cities: json_list(row, "cities")?,
+        work_mode: row.try_get("work_mode")?,
+        seniority: row.try_get("seniority")?,
+        category: row.try_get("category")?,
+        is_tech: row.try_get("is_tech")?,
+        skills: json_list(row, "skills")?,
+        employment_type: row.try_get("employment_type")?,
+        education_level: row.try_get("education_level")?,
+        english_level: row.try_get("english_level")?,
+        experience_years_min: row.try_get("experience_years_min")?,
+        requires_clearance: row.try_get("requires_clearance")?,
+        posting_language: row.try_get("posting_language")?,
+        salary_min: row.try_get("salary_min_source")?,
+        salary_max: row.try_get("salary_max_source")?,
+        salary_currency: row.try_get("salary_currency_source")?,
+        salary_period: row.try_get("salary_period_source")?,
+        content_hash: row.try_get("content_hash")?,
+        role_fingerprint: row.try_get("role_fingerprint")?,
+        duplicate_of: row.try_get("duplicate_of")?,
+    })
+}
+
+#[async_trait]
+impl JobRepo for SqliteStore {
+    async fn upsert_jobs(
+        &self,
+        postings: &[JobPosting],
+        seen_at: DateTime<Utc>,
+    ) -> Result<Vec<Upserted>> {
+        if postings.is_empty() {
+            return Ok(Vec::new());
+        }
+        let batch = Batch::prepare(postings)?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let found =
+            existing(&mut tx, &keys_json(batch.rows.iter().map(|r| (r.source, r.external_id)))?)
+                .await?;
+
+        let mut plan = UpsertPlan::new(&batch, &found);
+        if !plan.to_write.is_empty() {
+            let written = sqlx::query(UPSERT)
+                .bind(Batch::json(&plan.to_write)?)
+                .bind(ts(seen_at))
+                .fetch_all(&mut *tx)
+                .await?;
+            for r in &written {
+                let source: String = r.try_get("source")?;
+                let external_id: String = r.try_get("external_id")?;
+                plan.written(&source, &external_id, job_id(r)?)?;
+            }
+        }
+        if !plan.bumped.is_empty() {
+            let ids =
+                serde_json::to_string(&plan.bumped).map_err(|e| StoreError::corrupt("batch", e))?;
+            sqlx::query(BUMP).bind(ts(seen_at)).bind(ids).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        plan.finish(&batch.slot)
+    }
+
+    async fn refresh_unchanged(
+        &self,
+        items: &[SeenPosting],
+        seen_at: DateTime<Utc>,
+    ) -> Result<Vec<Refreshed>> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let found = existing(
+            &mut tx,
+            &keys_json(items.iter().map(|i| (i.key.source.as_str(), i.key.external_id.as_str())))?,
+        )
+        .await?;
+        let (out, bumped) = refresh_plan(items, &found);
+        if !bumped.is_empty() {
+            let ids =
+                serde_json::to_string(&bumped).map_err(|e| StoreError::corrupt("batch", e))?;
+            sqlx::query(BUMP).bind(ts(seen_at)).bind(ids).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    async fn close_jobs(
+        &self,
+        keys: &[JobKey],
+        reason: ClosedReason,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<JobId>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
+             WHERE closed_at IS NULL AND id IN ( \
+               SELECT j.id FROM json_each(?3) AS k \
+               JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1) \
+             RETURNING id",
+        )
+        .bind(ts(at))
+        .bind(reason.as_str())
+        .bind(keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(job_id).collect()
+    }
+
+    async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool> {
+        if canonical == Some(id) {
+            return Err(StoreError::Invalid(freehire_domain::DomainError::Invalid {
+                field: "duplicate_of",
+                value: id.to_string(),
+                reason: "a job cannot duplicate itself",
+            }));
+        }
+        let done = sqlx::query("UPDATE jobs SET duplicate_of = ?1 WHERE id = ?2")
+            .bind(canonical.map(JobId::get))
+            .bind(id.get())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn list_open_jobs(&self, page: ListPage) -> Result<JobList> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
+              ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2"
+        ))
+        .bind(i64::from(page.limit()))
+        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        let total: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        let jobs = rows.iter().map(|r| raw_job(r)?.into_job()).collect::<Result<_>>()?;
+        Ok(JobList { jobs, total: u64::try_from(total).unwrap_or_default() })
+    }
+
+    async fn job_by_slug(&self, slug: &PublicSlug) -> Result<Option<Job>> {
+        let row =
+            sqlx::query(concat!("SELECT ", job_columns!(), " FROM jobs WHERE public_slug = ?1"))
+                .bind(slug.as_str())
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| raw_job(&r)?.into_job()).transpose()
+    }
+
+    async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE source = ?1 AND external_id = ?2"
+        ))
+        .bind(key.source.as_str())
+        .bind(&key.external_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| raw_job(&r)?.into_job()).transpose()
+    }
+}

@@ -1,0 +1,88 @@
+//! The embedded adapter: SQLite through sqlx, a file under the data dir in WAL mode.
+//!
+//! Dialect notes: timestamps are fixed-width RFC 3339 UTC text (so text order is time order),
+//! arrays are JSON text, booleans 0/1. Batch statements take one JSON array parameter and read
+//! it with `json_each`. Write transactions start with `BEGIN IMMEDIATE` so a read-then-write
+//! batch never fails on a lock upgrade; `busy_timeout` makes concurrent writers wait.
+
+mod boards;
+mod jobs;
+
+use std::{str::FromStr, time::Duration};
+
+use async_trait::async_trait;
+use sqlx::{
+    Row, SqlitePool,
+    sqlite::{
+        SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+    },
+};
+
+use crate::{Backend, Result, Store, StoreError, url::SqliteLocation};
+
+/// Embedded migrations for SQLite.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqlite");
+
+/// The SQLite store.
+#[derive(Clone, Debug)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if missing, with its folder) the database.
+    pub async fn connect(location: &SqliteLocation) -> Result<Self> {
+        let (options, max) = match location {
+            SqliteLocation::File(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|source| StoreError::DataDir {
+                        path: dir.display().to_string(),
+                        source,
+                    })?;
+                }
+                (SqliteConnectOptions::new().filename(path).create_if_missing(true), 8)
+            }
+            // One connection: every connection to `:memory:` is its own database.
+            SqliteLocation::Memory => (SqliteConnectOptions::from_str("sqlite::memory:")?, 1),
+        };
+        let options = options
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new().max_connections(max).connect_with(options).await?;
+        Ok(Self { pool })
+    }
+
+    /// The pool, for adapters of later capabilities that share the database.
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+}
+
+#[async_trait]
+impl Store for SqliteStore {
+    fn backend(&self) -> Backend {
+        Backend::Sqlite
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        MIGRATOR.run(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Reads a JSON-array text column.
+fn json_list(row: &SqliteRow, column: &'static str) -> Result<Vec<String>> {
+    let raw: String = row.try_get(column)?;
+    serde_json::from_str(&raw).map_err(|e| StoreError::corrupt(column, e))
+}

@@ -1,0 +1,134 @@
+//! [`DatabaseUrl`]: which backend, parsed at the edge.
+
+use std::path::{Path, PathBuf};
+
+use crate::StoreError;
+
+/// The default embedded database: a SQLite file under `./data`.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://./data/freehire.db";
+
+/// A parsed `DATABASE_URL`.
+///
+/// - `sqlite://PATH`, `sqlite:PATH` (a file; its folder is created on connect),
+///   `sqlite::memory:` (a private in-memory database, for experiments);
+/// - `postgres://…` or `postgresql://…` (passed to the driver as is).
+#[derive(Clone, PartialEq, Eq)]
+pub enum DatabaseUrl {
+    /// An embedded SQLite database.
+    Sqlite(SqliteLocation),
+    /// A PostgreSQL server.
+    Postgres(String),
+}
+
+/// Where a SQLite database lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SqliteLocation {
+    /// A file.
+    File(PathBuf),
+    /// Memory only.
+    Memory,
+}
+
+impl DatabaseUrl {
+    /// Parses a URL, naming what is wrong when it is not usable.
+    pub fn parse(raw: &str) -> Result<Self, StoreError> {
+        let raw = raw.trim();
+        if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
+            return Ok(Self::Postgres(raw.to_owned()));
+        }
+        if let Some(rest) = raw.strip_prefix("sqlite:") {
+            let rest = rest.strip_prefix("//").unwrap_or(rest);
+            let path = rest.split('?').next().unwrap_or_default();
+            if path == ":memory:" {
+                return Ok(Self::Sqlite(SqliteLocation::Memory));
+            }
+            if path.is_empty() {
+                return Err(StoreError::BadUrl {
+                    url: raw.to_owned(),
+                    reason: "no file path after sqlite://",
+                });
+            }
+            return Ok(Self::Sqlite(SqliteLocation::File(PathBuf::from(path))));
+        }
+        Err(StoreError::BadUrl {
+            url: redact(raw),
+            reason: "expected sqlite://PATH or postgres://USER@HOST/DB",
+        })
+    }
+
+    /// The SQLite file, if this is one.
+    pub fn sqlite_file(&self) -> Option<&Path> {
+        match self {
+            Self::Sqlite(SqliteLocation::File(p)) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for DatabaseUrl {
+    type Err = StoreError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s)
+    }
+}
+
+/// Shows the URL without its password.
+impl std::fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_string())
+    }
+}
+
+/// Shows the URL without its password.
+impl std::fmt::Display for DatabaseUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Sqlite(SqliteLocation::File(p)) => write!(f, "sqlite://{}", p.display()),
+            Self::Sqlite(SqliteLocation::Memory) => f.write_str("sqlite::memory:"),
+            Self::Postgres(url) => f.write_str(&redact(url)),
+        }
+    }
+}
+
+/// Replaces the password in `scheme://user:password@host` with `***`.
+fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
+    let Some((userinfo, host)) = rest.split_once('@') else { return url.to_owned() };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_backends() {
+        assert_eq!(
+            DatabaseUrl::parse("sqlite://./data/freehire.db").unwrap().sqlite_file(),
+            Some(Path::new("./data/freehire.db"))
+        );
+        assert_eq!(
+            DatabaseUrl::parse("sqlite:/tmp/x.db?mode=rwc").unwrap().sqlite_file(),
+            Some(Path::new("/tmp/x.db"))
+        );
+        assert!(matches!(
+            DatabaseUrl::parse("sqlite::memory:"),
+            Ok(DatabaseUrl::Sqlite(SqliteLocation::Memory))
+        ));
+        assert!(matches!(DatabaseUrl::parse("postgres://u@h/db"), Ok(DatabaseUrl::Postgres(_))));
+        assert!(DatabaseUrl::parse("mysql://x").is_err());
+        assert!(DatabaseUrl::parse("sqlite://").is_err());
+    }
+
+    #[test]
+    fn never_prints_passwords() {
+        let url = DatabaseUrl::parse("postgres://app:s3cret@db:5432/freehire").unwrap();
+        assert_eq!(url.to_string(), "postgres://app:***@db:5432/freehire");
+        assert!(!format!("{url:?}").contains("s3cret"));
+        let err = DatabaseUrl::parse("mysql://app:s3cret@db/x").unwrap_err().to_string();
+        assert!(!err.contains("s3cret"), "{err}");
+    }
+}

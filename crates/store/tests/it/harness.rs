@@ -1,0 +1,81 @@
+//! Real databases for the conformance suite: a fresh SQLite file per test, and a fresh
+//! PostgreSQL schema per test on the server named by `FREEHIRE_TEST_DATABASE_URL` (else
+//! `DATABASE_URL` when it is a PostgreSQL URL, else `postgres://postgres@127.0.0.1:5432/postgres`).
+//! A test that cannot reach PostgreSQL fails with a message saying how to bring it up; it never
+//! skips.
+
+use std::{str::FromStr, sync::Arc};
+
+use freehire_store::{PgStore, SqliteLocation, SqliteStore, Store};
+use sqlx::{Connection, Executor, PgConnection, postgres::PgConnectOptions};
+
+/// The PostgreSQL server the suite uses.
+pub fn postgres_url() -> String {
+    if let Ok(url) = std::env::var("FREEHIRE_TEST_DATABASE_URL") {
+        return url;
+    }
+    match std::env::var("DATABASE_URL") {
+        Ok(url) if url.starts_with("postgres") => url,
+        _ => "postgres://postgres@127.0.0.1:5432/postgres".to_owned(),
+    }
+}
+
+/// One test's database.
+pub struct TestDb {
+    pub store: Arc<dyn Store>,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Postgres { url: String, schema: String },
+}
+
+impl TestDb {
+    pub async fn sqlite() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store =
+            SqliteStore::connect(&SqliteLocation::File(dir.path().join("nested/freehire.db")))
+                .await
+                .expect("open sqlite");
+        store.migrate().await.expect("migrate sqlite");
+        Self { store: Arc::new(store), cleanup: Cleanup::Sqlite(dir) }
+    }
+
+    pub async fn postgres() -> Self {
+        let url = postgres_url();
+        let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
+        let mut admin = PgConnection::connect(&url).await.unwrap_or_else(|e| {
+            panic!(
+                "cannot reach PostgreSQL at {url}: {e}. Run the suite with `cargo xtask test`, \
+                 which brings a server up, or set FREEHIRE_TEST_DATABASE_URL."
+            )
+        });
+        admin
+            .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+            .await
+            .expect("create schema");
+        admin.close().await.ok();
+        let options = PgConnectOptions::from_str(&url)
+            .expect("postgres url")
+            .options([("search_path", schema.as_str())]);
+        let store = PgStore::connect_with(options).await.expect("connect postgres");
+        store.migrate().await.expect("migrate postgres");
+        Self { store: Arc::new(store), cleanup: Cleanup::Postgres { url, schema } }
+    }
+
+    pub fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+
+    pub async fn teardown(self) {
+        self.store.close().await;
+        if let Cleanup::Postgres { url, schema } = &self.cleanup {
+            let mut admin = PgConnection::connect(url).await.expect("reconnect");
+            admin
+                .execute(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+                .await
+                .expect("drop schema");
+        }
+    }
+}

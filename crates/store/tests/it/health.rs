@@ -1,0 +1,65 @@
+//! Board health behaviour.
+
+use chrono::Duration;
+use freehire_store::Store;
+
+use crate::{boards::key, fixtures::t};
+
+pub async fn failures_count_and_cool_down_on_schedule(s: &dyn Store) {
+    let k = key("workday", "acme.wd5/External");
+    assert!(s.board_health(&k).await.unwrap().is_none());
+    let h1 = s.record_board_failure(&k, "500 on page 2", t(1, 0)).await.unwrap();
+    assert_eq!(h1.consecutive_failures, 1);
+    assert_eq!(h1.cooldown_until, None);
+    assert_eq!(h1.first_seen_at, t(1, 0));
+    let h2 = s.record_board_failure(&k, "timeout", t(1, 1)).await.unwrap();
+    assert_eq!(h2.cooldown_until, None, "no cooldown below 3 failures");
+    let h3 = s.record_board_failure(&k, "timeout", t(1, 2)).await.unwrap();
+    assert_eq!(h3.cooldown_until, Some(t(1, 2) + Duration::hours(6)));
+    assert!(h3.is_cooling(t(1, 3)));
+    let h4 = s.record_board_failure(&k, "timeout", t(1, 3)).await.unwrap();
+    assert_eq!(h4.cooldown_until, Some(t(1, 3) + Duration::hours(12)));
+    let h5 = s.record_board_failure(&k, "gone", t(1, 4)).await.unwrap();
+    assert_eq!(h5.cooldown_until, Some(t(1, 4) + Duration::hours(24)));
+    let h6 = s.record_board_failure(&k, "gone", t(1, 5)).await.unwrap();
+    assert_eq!(h6.cooldown_until, Some(t(1, 5) + Duration::hours(24)), "capped at 24 h");
+    let stored = s.board_health(&k).await.unwrap().unwrap();
+    assert_eq!(stored, h6);
+    assert_eq!(stored.last_error.as_deref(), Some("gone"));
+    assert_eq!(stored.first_seen_at, t(1, 0));
+}
+
+pub async fn success_heals_and_stamps_yield(s: &dyn Store) {
+    let k = key("greenhouse", "acme");
+    for h in 0..4 {
+        s.record_board_failure(&k, "boom", t(1, h)).await.unwrap();
+    }
+    let healed = s.record_board_success(&k, 12, t(2, 0)).await.unwrap();
+    assert_eq!(healed.consecutive_failures, 0);
+    assert_eq!(healed.cooldown_until, None);
+    assert_eq!(healed.last_success_at, Some(t(2, 0)));
+    assert_eq!(healed.last_yield_at, Some(t(2, 0)));
+    assert_eq!(healed.last_ingested_count, 12);
+    assert_eq!(healed.last_error.as_deref(), Some("boom"), "the last error stays for operators");
+    let empty = s.record_board_success(&k, 0, t(3, 0)).await.unwrap();
+    assert_eq!(empty.last_yield_at, Some(t(2, 0)), "an empty listing yields nothing");
+    assert_eq!(empty.last_success_at, Some(t(3, 0)));
+    assert_eq!(s.board_health(&k).await.unwrap().unwrap(), empty);
+}
+
+pub async fn health_is_keyed_by_board_identity(s: &dyn Store) {
+    s.record_board_failure(&key("lever", "Acme"), "x", t(1, 0)).await.unwrap();
+    let h = s.record_board_failure(&key("lever", "ACME"), "y", t(1, 1)).await.unwrap();
+    assert_eq!(h.consecutive_failures, 2);
+    assert_eq!(h.key.board, "acme");
+    assert!(s.board_health(&key("lever", "other")).await.unwrap().is_none());
+}
+
+pub async fn long_errors_are_cut_on_a_char_boundary(s: &dyn Store) {
+    let k = key("rippling", "acme");
+    let long = "é".repeat(5000);
+    let h = s.record_board_failure(&k, &long, t(1, 0)).await.unwrap();
+    let kept = h.last_error.unwrap();
+    assert!(kept.len() <= 2000 && kept.len() >= 1998);
+    assert!(kept.chars().all(|c| c == 'é'));
+}

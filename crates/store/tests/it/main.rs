@@ -1,0 +1,69 @@
+//! The store conformance suite: every behaviour runs against SQLite and PostgreSQL over real
+//! connections. Each test gets its own database (SQLite file / PostgreSQL schema).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod boards;
+mod fixtures;
+mod harness;
+mod health;
+mod jobs;
+
+/// Generates one `#[tokio::test]` per backend for each suite function
+/// `crate::<module>::<test>(&dyn Store)`.
+macro_rules! conformance {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite {
+            $( mod $module { $(
+                #[tokio::test]
+                async fn $test() {
+                    let db = crate::harness::TestDb::sqlite().await;
+                    crate::$module::$test(db.store()).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+        mod postgres {
+            $( mod $module { $(
+                #[tokio::test]
+                async fn $test() {
+                    let db = crate::harness::TestDb::postgres().await;
+                    crate::$module::$test(db.store()).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+    };
+}
+
+conformance! {
+    jobs: [
+        upsert_reports_inserted_unchanged_changed,
+        upsert_never_blanks_a_description,
+        change_keeps_slug_and_created_at,
+        refresh_unchanged_bumps_only_last_seen,
+        refresh_reopens_a_closed_job,
+        close_is_soft_and_resight_reopens,
+        list_is_open_non_duplicate_newest_first,
+        list_pages_and_counts,
+        slug_lookup_includes_closed_jobs,
+        invalid_posting_rejects_whole_batch,
+        repeated_key_in_batch_writes_last,
+        every_field_round_trips,
+        thousands_per_transaction,
+        nul_bytes_are_dropped,
+        duplicate_of_cannot_point_at_itself,
+    ],
+    boards: [
+        add_folds_identity_case_insensitively,
+        retired_and_rejected_do_not_block_a_new_board,
+        list_filters_by_provider_and_status,
+        activate_flips_only_pending,
+        status_changes_keep_reason_for_rejected,
+    ],
+    health: [
+        failures_count_and_cool_down_on_schedule,
+        success_heals_and_stamps_yield,
+        health_is_keyed_by_board_identity,
+        long_errors_are_cut_on_a_char_boundary,
+    ],
+}
