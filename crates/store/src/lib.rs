@@ -31,6 +31,8 @@ mod ports;
 mod postgres;
 mod rows;
 mod sqlite;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod url;
 
 use std::sync::Arc;

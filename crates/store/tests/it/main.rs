@@ -4,7 +4,6 @@
 
 mod boards;
 mod fixtures;
-mod harness;
 mod health;
 mod jobs;
 
@@ -16,7 +15,7 @@ macro_rules! conformance {
             $( mod $module { $(
                 #[tokio::test]
                 async fn $test() {
-                    let db = crate::harness::TestDb::sqlite().await;
+                    let db = freehire_store::testing::TestDb::sqlite().await;
                     crate::$module::$test(db.store()).await;
                     db.teardown().await;
                 }
@@ -26,7 +25,7 @@ macro_rules! conformance {
             $( mod $module { $(
                 #[tokio::test]
                 async fn $test() {
-                    let db = crate::harness::TestDb::postgres().await;
+                    let db = freehire_store::testing::TestDb::postgres().await;
                     crate::$module::$test(db.store()).await;
                     db.teardown().await;
                 }

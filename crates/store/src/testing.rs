@@ -1,4 +1,5 @@
-//! Real databases for the conformance suite: a fresh SQLite file per test, and a fresh
+//! Test databases (feature `testing`), shared by every crate's tests: real databases, never
+//! mocks. Real databases for a test: a fresh SQLite file per test, and a fresh
 //! PostgreSQL schema per test on the server named by `FREEHIRE_TEST_DATABASE_URL` (else
 //! `DATABASE_URL` when it is a PostgreSQL URL, else `postgres://postgres@127.0.0.1:5432/postgres`).
 //! A test that cannot reach PostgreSQL fails with a message saying how to bring it up; it never
@@ -6,10 +7,10 @@
 
 use std::{str::FromStr, sync::Arc};
 
-use freehire_store::{PgStore, SqliteLocation, SqliteStore, Store};
+use crate::{PgStore, SqliteLocation, SqliteStore, Store};
 use sqlx::{Connection, Executor, PgConnection, postgres::PgConnectOptions};
 
-/// The PostgreSQL server the suite uses.
+/// The PostgreSQL server tests use.
 pub fn postgres_url() -> String {
     if let Ok(url) = std::env::var("FREEHIRE_TEST_DATABASE_URL") {
         return url;
@@ -22,6 +23,7 @@ pub fn postgres_url() -> String {
 
 /// One test's database.
 pub struct TestDb {
+    /// The store, migrated.
     pub store: Arc<dyn Store>,
     cleanup: Cleanup,
 }
@@ -32,6 +34,8 @@ enum Cleanup {
 }
 
 impl TestDb {
+    /// A migrated SQLite database in a fresh temporary folder.
+    #[allow(clippy::expect_used)]
     pub async fn sqlite() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let store =
@@ -42,6 +46,9 @@ impl TestDb {
         Self { store: Arc::new(store), cleanup: Cleanup::Sqlite(dir) }
     }
 
+    /// A migrated, empty PostgreSQL schema of its own. Panics (never skips) when the server
+    /// cannot be reached.
+    #[allow(clippy::expect_used, clippy::panic)]
     pub async fn postgres() -> Self {
         let url = postgres_url();
         let schema = format!("t_{}", uuid::Uuid::new_v4().simple());
@@ -64,10 +71,13 @@ impl TestDb {
         Self { store: Arc::new(store), cleanup: Cleanup::Postgres { url, schema } }
     }
 
+    /// The store.
     pub fn store(&self) -> &dyn Store {
         self.store.as_ref()
     }
 
+    /// Closes the store and drops the PostgreSQL schema.
+    #[allow(clippy::expect_used)]
     pub async fn teardown(self) {
         self.store.close().await;
         if let Cleanup::Postgres { url, schema } = &self.cleanup {

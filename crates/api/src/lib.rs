@@ -1,0 +1,96 @@
+//! # freehire-api
+//!
+//! The HTTP surface as a library, so tests start the real router on a random port.
+//!
+//! - [`router`] builds the axum [`Router`] over an [`AppState`] (the store behind its trait
+//!   object, and a clock);
+//! - [`serve`] runs it on a listener until a shutdown future resolves, finishing in-flight
+//!   requests;
+//! - [`ApiError`] is the one error type: it maps to status codes and `{"error": …}` bodies and
+//!   logs internal causes instead of returning them;
+//! - [`view`] holds the wire shapes (the job of reference §6.5, list and single envelopes).
+//!
+//! Routes: `GET /health`, `GET /api/v1/jobs`, `GET /api/v1/jobs/{slug}`. Unknown routes answer
+//! 404 and wrong methods 405, both with a JSON error body.
+
+mod error;
+mod params;
+mod routes;
+pub mod view;
+
+use std::{future::Future, sync::Arc, time::Duration};
+
+use axum::{
+    Router,
+    http::{Method, StatusCode},
+    routing::get,
+};
+use chrono::{DateTime, Utc};
+use freehire_store::Store;
+use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
+
+pub use error::{ApiError, ErrorBody};
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    /// The catalogue.
+    pub store: Arc<dyn Store>,
+    /// The clock (tests pin it).
+    pub clock: fn() -> DateTime<Utc>,
+}
+
+impl AppState {
+    /// State over a store with the system clock.
+    pub fn new(store: Arc<dyn Store>) -> Self {
+        Self { store, clock: Utc::now }
+    }
+}
+
+/// Longest a request may take before it is answered 503.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The whole router.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/jobs", get(routes::jobs::list))
+        .route("/jobs/{slug}", get(routes::jobs::show));
+    Router::new()
+        .route("/health", get(routes::health::health))
+        .nest("/api/v1", api)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
+        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, REQUEST_TIMEOUT))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::Internal("handler panicked".into()).into_response_owned()
+        }))
+        .layer(TraceLayer::new_for_http())
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("not found")
+}
+
+async fn method_not_allowed(method: Method) -> (StatusCode, axum::Json<ErrorBody>) {
+    (
+        StatusCode::METHOD_NOT_ALLOWED,
+        axum::Json(ErrorBody { error: format!("method {method} not allowed") }),
+    )
+}
+
+impl ApiError {
+    fn into_response_owned(self) -> axum::response::Response {
+        axum::response::IntoResponse::into_response(self)
+    }
+}
+
+/// Serves the router on `listener` until `shutdown` resolves, then lets in-flight requests
+/// finish.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+}

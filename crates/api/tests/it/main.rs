@@ -1,0 +1,5 @@
+//! HTTP tests: the real router on a random port, real databases, real HTTP.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod jobs;
+mod server;

@@ -1,0 +1,37 @@
+//! Starts the real router over a test database.
+
+use chrono::{DateTime, TimeZone, Utc};
+use freehire_api::AppState;
+use freehire_store::testing::TestDb;
+
+/// The pinned clock of the tests.
+pub fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 20, 12, 0, 0).unwrap()
+}
+
+pub struct Server {
+    pub base: String,
+    pub db: TestDb,
+    pub http: reqwest::Client,
+}
+
+impl Server {
+    pub async fn start(db: TestDb) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = AppState { store: db.store.clone(), clock: now };
+        tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
+        Self { base, db, http: reqwest::Client::new() }
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        let res = self.http.get(format!("{}{path}", self.base)).send().await.unwrap();
+        let status = res.status().as_u16();
+        assert_eq!(
+            res.headers().get("content-type").and_then(|v| v.to_str().ok()),
+            Some("application/json"),
+            "every answer is JSON ({path})"
+        );
+        (status, res.json().await.unwrap())
+    }
+}
