@@ -53,8 +53,8 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_open_created_idx ON jobs (created_at DESC, id DESC)
     WHERE closed_at IS NULL AND duplicate_of IS NULL;
 CREATE INDEX jobs_company_slug_folded_idx ON jobs (company_slug_folded) WHERE closed_at IS NULL;
-CREATE INDEX jobs_open_last_seen_idx ON jobs (source, last_seen_at) WHERE closed_at IS NULL;
--- (source, external_id) prefix scans use the UNIQUE constraint's index in SQLite.
+-- (source, external_id) prefix scans use the UNIQUE constraint's index in SQLite. No index
+-- covers last_seen_at: every re-crawl bumps it, and the sweep scans a source's open rows.
 
 CREATE TABLE boards (
     id              INTEGER PRIMARY KEY AUTOINCREMENT,

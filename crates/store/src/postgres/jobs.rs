@@ -33,14 +33,15 @@ const UPSERT: &str = concat!(
     upsert_conflict!()
 );
 
-/// Existing rows of a batch, locked in id order (a consistent order avoids deadlocks
-/// between concurrent batches).
+/// Existing rows of a batch. Not locked: row locks would double the writes of a re-crawl, and
+/// one board is written by one worker at a time (the scheduler's claim). Concurrent writers of
+/// the same key still leave correct data (`ON CONFLICT`); only the reported outcome could be
+/// stale.
 const EXISTING: &str = "SELECT j.id, j.source, j.external_id, j.content_hash, \
      j.closed_at IS NOT NULL AS closed \
      FROM jobs AS j \
      JOIN UNNEST($1::text[], $2::text[]) AS k(source, external_id) \
-       ON j.source = k.source AND j.external_id = k.external_id \
-     ORDER BY j.id FOR UPDATE OF j";
+       ON j.source = k.source AND j.external_id = k.external_id";
 
 const BUMP: &str = "UPDATE jobs SET last_seen_at = $1, closed_at = NULL, closed_reason = NULL \
      WHERE id = ANY($2)";

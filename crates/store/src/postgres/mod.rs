@@ -1,9 +1,9 @@
 //! The production adapter: PostgreSQL through sqlx.
 //!
 //! Batch writes send one `jsonb` array parameter and read it with `jsonb_to_recordset`, so a
-//! batch of thousands of postings is one statement and one round trip. Existing rows of a
-//! batch are locked (`FOR UPDATE`) before they are classified, so concurrent writers cannot
-//! mislabel an outcome.
+//! batch of thousands of postings is one statement and one round trip. The jobs table keeps
+//! free space on its pages and no index on `last_seen_at`, so a re-crawl's bump is a HOT
+//! update.
 
 mod boards;
 mod jobs;

@@ -1,0 +1,108 @@
+//! `freehire-api`: serves the HTTP API.
+//!
+//! Thin on purpose: parse the config, open the store, apply pending migrations, serve until
+//! SIGINT/SIGTERM, then finish in-flight requests and close the pool.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use clap::{Parser, ValueEnum};
+use freehire_api::AppState;
+use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
+
+/// Serves the freehire HTTP API (job search, job detail, health).
+#[derive(Debug, Parser)]
+#[command(name = "freehire-api", version, about, long_about = None)]
+struct Config {
+    /// Address and port to listen on.
+    #[arg(long, env = "FREEHIRE_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+
+    /// Database: `sqlite://PATH` (embedded; file and folder are created) or
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    database_url: DatabaseUrl,
+
+    /// Log format. Log levels come from `RUST_LOG` (default `info`).
+    #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %e, "cannot listen for SIGINT");
+            std::future::pending::<()>().await;
+        }
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let config = Config::parse();
+    init_logging(config.log_format);
+    match run(config).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
+    let store = freehire_store::connect(&config.database_url)
+        .await
+        .with_context(|| format!("opening {}", config.database_url))?;
+    store.migrate().await.context("applying migrations")?;
+
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("listening on {}", config.listen))?;
+    tracing::info!(
+        address = %config.listen,
+        database = %config.database_url,
+        "freehire-api listening: try http://{}/api/v1/jobs",
+        config.listen
+    );
+    freehire_api::serve(listener, AppState::new(store.clone()), shutdown_signal())
+        .await
+        .context("serving")?;
+    store.close().await;
+    tracing::info!("stopped");
+    Ok(())
+}

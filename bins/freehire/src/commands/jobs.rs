@@ -1,0 +1,159 @@
+//! `freehire jobs list` and `freehire jobs show SLUG`.
+
+use std::io::Write;
+
+use anyhow::Context;
+use chrono::Utc;
+use clap::Subcommand;
+use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
+use freehire_api::view::JobView;
+use freehire_domain::{Job, PublicSlug};
+use freehire_store::{ListPage, Store};
+
+/// `freehire jobs …`
+#[derive(Debug, Subcommand)]
+pub enum JobsCommand {
+    /// Open jobs, newest first.
+    List {
+        /// Rows to show (1-100).
+        #[arg(long, default_value_t = ListPage::DEFAULT_LIMIT, value_parser = clap::value_parser!(u32).range(1..=100))]
+        limit: u32,
+        /// Rows to skip.
+        #[arg(long, default_value_t = 0)]
+        offset: u64,
+        /// Print the API's JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One job by its public slug (closed jobs too).
+    Show {
+        /// The job's public slug, as in its URL.
+        slug: String,
+        /// Print the API's JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs a jobs command, writing to `out`.
+pub async fn run(store: &dyn Store, cmd: JobsCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    match cmd {
+        JobsCommand::List { limit, offset, json } => {
+            let page = ListPage::new(limit, offset);
+            let list = store.list_open_jobs(page).await?;
+            if json {
+                let now = Utc::now();
+                let data: Vec<JobView> = list.jobs.iter().map(|j| JobView::new(j, now)).collect();
+                let body = serde_json::json!({
+                    "data": data,
+                    "meta": {"total": list.total, "limit": page.limit(), "offset": page.offset()},
+                });
+                writeln!(out, "{}", serde_json::to_string_pretty(&body)?)?;
+            } else {
+                write_table(out, &list.jobs, list.total, page)?;
+            }
+        }
+        JobsCommand::Show { slug, json } => {
+            let parsed =
+                PublicSlug::parse(&slug).map_err(|_| anyhow::anyhow!("job not found: {slug}"))?;
+            let job = store
+                .job_by_slug(&parsed)
+                .await?
+                .with_context(|| format!("job not found: {slug}"))?;
+            if json {
+                let body = serde_json::json!({"data": JobView::new(&job, Utc::now())});
+                writeln!(out, "{}", serde_json::to_string_pretty(&body)?)?;
+            } else {
+                write_detail(out, &job)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_table(
+    out: &mut impl Write,
+    jobs: &[Job],
+    total: u64,
+    page: ListPage,
+) -> anyhow::Result<()> {
+    if jobs.is_empty() {
+        writeln!(
+            out,
+            "No open jobs (total {total}). Add boards and run an ingest to fill the catalogue."
+        )?;
+        return Ok(());
+    }
+    let now = Utc::now();
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_BORDERS_ONLY)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(160)
+        .set_header(["TITLE", "COMPANY", "LOCATION", "POSTED", "SLUG"]);
+    for job in jobs {
+        let p = &job.posting;
+        table.add_row([
+            p.title.as_str(),
+            p.company.as_str(),
+            p.location.as_str(),
+            &job.effective_posted_at(now).format("%Y-%m-%d").to_string(),
+            job.public_slug.as_str(),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    let first = page.offset() + 1;
+    let last = page.offset() + jobs.len() as u64;
+    writeln!(out, "{first}-{last} of {total} open jobs")?;
+    Ok(())
+}
+
+fn write_detail(out: &mut impl Write, job: &Job) -> anyhow::Result<()> {
+    let p = &job.posting;
+    let f = &p.facets;
+    writeln!(out, "{}", p.title)?;
+    writeln!(out, "{} · {}", p.company, p.location)?;
+    writeln!(out, "{}", p.url)?;
+    let status = match (job.closed_at, job.closed_reason) {
+        (Some(at), Some(reason)) => format!("closed {} ({reason})", at.format("%Y-%m-%d")),
+        _ => "open".to_owned(),
+    };
+    writeln!(
+        out,
+        "status: {status}; posted {}",
+        job.effective_posted_at(Utc::now()).format("%Y-%m-%d")
+    )?;
+    let mut facts = Vec::new();
+    if let Some(m) = f.work_mode {
+        facts.push(m.to_string());
+    }
+    if let Some(s) = f.seniority {
+        facts.push(s.to_string());
+    }
+    if let Some(e) = f.employment_type {
+        facts.push(e.to_string());
+    }
+    if !f.countries.is_empty() {
+        facts.push(f.countries.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(","));
+    }
+    if let Some(s) = &p.salary {
+        let range = match (s.min, s.max) {
+            (Some(a), Some(b)) => format!("{a}-{b}"),
+            (Some(a), None) => format!("from {a}"),
+            (None, Some(b)) => format!("up to {b}"),
+            (None, None) => String::new(),
+        };
+        facts.push(format!("{range} {} per {}", s.currency, s.period));
+    }
+    if !facts.is_empty() {
+        writeln!(out, "{}", facts.join(" · "))?;
+    }
+    if !f.skills.is_empty() {
+        writeln!(out, "skills: {}", f.skills.join(", "))?;
+    }
+    writeln!(out)?;
+    let text = html2text::from_read(p.description.as_bytes(), 100)
+        .unwrap_or_else(|_| p.description.clone());
+    writeln!(out, "{}", text.trim_end())?;
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! `freehire`: the operator and user command line.
+//!
+//! Every command reads the same configuration as the API server (`DATABASE_URL`, default the
+//! embedded SQLite file `./data/freehire.db`), so it works on the same data. Commands that read
+//! apply pending migrations first, so a fresh data folder just works.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
+
+/// freehire: jobs straight from companies' ATS platforms.
+#[derive(Debug, Parser)]
+#[command(name = "freehire", version, about, long_about = None)]
+struct Cli {
+    /// Database: `sqlite://PATH` (embedded) or `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
+    #[arg(long, global = true, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    database_url: DatabaseUrl,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Apply pending database migrations.
+    Migrate,
+    /// Browse the job catalogue.
+    #[command(subcommand)]
+    Jobs(commands::jobs::JobsCommand),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let store = commands::open(&cli.database_url).await?;
+    let result = match cli.command {
+        Command::Migrate => commands::migrate::run(store.as_ref(), &cli.database_url).await,
+        Command::Jobs(cmd) => {
+            commands::jobs::run(store.as_ref(), cmd, &mut std::io::stdout()).await
+        }
+    };
+    store.close().await;
+    result
+}

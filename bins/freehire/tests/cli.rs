@@ -1,0 +1,88 @@
+//! The `freehire` binary against a real SQLite file: what a user types, what they see.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+
+use chrono::{TimeZone, Utc};
+use freehire_domain::{Facets, JobPosting, Provider, Salary, SalaryPeriod, WorkMode};
+use freehire_store::{JobRepo, SqliteLocation, SqliteStore, Store};
+
+fn freehire(db_url: &str, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
+        .args(args)
+        .env("DATABASE_URL", db_url)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn migrate_list_and_show_on_the_same_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/freehire.db");
+    let url = format!("sqlite://{}", path.display());
+
+    let (ok, out, _) = freehire(&url, &["migrate"]);
+    assert!(ok);
+    assert!(out.contains("schema is up to date"), "{out}");
+    let (ok, out, _) = freehire(&url, &["jobs", "list"]);
+    assert!(ok);
+    assert!(out.contains("No open jobs"), "{out}");
+
+    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    let posting = JobPosting {
+        source: Provider::parse("manual").unwrap(),
+        external_id: "42".into(),
+        url: "https://acme.example/jobs/42".into(),
+        title: "Senior Go Developer".into(),
+        company: "Acme".into(),
+        location: "Berlin, Germany".into(),
+        description: "<p>Build <strong>reliable</strong> systems.</p><ul><li>Go</li></ul>".into(),
+        remote: false,
+        posted_at: Some(Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap()),
+        facets: Facets {
+            work_mode: Some(WorkMode::Hybrid),
+            skills: vec!["go".into()],
+            ..Facets::default()
+        },
+        salary: Some(Salary::new(Some(80_000), Some(95_000), "EUR", SalaryPeriod::Year).unwrap()),
+        role_fingerprint: String::new(),
+    };
+    store.upsert_jobs(&[posting], Utc::now()).await.unwrap();
+    store.close().await;
+
+    let (ok, out, _) = freehire(&url, &["jobs", "list"]);
+    assert!(ok);
+    assert!(
+        out.contains("Senior Go Developer") && out.contains("senior-go-developer-acme-t35nijto"),
+        "{out}"
+    );
+    assert!(out.contains("1-1 of 1 open jobs"), "{out}");
+
+    let (ok, out, _) = freehire(&url, &["jobs", "list", "--json"]);
+    assert!(ok);
+    let body: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(body["meta"]["total"], 1);
+    assert_eq!(body["data"][0]["public_slug"], "senior-go-developer-acme-t35nijto");
+
+    let (ok, out, _) = freehire(&url, &["jobs", "show", "senior-go-developer-acme-t35nijto"]);
+    assert!(ok);
+    assert!(out.contains("Acme · Berlin, Germany"), "{out}");
+    assert!(out.contains("hybrid"), "{out}");
+    assert!(out.contains("80000-95000 EUR per year"), "{out}");
+    assert!(out.contains("reliable") && !out.contains("<strong>"), "description as text: {out}");
+
+    let (ok, _, err) = freehire(&url, &["jobs", "show", "nope-aaaaaaaa"]);
+    assert!(!ok);
+    assert_eq!(err.trim(), "error: job not found: nope-aaaaaaaa");
+    let (ok, _, err) = freehire(&url, &["jobs", "list", "--limit", "500"]);
+    assert!(!ok);
+    assert!(err.contains("--limit"), "{err}");
+    let (ok, _, err) = freehire("mysql://nope", &["jobs", "list"]);
+    assert!(!ok);
+    assert!(err.contains("invalid database URL"), "{err}");
+}
