@@ -1,0 +1,51 @@
+//! The `freehire-api` process: fresh folder, migrations, serving, graceful SIGTERM.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::{
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
+
+#[tokio::test]
+async fn serves_an_empty_catalogue_from_a_fresh_folder_and_stops_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_freehire-api"))
+        .current_dir(dir.path())
+        .env("FREEHIRE_LISTEN", format!("127.0.0.1:{port}"))
+        .env_remove("DATABASE_URL")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+
+    let url = format!("http://127.0.0.1:{port}/api/v1/jobs");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let body = loop {
+        match reqwest::get(&url).await {
+            Ok(res) => break res.json::<serde_json::Value>().await.unwrap(),
+            Err(_) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await
+            }
+            Err(e) => panic!("server never answered: {e}"),
+        }
+    };
+    assert_eq!(
+        body,
+        serde_json::json!({"data": [], "meta": {"total": 0, "limit": 20, "offset": 0}})
+    );
+    assert!(dir.path().join("data/freehire.db").is_file(), "the embedded database was created");
+
+    assert!(
+        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success()
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "graceful shutdown exits 0: {status}");
+}
