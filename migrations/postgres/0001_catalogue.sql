@@ -13,7 +13,6 @@ CREATE TABLE jobs (
     company_slug_folded    text        NOT NULL DEFAULT '',
     location               text        NOT NULL DEFAULT '',
     remote                 boolean     NOT NULL DEFAULT false,
-    description            text        NOT NULL DEFAULT '',
     posted_at              timestamptz,
     created_at             timestamptz NOT NULL,
     updated_at             timestamptz NOT NULL,
@@ -41,6 +40,9 @@ CREATE TABLE jobs (
     content_hash           text        NOT NULL,
     role_fingerprint       text        NOT NULL DEFAULT '',
     duplicate_of           bigint      REFERENCES jobs (id) ON DELETE SET NULL,
+    -- Last: the widest column. SQLite then reads the columns before it (hashes, dates)
+    -- without following overflow pages.
+    description            text        NOT NULL DEFAULT '',
     CONSTRAINT jobs_source_external_id_key UNIQUE (source, external_id),
     CONSTRAINT jobs_public_slug_key UNIQUE (public_slug),
     CONSTRAINT jobs_closed_reason_check CHECK ((closed_at IS NULL) = (closed_reason IS NULL)),

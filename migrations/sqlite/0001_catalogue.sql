@@ -15,7 +15,6 @@ CREATE TABLE jobs (
     company_slug_folded    TEXT    NOT NULL DEFAULT '',
     location               TEXT    NOT NULL DEFAULT '',
     remote                 INTEGER NOT NULL DEFAULT 0,
-    description            TEXT    NOT NULL DEFAULT '',
     posted_at              TEXT,
     created_at             TEXT    NOT NULL,
     updated_at             TEXT    NOT NULL,
@@ -43,6 +42,9 @@ CREATE TABLE jobs (
     content_hash           TEXT    NOT NULL,
     role_fingerprint       TEXT    NOT NULL DEFAULT '',
     duplicate_of           INTEGER REFERENCES jobs (id) ON DELETE SET NULL,
+    -- Last: the widest column. SQLite then reads the columns before it (hashes, dates)
+    -- without following overflow pages.
+    description            TEXT    NOT NULL DEFAULT '',
     CONSTRAINT jobs_source_external_id_key UNIQUE (source, external_id),
     CONSTRAINT jobs_public_slug_key UNIQUE (public_slug),
     CONSTRAINT jobs_closed_reason_check CHECK ((closed_at IS NULL) = (closed_reason IS NULL)),

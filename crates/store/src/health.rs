@@ -2,6 +2,7 @@
 //! state (each adapter reads the row, applies one of these, and writes it back in one
 //! transaction).
 
+use crate::plan::cut_error;
 use chrono::{DateTime, SubsecRound, Utc};
 use freehire_domain::{BoardHealth, BoardKey, cooldown_for};
 
@@ -47,9 +48,6 @@ pub(crate) fn on_success(
     h
 }
 
-/// Longest error text kept.
-const MAX_ERROR_LEN: usize = 2000;
-
 /// A board-level failure: failures increment; the cooldown follows the schedule.
 pub(crate) fn on_failure(
     prev: Option<BoardHealth>,
@@ -62,15 +60,7 @@ pub(crate) fn on_failure(
     let mut h = prev.unwrap_or_else(|| fresh(key, at));
     h.consecutive_failures = h.consecutive_failures.saturating_add(1);
     h.cooldown_until = cooldown_for(h.consecutive_failures).map(|d| at + d);
-    let mut error = error.to_owned();
-    if error.len() > MAX_ERROR_LEN {
-        let mut cut = MAX_ERROR_LEN;
-        while !error.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        error.truncate(cut);
-    }
-    h.last_error = Some(error);
+    h.last_error = Some(cut_error(error).to_owned());
     h.last_error_at = Some(at);
     h.last_run_at = Some(at);
     h

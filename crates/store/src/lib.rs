@@ -18,7 +18,10 @@
 //!   unchanged by `content_hash`, never replaces a stored description with an empty one, never
 //!   changes a row's `public_slug` or `created_at`, and reopens a closed row it sees again;
 //! - closing is soft (`closed_at` + `closed_reason`), rows are never deleted here;
-//! - batch writes are one transaction: a batch with one invalid posting writes nothing.
+//! - batch writes are one transaction: a batch with one invalid posting writes nothing;
+//! - every write that changes what search should show enqueues the job in `search_outbox`
+//!   (inserted, changed, reopened, un-duplicated) or `search_delete_outbox` (closed, marked
+//!   duplicate) in the same transaction.
 
 #[macro_use]
 mod sql;
@@ -39,10 +42,11 @@ use std::sync::Arc;
 
 pub use error::{Result, StoreError};
 pub use model::{
-    AddedBoard, Backend, BoardFilter, JobKey, JobList, ListPage, Refreshed, SeenPosting,
-    UpsertOutcome, Upserted,
+    AddedBoard, Backend, BoardFilter, ClaimOptions, JobKey, JobList, ListPage, OutboxItem,
+    OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
+    UnseenScope, UpsertOutcome, Upserted,
 };
-pub use ports::{BoardHealthRepo, BoardRepo, JobRepo, Store};
+pub use ports::{BoardHealthRepo, BoardRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, SqliteLocation};

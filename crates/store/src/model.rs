@@ -126,3 +126,100 @@ pub enum Backend {
     /// PostgreSQL.
     Postgres,
 }
+
+/// A job already stored for a board, as the ingest pipeline's "seen set" holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeenJob {
+    /// The namespaced external id (`<board>:<native id>`).
+    pub external_id: String,
+    /// The stored tri-state tech flag.
+    pub is_tech: Option<bool>,
+}
+
+/// Which open jobs of a source an unseen close may touch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnseenScope {
+    /// The source.
+    pub source: Provider,
+    /// External-id prefixes (`<board>:`) of the boards in scope. Empty = nothing.
+    pub board_prefixes: Vec<String>,
+    /// Close only jobs last seen strictly before this instant.
+    pub last_seen_before: chrono::DateTime<chrono::Utc>,
+}
+
+/// The two search outboxes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutboxKind {
+    /// `search_outbox`: (re)index these jobs.
+    Index,
+    /// `search_delete_outbox`: remove these jobs from the index.
+    Delete,
+}
+
+/// How a drain claims outbox rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimOptions {
+    /// Rows per claim (the reference drains in waves of 500).
+    pub limit: u32,
+    /// A claim older than this is abandoned and may be claimed again.
+    pub lease: chrono::Duration,
+    /// Rows that failed this many times are left for an operator.
+    pub max_attempts: u32,
+}
+
+impl Default for ClaimOptions {
+    fn default() -> Self {
+        Self { limit: 500, lease: chrono::Duration::seconds(600), max_attempts: 10 }
+    }
+}
+
+/// One claimed outbox row. Acknowledging it deletes it only if nobody re-enqueued the job
+/// since the claim (the claim instant is the row's version).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxItem {
+    /// The outbox row.
+    pub id: i64,
+    /// The job to index or remove.
+    pub job_id: JobId,
+    /// Claims so far, this one included.
+    pub attempts: u32,
+    /// The claim instant.
+    pub claimed_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The scheduler's defaults for providers without an `ingest_schedule` row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScheduleDefaults {
+    /// Time between runs (default 1 h).
+    pub cadence: chrono::Duration,
+    /// A claim older than this is considered dead and may be taken over (default 50 min).
+    pub timeout: chrono::Duration,
+}
+
+impl Default for ScheduleDefaults {
+    fn default() -> Self {
+        Self { cadence: chrono::Duration::hours(1), timeout: chrono::Duration::seconds(3000) }
+    }
+}
+
+/// A per-provider override of the schedule (`ingest_schedule`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduleOverride {
+    /// Time between runs; `None` = the default.
+    pub cadence: Option<chrono::Duration>,
+    /// Run timeout; `None` = the default.
+    pub timeout: Option<chrono::Duration>,
+    /// Why the provider is disabled; `None` = enabled.
+    pub disabled_reason: Option<String>,
+}
+
+/// How a provider run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Finished.
+    Ok,
+    /// Stopped early by a shutdown; the next claim runs it again.
+    Interrupted,
+    /// Failed as a whole.
+    Failed(String),
+}

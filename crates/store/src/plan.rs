@@ -92,6 +92,33 @@ impl<'b, 'a> UpsertPlan<'b, 'a> {
     }
 }
 
+/// The rows whose search document must be (re)built after an upsert: inserted, changed or
+/// reopened ones, each once.
+pub(crate) fn index_ids(results: &[Upserted]) -> Vec<i64> {
+    let mut ids: Vec<i64> = results
+        .iter()
+        .filter(|u| u.outcome != UpsertOutcome::Unchanged || u.reopened)
+        .map(|u| u.id.get())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// The reopened rows of a refresh or touch.
+pub(crate) fn reopened_ids(results: &[Refreshed]) -> Vec<i64> {
+    let mut ids: Vec<i64> = results
+        .iter()
+        .filter_map(|r| match r {
+            Refreshed::Reopened(id) => Some(id.get()),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 /// Classifies refresh items: those stored with the same hash are bumped (and reopened).
 pub(crate) fn refresh_plan(items: &[SeenPosting], found: &Found) -> (Vec<Refreshed>, Vec<i64>) {
     let mut bumped = Vec::new();
@@ -106,4 +133,98 @@ pub(crate) fn refresh_plan(items: &[SeenPosting], found: &Found) -> (Vec<Refresh
         })
         .collect();
     (out, bumped)
+}
+
+/// The statements of one outbox table in one dialect.
+pub(crate) struct OutboxSql {
+    pub claim: &'static str,
+    pub ack: &'static str,
+    pub fail: &'static str,
+    pub depth: &'static str,
+}
+
+/// Longest outbox error kept.
+pub(crate) const MAX_OUTBOX_ERROR: usize = 2000;
+
+/// Cuts an error message to `MAX_OUTBOX_ERROR` bytes on a character boundary.
+pub(crate) fn cut_error(error: &str) -> &str {
+    let mut cut = error.len().min(MAX_OUTBOX_ERROR);
+    while !error.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    &error[..cut]
+}
+
+/// The exclusive upper bound of the strings starting with `prefix` in byte order (the last
+/// character incremented), for index range scans of `<board>:` prefixes. `None` for an empty
+/// prefix or one ending in `char::MAX`.
+pub(crate) fn prefix_upper_bound(prefix: &str) -> Option<String> {
+    let last = prefix.chars().next_back()?;
+    let next = char::from_u32(u32::from(last) + 1)?;
+    let mut upper = prefix[..prefix.len() - last.len_utf8()].to_owned();
+    upper.push(next);
+    Some(upper)
+}
+
+/// Refresh results for touched keys: found rows are touched (or reopened), the rest missed.
+pub(crate) fn touch_plan(keys: &[crate::JobKey], found: &Found) -> (Vec<Refreshed>, Vec<i64>) {
+    let mut bumped = Vec::new();
+    let out = keys
+        .iter()
+        .map(|k| match lookup(found, k.source.as_str(), &k.external_id) {
+            Some(e) => {
+                bumped.push(e.id.get());
+                if e.closed { Refreshed::Reopened(e.id) } else { Refreshed::Touched(e.id) }
+            }
+            None => Refreshed::Missed,
+        })
+        .collect();
+    (out, bumped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_bounds() {
+        assert_eq!(prefix_upper_bound("acme:").as_deref(), Some("acme;"));
+        assert_eq!(prefix_upper_bound("é").as_deref(), Some("ê"));
+        assert_eq!(prefix_upper_bound(""), None);
+    }
+}
+
+/// A provider's run state as the scheduler reads it.
+pub(crate) struct RunCandidate {
+    pub provider: String,
+    pub claimed_at: Option<chrono::DateTime<chrono::Utc>>,
+    pub cadence_sec: Option<i64>,
+    pub timeout_sec: Option<i64>,
+    pub enabled: bool,
+}
+
+impl RunCandidate {
+    /// Whether another worker holds a live claim at `now`.
+    pub fn held(
+        &self,
+        defaults: crate::ScheduleDefaults,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> bool {
+        let timeout = self.timeout_sec.map_or(defaults.timeout, chrono::Duration::seconds);
+        self.claimed_at.is_some_and(|at| at + timeout > now)
+    }
+
+    /// The provider's cadence.
+    pub fn cadence(&self, defaults: crate::ScheduleDefaults) -> chrono::Duration {
+        self.cadence_sec.map_or(defaults.cadence, chrono::Duration::seconds)
+    }
+}
+
+/// `(last_status, last_error)` columns of a finished run.
+pub(crate) fn run_status_columns(status: &crate::RunStatus) -> (&'static str, Option<&str>) {
+    match status {
+        crate::RunStatus::Ok => ("ok", None),
+        crate::RunStatus::Interrupted => ("interrupted", None),
+        crate::RunStatus::Failed(e) => ("failed", Some(cut_error(e))),
+    }
 }

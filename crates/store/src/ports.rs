@@ -5,12 +5,13 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
     Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason, Job, JobId, JobPosting,
-    NewBoard, PublicSlug,
+    NewBoard, Provider, PublicSlug,
 };
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, JobKey, JobList, ListPage, Refreshed, Result, SeenPosting,
-    Upserted,
+    AddedBoard, Backend, BoardFilter, ClaimOptions, JobKey, JobList, ListPage, OutboxItem,
+    OutboxKind, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
+    SeenPosting, UnseenScope, Upserted,
 };
 
 /// The job catalogue.
@@ -114,9 +115,113 @@ pub trait BoardHealthRepo: Send + Sync {
     async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>>;
 }
 
+/// What the ingest pipeline needs beyond [`JobRepo`].
+#[async_trait]
+pub trait IngestRepo: Send + Sync {
+    /// The board's "seen set": stored jobs of `source` whose external id starts with
+    /// `board_prefix` (`<board>:`), open or closed. Rows with an empty description created at
+    /// or after `hydration_cutoff` are withheld, so their detail is fetched again.
+    async fn board_seen_set(
+        &self,
+        source: &Provider,
+        board_prefix: &str,
+        hydration_cutoff: DateTime<Utc>,
+    ) -> Result<Vec<SeenJob>>;
+
+    /// Marks stored jobs as seen without comparing content: bumps `last_seen_at`, reopens
+    /// (and re-enqueues for indexing) closed ones.
+    async fn touch_jobs(&self, keys: &[JobKey], at: DateTime<Utc>) -> Result<Vec<Refreshed>>;
+
+    /// Soft-closes the open jobs in scope last seen before `scope.last_seen_before`, enqueueing
+    /// each for removal from search in the same transaction. Returns the ids closed.
+    async fn close_unseen(
+        &self,
+        scope: &UnseenScope,
+        reason: ClosedReason,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<JobId>>;
+}
+
+/// The search outboxes' claim/ack contract (the search drain is their one consumer).
+///
+/// Rows are claimed in waves; a claim older than the lease is abandoned and claimable again;
+/// acknowledging deletes the row unless the job was re-enqueued after the claim; a failure
+/// releases the row with its error. Several drains may run at once (`FOR UPDATE SKIP LOCKED`
+/// on PostgreSQL, one writer at a time on SQLite).
+#[async_trait]
+pub trait OutboxRepo: Send + Sync {
+    /// Claims up to `options.limit` rows, oldest first.
+    async fn claim_outbox(
+        &self,
+        kind: OutboxKind,
+        options: ClaimOptions,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<OutboxItem>>;
+
+    /// Deletes handled rows (those not re-enqueued since their claim).
+    async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64>;
+
+    /// Releases a row that failed, recording the error.
+    async fn fail_outbox(
+        &self,
+        kind: OutboxKind,
+        item: &OutboxItem,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<()>;
+
+    /// Rows waiting (claimed or not).
+    async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64>;
+}
+
+/// The provider schedule: which provider runs next, claimed so several workers can share one
+/// database.
+#[async_trait]
+pub trait ScheduleRepo: Send + Sync {
+    /// The providers of pending or active boards, sorted.
+    async fn provider_roster(&self) -> Result<Vec<Provider>>;
+
+    /// Sets (or with the defaults, clears) a provider's schedule override.
+    async fn set_provider_schedule(
+        &self,
+        provider: &Provider,
+        schedule: &ScheduleOverride,
+    ) -> Result<()>;
+
+    /// Claims the most overdue enabled provider of the roster that nobody holds (or whose
+    /// holder's claim is older than its timeout), moving its `next_due_at` to `now + cadence`
+    /// at claim time (an outage owes one run, not many). `None` when nothing is due.
+    async fn claim_due_provider(
+        &self,
+        worker: &str,
+        defaults: ScheduleDefaults,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Provider>>;
+
+    /// Claims one named provider now (`--once`), due or not, unless another worker holds it.
+    async fn claim_provider(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        defaults: ScheduleDefaults,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Releases a claim held by `worker`, recording how the run ended.
+    async fn finish_provider_run(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        status: &RunStatus,
+        at: DateTime<Utc>,
+    ) -> Result<()>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
-pub trait Store: JobRepo + BoardRepo + BoardHealthRepo {
+pub trait Store:
+    JobRepo + BoardRepo + BoardHealthRepo + IngestRepo + OutboxRepo + ScheduleRepo
+{
     /// Which backend this is.
     fn backend(&self) -> Backend;
 

@@ -73,3 +73,44 @@ macro_rules! health_columns {
          last_yield_at"
     };
 }
+
+/// Outbox statements for one table in one dialect: its placeholders and its row-lock clause.
+macro_rules! outbox_statements {
+    ($table:literal, $p1:literal, $p2:literal, $p3:literal, $p4:literal, $lock:literal) => {
+        crate::plan::OutboxSql {
+            claim: concat!(
+                "UPDATE ",
+                $table,
+                " SET claimed_at = ",
+                $p1,
+                ", attempts = attempts + 1 \
+                 WHERE id IN (SELECT id FROM ",
+                $table,
+                " \
+                   WHERE (claimed_at IS NULL OR claimed_at < ",
+                $p2,
+                ") AND attempts < ",
+                $p3,
+                " ORDER BY id LIMIT ",
+                $p4,
+                $lock,
+                ") \
+                 RETURNING id, job_id, attempts, claimed_at"
+            ),
+            ack: concat!("DELETE FROM ", $table, " WHERE id = ", $p1, " AND claimed_at = ", $p2),
+            fail: concat!(
+                "UPDATE ",
+                $table,
+                " SET claimed_at = NULL, failed_at = ",
+                $p1,
+                ", last_error = ",
+                $p2,
+                " WHERE id = ",
+                $p3,
+                " AND claimed_at = ",
+                $p4
+            ),
+            depth: concat!("SELECT count(*) FROM ", $table),
+        }
+    };
+}

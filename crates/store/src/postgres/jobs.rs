@@ -5,10 +5,13 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
 use sqlx::{PgConnection, Row, postgres::PgRow};
 
-use super::PgStore;
+use super::{
+    PgStore,
+    outbox::{enqueue_delete, enqueue_index},
+};
 use crate::{
     JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError, Upserted,
-    plan::{Found, UpsertPlan, refresh_plan},
+    plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
     rows::{Batch, RawJob, key_columns},
 };
 
@@ -46,11 +49,20 @@ const EXISTING: &str = "SELECT j.id, j.source, j.external_id, j.content_hash, \
 const BUMP: &str = "UPDATE jobs SET last_seen_at = $1, closed_at = NULL, closed_reason = NULL \
      WHERE id = ANY($2)";
 
-fn job_id(row: &PgRow) -> Result<JobId> {
+/// Moves `last_seen_at` and reopens.
+pub(super) async fn bump(conn: &mut PgConnection, ids: &[i64], at: DateTime<Utc>) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    sqlx::query(BUMP).bind(at).bind(ids).execute(&mut *conn).await?;
+    Ok(())
+}
+
+pub(super) fn job_id(row: &PgRow) -> Result<JobId> {
     JobId::new(row.try_get("id")?).map_err(|e| StoreError::corrupt("id", e))
 }
 
-async fn existing(
+pub(super) async fn existing(
     conn: &mut PgConnection,
     sources: &[&str],
     external_ids: &[&str],
@@ -142,11 +154,11 @@ impl JobRepo for PgStore {
                 plan.written(&source, &external_id, job_id(r)?)?;
             }
         }
-        if !plan.bumped.is_empty() {
-            sqlx::query(BUMP).bind(seen_at).bind(&plan.bumped).execute(&mut *tx).await?;
-        }
+        bump(&mut tx, &plan.bumped, seen_at).await?;
+        let results = plan.finish(&batch.slot)?;
+        enqueue_index(&mut tx, &index_ids(&results), seen_at).await?;
         tx.commit().await?;
-        plan.finish(&batch.slot)
+        Ok(results)
     }
 
     async fn refresh_unchanged(
@@ -162,9 +174,8 @@ impl JobRepo for PgStore {
         let mut tx = self.pool.begin().await?;
         let found = existing(&mut tx, &sources, &external_ids).await?;
         let (out, bumped) = refresh_plan(items, &found);
-        if !bumped.is_empty() {
-            sqlx::query(BUMP).bind(seen_at).bind(&bumped).execute(&mut *tx).await?;
-        }
+        bump(&mut tx, &bumped, seen_at).await?;
+        enqueue_index(&mut tx, &reopened_ids(&out), seen_at).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -179,6 +190,7 @@ impl JobRepo for PgStore {
             return Ok(Vec::new());
         }
         let (sources, external_ids) = key_columns(keys);
+        let mut tx = self.pool.begin().await?;
         let rows = sqlx::query(
             "UPDATE jobs AS j SET closed_at = $1, closed_reason = $2 \
              FROM UNNEST($3::text[], $4::text[]) AS k(source, external_id) \
@@ -190,9 +202,14 @@ impl JobRepo for PgStore {
         .bind(reason.as_str())
         .bind(&sources)
         .bind(&external_ids)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *tx)
         .await?;
-        rows.iter().map(job_id).collect()
+        let mut ids = rows.iter().map(job_id).collect::<Result<Vec<_>>>()?;
+        ids.sort();
+        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+        enqueue_delete(&mut tx, &raw, at).await?;
+        tx.commit().await?;
+        Ok(ids)
     }
 
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool> {
@@ -203,11 +220,17 @@ impl JobRepo for PgStore {
                 reason: "a job cannot duplicate itself",
             }));
         }
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query("UPDATE jobs SET duplicate_of = $1 WHERE id = $2")
             .bind(canonical.map(JobId::get))
             .bind(id.get())
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        match canonical {
+            Some(_) => enqueue_delete(&mut tx, &[id.get()], Utc::now()).await?,
+            None => enqueue_index(&mut tx, &[id.get()], Utc::now()).await?,
+        }
+        tx.commit().await?;
         Ok(done.rows_affected() > 0)
     }
 

@@ -6,7 +6,10 @@
 //! update.
 
 mod boards;
+mod ingest;
 mod jobs;
+mod outbox;
+mod schedule;
 
 use std::str::FromStr;
 

@@ -5,10 +5,13 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
 use sqlx::{Row, sqlite::SqliteRow};
 
-use super::{SqliteStore, json_list};
+use super::{
+    SqliteStore, json_list,
+    outbox::{enqueue_delete, enqueue_index},
+};
 use crate::{
     JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError, Upserted,
-    plan::{Found, UpsertPlan, refresh_plan},
+    plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
     rows::{Batch, JobRow, RawJob, ts},
 };
 
@@ -78,16 +81,26 @@ const EXISTING: &str = "SELECT j.id, j.source, j.external_id, j.content_hash, \
 const BUMP: &str = "UPDATE jobs SET last_seen_at = ?1, closed_at = NULL, closed_reason = NULL \
      WHERE id IN (SELECT value FROM json_each(?2))";
 
-fn keys_json<'a>(keys: impl Iterator<Item = (&'a str, &'a str)>) -> Result<String> {
+pub(super) fn keys_json<'a>(keys: impl Iterator<Item = (&'a str, &'a str)>) -> Result<String> {
     let pairs: Vec<[&str; 2]> = keys.map(|(s, e)| [s, e]).collect();
     serde_json::to_string(&pairs).map_err(|e| StoreError::corrupt("batch", e))
 }
 
-fn job_id(row: &SqliteRow) -> Result<JobId> {
+/// Moves `last_seen_at` and reopens.
+pub(super) async fn bump(conn: &mut sqlx::SqliteConnection, ids: &[i64], at: &str) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let ids = serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))?;
+    sqlx::query(BUMP).bind(at).bind(ids).execute(&mut *conn).await?;
+    Ok(())
+}
+
+pub(super) fn job_id(row: &SqliteRow) -> Result<JobId> {
     JobId::new(row.try_get("id")?).map_err(|e| StoreError::corrupt("id", e))
 }
 
-async fn existing(conn: &mut sqlx::SqliteConnection, keys_json: &str) -> Result<Found> {
+pub(super) async fn existing(conn: &mut sqlx::SqliteConnection, keys_json: &str) -> Result<Found> {
     let rows = sqlx::query(EXISTING).bind(keys_json).fetch_all(&mut *conn).await?;
     rows.iter()
         .map(|r| {
@@ -170,13 +183,11 @@ impl JobRepo for SqliteStore {
             let external_id: String = r.try_get("external_id")?;
             plan.written(&source, &external_id, job_id(&r)?)?;
         }
-        if !plan.bumped.is_empty() {
-            let ids =
-                serde_json::to_string(&plan.bumped).map_err(|e| StoreError::corrupt("batch", e))?;
-            sqlx::query(BUMP).bind(ts(seen_at)).bind(ids).execute(&mut *tx).await?;
-        }
+        bump(&mut tx, &plan.bumped, &ts(seen_at)).await?;
+        let results = plan.finish(&batch.slot)?;
+        enqueue_index(&mut tx, &index_ids(&results), &ts(seen_at)).await?;
         tx.commit().await?;
-        plan.finish(&batch.slot)
+        Ok(results)
     }
 
     async fn refresh_unchanged(
@@ -194,11 +205,8 @@ impl JobRepo for SqliteStore {
         )
         .await?;
         let (out, bumped) = refresh_plan(items, &found);
-        if !bumped.is_empty() {
-            let ids =
-                serde_json::to_string(&bumped).map_err(|e| StoreError::corrupt("batch", e))?;
-            sqlx::query(BUMP).bind(ts(seen_at)).bind(ids).execute(&mut *tx).await?;
-        }
+        bump(&mut tx, &bumped, &ts(seen_at)).await?;
+        enqueue_index(&mut tx, &reopened_ids(&out), &ts(seen_at)).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -212,6 +220,7 @@ impl JobRepo for SqliteStore {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let rows = sqlx::query(
             "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
              WHERE closed_at IS NULL AND id IN ( \
@@ -222,9 +231,14 @@ impl JobRepo for SqliteStore {
         .bind(ts(at))
         .bind(reason.as_str())
         .bind(keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *tx)
         .await?;
-        rows.iter().map(job_id).collect()
+        let mut ids = rows.iter().map(job_id).collect::<Result<Vec<_>>>()?;
+        ids.sort();
+        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+        enqueue_delete(&mut tx, &raw, &ts(at)).await?;
+        tx.commit().await?;
+        Ok(ids)
     }
 
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool> {
@@ -235,11 +249,18 @@ impl JobRepo for SqliteStore {
                 reason: "a job cannot duplicate itself",
             }));
         }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let done = sqlx::query("UPDATE jobs SET duplicate_of = ?1 WHERE id = ?2")
             .bind(canonical.map(JobId::get))
             .bind(id.get())
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        let now = ts(Utc::now());
+        match canonical {
+            Some(_) => enqueue_delete(&mut tx, &[id.get()], &now).await?,
+            None => enqueue_index(&mut tx, &[id.get()], &now).await?,
+        }
+        tx.commit().await?;
         Ok(done.rows_affected() > 0)
     }
 

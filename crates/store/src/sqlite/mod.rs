@@ -6,7 +6,10 @@
 //! batch never fails on a lock upgrade; `busy_timeout` makes concurrent writers wait.
 
 mod boards;
+mod ingest;
 mod jobs;
+mod outbox;
+mod schedule;
 
 use std::{str::FromStr, time::Duration};
 

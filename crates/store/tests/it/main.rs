@@ -5,7 +5,10 @@
 mod boards;
 mod fixtures;
 mod health;
+mod ingest;
 mod jobs;
+mod outbox;
+mod schedule;
 
 /// Generates one `#[tokio::test]` per backend for each suite function
 /// `crate::<module>::<test>(&dyn Store)`.
@@ -64,5 +67,20 @@ conformance! {
         success_heals_and_stamps_yield,
         health_is_keyed_by_board_identity,
         long_errors_are_cut_on_a_char_boundary,
+    ],
+    outbox: [
+        writes_enqueue_in_the_same_transaction,
+        claims_lease_and_retry,
+        a_change_during_a_claim_is_not_lost,
+    ],
+    ingest: [
+        seen_set_is_board_scoped_and_retries_hydration,
+        touch_bumps_and_reopens_without_a_hash,
+        close_unseen_respects_scope_and_cutoff,
+    ],
+    schedule: [
+        due_providers_are_claimed_once_per_cadence,
+        overrides_disable_and_stretch,
+        dead_claims_expire_and_interrupted_runs_return,
     ],
 }

@@ -1,0 +1,147 @@
+//! The search outboxes on PostgreSQL: enqueueing inside job writes, and the claim/ack contract
+//! (`FOR UPDATE SKIP LOCKED`, so several drains share the queue).
+
+use async_trait::async_trait;
+use chrono::{DateTime, SubsecRound, Utc};
+use freehire_domain::JobId;
+use sqlx::{PgConnection, Row};
+
+use super::PgStore;
+use crate::{
+    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result, StoreError,
+    plan::{OutboxSql, cut_error},
+};
+
+const INDEX: OutboxSql =
+    outbox_statements!("search_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED");
+const DELETE: OutboxSql =
+    outbox_statements!("search_delete_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED");
+
+fn sql(kind: OutboxKind) -> &'static OutboxSql {
+    match kind {
+        OutboxKind::Index => &INDEX,
+        OutboxKind::Delete => &DELETE,
+    }
+}
+
+/// Queues jobs for (re)indexing and drops any pending removal of them.
+pub(super) async fn enqueue_index(
+    conn: &mut PgConnection,
+    ids: &[i64],
+    at: DateTime<Utc>,
+) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("DELETE FROM search_delete_outbox WHERE job_id = ANY($1)")
+        .bind(ids)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO search_outbox (job_id, created_at, job_posted_at) \
+         SELECT id, $2, posted_at FROM jobs WHERE id = ANY($1) \
+         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
+         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
+    )
+    .bind(ids)
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Queues jobs for removal from the index and drops any pending (re)indexing of them.
+pub(super) async fn enqueue_delete(
+    conn: &mut PgConnection,
+    ids: &[i64],
+    at: DateTime<Utc>,
+) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("DELETE FROM search_outbox WHERE job_id = ANY($1)")
+        .bind(ids)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO search_delete_outbox (job_id, created_at, job_posted_at) \
+         SELECT id, $2, posted_at FROM jobs WHERE id = ANY($1) \
+         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
+         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
+    )
+    .bind(ids)
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl OutboxRepo for PgStore {
+    async fn claim_outbox(
+        &self,
+        kind: OutboxKind,
+        options: ClaimOptions,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<OutboxItem>> {
+        let now = now.trunc_subsecs(6);
+        let rows = sqlx::query(sql(kind).claim)
+            .bind(now)
+            .bind(now - options.lease)
+            .bind(i32::try_from(options.max_attempts).unwrap_or(i32::MAX))
+            .bind(i64::from(options.limit))
+            .fetch_all(&self.pool)
+            .await?;
+        let mut items = rows
+            .iter()
+            .map(|r| {
+                Ok(OutboxItem {
+                    id: r.try_get("id")?,
+                    job_id: JobId::new(r.try_get("job_id")?)
+                        .map_err(|e| StoreError::corrupt("job_id", e))?,
+                    attempts: u32::try_from(r.try_get::<i32, _>("attempts")?).unwrap_or(u32::MAX),
+                    claimed_at: r.try_get("claimed_at")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        items.sort_by_key(|i| i.id);
+        Ok(items)
+    }
+
+    async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
+        let mut tx = self.pool.begin().await?;
+        let mut done = 0;
+        for item in items {
+            done += sqlx::query(sql(kind).ack)
+                .bind(item.id)
+                .bind(item.claimed_at)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    async fn fail_outbox(
+        &self,
+        kind: OutboxKind,
+        item: &OutboxItem,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query(sql(kind).fail)
+            .bind(at)
+            .bind(cut_error(error))
+            .bind(item.id)
+            .bind(item.claimed_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
+        let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
+        Ok(u64::try_from(n).unwrap_or_default())
+    }
+}

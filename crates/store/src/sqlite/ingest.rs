@@ -1,0 +1,110 @@
+//! [`IngestRepo`] on SQLite. Board prefixes are scanned as byte ranges of the
+//! `(source, external_id)` index (SQLite's `LIKE` folds case and skips the index).
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use freehire_domain::{ClosedReason, JobId, Provider};
+use sqlx::Row;
+
+use super::{
+    SqliteStore,
+    jobs::{bump, existing, job_id, keys_json},
+    outbox::{enqueue_delete, enqueue_index},
+};
+use crate::{
+    IngestRepo, JobKey, Refreshed, Result, SeenJob, StoreError, UnseenScope,
+    plan::{prefix_upper_bound, reopened_ids, touch_plan},
+    rows::ts,
+};
+
+fn bounds(prefix: &str) -> Result<(&str, String)> {
+    let upper = prefix_upper_bound(prefix).ok_or_else(|| {
+        StoreError::corrupt("board_prefix", "an empty board prefix names every job")
+    })?;
+    Ok((prefix, upper))
+}
+
+#[async_trait]
+impl IngestRepo for SqliteStore {
+    async fn board_seen_set(
+        &self,
+        source: &Provider,
+        board_prefix: &str,
+        hydration_cutoff: DateTime<Utc>,
+    ) -> Result<Vec<SeenJob>> {
+        let (lo, hi) = bounds(board_prefix)?;
+        let rows = sqlx::query(
+            "SELECT external_id, is_tech FROM jobs \
+             WHERE source = ?1 AND external_id >= ?2 AND external_id < ?3 \
+               AND NOT (octet_length(description) = 0 AND created_at >= ?4) \
+             ORDER BY external_id",
+        )
+        .bind(source.as_str())
+        .bind(lo)
+        .bind(hi)
+        .bind(ts(hydration_cutoff))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SeenJob {
+                    external_id: r.try_get("external_id")?,
+                    is_tech: r.try_get("is_tech")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn touch_jobs(&self, keys: &[JobKey], at: DateTime<Utc>) -> Result<Vec<Refreshed>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let found = existing(
+            &mut tx,
+            &keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?,
+        )
+        .await?;
+        let (out, bumped) = touch_plan(keys, &found);
+        bump(&mut tx, &bumped, &ts(at)).await?;
+        enqueue_index(&mut tx, &reopened_ids(&out), &ts(at)).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    async fn close_unseen(
+        &self,
+        scope: &UnseenScope,
+        reason: ClosedReason,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<JobId>> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut closed = Vec::new();
+        for prefix in &scope.board_prefixes {
+            let (lo, hi) = bounds(prefix)?;
+            let rows = sqlx::query(
+                "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
+                 WHERE source = ?3 AND external_id >= ?4 AND external_id < ?5 \
+                   AND closed_at IS NULL AND last_seen_at < ?6 \
+                 RETURNING id",
+            )
+            .bind(ts(at))
+            .bind(reason.as_str())
+            .bind(scope.source.as_str())
+            .bind(lo)
+            .bind(hi)
+            .bind(ts(scope.last_seen_before))
+            .fetch_all(&mut *tx)
+            .await?;
+            for r in &rows {
+                closed.push(job_id(r)?);
+            }
+        }
+        closed.sort();
+        closed.dedup();
+        let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
+        enqueue_delete(&mut tx, &raw, &ts(at)).await?;
+        tx.commit().await?;
+        Ok(closed)
+    }
+}

@@ -1,0 +1,155 @@
+//! The search outboxes on SQLite: enqueueing inside job writes, and the claim/ack contract.
+
+use async_trait::async_trait;
+use chrono::{DateTime, SubsecRound, Utc};
+use freehire_domain::JobId;
+use sqlx::{Row, SqliteConnection};
+
+use super::SqliteStore;
+use crate::{
+    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result, StoreError,
+    plan::{OutboxSql, cut_error},
+    rows::ts,
+};
+
+const INDEX: OutboxSql = outbox_statements!("search_outbox", "?1", "?2", "?3", "?4", "");
+const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "?1", "?2", "?3", "?4", "");
+
+fn sql(kind: OutboxKind) -> &'static OutboxSql {
+    match kind {
+        OutboxKind::Index => &INDEX,
+        OutboxKind::Delete => &DELETE,
+    }
+}
+
+fn ids_json(ids: &[i64]) -> Result<String> {
+    serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))
+}
+
+/// Queues jobs for (re)indexing and drops any pending removal of them.
+pub(super) async fn enqueue_index(
+    conn: &mut SqliteConnection,
+    ids: &[i64],
+    at: &str,
+) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let ids = ids_json(ids)?;
+    sqlx::query(
+        "DELETE FROM search_delete_outbox WHERE job_id IN (SELECT value FROM json_each(?1))",
+    )
+    .bind(&ids)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "INSERT INTO search_outbox (job_id, created_at, job_posted_at) \
+         SELECT id, ?2, posted_at FROM jobs WHERE id IN (SELECT value FROM json_each(?1)) \
+         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
+         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
+    )
+    .bind(&ids)
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Queues jobs for removal from the index and drops any pending (re)indexing of them.
+pub(super) async fn enqueue_delete(
+    conn: &mut SqliteConnection,
+    ids: &[i64],
+    at: &str,
+) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let ids = ids_json(ids)?;
+    sqlx::query("DELETE FROM search_outbox WHERE job_id IN (SELECT value FROM json_each(?1))")
+        .bind(&ids)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO search_delete_outbox (job_id, created_at, job_posted_at) \
+         SELECT id, ?2, posted_at FROM jobs WHERE id IN (SELECT value FROM json_each(?1)) \
+         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
+         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
+    )
+    .bind(&ids)
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+#[async_trait]
+impl OutboxRepo for SqliteStore {
+    async fn claim_outbox(
+        &self,
+        kind: OutboxKind,
+        options: ClaimOptions,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<OutboxItem>> {
+        let now = now.trunc_subsecs(6);
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let rows = sqlx::query(sql(kind).claim)
+            .bind(ts(now))
+            .bind(ts(now - options.lease))
+            .bind(i64::from(options.max_attempts))
+            .bind(i64::from(options.limit))
+            .fetch_all(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        let mut items = rows
+            .iter()
+            .map(|r| {
+                Ok(OutboxItem {
+                    id: r.try_get("id")?,
+                    job_id: JobId::new(r.try_get("job_id")?)
+                        .map_err(|e| StoreError::corrupt("job_id", e))?,
+                    attempts: u32::try_from(r.try_get::<i64, _>("attempts")?).unwrap_or(u32::MAX),
+                    claimed_at: r.try_get("claimed_at")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        items.sort_by_key(|i| i.id);
+        Ok(items)
+    }
+
+    async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut done = 0;
+        for item in items {
+            done += sqlx::query(sql(kind).ack)
+                .bind(item.id)
+                .bind(ts(item.claimed_at))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    async fn fail_outbox(
+        &self,
+        kind: OutboxKind,
+        item: &OutboxItem,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query(sql(kind).fail)
+            .bind(ts(at))
+            .bind(cut_error(error))
+            .bind(item.id)
+            .bind(ts(item.claimed_at))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
+        let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
+        Ok(u64::try_from(n).unwrap_or_default())
+    }
+}

@@ -1,0 +1,92 @@
+//! Seen sets, touches and unseen closes.
+
+use chrono::Duration;
+use freehire_domain::{ClosedReason, JobPosting, Provider};
+use freehire_store::{JobKey, ListPage, OutboxKind, Refreshed, Store, UnseenScope};
+
+use crate::fixtures::{posting, t};
+
+fn key(p: &JobPosting) -> JobKey {
+    JobKey { source: p.source.clone(), external_id: p.external_id.clone() }
+}
+
+pub async fn seen_set_is_board_scoped_and_retries_hydration(s: &dyn Store) {
+    let full = posting("smartrecruiters", "acme:1", "Engineer");
+    let mut young_bare = posting("smartrecruiters", "acme:2", "Designer");
+    young_bare.description = String::new();
+    let mut old_bare = posting("smartrecruiters", "acme:3", "Writer");
+    old_bare.description = String::new();
+    let other_board = posting("smartrecruiters", "acme-eu:1", "Engineer");
+    let wildcard = posting("smartrecruiters", "ac_e:1", "Engineer");
+    let other_source = posting("lever", "acme:1", "Engineer");
+    s.upsert_jobs(&[old_bare.clone()], t(1, 0)).await.unwrap();
+    s.upsert_jobs(&[full.clone(), young_bare, other_board, wildcard, other_source], t(20, 0))
+        .await
+        .unwrap();
+    s.close_jobs(&[key(&full)], ClosedReason::Unseen, t(21, 0)).await.unwrap();
+
+    let source = Provider::parse("smartrecruiters").unwrap();
+    let seen = s.board_seen_set(&source, "acme:", t(10, 0)).await.unwrap();
+    let ids: Vec<&str> = seen.iter().map(|j| j.external_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["acme:1", "acme:3"],
+        "closed rows count; young empty descriptions are retried"
+    );
+    assert_eq!(seen[0].is_tech, Some(true));
+    let wild = s.board_seen_set(&source, "ac_e:", t(10, 0)).await.unwrap();
+    assert_eq!(wild.len(), 1, "LIKE wildcards in a board name are literal");
+    assert!(s.board_seen_set(&source, "", t(10, 0)).await.is_err(), "an empty prefix is refused");
+}
+
+pub async fn touch_bumps_and_reopens_without_a_hash(s: &dyn Store) {
+    let a = posting("workday", "acme:1", "Engineer");
+    let b = posting("workday", "acme:2", "Analyst");
+    s.upsert_jobs(&[a.clone(), b.clone()], t(2, 0)).await.unwrap();
+    s.close_jobs(&[key(&b)], ClosedReason::BoardUnseen, t(3, 0)).await.unwrap();
+    let missing = posting("workday", "acme:9", "Nobody");
+    let out = s.touch_jobs(&[key(&a), key(&b), key(&missing)], t(4, 0)).await.unwrap();
+    assert!(matches!(out[0], Refreshed::Touched(_)));
+    assert!(matches!(out[1], Refreshed::Reopened(_)));
+    assert_eq!(out[2], Refreshed::Missed);
+    let job = s.job_by_key(&key(&b)).await.unwrap().unwrap();
+    assert!(job.is_open());
+    assert_eq!(job.last_seen_at, t(4, 0));
+    assert_eq!(job.updated_at, t(2, 0));
+}
+
+pub async fn close_unseen_respects_scope_and_cutoff(s: &dyn Store) {
+    let seen_now = posting("greenhouse", "acme:1", "Kept");
+    let stale = posting("greenhouse", "acme:2", "Gone");
+    let other_board = posting("greenhouse", "beta:1", "Other board");
+    let other_source = posting("lever", "acme:2", "Other source");
+    s.upsert_jobs(&[stale.clone(), other_board.clone(), other_source.clone()], t(1, 0))
+        .await
+        .unwrap();
+    s.upsert_jobs(&[seen_now.clone()], t(5, 0)).await.unwrap();
+
+    let scope = UnseenScope {
+        source: Provider::parse("greenhouse").unwrap(),
+        board_prefixes: vec!["acme:".into()],
+        last_seen_before: t(5, 0),
+    };
+    let closed = s.close_unseen(&scope, ClosedReason::BoardUnseen, t(5, 1)).await.unwrap();
+    assert_eq!(closed.len(), 1);
+    let job = s.job_by_key(&key(&stale)).await.unwrap().unwrap();
+    assert_eq!(job.closed_reason, Some(ClosedReason::BoardUnseen));
+    assert_eq!(job.closed_at, Some(t(5, 1)));
+    assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 3);
+    assert_eq!(s.outbox_depth(OutboxKind::Delete).await.unwrap(), 1);
+    assert!(s.close_unseen(&scope, ClosedReason::BoardUnseen, t(5, 2)).await.unwrap().is_empty());
+
+    let sweep = UnseenScope {
+        source: Provider::parse("greenhouse").unwrap(),
+        board_prefixes: vec!["acme:".into(), "beta:".into()],
+        last_seen_before: t(5, 0) - Duration::hours(48),
+    };
+    let swept = s.close_unseen(&sweep, ClosedReason::Unseen, t(5, 2)).await.unwrap();
+    assert_eq!(swept.len(), 1, "only beta:1 is older than the grace");
+    let empty = UnseenScope { board_prefixes: vec![], ..sweep };
+    assert!(s.close_unseen(&empty, ClosedReason::Unseen, t(5, 3)).await.unwrap().is_empty());
+    assert!(s.job_by_key(&key(&other_source)).await.unwrap().unwrap().is_open());
+}
