@@ -182,18 +182,6 @@ pub(crate) fn touch_plan(keys: &[crate::JobKey], found: &Found) -> (Vec<Refreshe
     (out, bumped)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prefix_bounds() {
-        assert_eq!(prefix_upper_bound("acme:").as_deref(), Some("acme;"));
-        assert_eq!(prefix_upper_bound("é").as_deref(), Some("ê"));
-        assert_eq!(prefix_upper_bound(""), None);
-    }
-}
-
 /// A provider's run state as the scheduler reads it.
 pub(crate) struct RunCandidate {
     pub provider: String,
@@ -226,5 +214,17 @@ pub(crate) fn run_status_columns(status: &crate::RunStatus) -> (&'static str, Op
         crate::RunStatus::Ok => ("ok", None),
         crate::RunStatus::Interrupted => ("interrupted", None),
         crate::RunStatus::Failed(e) => ("failed", Some(cut_error(e))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_bounds() {
+        assert_eq!(prefix_upper_bound("acme:").as_deref(), Some("acme;"));
+        assert_eq!(prefix_upper_bound("é").as_deref(), Some("ê"));
+        assert_eq!(prefix_upper_bound(""), None);
     }
 }

@@ -63,7 +63,7 @@ pub async fn close_unseen_respects_scope_and_cutoff(s: &dyn Store) {
     s.upsert_jobs(&[stale.clone(), other_board.clone(), other_source.clone()], t(1, 0))
         .await
         .unwrap();
-    s.upsert_jobs(&[seen_now.clone()], t(5, 0)).await.unwrap();
+    s.upsert_jobs(std::slice::from_ref(&seen_now), t(5, 0)).await.unwrap();
 
     let scope = UnseenScope {
         source: Provider::parse("greenhouse").unwrap(),

@@ -32,7 +32,7 @@ pub async fn writes_enqueue_in_the_same_transaction(s: &dyn Store) {
     assert_eq!(s.ack_outbox(OutboxKind::Index, &items).await.unwrap(), 2);
     assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 0);
 
-    s.upsert_jobs(&[a.clone()], t(4, 0)).await.unwrap();
+    s.upsert_jobs(std::slice::from_ref(&a), t(4, 0)).await.unwrap();
     assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 0, "unchanged is not re-indexed");
     let mut b2 = b.clone();
     b2.title = "Frontend Engineer II".into();
