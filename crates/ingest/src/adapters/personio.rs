@@ -1,0 +1,156 @@
+//! Personio: one XML document, `GET {b}.jobs.personio.com/xml`. Language fallback: when the
+//! document has no positions, or positions without a description, `/xml?language=en` is read
+//! and fills them in (a failing fallback keeps what the first document said). Repeated
+//! positions are merged by id. `<workzag-jobs/>` is an empty board.
+
+use serde::Deserialize;
+
+use super::Base;
+use super::common::{add_location, build_url, host_label};
+use crate::Error;
+use crate::posting::{BoardListing, RawDate, RawPosting};
+use crate::sanitize::sanitize_html;
+use crate::source::{BoardTarget, Capabilities, Source};
+
+pub(crate) struct Personio(pub(crate) Base);
+
+#[derive(Deserialize, Default)]
+struct Doc {
+    #[serde(rename = "position", default)]
+    positions: Vec<Position>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Position {
+    id: String,
+    subcompany: Option<String>,
+    office: Option<String>,
+    additional_offices: Option<Offices>,
+    department: Option<String>,
+    name: String,
+    job_descriptions: Option<Descriptions>,
+    employment_type: Option<String>,
+    schedule: Option<String>,
+    created_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Offices {
+    #[serde(rename = "office", default)]
+    offices: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Descriptions {
+    #[serde(rename = "jobDescription", default)]
+    items: Vec<Description>,
+}
+
+#[derive(Deserialize)]
+struct Description {
+    name: Option<String>,
+    value: Option<String>,
+}
+
+fn description_html(p: &Position) -> String {
+    let mut html = String::new();
+    for d in p.job_descriptions.iter().flat_map(|d| &d.items) {
+        let value = d.value.as_deref().unwrap_or_default();
+        if value.trim().is_empty() {
+            continue;
+        }
+        if let Some(name) = d.name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+            html.push_str(&format!("<h3>{}</h3>", html_escape::encode_text(name)));
+        }
+        html.push_str(value);
+    }
+    sanitize_html(&html)
+}
+
+/// Employment type from `employmentType` (intern, freelance) or else `schedule`.
+fn employment(p: &Position) -> Option<freehire_domain::EmploymentType> {
+    use freehire_domain::EmploymentType as E;
+    match p.employment_type.as_deref().map(str::trim) {
+        Some("intern") => return Some(E::Internship),
+        Some("freelance") => return Some(E::Contract),
+        _ => {}
+    }
+    match p.schedule.as_deref().map(str::trim) {
+        Some("full-time") => Some(E::FullTime),
+        Some("part-time") => Some(E::PartTime),
+        _ => None,
+    }
+}
+
+fn posting(board: &str, p: &Position) -> RawPosting {
+    let mut location = String::new();
+    add_location(&mut location, p.office.as_deref().unwrap_or_default());
+    for o in p.additional_offices.iter().flat_map(|a| &a.offices) {
+        add_location(&mut location, o);
+    }
+    let mut out = RawPosting {
+        native_id: p.id.trim().to_owned(),
+        url: format!("https://{board}.jobs.personio.com/job/{}", p.id.trim()),
+        title: p.name.trim().to_owned(),
+        company: p.subcompany.clone().filter(|s| !s.trim().is_empty()),
+        location,
+        description_html: description_html(p),
+        posted_at: p.created_at.clone().map(RawDate::Text),
+        employment_type: employment(p),
+        departments: p.department.clone().into_iter().collect(),
+        ..RawPosting::default()
+    };
+    out.canonicalize();
+    out
+}
+
+fn postings(board: &str, doc: &Doc) -> Vec<RawPosting> {
+    let mut out: Vec<RawPosting> = Vec::new();
+    for p in &doc.positions {
+        if !out.iter().any(|o| o.native_id == p.id.trim()) {
+            out.push(posting(board, p));
+        }
+    }
+    out
+}
+
+#[async_trait::async_trait]
+impl Source for Personio {
+    fn provider(&self) -> &freehire_domain::Provider {
+        &self.0.provider
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities { full_board_listing: true, hydrating: false }
+    }
+
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+        let b = host_label(self.0.provider.as_str(), &board.key.board)?;
+        let host = format!("{b}.jobs.personio.com");
+        let url = build_url(&host, &["xml"], &[])?;
+        let doc: Doc = self.0.http.get_xml(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let mut out = postings(b, &doc);
+        if out.is_empty() || out.iter().any(|p| p.description_html.is_empty()) {
+            let en_url = build_url(&host, &["xml"], &[("language", "en")])?;
+            match self.0.http.get_xml::<Doc>(&en_url).await {
+                Ok(en) => {
+                    let en = postings(b, &en);
+                    if out.is_empty() {
+                        out = en;
+                    } else {
+                        for p in out.iter_mut().filter(|p| p.description_html.is_empty()) {
+                            if let Some(e) = en.iter().find(|e| e.native_id == p.native_id) {
+                                p.description_html = e.description_html.clone();
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    tracing::debug!(board = b, error = %e, "personio language fallback failed")
+                }
+            }
+        }
+        Ok(BoardListing { postings: out, ..BoardListing::default() })
+    }
+}
