@@ -74,8 +74,9 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Place>, D::
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum OneOrMany {
-        One(Place),
+        // `Many` first: a derived struct also accepts a sequence.
         Many(Vec<Place>),
+        One(Place),
     }
     Ok(match Option::<OneOrMany>::deserialize(d)? {
         None => Vec::new(),
