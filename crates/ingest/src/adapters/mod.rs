@@ -90,18 +90,6 @@ pub(crate) fn all(http: &HttpClient, config: SourceConfig) -> Vec<Arc<dyn Source
     ]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_provider_key_parses() {
-        for p in PROVIDERS {
-            assert!(Provider::parse(p).is_ok(), "{p}");
-        }
-    }
-}
-
 /// Checks that a board has the shape its provider needs (a DNS label, a Workday `host/site`,
 /// a Lever region…), without any request.
 pub(crate) fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), crate::Error> {
@@ -115,5 +103,17 @@ pub(crate) fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), crat
         "teamtailor" => teamtailor::career_host(b).map(|_| ()),
         "workday" => workday::Site::parse(b).map(|_| ()),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_provider_key_parses() {
+        for p in PROVIDERS {
+            assert!(Provider::parse(p).is_ok(), "{p}");
+        }
     }
 }

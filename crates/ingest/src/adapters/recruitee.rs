@@ -1,7 +1,7 @@
-//! Recruitee: one request, `GET {b}.recruitee.com/api/offers/`. Description is `description`
-//! + `requirements`; salary from `salary{min,max (strings),period,currency}`; work mode from
-//! the `remote` / `hybrid` / `on_site` flags; the apply form (`open_questions`, `options_*`)
-//! is kept verbatim.
+//! Recruitee: one request, `GET {b}.recruitee.com/api/offers/`. Description is
+//! `description` followed by `requirements`; salary from `salary{min,max (strings),period,
+//! currency}`; work mode from the `remote` / `hybrid` / `on_site` flags; the apply form
+//! (`open_questions`, `options_*`) is kept verbatim.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
