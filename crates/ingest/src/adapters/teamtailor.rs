@@ -2,7 +2,8 @@
 //! `next_url` on the same host (at most 1000 pages; reaching the cap is an error). Each item
 //! carries a schema.org `JobPosting` (`_jobposting`): locations, countries, `jobLocationType`
 //! `TELECOMMUTE`, employment type. The board is the career host; a bare tenant means
-//! `<tenant>.teamtailor.com`. Paced.
+//! `<tenant>.teamtailor.com`. Paced. Not a full-listing provider: a later page failing ends
+//! the walk with what was gathered.
 //!
 //! Our choice: the reference crawls the HTML pages and each detail page's ld+json; the feed
 //! carries the same ld+json in one document per page, so no detail request is needed.
@@ -170,11 +171,15 @@ impl Source for Teamtailor {
         let mut url = build_url(&host, &["jobs.json"], &[])?;
         let mut listing = BoardListing::default();
         for page_no in 0..MAX_PAGES {
-            let result = self.0.http.get_json::<Feed>(&url).await;
-            let feed = if page_no == 0 {
-                result.map_err(|e| e.board_gone_on_404(&host))?
-            } else {
-                result?
+            let feed = match self.0.http.get_json::<Feed>(&url).await {
+                Ok(feed) => feed,
+                Err(e) if page_no == 0 => return Err(e.board_gone_on_404(&host)),
+                // Not a full-listing provider: a later page failing ends the walk with what
+                // was gathered (reference §3.4).
+                Err(e) => {
+                    tracing::debug!(board = %host, page_no, error = %e, "teamtailor page failed");
+                    return Ok(listing);
+                }
             };
             let before = listing.postings.len();
             for p in feed.items.into_iter().filter_map(posting) {

@@ -543,3 +543,31 @@ async fn workday_backs_off_on_429() {
     assert!(listing.postings.is_empty());
     assert!(server.requests().len() >= 3);
 }
+
+/// Derived from the recorded feed: page 1 points to page 2 with `next_url`. Teamtailor is not
+/// a full-listing provider, so a failing later page ends the walk with what was gathered.
+#[tokio::test]
+async fn teamtailor_follows_next_url_and_keeps_gathered_on_later_failure() {
+    let mut page1: serde_json::Value = serde_json::from_str(&read("teamtailor.json")).unwrap();
+    let second = page1["items"][1].clone();
+    page1["items"].as_array_mut().unwrap().truncate(1);
+    page1["next_url"] = json!("https://career.teamtailor.com/jobs.json?page=2");
+    let page2 = json!({"version": "https://jsonfeed.org/version/1.1", "items": [second]});
+    let host = "https://career.teamtailor.com";
+    let ok = vec![
+        Route::get(host, "/jobs.json").query("page=2").reply(Reply::json(page2.to_string())),
+        Route::get(host, "/jobs.json").reply(Reply::json(page1.to_string())),
+    ];
+    let (_s, reg) = setup(ok).await;
+    let listing = fetch(&reg, &target("teamtailor", "career.teamtailor.com", "")).await.unwrap();
+    let ids: Vec<_> = listing.postings.iter().map(|p| p.native_id.as_str()).collect();
+    assert_eq!(ids, ["7167985", "7069633"]);
+    let failing = vec![
+        Route::get(host, "/jobs.json").query("page=2").reply(Reply::status(500)),
+        Route::get(host, "/jobs.json").reply(Reply::json(page1.to_string())),
+    ];
+    let (_s, reg) = setup(failing).await;
+    let listing = fetch(&reg, &target("teamtailor", "career", "")).await.unwrap();
+    let ids: Vec<_> = listing.postings.iter().map(|p| p.native_id.as_str()).collect();
+    assert_eq!(ids, ["7167985"]);
+}
