@@ -17,6 +17,7 @@ mod ashby;
 mod bamboohr;
 pub(crate) mod common;
 mod greenhouse;
+mod ldjson;
 mod lever;
 mod personio;
 mod pinpoint;

@@ -1,15 +1,18 @@
 //! Personio: one XML document, `GET {b}.jobs.personio.com/xml`. Language fallback: when the
 //! document has no positions, or positions without a description, `/xml?language=en` is read
-//! and fills them in (a failing fallback keeps what the first document said). Repeated
-//! positions are merged by id. `<workzag-jobs/>` is an empty board.
+//! and fills them in (a failing fallback keeps what the first document said); a position still
+//! without a description gets it from its page's ld+json (`/job/{id}`, at most
+//! `detail_concurrency` at a time; a failing page leaves it empty). Repeated positions are
+//! merged by id. `<workzag-jobs/>` is an empty board.
 
+use futures::StreamExt;
 use serde::Deserialize;
 
 use super::Base;
 use super::common::{add_location, build_url, host_label};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
+use crate::sanitize::{sanitize_encoded_html, sanitize_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Personio(pub(crate) Base);
@@ -115,6 +118,27 @@ fn postings(board: &str, doc: &Doc) -> Vec<RawPosting> {
     out
 }
 
+impl Personio {
+    /// The description from the posting page's ld+json, or empty.
+    async fn page_description(&self, host: &str, id: &str) -> String {
+        let page = match build_url(host, &["job", id], &[]) {
+            Ok(url) => self.0.http.get(&url, "text/html").await,
+            Err(e) => Err(e),
+        };
+        let text = match page {
+            Ok(p) => String::from_utf8_lossy(&p.body).into_owned(),
+            Err(e) => {
+                tracing::debug!(host, id, error = %e, "personio job page unreadable");
+                return String::new();
+            }
+        };
+        let html = super::ldjson::job_posting(&text)
+            .and_then(|jp| jp.get("description").and_then(|d| d.as_str()).map(str::to_owned))
+            .unwrap_or_default();
+        if html.contains("&lt;") { sanitize_encoded_html(&html) } else { sanitize_html(&html) }
+    }
+}
+
 #[async_trait::async_trait]
 impl Source for Personio {
     fn provider(&self) -> &freehire_domain::Provider {
@@ -150,6 +174,19 @@ impl Source for Personio {
                     tracing::debug!(board = b, error = %e, "personio language fallback failed")
                 }
             }
+        }
+        let missing: Vec<usize> =
+            (0..out.len()).filter(|i| out[*i].description_html.is_empty()).collect();
+        let pages = futures::stream::iter(missing.into_iter().map(|i| {
+            let id = out[i].native_id.clone();
+            let host = host.as_str();
+            async move { (i, self.page_description(host, &id).await) }
+        }))
+        .buffered(self.0.config.detail_concurrency.max(1))
+        .collect::<Vec<_>>()
+        .await;
+        for (i, html) in pages {
+            out[i].description_html = html;
         }
         Ok(BoardListing { postings: out, ..BoardListing::default() })
     }

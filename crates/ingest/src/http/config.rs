@@ -12,6 +12,10 @@ pub const USER_AGENT: &str = "freehire-rs/0.1 (+https://github.com/freehire/free
 /// Response body cap (`maxResponseBody`): 64 MiB.
 pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
 
+/// The environment variable the binaries read into [`ClientConfig::replay`] (this crate never
+/// reads the environment itself).
+pub const REPLAY_ENV: &str = "FREEHIRE_ATS_REPLAY_URL";
+
 /// The header that carries the original `scheme://host[:port]` of a replayed request.
 pub const UPSTREAM_HOST_HEADER: &str = "x-upstream-host";
 

@@ -18,7 +18,7 @@ mod ssrf;
 
 pub use client::{Fetched, Fetcher, HttpClient, ProviderPolicy};
 pub use config::{
-    BackoffConfig, ClientConfig, MAX_BODY_BYTES, ReplayOrigin, RetryConfig, SsrfPolicy,
+    BackoffConfig, ClientConfig, MAX_BODY_BYTES, REPLAY_ENV, ReplayOrigin, RetryConfig, SsrfPolicy,
     UPSTREAM_HOST_HEADER, USER_AGENT,
 };
 pub use ssrf::is_forbidden_ip;

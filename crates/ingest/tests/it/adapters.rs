@@ -571,3 +571,22 @@ async fn teamtailor_follows_next_url_and_keeps_gathered_on_later_failure() {
     let ids: Vec<_> = listing.postings.iter().map(|p| p.native_id.as_str()).collect();
     assert_eq!(ids, ["7167985"]);
 }
+
+/// No `language=en` document (404): the description comes from the job page's ld+json (the
+/// page is derived: a schema.org JobPosting block as Personio's job pages carry).
+#[tokio::test]
+async fn personio_job_page_ld_json_fallback() {
+    let page = r#"<!DOCTYPE html><html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"JobPosting","title":"Staff Software Engineer, Data Platform","description":"<p>From the job page.</p><script>bad()<\/script>"}</script></head><body></body></html>"#;
+    let routes = vec![
+        Route::get("https://acme.jobs.personio.com", "/xml")
+            .query("language=en")
+            .reply(Reply::status(404)),
+        Route::get("https://acme.jobs.personio.com", "/xml")
+            .reply(Reply::xml(read("personio.xml"))),
+        Route::get("https://acme.jobs.personio.com", "/job/1834171").reply(Reply::html(page)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("personio", "acme", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 1);
+    assert_eq!(listing.postings[0].description_html, "<p>From the job page.</p>");
+}
