@@ -90,18 +90,14 @@ fn tenant_label(label: &str) -> Option<String> {
     ok.then(|| label.to_owned())
 }
 
-/// `xx` or `xx-XX` / `xx_XX` locale segments.
+/// `xx-XX` / `xx_XX` locale segments. A bare `xx` is not taken for a locale: it may be a
+/// board.
 fn is_locale(seg: &str) -> bool {
     let b = seg.as_bytes();
-    match b.len() {
-        2 => b.iter().all(u8::is_ascii_lowercase),
-        5 => {
-            b[..2].iter().all(u8::is_ascii_alphabetic)
-                && matches!(b[2], b'-' | b'_')
-                && b[3..].iter().all(u8::is_ascii_alphabetic)
-        }
-        _ => false,
-    }
+    b.len() == 5
+        && b[..2].iter().all(u8::is_ascii_alphabetic)
+        && matches!(b[2], b'-' | b'_')
+        && b[3..].iter().all(u8::is_ascii_alphabetic)
 }
 
 fn provider(name: &str) -> Provider {
@@ -124,6 +120,9 @@ pub fn recognize(raw: &str) -> Result<Recognized, Error> {
     }
     let host = url.host_str().ok_or_else(|| unrecognised(raw, "no host"))?.to_ascii_lowercase();
     let host = host.trim_end_matches('.');
+    if host.split('.').any(str::is_empty) {
+        return Err(unrecognised(raw, "malformed host"));
+    }
     let segs: Vec<&str> =
         url.path_segments().map(|s| s.filter(|s| !s.is_empty()).collect()).unwrap_or_default();
     match_host(host, &segs, &url)
@@ -221,8 +220,10 @@ fn subdomain_host(host: &str, segs: &[&str]) -> Option<Recognized> {
     }
     if let Some(rest) = host.strip_suffix(".teamtailor.com") {
         // `<tenant>.teamtailor.com`, or a regional `<tenant>.na.teamtailor.com`.
-        let tenant = rest.split('.').next()?;
-        tenant_label(tenant)?;
+        let labels: Vec<&str> = rest.split('.').collect();
+        if labels.len() > 2 || labels.iter().any(|l| tenant_label(l).is_none()) {
+            return None;
+        }
         return found("teamtailor", host.to_owned(), "", format!("https://{host}/jobs"));
     }
     workday(host, segs)

@@ -178,3 +178,54 @@ fn recognised_duplicates_fold_to_one_identity() {
         recognize("https://api.ashbyhq.com/posting-api/job-board/windsurf").unwrap().key().unwrap();
     assert_eq!(board_identity(&c), board_identity(&d));
 }
+
+mod properties {
+    use freehire_ingest::{recognize, validate_board};
+    use proptest::prelude::*;
+
+    fn platform_url() -> impl Strategy<Value = String> {
+        let hosts = prop::sample::select(vec![
+            "job-boards.greenhouse.io",
+            "boards-api.greenhouse.io/v1/boards",
+            "jobs.lever.co",
+            "jobs.eu.lever.co",
+            "jobs.ashbyhq.com",
+            "jobs.smartrecruiters.com",
+            "apply.workable.com",
+            "ats.rippling.com",
+            "ats.rippling.com/en-GB",
+            "acme.wd1.myworkdayjobs.com",
+            "acme.wd1.myworkdayjobs.com/en-US",
+            "wd5.myworkdaysite.com/recruiting/acme",
+        ]);
+        let subdomain = prop::sample::select(vec![
+            "recruitee.com",
+            "jobs.personio.com",
+            "jobs.personio.de",
+            "teamtailor.com",
+            "bamboohr.com",
+            "pinpointhq.com",
+            "workable.com",
+        ]);
+        prop_oneof![
+            (hosts, "[A-Za-z0-9._~%/?=&-]{0,30}").prop_map(|(h, p)| format!("https://{h}/{p}")),
+            ("[a-z0-9.-]{0,20}", subdomain, "[A-Za-z0-9/._-]{0,20}")
+                .prop_map(|(t, s, p)| format!("https://{t}.{s}/{p}")),
+            ".{0,60}",
+        ]
+    }
+
+    proptest! {
+        /// Recognition never panics; whatever it recognises is a valid board whose canonical
+        /// URL is recognised as the same board.
+        #[test]
+        fn recognised_boards_round_trip(url in platform_url()) {
+            if let Ok(r) = recognize(&url) {
+                let key = r.key().unwrap();
+                prop_assert!(validate_board(&key).is_ok(), "{url} -> {r:?}");
+                let again = recognize(&r.canonical_url).unwrap();
+                prop_assert_eq!((&again.provider, &again.board, &again.region), (&r.provider, &r.board, &r.region));
+            }
+        }
+    }
+}
