@@ -34,7 +34,7 @@ pub use identity::board_identity;
 pub use import::{BoardRow, parse_board_csv};
 pub use posting::{BoardListing, RawDate, RawPosting, SeenSet, Unreadable, external_id};
 pub use recognize::{Recognized, recognize};
-pub use sanitize::{sanitize_encoded_html, sanitize_html};
+pub use sanitize::{sanitize_encoded_html, sanitize_html, sanitize_maybe_encoded_html};
 pub use source::{BoardTarget, Capabilities, Registry, Source, SourceConfig};
 
 /// Checks a board's shape for its provider without any request.

@@ -43,6 +43,11 @@ pub struct RawPosting {
 }
 
 impl RawPosting {
+    /// The employer: the posting's own, else the board's company.
+    pub fn company_or<'a>(&'a self, board_company: &'a str) -> &'a str {
+        self.company.as_deref().filter(|c| !c.trim().is_empty()).unwrap_or(board_company)
+    }
+
     /// Sorts and de-duplicates the set-valued fields. Adapters call it before returning.
     pub fn canonicalize(&mut self) {
         self.countries.sort();
@@ -73,6 +78,9 @@ pub struct BoardListing {
     /// Postings the listing named whose detail could not be read (timeout, 403, 429, 5xx,
     /// undecodable). A detail 404/410 means gone: such postings are dropped, not listed here.
     pub unreadable: Vec<Unreadable>,
+    /// The board's own "about" text (sanitised HTML), where the platform has one (Greenhouse),
+    /// to fill gaps in the company's description.
+    pub company_description: Option<String>,
 }
 
 impl BoardListing {

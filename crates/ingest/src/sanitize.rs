@@ -72,6 +72,14 @@ pub fn sanitize_encoded_html(encoded: &str) -> String {
     sanitize_html(&html_escape::decode_html_entities(encoded))
 }
 
+/// Sanitises HTML that some sources entity-encode and others do not (ld+json descriptions,
+/// board "about" texts): decoded first only when it carries encoded markup (`&lt;`) and no
+/// raw tags.
+pub fn sanitize_maybe_encoded_html(html: &str) -> String {
+    let encoded = html.contains("&lt;") && !html.contains('<');
+    if encoded { sanitize_encoded_html(html) } else { sanitize_html(html) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +118,12 @@ mod tests {
             "&lt;div class=&quot;content-intro&quot;&gt;&lt;p&gt;Hi &amp;amp; bye&lt;/p&gt;&lt;/div&gt;",
         );
         assert_eq!(out, "<div><p>Hi &amp; bye</p></div>");
+    }
+
+    #[test]
+    fn decodes_only_encoded_markup() {
+        assert_eq!(sanitize_maybe_encoded_html("&lt;p&gt;x&lt;/p&gt;"), "<p>x</p>");
+        assert_eq!(sanitize_maybe_encoded_html("<p>a &lt; b</p>"), "<p>a &lt; b</p>");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Greenhouse: one request, `GET boards-api.greenhouse.io/v1/boards/{b}/jobs?content=true`.
 //! `content` is entity-encoded HTML, unescaped before sanitising. Employment type comes from
-//! the "Employment Type" metadata field.
+//! the "Employment Type" metadata field. The board's "about" text (`GET …/v1/boards/{b}`) is
+//! read into `company_description`; its failure never fails the board.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -9,7 +10,7 @@ use super::Base;
 use super::common::{build_url, employment_type};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_encoded_html;
+use crate::sanitize::{sanitize_encoded_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Greenhouse(pub(crate) Base);
@@ -34,6 +35,11 @@ struct Job {
     company_name: Option<String>,
     #[serde(default)]
     departments: Vec<Named>,
+}
+
+#[derive(Deserialize)]
+struct About {
+    content: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +87,22 @@ fn posting(job: Job) -> Option<RawPosting> {
     Some(p)
 }
 
+impl Greenhouse {
+    /// The board's "about" text (`GET /v1/boards/{b}`); a failure only loses the text.
+    async fn about(&self, b: &str) -> Option<String> {
+        let url = build_url("boards-api.greenhouse.io", &["v1", "boards", b], &[]).ok()?;
+        match self.0.http.get_json::<About>(&url).await {
+            Ok(about) => {
+                about.content.as_deref().map(sanitize_maybe_encoded_html).filter(|c| !c.is_empty())
+            }
+            Err(e) => {
+                tracing::debug!(board = b, error = %e, "greenhouse board about unreadable");
+                None
+            }
+        }
+    }
+}
+
 #[async_trait::async_trait]
 impl Source for Greenhouse {
     fn provider(&self) -> &freehire_domain::Provider {
@@ -101,6 +123,7 @@ impl Source for Greenhouse {
         let page: Board = self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
         Ok(BoardListing {
             postings: page.jobs.into_iter().filter_map(posting).collect(),
+            company_description: self.about(b).await,
             ..BoardListing::default()
         })
     }

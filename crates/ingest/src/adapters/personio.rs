@@ -12,7 +12,7 @@ use super::Base;
 use super::common::{add_location, build_url, host_label};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::{sanitize_encoded_html, sanitize_html};
+use crate::sanitize::{sanitize_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Personio(pub(crate) Base);
@@ -135,7 +135,7 @@ impl Personio {
         let html = super::ldjson::job_posting(&text)
             .and_then(|jp| jp.get("description").and_then(|d| d.as_str()).map(str::to_owned))
             .unwrap_or_default();
-        if html.contains("&lt;") { sanitize_encoded_html(&html) } else { sanitize_html(&html) }
+        sanitize_maybe_encoded_html(&html)
     }
 }
 

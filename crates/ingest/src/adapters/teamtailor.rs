@@ -16,7 +16,7 @@ use super::common::{
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
+use crate::sanitize::{sanitize_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 const MAX_PAGES: usize = 1000;
@@ -133,18 +133,22 @@ fn posting(item: Item) -> Option<RawPosting> {
         .and_then(|j| j.employment_type.as_ref())
         .and_then(|e| e.as_str().or_else(|| e.get(0).and_then(serde_json::Value::as_str)))
         .and_then(employment_type);
-    let html = item
-        .content_html
-        .filter(|h| !h.trim().is_empty())
-        .or_else(|| jp.as_ref().and_then(|j| j.description.clone()))
-        .unwrap_or_default();
+    // The feed's `content_html` is HTML; an ld+json description may be entity-encoded.
+    let html = match item.content_html.filter(|h| !h.trim().is_empty()) {
+        Some(h) => sanitize_html(&h),
+        None => jp
+            .as_ref()
+            .and_then(|j| j.description.as_deref())
+            .map(sanitize_maybe_encoded_html)
+            .unwrap_or_default(),
+    };
     let posted = item.date_published.or_else(|| jp.as_ref().and_then(|j| j.date_posted.clone()));
     let mut p = RawPosting {
         native_id,
         url: item.url,
         title: item.title.trim().to_owned(),
         location,
-        description_html: sanitize_html(&html_escape::decode_html_entities(&html)),
+        description_html: html,
         posted_at: posted.map(RawDate::Text),
         remote: remote.filter(|r| *r),
         work_mode: (remote == Some(true)).then_some(freehire_domain::WorkMode::Remote),

@@ -75,8 +75,14 @@ async fn greenhouse_unescapes_content() {
     let route = Route::get("https://boards-api.greenhouse.io", "/v1/boards/amplitude/jobs")
         .query("content=true")
         .reply(Reply::file(careerkit("greenhouse.json")).unwrap());
-    let (_s, reg) = setup(vec![route]).await;
+    // The board "about" document is derived from Greenhouse's `/v1/boards/{b}` shape.
+    let about =
+        Route::get("https://boards-api.greenhouse.io", "/v1/boards/amplitude").reply(Reply::json(
+            r#"{"name": "Amplitude", "content": "&lt;p&gt;Amplitude builds analytics.&lt;/p&gt;"}"#,
+        ));
+    let (_s, reg) = setup(vec![route, about]).await;
     let listing = fetch(&reg, &target("greenhouse", "amplitude", "")).await.unwrap();
+    assert_eq!(listing.company_description.as_deref(), Some("<p>Amplitude builds analytics.</p>"));
     assert_eq!(listing.postings.len(), 2);
     let p = &listing.postings[0];
     assert_eq!(p.native_id, "8636903002");
