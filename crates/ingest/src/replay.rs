@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::body::{Body, Bytes};
@@ -30,6 +31,7 @@ pub struct Reply {
     body: Bytes,
     location: Option<String>,
     truncate: bool,
+    delay: Option<std::time::Duration>,
 }
 
 impl Reply {
@@ -66,6 +68,7 @@ impl Reply {
             body: body.into(),
             location: None,
             truncate: false,
+            delay: None,
         }
     }
 
@@ -80,6 +83,12 @@ impl Reply {
             _ => "application/json",
         };
         Ok(Self::with(200, ct, body))
+    }
+
+    /// Answers only after `delay` (to observe concurrency).
+    pub fn delayed(mut self, delay: std::time::Duration) -> Self {
+        self.delay = Some(delay);
+        self
     }
 
     /// Declares the full length but sends only half the body, then drops the connection.
@@ -179,6 +188,8 @@ pub struct Recorded {
 struct Shared {
     routes: Mutex<Vec<Route>>,
     requests: Mutex<Vec<Recorded>>,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
 }
 
 /// Collects routes before starting the server.
@@ -278,6 +289,11 @@ impl ReplayServer {
         self.shared.routes.lock().unwrap_or_else(PoisonError::into_inner).push(route);
     }
 
+    /// The most requests that were being answered at once.
+    pub fn max_in_flight(&self) -> usize {
+        self.shared.max_in_flight.load(Ordering::SeqCst)
+    }
+
     /// The requests received so far.
     pub fn requests(&self) -> Vec<Recorded> {
         self.shared.requests.lock().unwrap_or_else(PoisonError::into_inner).clone()
@@ -294,6 +310,14 @@ impl Drop for ReplayServer {
 }
 
 async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
+    let now = shared.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    shared.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let resp = answer(&shared, req).await;
+    shared.in_flight.fetch_sub(1, Ordering::SeqCst);
+    resp
+}
+
+async fn answer(shared: &Shared, req: Request) -> Response {
     let (parts, body) = req.into_parts();
     let upstream = parts
         .headers
@@ -326,6 +350,9 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         )
     });
     shared.requests.lock().unwrap_or_else(PoisonError::into_inner).push(recorded);
+    if let Some(delay) = reply.delay {
+        tokio::time::sleep(delay).await;
+    }
     respond(reply)
 }
 

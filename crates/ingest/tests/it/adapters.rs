@@ -596,3 +596,74 @@ async fn personio_job_page_ld_json_fallback() {
     assert_eq!(listing.postings.len(), 1);
     assert_eq!(listing.postings[0].description_html, "<p>From the job page.</p>");
 }
+
+#[tokio::test]
+async fn registry_holds_the_twelve_with_the_reference_capabilities() {
+    let (_s, reg) = setup(vec![]).await;
+    let names: Vec<&str> = reg.providers().map(|p| p.as_str()).collect();
+    assert_eq!(names, freehire_ingest::PROVIDERS);
+    let full: Vec<&str> = reg
+        .providers()
+        .filter(|p| reg.get(p).unwrap().capabilities().full_board_listing)
+        .map(|p| p.as_str())
+        .collect();
+    assert_eq!(
+        full,
+        [
+            "ashby",
+            "bamboohr",
+            "greenhouse",
+            "lever",
+            "personio",
+            "recruitee",
+            "smartrecruiters",
+            "workable",
+            "workday"
+        ]
+    );
+    let hydrating: Vec<&str> = reg
+        .providers()
+        .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
+        .map(|p| p.as_str())
+        .collect();
+    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
+    let unknown = freehire_domain::Provider::parse("icims").unwrap();
+    assert!(matches!(reg.require(&unknown), Err(freehire_ingest::Error::UnknownProvider(_))));
+}
+
+/// Detail requests fan out, bounded by `detail_concurrency` (listing derived from the recorded
+/// SmartRecruiters item; details derived from its detail shape).
+#[tokio::test]
+async fn detail_fan_out_is_bounded() {
+    use std::time::Duration;
+    let mut b = freehire_ingest::replay::ReplayServer::builder().route(
+        Route::get("https://api.smartrecruiters.com", "/v1/companies/Big/postings")
+            .query("limit=100&offset=0")
+            .reply(Reply::json(sr_page(0, 12, 12))),
+    );
+    for i in 0..12 {
+        let doc = json!({"postingUrl": format!("https://jobs.smartrecruiters.com/Big/sr-{i}"), "jobAd": {"sections": {"jobDescription": {"text": "<p>x</p>"}}}});
+        b = b.route(
+            Route::get(
+                "https://api.smartrecruiters.com",
+                &format!("/v1/companies/Big/postings/sr-{i}"),
+            )
+            .reply(Reply::json(doc.to_string()).delayed(Duration::from_millis(30))),
+        );
+    }
+    let server = b.start().await.unwrap();
+    let http =
+        freehire_ingest::http::HttpClient::new(crate::support::fast_config(&server)).unwrap();
+    let reg = freehire_ingest::Registry::new(
+        &http,
+        freehire_ingest::SourceConfig { detail_concurrency: 3 },
+    );
+    let listing = fetch(&reg, &target("smartrecruiters", "Big", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 12);
+    assert_eq!(
+        listing.postings[11].url, "https://jobs.smartrecruiters.com/Big/sr-11",
+        "order kept"
+    );
+    let max = server.max_in_flight();
+    assert!((2..=3).contains(&max), "max in flight {max}");
+}
