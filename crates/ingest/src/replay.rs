@@ -7,6 +7,33 @@
 //! A route answers with its [`Reply`]s in order, the last one repeating, so "429 then 200" or
 //! "page 2 fails" are one route each. Unmatched requests get a 404 (as a platform answers for
 //! an unknown board). Binds 127.0.0.1:0 only; stops when dropped.
+//!
+//! ```
+//! use freehire_domain::{BoardKey, Provider};
+//! use freehire_ingest::http::{ClientConfig, HttpClient};
+//! use freehire_ingest::replay::{ReplayServer, Reply, Route};
+//! use freehire_ingest::{BoardTarget, Registry, SourceConfig};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), freehire_ingest::Error> {
+//! let server = ReplayServer::builder()
+//!     .route(
+//!         Route::get("https://api.ashbyhq.com", "/posting-api/job-board/acme")
+//!             .reply(Reply::status(429))
+//!             .reply(Reply::json(r#"{"jobs": [], "apiVersion": "1"}"#)),
+//!     )
+//!     .start()
+//!     .await?;
+//! let http = HttpClient::new(ClientConfig::replaying(server.origin()))?;
+//! let registry = Registry::new(&http, SourceConfig::default());
+//! let ashby = Provider::parse("ashby")?;
+//! let board = BoardTarget::new(BoardKey::new(ashby.clone(), "acme", "")?, "Acme");
+//! let listing = registry.require(&ashby)?.fetch(&board).await?;
+//! assert!(listing.postings.is_empty()); // the 429 was retried; the board is empty
+//! assert_eq!(server.requests()[0].upstream, "https://api.ashbyhq.com");
+//! # Ok(())
+//! # }
+//! ```
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;

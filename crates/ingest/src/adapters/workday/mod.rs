@@ -17,10 +17,14 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Deserialize;
 use serde_json::json;
 
+mod facets;
+mod site;
+
+use self::facets::{Facet, choose_dimension, flatten_facets};
+pub(crate) use self::site::Site;
 use super::Base;
 use super::common::{
-    Detail, add_location, build_url, collect_details, country, employment_type, fan_out,
-    invalid_board, workplace_mode,
+    Detail, add_location, collect_details, country, employment_type, fan_out, workplace_mode,
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -36,44 +40,6 @@ pub(crate) const MAX_SPLIT_DEPTH: usize = 3;
 const MAX_PAGES: usize = CAPPED_TOTAL / PAGE_SIZE + 5;
 
 pub(crate) struct Workday(pub(crate) Base);
-
-/// A parsed Workday board.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Site {
-    pub(crate) host: String,
-    pub(crate) tenant: String,
-    pub(crate) site: String,
-}
-
-impl Site {
-    pub(crate) fn parse(board: &str) -> Result<Self, Error> {
-        let bad = |why: &str| invalid_board("workday", board, why);
-        let parts: Vec<&str> = board.trim().trim_matches('/').split('/').collect();
-        let host = parts.first().map(|h| h.to_ascii_lowercase()).unwrap_or_default();
-        let host_ok = host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
-            && (host.ends_with(".myworkdayjobs.com") || host.ends_with(".myworkdaysite.com"));
-        if !host_ok {
-            return Err(bad("host must be a *.myworkdayjobs.com or *.myworkdaysite.com host"));
-        }
-        let (tenant, site) = match parts.as_slice() {
-            [_, site] if host.ends_with(".myworkdayjobs.com") => {
-                (host.split('.').next().unwrap_or_default().to_owned(), (*site).to_owned())
-            }
-            [_, tenant, site] => ((*tenant).to_owned(), (*site).to_owned()),
-            _ => return Err(bad("must be host/site or host/tenant/site")),
-        };
-        if tenant.is_empty() || site.is_empty() {
-            return Err(bad("tenant and site must not be empty"));
-        }
-        Ok(Self { host, tenant, site })
-    }
-
-    fn cxs(&self, tail: &[&str]) -> Result<url::Url, Error> {
-        let mut segs = vec!["wday", "cxs", self.tenant.as_str(), self.site.as_str()];
-        segs.extend_from_slice(tail);
-        build_url(&self.host, &segs, &[])
-    }
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -93,24 +59,6 @@ struct Item {
     external_path: Option<String>,
     locations_text: Option<String>,
     posted_on: Option<String>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct Facet {
-    facet_parameter: Option<String>,
-    #[serde(default)]
-    values: Vec<FacetValue>,
-}
-
-#[derive(Deserialize, Clone)]
-#[serde(rename_all = "camelCase")]
-struct FacetValue {
-    id: Option<String>,
-    count: Option<usize>,
-    facet_parameter: Option<String>,
-    #[serde(default)]
-    values: Vec<FacetValue>,
 }
 
 #[derive(Deserialize)]
@@ -145,47 +93,6 @@ struct ReqLocation {
 #[serde(rename_all = "camelCase")]
 struct Country {
     alpha2_code: Option<String>,
-}
-
-/// A facet dimension flattened: its parameter and its values' `(id, count)`.
-type Dimension = (String, Vec<(String, usize)>);
-
-fn flatten_facets(facets: &[Facet]) -> Vec<Dimension> {
-    fn walk(param: &str, values: &[FacetValue], out: &mut BTreeMap<String, Vec<(String, usize)>>) {
-        for v in values {
-            match (&v.facet_parameter, v.values.is_empty()) {
-                (Some(sub), false) => walk(sub, &v.values, out),
-                _ => {
-                    if let (Some(id), Some(count)) = (&v.id, v.count) {
-                        out.entry(param.to_owned()).or_default().push((id.clone(), count));
-                    }
-                }
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    for f in facets {
-        if let Some(p) = &f.facet_parameter {
-            walk(p, &f.values, &mut out);
-        }
-    }
-    out.into_iter().collect()
-}
-
-/// The dimension to split a capped listing on: not yet applied, its values' counts cover the
-/// total, and its largest value is the smallest among such dimensions.
-fn choose_dimension(
-    dims: Vec<Dimension>,
-    applied: &BTreeMap<String, Vec<String>>,
-    total: usize,
-) -> Option<Dimension> {
-    dims.into_iter()
-        .filter(|(p, vals)| {
-            !applied.contains_key(p)
-                && vals.len() > 1
-                && vals.iter().map(|v| v.1).sum::<usize>() >= total
-        })
-        .min_by_key(|(_, vals)| vals.iter().map(|v| v.1).max().unwrap_or(0))
 }
 
 /// The posting's native id: the requisition suffix of the external path
@@ -379,32 +286,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sites() {
-        let s = Site::parse("salesforce.wd12.myworkdayjobs.com/External_Career_Site").unwrap();
-        assert_eq!((s.tenant.as_str(), s.site.as_str()), ("salesforce", "External_Career_Site"));
-        let s = Site::parse("wd5.myworkdaysite.com/acme/Careers").unwrap();
-        assert_eq!((s.host.as_str(), s.tenant.as_str()), ("wd5.myworkdaysite.com", "acme"));
-        assert!(Site::parse("evil.com/x").is_err());
-        assert!(Site::parse("acme.wd1.myworkdayjobs.com").is_err());
-    }
-
-    #[test]
     fn native_ids() {
         assert_eq!(native_id("/job/Illinois---Chicago/Customer-Success_JR332446"), "JR332446");
         assert_eq!(native_id("/job/x/no-req-suffix"), "/job/x/no-req-suffix");
-    }
-
-    #[test]
-    fn dimension_choice() {
-        let dims = vec![
-            ("a".to_owned(), vec![("x".to_owned(), 1500), ("y".to_owned(), 500)]),
-            (
-                "b".to_owned(),
-                vec![("x".to_owned(), 900), ("y".to_owned(), 900), ("z".to_owned(), 200)],
-            ),
-            ("c".to_owned(), vec![("x".to_owned(), 100), ("y".to_owned(), 100)]),
-        ];
-        let chosen = choose_dimension(dims, &BTreeMap::new(), 2000).unwrap();
-        assert_eq!(chosen.0, "b");
     }
 }
