@@ -180,3 +180,23 @@ async fn invalid_board_shapes_are_refused_before_any_request() {
     assert!(matches!(err, Error::InvalidBoard { .. }), "{err}");
     assert!(server.requests().is_empty());
 }
+
+/// Workday page 2 fails: the board fails (listing pages derived from the recorded shape).
+#[tokio::test]
+async fn workday_failure_on_page_two_fails_the_board() {
+    let postings: Vec<_> = (0..20)
+        .map(|i| json!({"title": format!("Job {i}"), "externalPath": format!("/job/X/Job_R{i}")}))
+        .collect();
+    let page1 = json!({"total": 40, "jobPostings": postings, "facets": []}).to_string();
+    let jobs = "/wday/cxs/acme/Careers/jobs";
+    let host = "https://acme.wd1.myworkdayjobs.com";
+    let routes = vec![
+        Route::post(host, jobs).body_field("/offset", json!(0)).reply(Reply::json(page1)),
+        Route::post(host, jobs).body_field("/offset", json!(20)).reply(Reply::status(502)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &target("workday", "acme.wd1.myworkdayjobs.com/Careers", ""))
+        .await
+        .unwrap_err();
+    assert_eq!(err.status(), Some(502), "{err}");
+}
