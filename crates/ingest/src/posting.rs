@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use freehire_domain::{BoardKey, CountryCode, EmploymentType, Salary, WorkMode};
+use freehire_domain::{BoardKey, CountryCode, EmploymentType, Salary, Seniority, WorkMode};
 
 /// A posting as the platform states it. Description HTML is already sanitised
 /// ([`crate::sanitize_html`]); everything else is verbatim or taken from a structured source
@@ -32,6 +32,11 @@ pub struct RawPosting {
     pub work_mode: Option<WorkMode>,
     /// Employment type from a structured field.
     pub employment_type: Option<EmploymentType>,
+    /// Seniority from a platform's own experience-level field, only where its value names one
+    /// of ours unambiguously.
+    pub seniority: Option<Seniority>,
+    /// Minimum years of experience from a structured field (Personio `yearsOfExperience`).
+    pub experience_years_min: Option<i32>,
     /// Countries from structured address/country fields, sorted and unique.
     pub countries: Vec<CountryCode>,
     /// Salary from structured compensation fields; dropped whole when the period is unknown.

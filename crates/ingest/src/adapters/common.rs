@@ -3,7 +3,9 @@
 
 use std::future::Future;
 
-use freehire_domain::{CountryCode, EmploymentType, Salary, SalaryPeriod, WorkMode};
+use freehire_domain::{
+    CountryCode, EmploymentType, MAX_EXPERIENCE_YEARS, Salary, SalaryPeriod, Seniority, WorkMode,
+};
 use futures::StreamExt;
 use url::Url;
 
@@ -70,6 +72,28 @@ pub(crate) fn employment_type(raw: &str) -> Option<EmploymentType> {
         "fellowship" => Some(EmploymentType::Fellowship),
         _ => None,
     }
+}
+
+/// Seniority from a platform's experience-level code. Only unambiguous values map:
+/// `internship` → intern, `entry_level`/`entry-level`/`junior` → junior, `mid_level` → middle,
+/// `senior` → senior. `experienced`, `mid_senior_level`, `director`, `executive` and the like
+/// say nothing certain and give `None`.
+pub(crate) fn seniority(raw: &str) -> Option<Seniority> {
+    match squash(raw).as_str() {
+        "internship" | "intern" => Some(Seniority::Intern),
+        "entrylevel" | "junior" => Some(Seniority::Junior),
+        "midlevel" => Some(Seniority::Middle),
+        "senior" | "seniorlevel" => Some(Seniority::Senior),
+        _ => None,
+    }
+}
+
+/// The lower bound of a years-of-experience field (`7-10`, `3+`, `5`), within the believable
+/// range.
+pub(crate) fn experience_years_min(raw: &str) -> Option<i32> {
+    let digits: String = raw.trim().chars().take_while(char::is_ascii_digit).collect();
+    let years: i32 = digits.parse().ok()?;
+    (0..=MAX_EXPERIENCE_YEARS).contains(&years).then_some(years)
 }
 
 /// A salary period from `year`/`yearly`/`annual`/`1 YEAR`/`per-year-salary`/`month`/… A
@@ -245,6 +269,19 @@ mod tests {
         assert_eq!(workplace_mode("unspecified"), None);
         assert_eq!(mode_from_flags(Some(true), Some(true)), Some(WorkMode::Remote));
         assert_eq!(mode_from_flags(Some(false), Some(false)), None);
+    }
+
+    #[test]
+    fn seniority_and_experience() {
+        assert_eq!(seniority("entry_level"), Some(Seniority::Junior));
+        assert_eq!(seniority("entry-level"), Some(Seniority::Junior));
+        assert_eq!(seniority("internship"), Some(Seniority::Intern));
+        assert_eq!(seniority("mid_senior_level"), None);
+        assert_eq!(seniority("experienced"), None);
+        assert_eq!(experience_years_min("7-10"), Some(7));
+        assert_eq!(experience_years_min("3+"), Some(3));
+        assert_eq!(experience_years_min("lt-1"), None);
+        assert_eq!(experience_years_min("99"), None);
     }
 
     #[test]

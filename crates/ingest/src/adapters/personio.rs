@@ -9,7 +9,7 @@ use futures::StreamExt;
 use serde::Deserialize;
 
 use super::Base;
-use super::common::{add_location, build_url, host_label};
+use super::common::{add_location, build_url, experience_years_min, host_label, seniority};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::sanitize::{sanitize_html, sanitize_maybe_encoded_html};
@@ -34,7 +34,9 @@ struct Position {
     name: String,
     job_descriptions: Option<Descriptions>,
     employment_type: Option<String>,
+    seniority: Option<String>,
     schedule: Option<String>,
+    years_of_experience: Option<String>,
     created_at: Option<String>,
 }
 
@@ -101,6 +103,8 @@ fn posting(board: &str, p: &Position) -> RawPosting {
         description_html: description_html(p),
         posted_at: p.created_at.clone().map(RawDate::Text),
         employment_type: employment(p),
+        seniority: p.seniority.as_deref().and_then(seniority),
+        experience_years_min: p.years_of_experience.as_deref().and_then(experience_years_min),
         departments: p.department.clone().into_iter().collect(),
         ..RawPosting::default()
     };

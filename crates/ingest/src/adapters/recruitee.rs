@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::Base;
-use super::common::{build_url, country, employment_type, host_label, number, salary};
+use super::common::{build_url, country, employment_type, host_label, number, salary, seniority};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::sanitize::sanitize_html;
@@ -85,10 +85,12 @@ fn posting(o: &Map<String, Value>) -> Option<RawPosting> {
         remote: flag(o, "remote"),
         work_mode: mode,
         employment_type: employment_type(text(o, "employment_type_code")),
+        seniority: seniority(text(o, "experience_code")),
         countries,
         salary,
         departments: vec![text(o, "department").trim().to_owned()],
         apply_form: apply_form(o),
+        ..RawPosting::default()
     };
     p.canonicalize();
     Some(p)

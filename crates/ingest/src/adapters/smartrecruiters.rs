@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::Base;
 use super::common::{
     Detail, build_url, collect_details, country, employment_type, fan_out, join_non_empty,
-    mode_from_flags,
+    mode_from_flags, seniority,
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -39,6 +39,7 @@ struct Item {
     released_date: Option<String>,
     location: Option<Location>,
     type_of_employment: Option<Labelled>,
+    experience_level: Option<Labelled>,
     department: Option<Labelled>,
     company: Option<Company>,
 }
@@ -145,6 +146,7 @@ fn from_listing(board: &str, item: Item) -> RawPosting {
             .and_then(country)
             .into_iter()
             .collect(),
+        seniority: item.experience_level.and_then(|e| e.id).as_deref().and_then(seniority),
         departments: item.department.and_then(|d| d.label).into_iter().collect(),
         ..RawPosting::default()
     };

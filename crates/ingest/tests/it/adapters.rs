@@ -160,6 +160,7 @@ async fn recruitee_salary_mode_and_apply_form() {
     );
     assert_eq!(p.posted_at, Some(RawDate::Text("2026-08-05 10:10:39 UTC".into())));
     assert!(p.description_html.contains("What we expect from you"));
+    assert_eq!(p.seniority, None, "experience_code \"experienced\" is not mapped");
     let form = p.apply_form.as_ref().unwrap();
     assert_eq!(form["open_questions"].as_array().unwrap().len(), 3);
     assert_eq!(form["options_cv"], "required");
@@ -190,6 +191,8 @@ async fn personio_xml_dedup_and_language_fallback() {
     assert_eq!(p.location, "Munich; Berlin");
     assert_eq!(p.employment_type, Some(EmploymentType::FullTime));
     assert_eq!(p.departments, ["Product and Tech"]);
+    assert_eq!(p.experience_years_min, Some(7), "yearsOfExperience 7-10");
+    assert_eq!(p.seniority, None, "\"experienced\" names no grade of ours");
     assert_eq!(p.url, "https://acme.jobs.personio.com/job/1834171");
     assert_eq!(p.posted_at, Some(RawDate::Text("2024-11-13T14:10:41+00:00".into())));
     assert_eq!(p.description_html, "<h3>Your role</h3><p>Build the data platform.</p>");
@@ -372,6 +375,7 @@ async fn smartrecruiters_list_and_detail() {
     assert_eq!(codes(&p.countries), ["us"]);
     assert_eq!(p.employment_type, Some(EmploymentType::PartTime));
     assert_eq!(p.work_mode, None, "remote=false and hybrid=false say nothing");
+    assert_eq!(p.seniority, None, "experienceLevel not_applicable");
     assert_eq!(p.posted_at, Some(RawDate::Text("2018-06-08T02:11:28.000Z".into())));
     assert_eq!(
         p.description_html,
