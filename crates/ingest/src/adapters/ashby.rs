@@ -1,0 +1,156 @@
+//! Ashby: one request, `GET api.ashbyhq.com/posting-api/job-board/{b}?includeCompensation=true`.
+//! Salary from the `Salary` components of `compensation.compensationTiers[]` (all tiers must
+//! agree on currency and interval; the range spans them). `{"jobs": []}` is an empty board.
+
+use serde::Deserialize;
+
+use super::Base;
+use super::common::{add_location, build_url, country, employment_type, salary, workplace_mode};
+use crate::Error;
+use crate::posting::{BoardListing, RawDate, RawPosting};
+use crate::sanitize::sanitize_html;
+use crate::source::{BoardTarget, Capabilities, Source};
+
+pub(crate) struct Ashby(pub(crate) Base);
+
+#[derive(Deserialize)]
+struct Board {
+    jobs: Vec<Job>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Job {
+    id: String,
+    title: String,
+    department: Option<String>,
+    team: Option<String>,
+    employment_type: Option<String>,
+    location: Option<String>,
+    #[serde(default)]
+    secondary_locations: Vec<Secondary>,
+    published_at: Option<String>,
+    is_listed: Option<bool>,
+    is_remote: Option<bool>,
+    workplace_type: Option<String>,
+    address: Option<Address>,
+    #[serde(default)]
+    job_url: String,
+    description_html: Option<String>,
+    compensation: Option<Compensation>,
+}
+
+#[derive(Deserialize)]
+struct Secondary {
+    location: Option<String>,
+    address: Option<Address>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Address {
+    postal_address: Option<PostalAddress>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PostalAddress {
+    address_country: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Compensation {
+    #[serde(default)]
+    compensation_tiers: Vec<Tier>,
+}
+
+#[derive(Deserialize)]
+struct Tier {
+    #[serde(default)]
+    components: Vec<Component>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Component {
+    compensation_type: Option<String>,
+    interval: Option<String>,
+    currency_code: Option<String>,
+    min_value: Option<f64>,
+    max_value: Option<f64>,
+}
+
+fn address_country(a: Option<&Address>) -> Option<freehire_domain::CountryCode> {
+    a?.postal_address.as_ref()?.address_country.as_deref().and_then(country)
+}
+
+/// The salary across tiers: `None` unless every salary component has the same currency and
+/// interval.
+fn tiers_salary(c: &Compensation) -> Option<freehire_domain::Salary> {
+    let parts: Vec<&Component> = c
+        .compensation_tiers
+        .iter()
+        .flat_map(|t| &t.components)
+        .filter(|c| c.compensation_type.as_deref() == Some("Salary"))
+        .collect();
+    let first = parts.first()?;
+    if parts.iter().any(|p| p.currency_code != first.currency_code || p.interval != first.interval)
+    {
+        return None;
+    }
+    let min = parts.iter().filter_map(|p| p.min_value).reduce(f64::min);
+    let max = parts.iter().filter_map(|p| p.max_value).reduce(f64::max);
+    salary(min, max, first.currency_code.as_deref(), first.interval.as_deref())
+}
+
+fn posting(job: Job) -> RawPosting {
+    let mut location = String::new();
+    add_location(&mut location, job.location.as_deref().unwrap_or_default());
+    let mut countries: Vec<_> = address_country(job.address.as_ref()).into_iter().collect();
+    for s in &job.secondary_locations {
+        add_location(&mut location, s.location.as_deref().unwrap_or_default());
+        countries.extend(address_country(s.address.as_ref()));
+    }
+    let mut p = RawPosting {
+        native_id: job.id,
+        url: job.job_url,
+        title: job.title.trim().to_owned(),
+        location,
+        description_html: job.description_html.as_deref().map(sanitize_html).unwrap_or_default(),
+        posted_at: job.published_at.map(RawDate::Text),
+        remote: job.is_remote,
+        work_mode: job.workplace_type.as_deref().and_then(workplace_mode),
+        employment_type: job.employment_type.as_deref().and_then(employment_type),
+        countries,
+        salary: job.compensation.as_ref().and_then(tiers_salary),
+        departments: job.department.into_iter().chain(job.team).collect(),
+        ..RawPosting::default()
+    };
+    p.canonicalize();
+    p
+}
+
+#[async_trait::async_trait]
+impl Source for Ashby {
+    fn provider(&self) -> &freehire_domain::Provider {
+        &self.0.provider
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities { full_board_listing: true, hydrating: false }
+    }
+
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+        let b = board.key.board.as_str();
+        let url = build_url(
+            "api.ashbyhq.com",
+            &["posting-api", "job-board", b],
+            &[("includeCompensation", "true")],
+        )?;
+        let page: Board = self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let postings =
+            page.jobs.into_iter().filter(|j| j.is_listed != Some(false)).map(posting).collect();
+        Ok(BoardListing { postings, ..BoardListing::default() })
+    }
+}

@@ -1,0 +1,304 @@
+//! Helpers shared by the adapters: structured-field mappings (country, work mode, employment
+//! type, salary period), URL building with validated board parts, and the detail fan-out.
+
+use std::future::Future;
+
+use freehire_domain::{
+    CountryCode, EmploymentType, MAX_EXPERIENCE_YEARS, Salary, SalaryPeriod, Seniority, WorkMode,
+};
+use futures::StreamExt;
+use url::Url;
+
+use crate::Error;
+use crate::posting::{RawPosting, Unreadable};
+
+/// Lowercase letters and digits only, for matching platform labels.
+fn squash(raw: &str) -> String {
+    raw.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
+/// A country from a structured field: ISO alpha-2, alpha-3 or an English name / alias.
+pub(crate) fn country(raw: &str) -> Option<CountryCode> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return None;
+    }
+    let found = match raw.len() {
+        2 => celes::Country::from_alpha2(raw).ok(),
+        3 => celes::Country::from_alpha3(raw).ok(),
+        _ => None,
+    }
+    .or_else(|| {
+        let key = squash(raw);
+        celes::Country::from_name(&key).or_else(|_| celes::Country::from_alias(&key)).ok()
+    })?;
+    CountryCode::parse(found.alpha2).ok()
+}
+
+/// Work mode from a workplace-type field: remote / hybrid / on-site, onsite, office.
+pub(crate) fn workplace_mode(raw: &str) -> Option<WorkMode> {
+    match squash(raw).as_str() {
+        "remote" | "fullyremote" => Some(WorkMode::Remote),
+        "hybrid" => Some(WorkMode::Hybrid),
+        "onsite" | "office" | "inoffice" => Some(WorkMode::Onsite),
+        _ => None,
+    }
+}
+
+/// Work mode from remote / hybrid flags: remote wins over hybrid; both false is unknown.
+pub(crate) fn mode_from_flags(remote: Option<bool>, hybrid: Option<bool>) -> Option<WorkMode> {
+    if remote == Some(true) {
+        Some(WorkMode::Remote)
+    } else if hybrid == Some(true) {
+        Some(WorkMode::Hybrid)
+    } else {
+        None
+    }
+}
+
+/// Employment type from a platform's structured label (`FullTime`, `full-time`, `Part time`,
+/// `Contract`, `Intern`…). Labels that do not say one of ours (`Regular`, `Temporary`) give
+/// `None`.
+pub(crate) fn employment_type(raw: &str) -> Option<EmploymentType> {
+    match squash(raw).as_str() {
+        "fulltime" | "full" | "fulltimepermanent" | "fulltimefixedterm" => {
+            Some(EmploymentType::FullTime)
+        }
+        "parttime" | "part" | "parttimepermanent" | "parttimefixedterm" => {
+            Some(EmploymentType::PartTime)
+        }
+        "contract" | "contractor" | "freelance" | "freelancer" => Some(EmploymentType::Contract),
+        "intern" | "internship" => Some(EmploymentType::Internship),
+        "fellowship" => Some(EmploymentType::Fellowship),
+        _ => None,
+    }
+}
+
+/// Seniority from a platform's experience-level code. Only unambiguous values map:
+/// `internship` → intern, `entry_level`/`entry-level`/`junior` → junior, `mid_level` → middle,
+/// `senior` → senior. `experienced`, `mid_senior_level`, `director`, `executive` and the like
+/// say nothing certain and give `None`.
+pub(crate) fn seniority(raw: &str) -> Option<Seniority> {
+    match squash(raw).as_str() {
+        "internship" | "intern" => Some(Seniority::Intern),
+        "entrylevel" | "junior" => Some(Seniority::Junior),
+        "midlevel" => Some(Seniority::Middle),
+        "senior" | "seniorlevel" => Some(Seniority::Senior),
+        _ => None,
+    }
+}
+
+/// The lower bound of a years-of-experience field (`7-10`, `3+`, `5`), within the believable
+/// range.
+pub(crate) fn experience_years_min(raw: &str) -> Option<i32> {
+    let digits: String = raw.trim().chars().take_while(char::is_ascii_digit).collect();
+    let years: i32 = digits.parse().ok()?;
+    (0..=MAX_EXPERIENCE_YEARS).contains(&years).then_some(years)
+}
+
+/// A salary period from `year`/`yearly`/`annual`/`1 YEAR`/`per-year-salary`/`month`/… A
+/// period we do not carry (week, one-time) gives `None`, which drops the salary.
+pub(crate) fn salary_period(raw: &str) -> Option<SalaryPeriod> {
+    let s = squash(raw);
+    let s = s.strip_prefix('1').unwrap_or(&s);
+    let s = s.strip_prefix("per").unwrap_or(s);
+    let s = s.strip_suffix("salary").or_else(|| s.strip_suffix("wage")).unwrap_or(s);
+    match s {
+        "year" | "yearly" | "annual" | "annually" | "annum" => Some(SalaryPeriod::Year),
+        "month" | "monthly" => Some(SalaryPeriod::Month),
+        "day" | "daily" => Some(SalaryPeriod::Day),
+        "hour" | "hourly" => Some(SalaryPeriod::Hour),
+        _ => None,
+    }
+}
+
+/// A salary from structured figures; `None` unless a bound, a currency and a known period are
+/// all present and consistent.
+pub(crate) fn salary(
+    min: Option<f64>,
+    max: Option<f64>,
+    currency: Option<&str>,
+    period: Option<&str>,
+) -> Option<Salary> {
+    let period = salary_period(period?)?;
+    let whole = |v: f64| (v.is_finite() && v >= 0.0).then(|| v.round() as i64);
+    Salary::new(min.and_then(whole), max.and_then(whole), currency?, period).ok()
+}
+
+/// A number that may arrive as a JSON number or a string (`"75000"`).
+pub(crate) fn number(value: &serde_json::Value) -> Option<f64> {
+    match value {
+        serde_json::Value::Number(n) => n.as_f64(),
+        serde_json::Value::String(s) => s.trim().replace(',', "").parse().ok(),
+        _ => None,
+    }
+}
+
+/// Joins the non-empty trimmed parts with `sep`.
+pub(crate) fn join_non_empty<'a>(parts: impl IntoIterator<Item = &'a str>, sep: &str) -> String {
+    parts.into_iter().map(str::trim).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(sep)
+}
+
+/// Appends `part` to a `"; "`-joined location unless it is already there.
+pub(crate) fn add_location(location: &mut String, part: &str) {
+    let part = part.trim();
+    if part.is_empty() || location.split("; ").any(|p| p == part) {
+        return;
+    }
+    if !location.is_empty() {
+        location.push_str("; ");
+    }
+    location.push_str(part);
+}
+
+/// A board used as one DNS label (`<board>.recruitee.com`): letters, digits and `-` only, so
+/// a board can never change the host.
+pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, Error> {
+    let ok = (1..=63).contains(&board.len())
+        && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && !board.starts_with('-')
+        && !board.ends_with('-');
+    if ok {
+        Ok(board)
+    } else {
+        Err(invalid_board(provider, board, "must be one DNS label (letters, digits, '-')"))
+    }
+}
+
+/// The board-shape error.
+pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> Error {
+    Error::InvalidBoard { provider: provider.into(), board: board.into(), reason: reason.into() }
+}
+
+/// `https://{host}` plus percent-encoded path segments and a query.
+pub(crate) fn build_url(
+    host: &str,
+    segments: &[&str],
+    query: &[(&str, &str)],
+) -> Result<Url, Error> {
+    let mut url = Url::parse(&format!("https://{host}/"))
+        .map_err(|e| Error::Config(format!("bad host {host:?}: {e}")))?;
+    {
+        let mut path =
+            url.path_segments_mut().map_err(|()| Error::Config(format!("bad host {host:?}")))?;
+        path.clear();
+        path.extend(segments);
+    }
+    if !query.is_empty() {
+        url.query_pairs_mut().extend_pairs(query);
+    }
+    Ok(url)
+}
+
+/// What one detail request gave.
+pub(crate) enum Detail {
+    /// Read.
+    Read(Box<RawPosting>),
+    /// 404/410: the posting is gone; drop it.
+    Gone,
+    /// Anything else: listed but unreadable.
+    Unreadable(Unreadable),
+}
+
+impl Detail {
+    /// Classifies a detail result for the posting `native_id`.
+    pub(crate) fn from_result(native_id: &str, result: Result<RawPosting, Error>) -> Self {
+        match result {
+            Ok(p) => Self::Read(Box::new(p)),
+            Err(e) if e.is_not_found() => Self::Gone,
+            Err(e) => {
+                tracing::debug!(native_id, error = %e, "detail unreadable");
+                Self::Unreadable(Unreadable {
+                    native_id: native_id.to_owned(),
+                    error: e.to_string(),
+                })
+            }
+        }
+    }
+}
+
+/// Runs `fetch` for every item with at most `concurrency` in flight, keeping input order.
+pub(crate) async fn fan_out<T, F, Fut>(items: Vec<T>, concurrency: usize, fetch: F) -> Vec<Detail>
+where
+    F: Fn(T) -> Fut,
+    Fut: Future<Output = Detail>,
+{
+    futures::stream::iter(items.into_iter().map(fetch)).buffered(concurrency.max(1)).collect().await
+}
+
+/// Sorts detail outcomes into a listing.
+pub(crate) fn collect_details(details: Vec<Detail>, listing: &mut crate::posting::BoardListing) {
+    for d in details {
+        match d {
+            Detail::Read(p) => listing.postings.push(*p),
+            Detail::Gone => {}
+            Detail::Unreadable(u) => listing.unreadable.push(u),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn countries_from_codes_and_names() {
+        let cc = |s| country(s).map(|c| c.as_str().to_owned());
+        assert_eq!(cc("US").as_deref(), Some("us"));
+        assert_eq!(cc("deu").as_deref(), Some("de"));
+        assert_eq!(cc("United States").as_deref(), Some("us"));
+        assert_eq!(cc("Canada").as_deref(), Some("ca"));
+        assert_eq!(cc("United Kingdom").as_deref(), Some("gb"));
+        assert_eq!(cc("Germany").as_deref(), Some("de"));
+        assert_eq!(cc("Remote"), None);
+        assert_eq!(cc(""), None);
+    }
+
+    #[test]
+    fn periods_and_types() {
+        assert_eq!(salary_period("1 YEAR"), Some(SalaryPeriod::Year));
+        assert_eq!(salary_period("per-hour-wage"), Some(SalaryPeriod::Hour));
+        assert_eq!(salary_period("per-month-salary"), Some(SalaryPeriod::Month));
+        assert_eq!(salary_period("week"), None);
+        assert_eq!(salary_period("1 WEEK"), None);
+        assert_eq!(employment_type("FullTime"), Some(EmploymentType::FullTime));
+        assert_eq!(employment_type("part-time"), Some(EmploymentType::PartTime));
+        assert_eq!(employment_type("Regular"), None);
+        assert_eq!(workplace_mode("OnSite"), Some(WorkMode::Onsite));
+        assert_eq!(workplace_mode("on-site"), Some(WorkMode::Onsite));
+        assert_eq!(workplace_mode("unspecified"), None);
+        assert_eq!(mode_from_flags(Some(true), Some(true)), Some(WorkMode::Remote));
+        assert_eq!(mode_from_flags(Some(false), Some(false)), None);
+    }
+
+    #[test]
+    fn seniority_and_experience() {
+        assert_eq!(seniority("entry_level"), Some(Seniority::Junior));
+        assert_eq!(seniority("entry-level"), Some(Seniority::Junior));
+        assert_eq!(seniority("internship"), Some(Seniority::Intern));
+        assert_eq!(seniority("mid_senior_level"), None);
+        assert_eq!(seniority("experienced"), None);
+        assert_eq!(experience_years_min("7-10"), Some(7));
+        assert_eq!(experience_years_min("3+"), Some(3));
+        assert_eq!(experience_years_min("lt-1"), None);
+        assert_eq!(experience_years_min("99"), None);
+    }
+
+    #[test]
+    fn salary_needs_a_known_period() {
+        assert!(salary(Some(1.0), Some(2.0), Some("USD"), Some("week")).is_none());
+        assert!(salary(Some(1.0), Some(2.0), Some("USD"), None).is_none());
+        let s = salary(Some(60000.0), Some(75000.0), Some("eur"), Some("year")).unwrap();
+        assert_eq!((s.min, s.max, s.currency.as_str()), (Some(60000), Some(75000), "EUR"));
+    }
+
+    #[test]
+    fn host_labels_cannot_change_the_host() {
+        assert!(host_label("recruitee", "acme-1").is_ok());
+        for bad in ["evil.com/x", "a.b", "", "-a", "a b", "a@b"] {
+            assert!(host_label("recruitee", bad).is_err(), "{bad}");
+        }
+        let url = build_url("api.example.com", &["v1", "a/b?c"], &[("x", "1 2")]).unwrap();
+        assert_eq!(url.as_str(), "https://api.example.com/v1/a%2Fb%3Fc?x=1+2");
+    }
+}

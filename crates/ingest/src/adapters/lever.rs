@@ -1,0 +1,125 @@
+//! Lever: one request, `GET api.lever.co/v0/postings/{b}?mode=json` (region `eu`:
+//! `api.eu.lever.co`). The description is `description` + each `lists[]` section +
+//! `additional`; salary from `salaryRange`, work mode from `workplaceType`, country from the
+//! alpha-2 `country`.
+
+use serde::Deserialize;
+
+use super::Base;
+use super::common::{build_url, country, employment_type, invalid_board, salary, workplace_mode};
+use crate::Error;
+use crate::posting::{BoardListing, RawDate, RawPosting};
+use crate::sanitize::sanitize_html;
+use crate::source::{BoardTarget, Capabilities, Source};
+
+pub(crate) struct Lever(pub(crate) Base);
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Posting {
+    id: String,
+    text: String,
+    #[serde(default)]
+    hosted_url: String,
+    created_at: Option<i64>,
+    description: Option<String>,
+    #[serde(default)]
+    lists: Vec<Section>,
+    additional: Option<String>,
+    workplace_type: Option<String>,
+    country: Option<String>,
+    #[serde(default)]
+    categories: Categories,
+    salary_range: Option<SalaryRange>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Categories {
+    location: Option<String>,
+    commitment: Option<String>,
+    team: Option<String>,
+    department: Option<String>,
+    #[serde(default)]
+    all_locations: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Section {
+    text: Option<String>,
+    content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct SalaryRange {
+    min: Option<f64>,
+    max: Option<f64>,
+    currency: Option<String>,
+    interval: Option<String>,
+}
+
+/// The API host for a region.
+fn api_host(provider: &str, board: &str, region: &str) -> Result<&'static str, Error> {
+    match region {
+        "" => Ok("api.lever.co"),
+        "eu" => Ok("api.eu.lever.co"),
+        _ => Err(invalid_board(provider, board, "region must be empty or \"eu\"")),
+    }
+}
+
+fn posting(p: Posting) -> RawPosting {
+    let mut html = p.description.unwrap_or_default();
+    for s in &p.lists {
+        let title = html_escape::encode_text(s.text.as_deref().unwrap_or_default());
+        html.push_str(&format!("<h3>{title}</h3><ul>{}</ul>", s.content.as_deref().unwrap_or("")));
+    }
+    html.push_str(p.additional.as_deref().unwrap_or_default());
+    let c = p.categories;
+    let location = if c.all_locations.is_empty() {
+        c.location.unwrap_or_default()
+    } else {
+        c.all_locations.join("; ")
+    };
+    let mut out = RawPosting {
+        native_id: p.id,
+        url: p.hosted_url,
+        title: p.text.trim().to_owned(),
+        location,
+        description_html: sanitize_html(&html),
+        posted_at: p.created_at.map(RawDate::UnixMillis),
+        work_mode: p.workplace_type.as_deref().and_then(workplace_mode),
+        employment_type: c.commitment.as_deref().and_then(employment_type),
+        countries: p.country.as_deref().and_then(country).into_iter().collect(),
+        salary: p
+            .salary_range
+            .and_then(|s| salary(s.min, s.max, s.currency.as_deref(), s.interval.as_deref())),
+        departments: c.department.into_iter().chain(c.team).collect(),
+        ..RawPosting::default()
+    };
+    out.remote = out.work_mode.map(|m| m == freehire_domain::WorkMode::Remote);
+    out.canonicalize();
+    out
+}
+
+#[async_trait::async_trait]
+impl Source for Lever {
+    fn provider(&self) -> &freehire_domain::Provider {
+        &self.0.provider
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities { full_board_listing: true, hydrating: false }
+    }
+
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+        let b = board.key.board.as_str();
+        let host = api_host(self.0.provider.as_str(), b, &board.key.region)?;
+        let url = build_url(host, &["v0", "postings", b], &[("mode", "json")])?;
+        let list: Vec<Posting> =
+            self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        Ok(BoardListing {
+            postings: list.into_iter().map(posting).collect(),
+            ..BoardListing::default()
+        })
+    }
+}

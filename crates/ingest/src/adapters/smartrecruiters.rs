@@ -1,0 +1,233 @@
+//! SmartRecruiters: paged listing `GET api.smartrecruiters.com/v1/companies/{b}/postings
+//! ?limit=100&offset=N` until `totalFound`, an empty page or a page adding nothing new, then
+//! one detail request per posting (`…/postings/{id}`) for the URL and the job ad sections.
+//! A full-listing provider: any page failure or the page cap fails the board. Hydrating.
+
+use std::collections::HashSet;
+
+use serde::Deserialize;
+
+use super::Base;
+use super::common::{
+    Detail, build_url, collect_details, country, employment_type, fan_out, join_non_empty,
+    mode_from_flags, seniority,
+};
+use crate::Error;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::sanitize::sanitize_html;
+use crate::source::{BoardTarget, Capabilities, Source};
+
+const PAGE_SIZE: usize = 100;
+/// Safety cap on pages; reaching it fails the board.
+const MAX_PAGES: usize = 1000;
+
+pub(crate) struct SmartRecruiters(pub(crate) Base);
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Page {
+    total_found: Option<usize>,
+    #[serde(default)]
+    content: Vec<Item>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct Item {
+    id: String,
+    name: String,
+    released_date: Option<String>,
+    location: Option<Location>,
+    type_of_employment: Option<Labelled>,
+    experience_level: Option<Labelled>,
+    department: Option<Labelled>,
+    company: Option<Company>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    city: Option<String>,
+    region: Option<String>,
+    country: Option<String>,
+    remote: Option<bool>,
+    hybrid: Option<bool>,
+    full_location: Option<String>,
+}
+
+#[derive(Deserialize, Clone)]
+struct Labelled {
+    id: Option<String>,
+    label: Option<String>,
+}
+
+#[derive(Deserialize, Clone)]
+struct Company {
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DetailDoc {
+    posting_url: Option<String>,
+    job_ad: Option<JobAd>,
+}
+
+#[derive(Deserialize)]
+struct JobAd {
+    sections: Option<Sections>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Sections {
+    company_description: Option<Section>,
+    job_description: Option<Section>,
+    qualifications: Option<Section>,
+    additional_information: Option<Section>,
+}
+
+#[derive(Deserialize)]
+struct Section {
+    title: Option<String>,
+    text: Option<String>,
+}
+
+fn section_html(s: Option<&Section>) -> String {
+    let Some(s) = s else { return String::new() };
+    let text = s.text.as_deref().unwrap_or_default();
+    if text.trim().is_empty() {
+        return String::new();
+    }
+    match s.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!("<h3>{}</h3>{text}", html_escape::encode_text(t)),
+        None => text.to_owned(),
+    }
+}
+
+fn description(d: &DetailDoc) -> String {
+    let Some(s) = d.job_ad.as_ref().and_then(|a| a.sections.as_ref()) else {
+        return String::new();
+    };
+    let main = [&s.job_description, &s.qualifications, &s.additional_information]
+        .into_iter()
+        .map(|x| section_html(x.as_ref()))
+        .collect::<String>();
+    if main.trim().is_empty() { section_html(s.company_description.as_ref()) } else { main }
+}
+
+fn from_listing(board: &str, item: Item) -> RawPosting {
+    let loc = item.location;
+    let location = loc.as_ref().map_or_else(String::new, |l| {
+        l.full_location.clone().filter(|f| !f.trim().is_empty()).unwrap_or_else(|| {
+            join_non_empty(
+                [&l.city, &l.region, &l.country].into_iter().flatten().map(String::as_str),
+                ", ",
+            )
+        })
+    });
+    let mut p = RawPosting {
+        url: format!("https://jobs.smartrecruiters.com/{board}/{}", item.id),
+        native_id: item.id,
+        title: item.name.trim().to_owned(),
+        company: item.company.and_then(|c| c.name).filter(|c| !c.trim().is_empty()),
+        location,
+        posted_at: item.released_date.map(RawDate::Text),
+        remote: loc.as_ref().and_then(|l| l.remote),
+        work_mode: loc.as_ref().and_then(|l| mode_from_flags(l.remote, l.hybrid)),
+        employment_type: item
+            .type_of_employment
+            .and_then(|t| t.id)
+            .as_deref()
+            .and_then(employment_type),
+        countries: loc
+            .as_ref()
+            .and_then(|l| l.country.as_deref())
+            .and_then(country)
+            .into_iter()
+            .collect(),
+        seniority: item.experience_level.and_then(|e| e.id).as_deref().and_then(seniority),
+        departments: item.department.and_then(|d| d.label).into_iter().collect(),
+        ..RawPosting::default()
+    };
+    p.canonicalize();
+    p
+}
+
+impl SmartRecruiters {
+    async fn list(&self, b: &str) -> Result<Vec<Item>, Error> {
+        let mut items = Vec::new();
+        let mut ids = HashSet::new();
+        for page_no in 0..MAX_PAGES {
+            let offset = (page_no * PAGE_SIZE).to_string();
+            let url = build_url(
+                "api.smartrecruiters.com",
+                &["v1", "companies", b, "postings"],
+                &[("limit", "100"), ("offset", offset.as_str())],
+            )?;
+            let result = self.0.http.get_json::<Page>(&url).await;
+            let page =
+                if page_no == 0 { result.map_err(|e| e.board_gone_on_404(b))? } else { result? };
+            let before = items.len();
+            for item in page.content {
+                if ids.insert(item.id.clone()) {
+                    items.push(item);
+                }
+            }
+            let added = items.len() - before;
+            if added == 0 || page.total_found.is_some_and(|t| items.len() >= t) {
+                return Ok(items);
+            }
+        }
+        Err(Error::Incomplete {
+            board: b.to_owned(),
+            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
+        })
+    }
+
+    async fn detail(&self, b: &str, item: Item) -> Result<RawPosting, Error> {
+        let url = build_url(
+            "api.smartrecruiters.com",
+            &["v1", "companies", b, "postings", &item.id],
+            &[],
+        )?;
+        let doc: DetailDoc = self.0.http.get_json(&url).await?;
+        let mut p = from_listing(b, item);
+        if let Some(u) = doc.posting_url.clone().filter(|u| !u.trim().is_empty()) {
+            p.url = u;
+        }
+        p.description_html = sanitize_html(&description(&doc));
+        Ok(p)
+    }
+}
+
+#[async_trait::async_trait]
+impl Source for SmartRecruiters {
+    fn provider(&self) -> &freehire_domain::Provider {
+        &self.0.provider
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities { full_board_listing: true, hydrating: true }
+    }
+
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+        self.fetch_new(board, &SeenSet::new()).await
+    }
+
+    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+        let b = board.key.board.as_str();
+        let items = self.list(b).await?;
+        let mut listing = BoardListing::default();
+        let (old, new): (Vec<Item>, Vec<Item>) =
+            items.into_iter().partition(|i| seen.contains(&i.id));
+        listing.seen_refresh = old.into_iter().map(|i| i.id).collect();
+        let details = fan_out(new, self.0.config.detail_concurrency, |item| async move {
+            let id = item.id.clone();
+            Detail::from_result(&id, self.detail(b, item).await)
+        })
+        .await;
+        collect_details(details, &mut listing);
+        Ok(listing)
+    }
+}

@@ -1,0 +1,219 @@
+//! Teamtailor: the career site's public JSON Feed, `GET {host}/jobs.json`, following
+//! `next_url` on the same host (at most 1000 pages; reaching the cap is an error). Each item
+//! carries a schema.org `JobPosting` (`_jobposting`): locations, countries, `jobLocationType`
+//! `TELECOMMUTE`, employment type. The board is the career host; a bare tenant means
+//! `<tenant>.teamtailor.com`. Paced. Not a full-listing provider: a later page failing ends
+//! the walk with what was gathered.
+//!
+//! Our choice: the reference crawls the HTML pages and each detail page's ld+json; the feed
+//! carries the same ld+json in one document per page, so no detail request is needed.
+
+use serde::Deserialize;
+
+use super::Base;
+use super::common::{
+    add_location, build_url, country, employment_type, invalid_board, join_non_empty,
+};
+use crate::Error;
+use crate::posting::{BoardListing, RawDate, RawPosting};
+use crate::sanitize::{sanitize_html, sanitize_maybe_encoded_html};
+use crate::source::{BoardTarget, Capabilities, Source};
+
+const MAX_PAGES: usize = 1000;
+
+pub(crate) struct Teamtailor(pub(crate) Base);
+
+#[derive(Deserialize)]
+struct Feed {
+    #[serde(default)]
+    items: Vec<Item>,
+    next_url: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Item {
+    id: serde_json::Value,
+    title: String,
+    #[serde(default)]
+    url: String,
+    date_published: Option<String>,
+    content_html: Option<String>,
+    #[serde(rename = "_jobposting")]
+    job_posting: Option<JobPosting>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JobPosting {
+    identifier: Option<Identifier>,
+    description: Option<String>,
+    date_posted: Option<String>,
+    job_location_type: Option<String>,
+    employment_type: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    job_location: Vec<Place>,
+}
+
+#[derive(Deserialize)]
+struct Identifier {
+    value: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct Place {
+    address: Option<PostalAddress>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PostalAddress {
+    address_locality: Option<String>,
+    address_country: Option<serde_json::Value>,
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Place>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        // `Many` first: a derived struct also accepts a sequence.
+        Many(Vec<Place>),
+        One(Place),
+    }
+    Ok(match Option::<OneOrMany>::deserialize(d)? {
+        None => Vec::new(),
+        Some(OneOrMany::One(p)) => vec![p],
+        Some(OneOrMany::Many(v)) => v,
+    })
+}
+
+/// The career host of a board: `acme` → `acme.teamtailor.com`; a host is kept as it is.
+pub(crate) fn career_host(board: &str) -> Result<String, Error> {
+    let board = board.trim().trim_end_matches('/').to_ascii_lowercase();
+    let valid = !board.is_empty()
+        && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        && !board.starts_with(['.', '-'])
+        && !board.contains("..");
+    if !valid {
+        return Err(invalid_board("teamtailor", &board, "must be a career host or a tenant"));
+    }
+    Ok(if board.contains('.') { board } else { format!("{board}.teamtailor.com") })
+}
+
+fn country_text(v: &serde_json::Value) -> Option<&str> {
+    v.as_str().or_else(|| v.get("name").and_then(serde_json::Value::as_str))
+}
+
+fn posting(item: Item) -> Option<RawPosting> {
+    let jp = item.job_posting;
+    let native_id = jp
+        .as_ref()
+        .and_then(|j| j.identifier.as_ref())
+        .and_then(|i| super::greenhouse::id_text(&i.value))
+        .or_else(|| super::greenhouse::id_text(&item.id))?;
+    let mut location = String::new();
+    let mut countries = Vec::new();
+    for place in jp.iter().flat_map(|j| &j.job_location) {
+        let Some(a) = &place.address else { continue };
+        let cc = a.address_country.as_ref().and_then(country_text);
+        add_location(
+            &mut location,
+            &join_non_empty(
+                [a.address_locality.as_deref().unwrap_or_default(), cc.unwrap_or_default()],
+                ", ",
+            ),
+        );
+        countries.extend(cc.and_then(country));
+    }
+    let remote = jp
+        .as_ref()
+        .and_then(|j| j.job_location_type.as_deref())
+        .map(|t| t.eq_ignore_ascii_case("TELECOMMUTE"));
+    let employment = jp
+        .as_ref()
+        .and_then(|j| j.employment_type.as_ref())
+        .and_then(|e| e.as_str().or_else(|| e.get(0).and_then(serde_json::Value::as_str)))
+        .and_then(employment_type);
+    // The feed's `content_html` is HTML; an ld+json description may be entity-encoded.
+    let html = match item.content_html.filter(|h| !h.trim().is_empty()) {
+        Some(h) => sanitize_html(&h),
+        None => jp
+            .as_ref()
+            .and_then(|j| j.description.as_deref())
+            .map(sanitize_maybe_encoded_html)
+            .unwrap_or_default(),
+    };
+    let posted = item.date_published.or_else(|| jp.as_ref().and_then(|j| j.date_posted.clone()));
+    let mut p = RawPosting {
+        native_id,
+        url: item.url,
+        title: item.title.trim().to_owned(),
+        location,
+        description_html: html,
+        posted_at: posted.map(RawDate::Text),
+        remote: remote.filter(|r| *r),
+        work_mode: (remote == Some(true)).then_some(freehire_domain::WorkMode::Remote),
+        employment_type: employment,
+        countries,
+        ..RawPosting::default()
+    };
+    p.canonicalize();
+    Some(p)
+}
+
+#[async_trait::async_trait]
+impl Source for Teamtailor {
+    fn provider(&self) -> &freehire_domain::Provider {
+        &self.0.provider
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities { full_board_listing: false, hydrating: false }
+    }
+
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+        let host = career_host(&board.key.board)?;
+        let mut url = build_url(&host, &["jobs.json"], &[])?;
+        let mut listing = BoardListing::default();
+        for page_no in 0..MAX_PAGES {
+            let feed = match self.0.http.get_json::<Feed>(&url).await {
+                Ok(feed) => feed,
+                Err(e) if page_no == 0 => return Err(e.board_gone_on_404(&host)),
+                // Not a full-listing provider: a later page failing ends the walk with what
+                // was gathered (reference §3.4).
+                Err(e) => {
+                    tracing::debug!(board = %host, page_no, error = %e, "teamtailor page failed");
+                    return Ok(listing);
+                }
+            };
+            let before = listing.postings.len();
+            for p in feed.items.into_iter().filter_map(posting) {
+                if !listing.postings.iter().any(|q| q.native_id == p.native_id) {
+                    listing.postings.push(p);
+                }
+            }
+            let next = feed.next_url.as_deref().and_then(|n| url.join(n).ok());
+            match next {
+                Some(n)
+                    if n.host_str() == Some(host.as_str()) && listing.postings.len() > before =>
+                {
+                    url = n;
+                }
+                _ => return Ok(listing),
+            }
+        }
+        Err(Error::Incomplete { board: host, reason: format!("more than {MAX_PAGES} feed pages") })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn career_hosts() {
+        assert_eq!(career_host("acme").unwrap(), "acme.teamtailor.com");
+        assert_eq!(career_host("Careers.Acme.com").unwrap(), "careers.acme.com");
+        assert!(career_host("evil.com/x").is_err());
+        assert!(career_host("a@b").is_err());
+    }
+}

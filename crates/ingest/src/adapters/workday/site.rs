@@ -1,0 +1,57 @@
+//! A Workday board: `host/site` or `host/tenant/site`, and its CXS URLs.
+
+use crate::Error;
+use crate::adapters::common::{build_url, invalid_board};
+
+/// A parsed Workday board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Site {
+    pub(crate) host: String,
+    pub(crate) tenant: String,
+    pub(crate) site: String,
+}
+
+impl Site {
+    pub(crate) fn parse(board: &str) -> Result<Self, Error> {
+        let bad = |why: &str| invalid_board("workday", board, why);
+        let parts: Vec<&str> = board.trim().trim_matches('/').split('/').collect();
+        let host = parts.first().map(|h| h.to_ascii_lowercase()).unwrap_or_default();
+        let host_ok = host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+            && (host.ends_with(".myworkdayjobs.com") || host.ends_with(".myworkdaysite.com"));
+        if !host_ok {
+            return Err(bad("host must be a *.myworkdayjobs.com or *.myworkdaysite.com host"));
+        }
+        let (tenant, site) = match parts.as_slice() {
+            [_, site] if host.ends_with(".myworkdayjobs.com") => {
+                (host.split('.').next().unwrap_or_default().to_owned(), (*site).to_owned())
+            }
+            [_, tenant, site] => ((*tenant).to_owned(), (*site).to_owned()),
+            _ => return Err(bad("must be host/site or host/tenant/site")),
+        };
+        if tenant.is_empty() || site.is_empty() {
+            return Err(bad("tenant and site must not be empty"));
+        }
+        Ok(Self { host, tenant, site })
+    }
+
+    pub(crate) fn cxs(&self, tail: &[&str]) -> Result<url::Url, Error> {
+        let mut segs = vec!["wday", "cxs", self.tenant.as_str(), self.site.as_str()];
+        segs.extend_from_slice(tail);
+        build_url(&self.host, &segs, &[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites() {
+        let s = Site::parse("salesforce.wd12.myworkdayjobs.com/External_Career_Site").unwrap();
+        assert_eq!((s.tenant.as_str(), s.site.as_str()), ("salesforce", "External_Career_Site"));
+        let s = Site::parse("wd5.myworkdaysite.com/acme/Careers").unwrap();
+        assert_eq!((s.host.as_str(), s.tenant.as_str()), ("wd5.myworkdaysite.com", "acme"));
+        assert!(Site::parse("evil.com/x").is_err());
+        assert!(Site::parse("acme.wd1.myworkdayjobs.com").is_err());
+    }
+}

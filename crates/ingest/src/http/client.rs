@@ -1,0 +1,282 @@
+//! [`HttpClient`] (shared) and [`Fetcher`] (per provider): retries, backoff, pacing, SSRF
+//! checks, replay rewriting, manual redirects and the body cap.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
+use reqwest::{Method, Response};
+use url::{Host, Url};
+
+use super::config::{ClientConfig, SsrfPolicy, UPSTREAM_HOST_HEADER};
+use super::ssrf::{GuardedResolver, Refusal, is_forbidden_ip};
+use crate::Error;
+
+/// The shared client. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct HttpClient {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    client: reqwest::Client,
+    config: ClientConfig,
+}
+
+/// A successful (2xx) response.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The upstream URL that answered, after redirects (never the replay origin).
+    pub url: Url,
+    /// The `Content-Type` header, if any.
+    pub content_type: Option<String>,
+    /// The body, at most the configured cap.
+    pub body: Vec<u8>,
+}
+
+/// What a provider asks of the client beyond the shared defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProviderPolicy {
+    /// Requests per second, when the provider is paced.
+    pub pace_per_second: Option<NonZeroU32>,
+    /// Retry 403/429 with the exponential [`crate::http::BackoffConfig`].
+    pub rate_limit_backoff: bool,
+}
+
+impl HttpClient {
+    /// Builds the client.
+    pub fn new(config: ClientConfig) -> Result<Self, Error> {
+        let mut builder = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .user_agent(config.user_agent.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy();
+        if config.ssrf == SsrfPolicy::Enforce {
+            let allowed_host =
+                config.replay.as_ref().and_then(|o| o.url().host_str()).map(str::to_owned);
+            builder = builder.dns_resolver(Arc::new(GuardedResolver { allowed_host }));
+        }
+        let client = builder.build().map_err(|e| Error::Config(e.to_string()))?;
+        Ok(Self { inner: Arc::new(Inner { client, config }) })
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &ClientConfig {
+        &self.inner.config
+    }
+
+    /// A handle for one provider with its pacing and backoff.
+    pub fn for_provider(&self, policy: ProviderPolicy) -> Fetcher {
+        let pacer = policy
+            .pace_per_second
+            .map(|rate| Arc::new(RateLimiter::direct(Quota::per_second(rate))));
+        Fetcher { client: self.clone(), pacer, rate_limit_backoff: policy.rate_limit_backoff }
+    }
+
+    /// Where a request for `url` is really sent, and the upstream header to add. Refuses
+    /// non-http(s) schemes and, under [`SsrfPolicy::Enforce`], internal IP literals (host
+    /// names are checked by the resolver).
+    fn route(&self, url: &Url) -> Result<(Url, Option<String>), Error> {
+        let refuse = |reason: &str| Error::Refused { url: url.to_string(), reason: reason.into() };
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(refuse("only http and https are allowed"));
+        }
+        if let Some(origin) = &self.inner.config.replay {
+            return Ok((origin.rewrite(url), Some(url.origin().ascii_serialization())));
+        }
+        if self.inner.config.ssrf == SsrfPolicy::Enforce {
+            let ip = match url.host() {
+                Some(Host::Ipv4(ip)) => Some(std::net::IpAddr::V4(ip)),
+                Some(Host::Ipv6(ip)) => Some(std::net::IpAddr::V6(ip)),
+                Some(Host::Domain(_)) => None,
+                None => return Err(refuse("no host")),
+            };
+            if ip.is_some_and(is_forbidden_ip) {
+                return Err(refuse("internal address"));
+            }
+        }
+        Ok((url.clone(), None))
+    }
+
+    /// One attempt: follows redirects by hand, maps the status, reads the capped body.
+    async fn attempt(
+        &self,
+        method: &Method,
+        url: &Url,
+        accept: &str,
+        body: Option<&[u8]>,
+    ) -> Result<Fetched, Error> {
+        let mut current = url.clone();
+        let mut hops = 0;
+        loop {
+            let (target, upstream) = self.route(&current)?;
+            let mut req = self.inner.client.request(method.clone(), target).header(ACCEPT, accept);
+            if let Some(upstream) = upstream {
+                req = req.header(UPSTREAM_HOST_HEADER, upstream);
+            }
+            if let Some(body) = body {
+                req = req.header(CONTENT_TYPE, "application/json").body(body.to_vec());
+            }
+            let resp = req.send().await.map_err(|e| send_error(&current, &e))?;
+            let status = resp.status();
+            if status.is_redirection()
+                && *method == Method::GET
+                && hops < self.inner.config.max_redirects
+                && let Some(next) = redirect_target(&current, &resp)
+            {
+                hops += 1;
+                current = next;
+                continue;
+            }
+            if !status.is_success() {
+                return Err(Error::Status {
+                    method: method_name(method),
+                    url: current.to_string(),
+                    status: status.as_u16(),
+                });
+            }
+            let content_type =
+                resp.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
+            let body = read_capped(resp, self.inner.config.max_body_bytes, &current).await?;
+            return Ok(Fetched { url: current, content_type, body });
+        }
+    }
+}
+
+/// A per-provider handle: the shared client plus this provider's pacing and backoff.
+#[derive(Clone, Debug)]
+pub struct Fetcher {
+    client: HttpClient,
+    pacer: Option<Arc<DefaultDirectRateLimiter>>,
+    rate_limit_backoff: bool,
+}
+
+impl Fetcher {
+    /// GET with an `Accept` header.
+    pub async fn get(&self, url: &Url, accept: &str) -> Result<Fetched, Error> {
+        self.execute(Method::GET, url, accept, None).await
+    }
+
+    /// POST a JSON body, accepting JSON.
+    pub async fn post_json(&self, url: &Url, body: &serde_json::Value) -> Result<Fetched, Error> {
+        let bytes = serde_json::to_vec(body).map_err(|e| Error::Decode {
+            url: url.to_string(),
+            format: "JSON",
+            message: e.to_string(),
+        })?;
+        self.execute(Method::POST, url, "application/json", Some(&bytes)).await
+    }
+
+    /// GET and decode JSON.
+    pub async fn get_json<T: serde::de::DeserializeOwned>(&self, url: &Url) -> Result<T, Error> {
+        super::decode::json(&self.get(url, "application/json").await?)
+    }
+
+    /// POST JSON and decode JSON.
+    pub async fn post_for_json<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &Url,
+        body: &serde_json::Value,
+    ) -> Result<T, Error> {
+        super::decode::json(&self.post_json(url, body).await?)
+    }
+
+    /// GET and decode XML.
+    pub async fn get_xml<T: serde::de::DeserializeOwned>(&self, url: &Url) -> Result<T, Error> {
+        super::decode::xml(&self.get(url, "application/xml, text/xml").await?)
+    }
+
+    async fn execute(
+        &self,
+        method: Method,
+        url: &Url,
+        accept: &str,
+        body: Option<&[u8]>,
+    ) -> Result<Fetched, Error> {
+        let retry = self.client.inner.config.retry;
+        let once = || async {
+            if let Some(pacer) = &self.pacer {
+                pacer.until_ready().await;
+            }
+            self.client.attempt(&method, url, accept, body).await
+        };
+        let with_retry = || {
+            once.retry(
+                ConstantBuilder::default().with_delay(retry.delay).with_max_times(retry.retries),
+            )
+            .when(Error::is_transient)
+            .notify(|e, after| tracing::debug!(error = %e, ?after, "retrying request"))
+        };
+        if !self.rate_limit_backoff {
+            return with_retry().await;
+        }
+        let backoff = self.client.inner.config.rate_limit_backoff;
+        with_retry
+            .retry(
+                ExponentialBuilder::default()
+                    .with_min_delay(backoff.base)
+                    .with_factor(2.0)
+                    .with_max_delay(backoff.cap)
+                    .with_max_times(backoff.retries),
+            )
+            .when(Error::is_rate_limited)
+            .notify(|e, after| tracing::debug!(error = %e, ?after, "rate limited, backing off"))
+            .await
+    }
+}
+
+fn method_name(method: &Method) -> &'static str {
+    if *method == Method::POST { "POST" } else { "GET" }
+}
+
+fn redirect_target(current: &Url, resp: &Response) -> Option<Url> {
+    let location = resp.headers().get(LOCATION)?.to_str().ok()?;
+    current.join(location).ok()
+}
+
+/// Maps a send error: the resolver's refusal becomes [`Error::Refused`], the rest
+/// [`Error::Network`].
+fn send_error(url: &Url, err: &reqwest::Error) -> Error {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = source {
+        if let Some(refusal) = e.downcast_ref::<Refusal>() {
+            return Error::Refused { url: url.to_string(), reason: refusal.to_string() };
+        }
+        source = e.source();
+    }
+    Error::Network { url: url.to_string(), message: flatten(err) }
+}
+
+fn flatten(err: &dyn std::error::Error) -> String {
+    let mut out = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        source = e.source();
+    }
+    out
+}
+
+async fn read_capped(mut resp: Response, limit: usize, url: &Url) -> Result<Vec<u8>, Error> {
+    let too_large = || Error::BodyTooLarge { url: url.to_string(), limit };
+    let declared = resp.content_length();
+    if declared.is_some_and(|len| len > limit as u64) {
+        return Err(too_large());
+    }
+    let mut body = Vec::with_capacity(declared.map_or(0, |len| len as usize));
+    while let Some(chunk) = resp
+        .chunk()
+        .await
+        .map_err(|e| Error::Network { url: url.to_string(), message: flatten(&e) })?
+    {
+        if body.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}

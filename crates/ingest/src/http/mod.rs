@@ -1,0 +1,26 @@
+//! The safe HTTP client every adapter uses (reference §3.3).
+//!
+//! - [`ClientConfig`]: timeout (15 s), User-Agent, body cap (64 MiB), retries (2 × 500 ms on
+//!   network errors, 5xx and 429), the 403/429 exponential backoff for providers that need it
+//!   (6 retries, 1 s doubling, capped at 30 s), the SSRF policy and the replay origin.
+//! - [`HttpClient`]: one shared `reqwest` client with the SSRF-checking resolver; redirects are
+//!   followed by hand so every hop is checked and, under replay, rewritten.
+//! - [`Fetcher`]: a per-provider handle ([`ProviderPolicy`]: pacing with `governor`, the
+//!   rate-limit backoff) with typed JSON / XML helpers that reject HTML block pages.
+//!
+//! Deliberately absent: cookies, proxies (the client ignores proxy environment variables so
+//! nothing bypasses the SSRF guard) and any per-adapter transport.
+
+mod client;
+mod config;
+mod decode;
+mod ssrf;
+
+pub use client::{Fetched, Fetcher, HttpClient, ProviderPolicy};
+pub use config::{
+    BackoffConfig, ClientConfig, MAX_BODY_BYTES, REPLAY_ENV, ReplayOrigin, RetryConfig, SsrfPolicy,
+    UPSTREAM_HOST_HEADER, USER_AGENT,
+};
+pub use ssrf::is_forbidden_ip;
+
+pub(crate) use decode::json as decode_json;

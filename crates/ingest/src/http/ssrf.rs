@@ -1,0 +1,118 @@
+//! The SSRF guard: which addresses may never be dialled, and a resolver that checks every
+//! address a host resolves to.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+
+/// Whether an address is internal: loopback, private, link-local (cloud metadata included),
+/// shared/CGNAT, unspecified, broadcast, multicast, documentation, benchmarking or reserved,
+/// and the same inside IPv4-mapped / NAT64 IPv6 addresses.
+pub fn is_forbidden_ip(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => forbidden_v4(v4),
+        IpAddr::V6(v6) => forbidden_v6(v6),
+    }
+}
+
+fn forbidden_v4(ip: Ipv4Addr) -> bool {
+    let [a, b, c, _] = ip.octets();
+    ip.is_loopback()
+        || ip.is_private()
+        || ip.is_link_local()
+        || ip.is_unspecified()
+        || ip.is_broadcast()
+        || ip.is_multicast()
+        || ip.is_documentation()
+        || a == 0
+        || (a == 100 && (64..=127).contains(&b)) // shared address space (CGNAT), 100.100.100.200 metadata
+        || (a == 192 && b == 0 && c == 0) // IETF protocol assignments
+        || (a == 198 && (18..=19).contains(&b)) // benchmarking
+        || a >= 240 // reserved
+}
+
+fn forbidden_v6(ip: Ipv6Addr) -> bool {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return forbidden_v4(v4);
+    }
+    let seg = ip.segments();
+    // NAT64 well-known prefix 64:ff9b::/96 embeds an IPv4 address.
+    if seg[0] == 0x64 && seg[1] == 0xff9b && seg[2..6].iter().all(|s| *s == 0) {
+        let [a, b] = seg[6].to_be_bytes();
+        let [c, d] = seg[7].to_be_bytes();
+        return forbidden_v4(Ipv4Addr::new(a, b, c, d));
+    }
+    ip.is_loopback()
+        || ip.is_unspecified()
+        || ip.is_multicast()
+        || (seg[0] & 0xfe00) == 0xfc00 // unique local, incl. fd00:ec2::254 metadata
+        || (seg[0] & 0xffc0) == 0xfe80 // link-local
+        || (seg[0] & 0xffc0) == 0xfec0 // site-local (deprecated)
+        || (seg[0] == 0x2001 && seg[1] == 0x0db8) // documentation
+        || (seg[0..6].iter().all(|s| *s == 0)) // IPv4-compatible ::a.b.c.d
+}
+
+/// The refusal a resolution returns; recognised again when mapping reqwest's error.
+#[derive(Debug, thiserror::Error)]
+#[error("{host} resolves to internal address {addr}")]
+pub(crate) struct Refusal {
+    pub(crate) host: String,
+    pub(crate) addr: IpAddr,
+}
+
+/// A DNS resolver that refuses a host if **any** of its addresses is internal.
+#[derive(Debug, Default)]
+pub(crate) struct GuardedResolver {
+    /// A host that is always allowed (the replay origin's).
+    pub(crate) allowed_host: Option<String>,
+}
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        let allowed = self.allowed_host.as_deref() == Some(host.as_str());
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
+                .await
+                .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?
+                .collect();
+            if !allowed && let Some(bad) = addrs.iter().find(|a| is_forbidden_ip(a.ip())) {
+                return Err(Box::new(Refusal { host, addr: bad.ip() })
+                    as Box<dyn std::error::Error + Send + Sync>);
+            }
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_addresses_are_forbidden() {
+        for bad in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "100.100.100.200",
+            "0.0.0.0",
+            "255.255.255.255",
+            "224.0.0.1",
+            "::1",
+            "::",
+            "fe80::1",
+            "fd00:ec2::254",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+        ] {
+            assert!(is_forbidden_ip(bad.parse().unwrap()), "{bad}");
+        }
+        for ok in ["8.8.8.8", "104.18.1.1", "2606:4700::1111", "::ffff:8.8.8.8"] {
+            assert!(!is_forbidden_ip(ok.parse().unwrap()), "{ok}");
+        }
+    }
+}

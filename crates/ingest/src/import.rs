@@ -1,0 +1,133 @@
+//! Board import files: CSV with the columns `provider,board,company` (any order; an optional
+//! `region` column; other columns ignored). Each row becomes a typed [`BoardRow`] or an
+//! [`Error::Csv`] naming the line and the column.
+
+use std::io::Read;
+
+use freehire_domain::{BoardKey, Provider};
+
+use crate::{Error, PROVIDERS};
+
+/// One valid import row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardRow {
+    /// 1-based line number in the file.
+    pub line: u64,
+    /// Provider, board and region.
+    pub key: BoardKey,
+    /// The company's display name.
+    pub company: String,
+}
+
+fn csv_error(line: u64, column: &str, message: impl Into<String>) -> Error {
+    Error::Csv { line, column: column.to_owned(), message: message.into() }
+}
+
+/// Parses a board import file. A missing required header is one error for line 1; otherwise
+/// there is one result per data row, in file order. Blank lines are skipped.
+pub fn parse_board_csv(input: impl Read) -> Vec<Result<BoardRow, Error>> {
+    let mut reader =
+        csv::ReaderBuilder::new().trim(csv::Trim::All).flexible(false).from_reader(input);
+    let headers = match reader.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => return vec![Err(csv_error(1, "-", e.to_string()))],
+    };
+    let find = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let (Some(p_col), Some(b_col), Some(c_col)) =
+        (find("provider"), find("board"), find("company"))
+    else {
+        return vec![Err(csv_error(
+            1,
+            "-",
+            "the header must name the columns provider, board, company",
+        ))];
+    };
+    let r_col = find("region");
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map_or(0, csv::Position::line);
+                out.push(Err(csv_error(line, "-", e.to_string())));
+                continue;
+            }
+        };
+        let line = record.position().map_or(0, csv::Position::line);
+        let field = |i: usize| record.get(i).unwrap_or_default();
+        out.push(row(
+            line,
+            field(p_col),
+            field(b_col),
+            r_col.map(field).unwrap_or_default(),
+            field(c_col),
+        ));
+    }
+    out
+}
+
+fn row(
+    line: u64,
+    provider: &str,
+    board: &str,
+    region: &str,
+    company: &str,
+) -> Result<BoardRow, Error> {
+    let provider =
+        Provider::parse(provider).map_err(|e| csv_error(line, "provider", e.to_string()))?;
+    if !PROVIDERS.contains(&provider.as_str()) {
+        return Err(csv_error(
+            line,
+            "provider",
+            format!("unknown provider {provider:?}; known: {}", PROVIDERS.join(", ")),
+        ));
+    }
+    let key = BoardKey::new(provider, board, region).map_err(|e| {
+        let column = if e.to_string().contains("region") { "region" } else { "board" };
+        csv_error(line, column, e.to_string())
+    })?;
+    crate::adapters::validate_board(&key).map_err(|e| csv_error(line, "board", e.to_string()))?;
+    if company.is_empty() {
+        return Err(csv_error(line, "company", "must not be empty"));
+    }
+    Ok(BoardRow { line, key, company: company.to_owned() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_and_errors() {
+        let file = "provider,board,company\n\
+                    ashby,cartesia,Cartesia\n\
+                    nosuch,x,X\n\
+                    lever,acme,\n\
+                    recruitee,evil.com/x,Evil\n\
+                    workday,acme.wd1.myworkdayjobs.com/Careers,Acme\n";
+        let rows = parse_board_csv(file.as_bytes());
+        assert_eq!(rows.len(), 5);
+        let ok = rows[0].as_ref().unwrap();
+        assert_eq!(
+            (ok.line, ok.key.board.as_str(), ok.company.as_str()),
+            (2, "cartesia", "Cartesia")
+        );
+        let err = |i: usize| rows[i].as_ref().unwrap_err().to_string();
+        assert!(err(1).starts_with("line 3, column provider"), "{}", err(1));
+        assert!(err(2).starts_with("line 4, column company"), "{}", err(2));
+        assert!(err(3).starts_with("line 5, column board"), "{}", err(3));
+        assert_eq!(rows[4].as_ref().unwrap().key.board, "acme.wd1.myworkdayjobs.com/Careers");
+    }
+
+    #[test]
+    fn header_and_shape_errors() {
+        let rows = parse_board_csv("provider,company\nashby,X\n".as_bytes());
+        assert_eq!(rows.len(), 1);
+        assert!(rows[0].as_ref().unwrap_err().to_string().starts_with("line 1,"));
+        let rows = parse_board_csv(
+            "company,board,provider,region\nAcme,acme,lever,eu\nB,b,lever\n".as_bytes(),
+        );
+        assert_eq!(rows[0].as_ref().unwrap().key.region, "eu");
+        assert!(rows[1].as_ref().unwrap_err().to_string().starts_with("line 3, column -"));
+    }
+}

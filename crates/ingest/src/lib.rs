@@ -1,0 +1,43 @@
+//! # freehire-ingest
+//!
+//! The source side of ingest: reading open jobs straight from companies' ATS platforms.
+//!
+//! - [`Source`]: the adapter contract (one board in, [`RawPosting`]s out), with an optional
+//!   hydrating form ([`Source::fetch_new`]) and [`Capabilities`] (`full_board_listing`).
+//! - [`Registry`]: the twelve built-in adapters keyed by [`freehire_domain::Provider`]
+//!   (greenhouse, lever, ashby, workday, smartrecruiters, workable, recruitee, personio,
+//!   teamtailor, bamboohr, pinpoint, rippling).
+//! - [`http`]: the safe HTTP client (timeouts, retries, backoff, pacing, body cap, SSRF guard,
+//!   replay routing).
+//! - [`recognize()`]: board URL recognition; [`board_identity`]: the duplicate-board fold;
+//!   [`parse_board_csv`]: board import files.
+//! - [`sanitize_html`]: the description allowlist; [`external_id`]: `<board>:<native id>`.
+//! - [`replay`]: a local server that replays recorded ATS responses for tests and benches.
+//!
+//! Deliberately absent: storage, the pipeline, lifecycle and scheduling (they live with the
+//! callers), and facet derivation (`freehire-normalize`).
+
+mod adapters;
+mod error;
+pub mod http;
+mod identity;
+mod import;
+mod posting;
+mod recognize;
+pub mod replay;
+mod sanitize;
+mod source;
+
+pub use adapters::PROVIDERS;
+pub use error::Error;
+pub use identity::board_identity;
+pub use import::{BoardRow, parse_board_csv};
+pub use posting::{BoardListing, RawDate, RawPosting, SeenSet, Unreadable, external_id};
+pub use recognize::{Recognized, recognize};
+pub use sanitize::{sanitize_encoded_html, sanitize_html, sanitize_maybe_encoded_html};
+pub use source::{BoardTarget, Capabilities, Registry, Source, SourceConfig};
+
+/// Checks a board's shape for its provider without any request.
+pub fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), Error> {
+    adapters::validate_board(key)
+}

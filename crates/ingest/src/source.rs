@@ -1,0 +1,123 @@
+//! The adapter contract: [`Source`] (one board in, raw postings out), its [`Capabilities`],
+//! the [`BoardTarget`] it is given, and the [`Registry`] keyed by provider.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use freehire_domain::{BoardKey, Provider};
+
+use crate::Error;
+use crate::adapters;
+use crate::http::HttpClient;
+use crate::posting::{BoardListing, SeenSet};
+
+/// One board to fetch: its key and the company's display name (the fallback employer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardTarget {
+    /// Provider, board and region.
+    pub key: BoardKey,
+    /// The company's display name.
+    pub company: String,
+}
+
+impl BoardTarget {
+    /// Builds a target.
+    pub fn new(key: BoardKey, company: impl Into<String>) -> Self {
+        Self { key, company: company.into() }
+    }
+}
+
+/// What a provider proves and how it fetches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    /// A successful fetch structurally proves the complete board listing (any page failure
+    /// or safety cap fails the fetch instead), so the board may be closed board-scoped.
+    pub full_board_listing: bool,
+    /// [`Source::fetch_new`] skips detail requests for ids in the seen set.
+    pub hydrating: bool,
+}
+
+/// An ATS adapter.
+///
+/// A fetch returns `Ok` only for a listing it could read; an empty board is `Ok` with no
+/// postings. A 404 on the board's listing is [`Error::BoardGone`]. One failing detail never
+/// fails the board: it is reported in [`BoardListing::unreadable`].
+#[async_trait::async_trait]
+pub trait Source: Send + Sync {
+    /// The provider key this adapter serves.
+    fn provider(&self) -> &Provider;
+
+    /// Its capabilities.
+    fn capabilities(&self) -> Capabilities;
+
+    /// Fetches every posting of a board, detail included.
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error>;
+
+    /// Fetches a board, requesting detail only for native ids not in `seen`; those are
+    /// returned in [`BoardListing::seen_refresh`]. Non-hydrating adapters fetch everything.
+    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+        let _ = seen;
+        self.fetch(board).await
+    }
+}
+
+/// Options shared by the adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceConfig {
+    /// Concurrent detail requests per board (`defaultDetailWorkers`).
+    pub detail_concurrency: usize,
+}
+
+impl Default for SourceConfig {
+    fn default() -> Self {
+        Self { detail_concurrency: 8 }
+    }
+}
+
+/// Every adapter, keyed by provider.
+#[derive(Clone)]
+pub struct Registry {
+    sources: BTreeMap<Provider, Arc<dyn Source>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.sources.keys()).finish()
+    }
+}
+
+impl Registry {
+    /// The registry of the twelve built-in adapters over one shared client.
+    pub fn new(http: &HttpClient, config: SourceConfig) -> Self {
+        let mut registry = Self { sources: BTreeMap::new() };
+        for source in adapters::all(http, config) {
+            registry.insert(source);
+        }
+        registry
+    }
+
+    /// An empty registry (for tests that register their own sources).
+    pub fn empty() -> Self {
+        Self { sources: BTreeMap::new() }
+    }
+
+    /// Registers a source, replacing one with the same provider.
+    pub fn insert(&mut self, source: Arc<dyn Source>) {
+        self.sources.insert(source.provider().clone(), source);
+    }
+
+    /// The source of a provider.
+    pub fn get(&self, provider: &Provider) -> Option<&Arc<dyn Source>> {
+        self.sources.get(provider)
+    }
+
+    /// The source of a provider, or [`Error::UnknownProvider`].
+    pub fn require(&self, provider: &Provider) -> Result<&Arc<dyn Source>, Error> {
+        self.get(provider).ok_or_else(|| Error::UnknownProvider(provider.to_string()))
+    }
+
+    /// The registered providers, sorted.
+    pub fn providers(&self) -> impl Iterator<Item = &Provider> {
+        self.sources.keys()
+    }
+}

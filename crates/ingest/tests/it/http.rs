@@ -1,0 +1,97 @@
+//! The HTTP client's guards: SSRF refusal, the replay rewrite and header, the User-Agent.
+
+use freehire_ingest::Error;
+use freehire_ingest::http::{ClientConfig, HttpClient, ProviderPolicy, SsrfPolicy, USER_AGENT};
+use freehire_ingest::replay::{ReplayServer, Reply, Route};
+use url::Url;
+
+async fn local_server() -> ReplayServer {
+    ReplayServer::builder()
+        .route(Route::get("", "/x").reply(Reply::json("{}")))
+        .start()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn ssrf_guard_refuses_internal_targets() {
+    let server = local_server().await;
+    let client =
+        HttpClient::new(ClientConfig::default()).unwrap().for_provider(ProviderPolicy::default());
+    let port = server.addr().port();
+    for target in [
+        format!("http://127.0.0.1:{port}/x"),
+        format!("http://localhost:{port}/x"),
+        format!("http://[::1]:{port}/x"),
+        "http://169.254.169.254/latest/meta-data/".to_owned(),
+        "http://10.0.0.1/".to_owned(),
+        "http://192.168.0.1/".to_owned(),
+        "file:///etc/passwd".to_owned(),
+    ] {
+        let err = client.get(&Url::parse(&target).unwrap(), "application/json").await.unwrap_err();
+        assert!(matches!(err, Error::Refused { .. }), "{target}: {err}");
+    }
+    assert!(server.requests().is_empty(), "nothing reached the local server");
+}
+
+#[tokio::test]
+async fn opt_out_allows_local_targets() {
+    let server = local_server().await;
+    let config = ClientConfig { ssrf: SsrfPolicy::AllowPrivateTargets, ..ClientConfig::default() };
+    let client = HttpClient::new(config).unwrap().for_provider(ProviderPolicy::default());
+    let url = Url::parse(&format!("http://127.0.0.1:{}/x", server.addr().port())).unwrap();
+    let fetched = client.get(&url, "application/json").await.unwrap();
+    assert_eq!(fetched.body, b"{}");
+}
+
+#[tokio::test]
+async fn replay_keeps_path_and_query_and_names_the_upstream() {
+    let server = ReplayServer::builder()
+        .route(
+            Route::get("https://api.example.org", "/a/b")
+                .query("q=1&r=two")
+                .reply(Reply::json("[1]")),
+        )
+        .start()
+        .await
+        .unwrap();
+    // The SSRF guard stays on: the replay origin is the one allowed target.
+    let client = HttpClient::new(ClientConfig::replaying(server.origin()))
+        .unwrap()
+        .for_provider(ProviderPolicy::default());
+    let fetched = client
+        .get(&Url::parse("https://api.example.org/a/b?q=1&r=two").unwrap(), "application/json")
+        .await
+        .unwrap();
+    assert_eq!(fetched.body, b"[1]");
+    assert_eq!(fetched.url.as_str(), "https://api.example.org/a/b?q=1&r=two");
+    let r = &server.requests()[0];
+    assert_eq!(
+        (r.upstream.as_str(), r.path.as_str(), r.query.as_deref()),
+        ("https://api.example.org", "/a/b", Some("q=1&r=two"))
+    );
+}
+
+#[tokio::test]
+async fn sends_our_user_agent() {
+    assert_eq!(USER_AGENT, "freehire-rs/0.1 (+https://github.com/freehire/freehire-rs)");
+    // The replay server records no headers but the upstream; check the UA through a raw
+    // listener instead.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let accept = tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (mut sock, _) = listener.accept().await.unwrap();
+        let mut buf = vec![0u8; 4096];
+        let n = sock.read(&mut buf).await.unwrap();
+        sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}")
+            .await
+            .unwrap();
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    });
+    let config = ClientConfig { ssrf: SsrfPolicy::AllowPrivateTargets, ..ClientConfig::default() };
+    let client = HttpClient::new(config).unwrap().for_provider(ProviderPolicy::default());
+    client.get(&Url::parse(&format!("http://{addr}/")).unwrap(), "application/json").await.unwrap();
+    let head = accept.await.unwrap().to_ascii_lowercase();
+    assert!(head.contains(&format!("user-agent: {}", USER_AGENT.to_ascii_lowercase())), "{head}");
+}

@@ -1,0 +1,10 @@
+//! Integration tests of freehire-ingest: every adapter against the recorded real responses in
+//! `shared/fixtures/ats/`, served over local HTTP through the replay mechanism, plus the
+//! error cases, the HTTP client's guards and board URL recognition.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod adapters;
+mod errors;
+mod http;
+mod recognize;
+mod support;

@@ -1,0 +1,81 @@
+//! Shared test helpers: fixture paths, a fast client configuration, a registry behind a
+//! replay server.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use freehire_domain::{BoardKey, CountryCode, Provider};
+use freehire_ingest::http::{BackoffConfig, ClientConfig, HttpClient, RetryConfig};
+use freehire_ingest::replay::{ReplayServer, Route};
+use freehire_ingest::{BoardListing, BoardTarget, Error, Registry, SeenSet, SourceConfig};
+
+/// `shared/fixtures/ats`, found by walking up from the crate (override with
+/// `FREEHIRE_ATS_FIXTURES`).
+pub fn fixtures() -> PathBuf {
+    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
+        return PathBuf::from(dir);
+    }
+    let start = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    start
+        .ancestors()
+        .map(|a| a.join("shared/fixtures/ats"))
+        .find(|p| p.is_dir())
+        .expect("shared/fixtures/ats not found above the crate; set FREEHIRE_ATS_FIXTURES")
+}
+
+pub fn careerkit(name: &str) -> PathBuf {
+    fixtures().join("careerkit").join(name)
+}
+
+pub fn read(name: &str) -> String {
+    std::fs::read_to_string(careerkit(name)).unwrap()
+}
+
+/// The defaults with millisecond retry delays, replaying to `server`.
+pub fn fast_config(server: &ReplayServer) -> ClientConfig {
+    ClientConfig {
+        retry: RetryConfig { retries: 2, delay: Duration::from_millis(1) },
+        rate_limit_backoff: BackoffConfig {
+            retries: 6,
+            base: Duration::from_millis(1),
+            cap: Duration::from_millis(4),
+        },
+        ..ClientConfig::replaying(server.origin())
+    }
+}
+
+/// A replay server with `routes` and a registry whose client replays to it.
+pub async fn setup(routes: Vec<Route>) -> (ReplayServer, Registry) {
+    let mut b = ReplayServer::builder();
+    for r in routes {
+        b = b.route(r);
+    }
+    let server = b.start().await.unwrap();
+    let config = fast_config(&server);
+    let registry = Registry::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
+    (server, registry)
+}
+
+pub fn target(provider: &str, board: &str, region: &str) -> BoardTarget {
+    BoardTarget::new(
+        BoardKey::new(Provider::parse(provider).unwrap(), board, region).unwrap(),
+        "Co",
+    )
+}
+
+pub async fn fetch(registry: &Registry, t: &BoardTarget) -> Result<BoardListing, Error> {
+    registry.require(&t.key.provider).unwrap().fetch(t).await
+}
+
+pub async fn fetch_new(
+    registry: &Registry,
+    t: &BoardTarget,
+    seen: &[&str],
+) -> Result<BoardListing, Error> {
+    let seen: SeenSet = seen.iter().map(|s| (*s).to_owned()).collect();
+    registry.require(&t.key.provider).unwrap().fetch_new(t, &seen).await
+}
+
+pub fn codes(c: &[CountryCode]) -> Vec<&str> {
+    c.iter().map(CountryCode::as_str).collect()
+}
