@@ -159,7 +159,9 @@ impl Gazetteer {
 }
 
 fn rows(data: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
-    data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split('\t').collect())
+    data.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
 }
 
 fn region_of(code: &str, continent: &str) -> Option<Region> {
@@ -211,10 +213,8 @@ fn build() -> Gazetteer {
             continue;
         }
         let idx = g.countries.len();
-        g.countries.push(Country {
-            code: iso2.to_ascii_lowercase(),
-            region: region_of(iso2, continent),
-        });
+        g.countries
+            .push(Country { code: iso2.to_ascii_lowercase(), region: region_of(iso2, continent) });
         g.country_index.insert(iso2.to_owned(), idx);
         add(&mut g.names, name, Place::Country(idx));
         g.codes.entry(iso2.to_owned()).or_default().push(Place::Country(idx));
@@ -247,11 +247,9 @@ fn build() -> Gazetteer {
         g.codes.entry(code.to_owned()).or_default().push(Place::Subdivision(idx));
     }
     // Well-known state nicknames and spellings.
-    if let Some(idx) = g
-        .subdivisions
-        .iter()
-        .position(|s| g.countries.get(s.country).is_some_and(|c| c.code == "us") && s.admin1 == "CA")
-    {
+    if let Some(idx) = g.subdivisions.iter().position(|s| {
+        g.countries.get(s.country).is_some_and(|c| c.code == "us") && s.admin1 == "CA"
+    }) {
         add(&mut g.names, "bay area", Place::Subdivision(idx));
         add(&mut g.names, "sf bay area", Place::Subdivision(idx));
         add(&mut g.names, "silicon valley", Place::Subdivision(idx));
@@ -262,20 +260,14 @@ fn build() -> Gazetteer {
         let [name, iso2, admin1, population, aliases] = row[..] else { continue };
         let Some(country) = g.country(iso2) else { continue };
         let idx = g.cities.len();
-        g.cities.push(City {
-            name,
-            country,
-            admin1,
-            population: population.parse().unwrap_or(0),
-        });
+        g.cities.push(City { name, country, admin1, population: population.parse().unwrap_or(0) });
         by_name.entry((name.to_owned(), country)).or_insert(idx);
         add(&mut g.names, name, Place::City(idx));
         for alias in aliases.split('|').filter(|a| !a.is_empty()) {
             // An alternate name never shadows a country, region or subdivision name.
             let k = key(alias);
-            let taken = g.names.get(&k).is_some_and(|v| {
-                v.iter().any(|p| !matches!(p, Place::City(_)))
-            });
+            let taken =
+                g.names.get(&k).is_some_and(|v| v.iter().any(|p| !matches!(p, Place::City(_))));
             if !taken {
                 add(&mut g.names, alias, Place::City(idx));
             }

@@ -37,13 +37,66 @@ impl Geo {
 
 /// Words that carry no place: stripped from both ends of a part before a second lookup.
 const NOISE: &[&str] = &[
-    "remote", "remotely", "hybrid", "onsite", "on", "site", "office", "offices", "hq",
-    "headquarters", "based", "only", "greater", "area", "metro", "metropolitan", "region", "in",
-    "the", "of", "from", "home", "work", "wfh", "anywhere", "fully", "within", "any", "location",
-    "locations", "flexible", "team", "hub", "campus", "downtown", "city", "candidates", "must",
-    "be", "eligible", "preferred", "residents", "first", "friendly", "opportunity", "or", "and",
-    "udalenno", "udalennaia", "rabota", "zone", "time", "timezone", "timezones", "tz", "hours",
-    "full", "part", "contract", "global",
+    "remote",
+    "remotely",
+    "hybrid",
+    "onsite",
+    "on",
+    "site",
+    "office",
+    "offices",
+    "hq",
+    "headquarters",
+    "based",
+    "only",
+    "greater",
+    "area",
+    "metro",
+    "metropolitan",
+    "region",
+    "in",
+    "the",
+    "of",
+    "from",
+    "home",
+    "work",
+    "wfh",
+    "anywhere",
+    "fully",
+    "within",
+    "any",
+    "location",
+    "locations",
+    "flexible",
+    "team",
+    "hub",
+    "campus",
+    "downtown",
+    "city",
+    "candidates",
+    "must",
+    "be",
+    "eligible",
+    "preferred",
+    "residents",
+    "first",
+    "friendly",
+    "opportunity",
+    "or",
+    "and",
+    "udalenno",
+    "udalennaia",
+    "rabota",
+    "zone",
+    "time",
+    "timezone",
+    "timezones",
+    "tz",
+    "hours",
+    "full",
+    "part",
+    "contract",
+    "global",
 ];
 
 /// Words that make a part worldwide, when nothing else in it names a place.
@@ -86,7 +139,11 @@ pub fn location_work_mode(location: &str) -> Option<WorkMode> {
         Some(WorkMode::Remote)
     } else if has("hybrid") || lower.contains("гибрид") {
         Some(WorkMode::Hybrid)
-    } else if has("onsite") || k.contains("on site") || k.contains("in office") || k.contains("in person") {
+    } else if has("onsite")
+        || k.contains("on site")
+        || k.contains("in office")
+        || k.contains("in person")
+    {
         Some(WorkMode::Onsite)
     } else {
         None
@@ -131,10 +188,8 @@ fn parts(segment: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for piece in segment.split([',', '(', ')', '[', ']', ':']) {
         let mut rest = piece;
-        while let Some((i, len)) = [" - ", " – ", " — "]
-            .iter()
-            .filter_map(|d| rest.find(d).map(|i| (i, d.len())))
-            .min()
+        while let Some((i, len)) =
+            [" - ", " – ", " — "].iter().filter_map(|d| rest.find(d).map(|i| (i, d.len()))).min()
         {
             out.push(&rest[..i]);
             rest = &rest[i + len..];
@@ -177,10 +232,10 @@ fn part_places(g: &Gazetteer, raw: &str) -> (Vec<Place>, bool) {
         // An upper-case code left after the noise ("Remote US", "US-based").
         if hi - lo == 1 {
             let code = inner.to_ascii_uppercase();
-            if raw.contains(&code) {
-                if let Some(found) = g.codes.get(&code) {
-                    return (found.clone(), true);
-                }
+            if raw.contains(&code)
+                && let Some(found) = g.codes.get(&code)
+            {
+                return (found.clone(), true);
             }
         }
     }
@@ -260,10 +315,11 @@ fn resolve_segment(g: &Gazetteer, segment: &str, acc: &mut Acc) {
         return;
     }
     // A lone upper-case code reads as a US state or Canadian province first ("LA").
-    if let [only] = &mut candidates[..] {
-        if codes_only && only.iter().any(|p| matches!(p, Place::Subdivision(_))) {
-            only.retain(|p| matches!(p, Place::Subdivision(_)));
-        }
+    if let [only] = &mut candidates[..]
+        && codes_only
+        && only.iter().any(|p| matches!(p, Place::Subdivision(_)))
+    {
+        only.retain(|p| matches!(p, Place::Subdivision(_)));
     }
     if !resolve_together(g, &candidates, acc) {
         for part in &candidates {
@@ -287,11 +343,8 @@ fn resolve_together(g: &Gazetteer, parts: &[Vec<Place>], acc: &mut Acc) -> bool 
     if common.is_empty() {
         return false;
     }
-    let country = if common.len() == 1 {
-        common.first().copied()
-    } else {
-        pick_country(g, parts, &common)
-    };
+    let country =
+        if common.len() == 1 { common.first().copied() } else { pick_country(g, parts, &common) };
     let Some(country) = country else {
         return true; // ambiguous: withheld
     };
@@ -326,7 +379,7 @@ fn resolve_together(g: &Gazetteer, parts: &[Vec<Place>], acc: &mut Acc) -> bool 
         if let Some(s) = subdivision {
             cities.retain(|c| c.admin1 == s.admin1);
         }
-        cities.sort_by(|a, b| b.population.cmp(&a.population));
+        cities.sort_by_key(|c| std::cmp::Reverse(c.population));
         match cities[..] {
             [only] => {
                 acc.cities.insert(only.name);
@@ -367,7 +420,7 @@ fn pick_country(g: &Gazetteer, parts: &[Vec<Place>], common: &BTreeSet<usize>) -
             _ => None,
         })
         .collect();
-    cities.sort_by(|a, b| b.population.cmp(&a.population));
+    cities.sort_by_key(|c| std::cmp::Reverse(c.population));
     match cities[..] {
         [top, next, ..] if top.population >= next.population.saturating_mul(DOMINANCE) => {
             Some(top.country)
@@ -383,7 +436,8 @@ fn pick_country(g: &Gazetteer, parts: &[Vec<Place>], common: &BTreeSet<usize>) -
 pub fn place_phrase(phrase: &str) -> Option<(Vec<usize>, Vec<Region>)> {
     let g = &*GAZETTEER;
     let (places, _) = part_places(g, phrase);
-    if places.is_empty() || places.iter().any(|p| matches!(p, Place::City(_) | Place::Elsewhere(_))) {
+    if places.is_empty() || places.iter().any(|p| matches!(p, Place::City(_) | Place::Elsewhere(_)))
+    {
         return None;
     }
     let mut countries = BTreeSet::new();
@@ -401,8 +455,11 @@ pub fn place_phrase(phrase: &str) -> Option<(Vec<usize>, Vec<Region>)> {
         }
     }
     // One phrase, one place: a name that could be two countries settles nothing.
-    let direct: BTreeSet<usize> =
-        places.iter().filter(|p| !matches!(p, Place::Area(_))).filter_map(|p| g.country_of(*p)).collect();
+    let direct: BTreeSet<usize> = places
+        .iter()
+        .filter(|p| !matches!(p, Place::Area(_)))
+        .filter_map(|p| g.country_of(*p))
+        .collect();
     if direct.len() > 1 {
         return None;
     }
@@ -412,14 +469,15 @@ pub fn place_phrase(phrase: &str) -> Option<(Vec<usize>, Vec<Region>)> {
 /// Merges a pinned place into a `Geo`, pulling the countries' regions along.
 pub fn pin(geo: &mut Geo, countries: &[usize], regions: &[Region]) {
     let g = &*GAZETTEER;
-    let mut set: BTreeSet<Region> = geo.regions.iter().copied().filter(|r| *r != Region::Global).collect();
+    let mut set: BTreeSet<Region> =
+        geo.regions.iter().copied().filter(|r| *r != Region::Global).collect();
     set.extend(regions.iter().copied());
     for &c in countries {
         if let Some(country) = g.countries.get(c) {
-            if let Ok(code) = CountryCode::parse(&country.code) {
-                if !geo.countries.contains(&code) {
-                    geo.countries.push(code);
-                }
+            if let Ok(code) = CountryCode::parse(&country.code)
+                && !geo.countries.contains(&code)
+            {
+                geo.countries.push(code);
             }
             set.extend(country.region);
         }

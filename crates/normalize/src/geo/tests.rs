@@ -1,3 +1,5 @@
+#![allow(clippy::type_complexity)]
+
 use super::*;
 
 fn geo(s: &str) -> (Vec<String>, Vec<&'static str>, Vec<String>) {
@@ -112,9 +114,9 @@ fn place_phrases() {
         ("Developer Tools", None),
     ];
     for (input, want) in cases {
-        let got = place_phrase(input)
-            .map(|(c, r)| (c.iter().map(code).collect::<Vec<_>>(), r));
-        let want = want.map(|(c, r)| (c.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(), r.to_vec()));
+        let got = place_phrase(input).map(|(c, r)| (c.iter().map(code).collect::<Vec<_>>(), r));
+        let want =
+            want.map(|(c, r)| (c.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(), r.to_vec()));
         assert_eq!(got, want, "{input:?}");
     }
 }

@@ -1,0 +1,69 @@
+//! One Aho-Corasick automaton over many phrase dictionaries, so a description is scanned once
+//! for every facet. Patterns are matched ASCII-case-insensitively, leftmost-longest, and only
+//! as whole words; each pattern carries the facet terms it stands for.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use crate::text::whole_word;
+
+/// A phrase hit in a text.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit<T> {
+    /// Byte offset of the first character.
+    pub start: usize,
+    /// Byte offset past the last character.
+    pub end: usize,
+    /// What the phrase stands for.
+    pub term: T,
+}
+
+/// Phrases and the terms they stand for.
+pub struct Lexicon<T> {
+    automaton: Option<AhoCorasick>,
+    terms: Vec<Vec<T>>,
+}
+
+impl<T: Copy> Lexicon<T> {
+    /// Builds the automaton. Phrases are folded to ASCII lowercase; a phrase given twice keeps
+    /// every term.
+    pub fn new(entries: impl IntoIterator<Item = (String, T)>) -> Self {
+        let mut patterns: Vec<String> = Vec::new();
+        let mut terms: Vec<Vec<T>> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        for (phrase, term) in entries {
+            let phrase = phrase.trim().to_ascii_lowercase();
+            if phrase.is_empty() {
+                continue;
+            }
+            let i = *index.entry(phrase.clone()).or_insert_with(|| {
+                patterns.push(phrase);
+                terms.push(Vec::new());
+                terms.len() - 1
+            });
+            if let Some(slot) = terms.get_mut(i) {
+                slot.push(term);
+            }
+        }
+        let automaton = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&patterns)
+            .ok();
+        Self { automaton, terms }
+    }
+
+    /// Every whole-word hit, in text order.
+    pub fn scan(&self, text: &str) -> Vec<Hit<T>> {
+        let mut out = Vec::new();
+        let Some(ac) = &self.automaton else { return out };
+        for m in ac.find_iter(text) {
+            if !whole_word(text, m.start(), m.end()) {
+                continue;
+            }
+            if let Some(terms) = self.terms.get(m.pattern().as_usize()) {
+                out.extend(terms.iter().map(|&term| Hit { start: m.start(), end: m.end(), term }));
+            }
+        }
+        out
+    }
+}
