@@ -28,6 +28,7 @@ pub mod language;
 pub mod lexicon;
 pub mod salary;
 pub mod schooling;
+pub mod sections;
 pub mod seniority;
 pub mod skills;
 pub mod text;

@@ -95,6 +95,16 @@ pub const MASKS: &[&str] = &[
     "graduate school",
     "graduate research",
     "graduate teaching",
+    "executive assistant",
+    "assistant to",
+    "to ceo",
+    "to the ceo",
+    "to cto",
+    "to the cto",
+    "to cfo",
+    "to the cfo",
+    "to coo",
+    "to the coo",
 ];
 
 /// The highest grade among the title's hits.
@@ -105,6 +115,23 @@ pub fn from_title(hits: &[Hit<TitleTerm>]) -> Option<Seniority> {
             _ => None,
         })
         .max()
+}
+
+/// The grade of a title that may offer alternatives ("Solution Architect / Senior Solution
+/// Architect"): alternatives with different grades settle nothing.
+pub fn from_title_text(title: &str) -> Option<Seniority> {
+    let lower = title.to_lowercase();
+    // Only spaced separators split alternatives: "UI/UX" is one word pair, not two titles.
+    let alternatives: Vec<&str> =
+        lower.split(" / ").flat_map(|a| a.split(" | ")).flat_map(|a| a.split(" or ")).collect();
+    if alternatives.len() > 1 {
+        let grades: Vec<Option<Seniority>> =
+            alternatives.iter().map(|a| from_title(&crate::title::scan_title(a))).collect();
+        if grades.iter().any(|g| *g != grades[0]) {
+            return None;
+        }
+    }
+    from_title(&crate::title::scan_title(title))
 }
 
 /// Role-level statements of grade in a description.
@@ -144,7 +171,6 @@ pub fn from_description(hits: &[Hit<Term>]) -> Option<Seniority> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::title::scan_title;
 
     #[test]
     fn title_table() {
@@ -169,9 +195,13 @@ mod tests {
             ("Leadership Coach", None),
             ("Seniority Analyst", None),
             ("Mid-Market Account Executive", None),
+            ("Executive Assistant to CEO", None),
+            ("Solution Architect / Senior Solution Architect", None),
+            ("Senior Engineer / Tech Lead", None),
+            ("Senior UI/UX Designer", Some(Seniority::Senior)),
         ];
         for (title, want) in cases {
-            assert_eq!(from_title(&scan_title(title)), want, "{title:?}");
+            assert_eq!(from_title_text(title), want, "{title:?}");
         }
     }
 

@@ -125,11 +125,20 @@ pub fn from_hits(text: &str, hits: &[SkillHit]) -> BTreeSet<&'static str> {
             Guard::List => in_list && &text[hit.start..hit.end] == skill.label,
             Guard::Word => {
                 let after = &text[hit.end..];
+                // A capitalised word opening a sentence is usually the English word ("Go
+                // beyond", "Make it faster"): there it counts only inside a list.
+                let sentence_start = text[..hit.start]
+                    .trim_end()
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| matches!(c, '.' | '!' | '?' | ':' | '•' | '·'));
                 let next_word = after.trim_start().split(|c: char| !c.is_alphanumeric()).next();
                 &text[hit.start..hit.end] == skill.label
                     && !after.starts_with('-')
                     && !next_word.is_some_and(|w| w.eq_ignore_ascii_case("to"))
-                    && (in_list || unguarded.iter().filter(|&&s| s != idx).count() >= TECH_CONTEXT)
+                    && (in_list
+                        || (!sentence_start
+                            && unguarded.iter().filter(|&&s| s != idx).count() >= TECH_CONTEXT))
             }
         };
         if ok {

@@ -65,7 +65,8 @@ pub fn collapse_whitespace(s: &str) -> String {
                 out.push(' ');
                 pending = false;
             }
-            out.push(c);
+            // Typographic hyphens (U+2010–U+2012, U+2212) read as ASCII hyphens.
+            out.push(if matches!(c, '\u{2010}'..='\u{2012}' | '\u{2212}') { '-' } else { c });
         }
     }
     out

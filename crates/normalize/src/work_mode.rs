@@ -27,12 +27,7 @@ const REMOTE: &[&str] = &[
 const HYBRID: &[&str] = &[
     "hybrid role",
     "hybrid position",
-    "hybrid work",
-    "hybrid working",
     "hybrid schedule",
-    "hybrid model",
-    "hybrid work model",
-    "hybrid arrangement",
     "this is a hybrid",
     "this role is hybrid",
     "days per week in the office",
@@ -46,6 +41,14 @@ const HYBRID: &[&str] = &[
     "days a week onsite",
     "days per week in-office",
     "days a week in-office",
+    "the office 1 day",
+    "the office 2 days",
+    "the office 3 days",
+    "the office 4 days",
+    "the office one day",
+    "the office two days",
+    "the office three days",
+    "the office four days",
 ];
 const ONSITE: &[&str] = &[
     "on-site role",
@@ -63,6 +66,12 @@ const ONSITE: &[&str] = &[
     "100% onsite",
     "100% on-site",
     "in-office role",
+    "an in-person team",
+    "an in-person company",
+    "fully in-person",
+    "an in-office team",
+    "the office 5 days",
+    "the office five days",
     "5 days a week in the office",
     "five days a week in the office",
     "5 days per week in the office",
@@ -71,6 +80,12 @@ const ONSITE: &[&str] = &[
     "this position is onsite",
     "this position is on-site",
     "this role is in-person",
+    "an in-person team",
+    "an in-person company",
+    "fully in-person",
+    "an in-office team",
+    "the office 5 days",
+    "the office five days",
 ];
 
 /// The description phrases, for the shared lexicon.
@@ -111,6 +126,9 @@ mod tests {
             ("This role is on-site in Austin.", Some(WorkMode::Onsite)),
             ("This is a remote role; 3 days a week in the office", None),
             ("We are a remote-first company.", None),
+            ("Our hybrid work policy lets you work from anywhere.", None),
+            ("Able to come into the office 2 days per week.", Some(WorkMode::Hybrid)),
+            ("We're an in-person team based out of San Francisco.", Some(WorkMode::Onsite)),
             ("Remote work stipend", None),
             ("Work from our office five days a week in the office", Some(WorkMode::Onsite)),
         ];
