@@ -67,7 +67,8 @@ pub struct Draft {
 pub fn derive(draft: &Draft) -> Facets {
     let s = &draft.structured;
     let body = text::visible_text(&draft.description);
-    let hits = description::scan(&body);
+    let lower = body.to_ascii_lowercase();
+    let hits = description::scan_lowered(&body, &lower);
     let title_hits = title::scan_title(&draft.title);
 
     // Geography: structured → location → title restriction → description eligibility.
@@ -102,7 +103,7 @@ pub fn derive(draft: &Draft) -> Facets {
     let category = s.category.or_else(|| category::from_title(&title_hits));
     let is_tech = category::is_tech(category, &title_hits);
 
-    let company_ranges = sections::company_ranges(&body, &draft.company);
+    let company_ranges = sections::company_ranges_lowered(&body, &lower, &draft.company);
     let skill_hits: Vec<skills::SkillHit> = hits
         .iter()
         .filter(|h| !company_ranges.iter().any(|(s, e)| (*s..*e).contains(&h.start)))
@@ -145,7 +146,7 @@ pub fn derive(draft: &Draft) -> Facets {
         english_level: s.english_level.or_else(|| schooling::english(&hits)),
         experience_years_min: s
             .experience_years_min
-            .or_else(|| experience::from_description(&body)),
+            .or_else(|| experience::from_description_lowered(&body, &lower)),
         requires_clearance: clearance::requires(&hits),
         posting_language: language::detect(&body).map(str::to_owned),
     };

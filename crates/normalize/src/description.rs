@@ -56,3 +56,8 @@ pub static LEXICON: LazyLock<Lexicon<Term>> = LazyLock::new(|| {
 pub fn scan(text: &str) -> Vec<Hit<Term>> {
     LEXICON.scan(text)
 }
+
+/// [`scan`] with the ASCII-lowercased text already at hand.
+pub fn scan_lowered(text: &str, lower: &str) -> Vec<Hit<Term>> {
+    LEXICON.scan_lowered(text, lower)
+}

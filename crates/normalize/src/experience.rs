@@ -32,8 +32,42 @@ fn number(token: &str) -> Option<i32> {
     WORDS.iter().find(|(w, _)| *w == t).map(|(_, n)| *n)
 }
 
+/// Bytes of context read around each "year"/"yr" mention.
+const CONTEXT: usize = 80;
+
 /// The minimum years a description asks for.
 pub fn from_description(text: &str) -> Option<i32> {
+    from_description_lowered(text, &text.to_ascii_lowercase())
+}
+
+/// [`from_description`] with the ASCII-lowercased text already at hand.
+pub fn from_description_lowered(text: &str, lower: &str) -> Option<i32> {
+    // Only the neighbourhoods of "year"/"yr" mentions are tokenised.
+    let mut starts: Vec<usize> =
+        lower.match_indices("year").chain(lower.match_indices("yr")).map(|(i, _)| i).collect();
+    starts.sort_unstable();
+    let mut last_end = 0;
+    for at in starts {
+        if at < last_end {
+            continue;
+        }
+        let mut lo = at.saturating_sub(CONTEXT);
+        while !text.is_char_boundary(lo) {
+            lo -= 1;
+        }
+        let mut hi = (at + CONTEXT).min(text.len());
+        while !text.is_char_boundary(hi) {
+            hi += 1;
+        }
+        last_end = hi;
+        if let Some(years) = from_window(&text[lo..hi]) {
+            return Some(years);
+        }
+    }
+    None
+}
+
+fn from_window(text: &str) -> Option<i32> {
     let tokens: Vec<String> = text
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '.' | '!' | '?'))
         .filter(|t| !t.is_empty())

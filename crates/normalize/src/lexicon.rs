@@ -2,7 +2,7 @@
 //! for every facet. Patterns are matched ASCII-case-insensitively, leftmost-longest, and only
 //! as whole words; each pattern carries the facet terms it stands for.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use crate::text::whole_word;
 
@@ -44,19 +44,29 @@ impl<T: Copy> Lexicon<T> {
                 slot.push(term);
             }
         }
+        // Patterns are lowercase and texts are ASCII-lowercased before the search: a
+        // case-sensitive automaton over half the alphabet is smaller and faster than an
+        // ASCII-case-insensitive one.
         let automaton = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
             .match_kind(MatchKind::LeftmostLongest)
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&patterns)
             .ok();
         Self { automaton, terms }
     }
 
-    /// Every whole-word hit, in text order.
+    /// Every whole-word hit, in text order. Matching ignores ASCII case; offsets refer to
+    /// `text`.
     pub fn scan(&self, text: &str) -> Vec<Hit<T>> {
+        self.scan_lowered(text, &text.to_ascii_lowercase())
+    }
+
+    /// [`Lexicon::scan`] with the ASCII-lowercased text supplied by a caller that scans the
+    /// same text more than once.
+    pub fn scan_lowered(&self, text: &str, lower: &str) -> Vec<Hit<T>> {
         let mut out = Vec::new();
         let Some(ac) = &self.automaton else { return out };
-        for m in ac.find_iter(text) {
+        for m in ac.find_iter(lower) {
             if !whole_word(text, m.start(), m.end()) {
                 continue;
             }

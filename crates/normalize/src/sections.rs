@@ -78,6 +78,11 @@ static HEADINGS: LazyLock<Lexicon<Kind>> = LazyLock::new(|| {
 
 /// Byte ranges of the text that are about the company, not the role.
 pub fn company_ranges(text: &str, company: &str) -> Vec<(usize, usize)> {
+    company_ranges_lowered(text, &text.to_ascii_lowercase(), company)
+}
+
+/// [`company_ranges`] with the ASCII-lowercased text already at hand.
+pub fn company_ranges_lowered(text: &str, lower: &str, company: &str) -> Vec<(usize, usize)> {
     let company_key = key(company);
     let mut ranges = Vec::new();
     let opens_with_company = !company_key.is_empty()
@@ -88,18 +93,16 @@ pub fn company_ranges(text: &str, company: &str) -> Vec<(usize, usize)> {
             .join(" ")
             .contains(&company_key);
     let mut open: Option<usize> = opens_with_company.then_some(0);
-    let mut hits: Vec<Hit<Kind>> = HEADINGS.scan(text);
+    let mut hits: Vec<Hit<Kind>> = HEADINGS.scan_lowered(text, lower);
     // "About <company>" is a company heading wherever it appears.
     if !company_key.is_empty() {
-        let needle = format!("about {}", company.trim()).to_lowercase();
-        let lower = text.to_lowercase();
-        if lower.len() == text.len() {
-            let mut from = 0;
-            while let Some(i) = lower[from..].find(&needle) {
-                let start = from + i;
-                hits.push(Hit { start, end: start + needle.len(), term: Kind::Company });
-                from = start + needle.len();
-            }
+        // ASCII lowercasing keeps byte offsets, so positions in `lower` are positions in `text`.
+        let needle = format!("about {}", company.trim()).to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(i) = lower.get(from..).and_then(|rest| rest.find(&needle)) {
+            let start = from + i;
+            hits.push(Hit { start, end: start + needle.len(), term: Kind::Company });
+            from = start + needle.len();
         }
     }
     hits.sort_by_key(|h| h.start);

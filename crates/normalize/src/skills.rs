@@ -33,6 +33,8 @@ pub struct Skill {
 pub struct SkillTable {
     /// Skills, indexed by position.
     pub skills: Vec<Skill>,
+    /// Slug → index.
+    pub by_slug: std::collections::HashMap<&'static str, usize>,
     /// Phrases: (phrase, skill index, guard applying to this phrase).
     pub phrases: Vec<(String, u16, Guard)>,
 }
@@ -57,7 +59,8 @@ fn build() -> SkillTable {
             phrases.push((alias.to_owned(), idx, Guard::None));
         }
     }
-    SkillTable { skills, phrases }
+    let by_slug = skills.iter().enumerate().map(|(i, s)| (s.slug, i)).collect();
+    SkillTable { skills, by_slug, phrases }
 }
 
 /// The skill table, built on first use.
@@ -67,8 +70,8 @@ pub static SKILL_TABLE: LazyLock<SkillTable> = LazyLock::new(build);
 pub fn canonical(slug_or_alias: &str) -> Option<&'static str> {
     let t = &*SKILL_TABLE;
     let wanted = slug_or_alias.trim().to_ascii_lowercase();
-    if let Some(s) = t.skills.iter().find(|s| s.slug == wanted) {
-        return Some(s.slug);
+    if let Some(&i) = t.by_slug.get(wanted.as_str()) {
+        return t.skills.get(i).map(|s| s.slug);
     }
     t.phrases
         .iter()
@@ -79,7 +82,8 @@ pub fn canonical(slug_or_alias: &str) -> Option<&'static str> {
 
 /// The display label of a canonical slug.
 pub fn label(slug: &str) -> Option<&'static str> {
-    SKILL_TABLE.skills.iter().find(|s| s.slug == slug).map(|s| s.label)
+    let t = &*SKILL_TABLE;
+    t.by_slug.get(slug).and_then(|&i| t.skills.get(i)).map(|s| s.label)
 }
 
 /// Skill hits from the description scan: (skill index, guard).

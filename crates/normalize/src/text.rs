@@ -52,21 +52,23 @@ fn strip_tags(html: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Collapses every run of Unicode whitespace (including no-break spaces) into one ASCII
-/// space and trims both ends.
+/// Collapses every run of Unicode whitespace (including no-break and zero-width spaces) into
+/// one ASCII space, trims both ends, and reads typographic hyphens (U+2010–U+2012, U+2212) as
+/// ASCII hyphens.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut pending = false;
-    for c in s.chars() {
-        if c.is_whitespace() || c == '\u{200b}' {
-            pending = !out.is_empty();
+    for word in s.split(|c: char| c.is_whitespace() || c == '\u{200b}').filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        if word.is_ascii() {
+            out.push_str(word);
         } else {
-            if pending {
-                out.push(' ');
-                pending = false;
-            }
-            // Typographic hyphens (U+2010–U+2012, U+2212) read as ASCII hyphens.
-            out.push(if matches!(c, '\u{2010}'..='\u{2012}' | '\u{2212}') { '-' } else { c });
+            out.extend(
+                word.chars().map(|c| {
+                    if matches!(c, '\u{2010}'..='\u{2012}' | '\u{2212}') { '-' } else { c }
+                }),
+            );
         }
     }
     out
@@ -121,6 +123,7 @@ mod tests {
             ("1 < 2 and 3", "1 < 2 and 3"),
             ("  many \n\t spaces  ", "many spaces"),
             ("caf&eacute; &amp; co", "café & co"),
+            ("fine\u{2011}tuning\u{200b} x", "fine-tuning x"),
         ];
         for (html, want) in cases {
             assert_eq!(visible_text(html), want, "{html:?}");
