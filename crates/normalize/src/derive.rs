@@ -2,7 +2,6 @@
 //! per-facet precedence (structured source value → title → location → description), and the
 //! re-derivation of a stored posting.
 
-use chrono::{DateTime, Utc};
 use freehire_domain::{
     Category, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Facets, JobPosting,
     Provider, Region, Salary, Seniority, WorkMode,
@@ -146,7 +145,7 @@ pub fn derive(draft: &Draft) -> Facets {
         english_level: s.english_level.or_else(|| schooling::english(&hits)),
         experience_years_min: s
             .experience_years_min
-            .or_else(|| experience::from_description_lowered(&body, &lower)),
+            .or_else(|| experience::from_hits(&body, &hits)),
         requires_clearance: clearance::requires(&hits),
         posting_language: language::detect(&body).map(str::to_owned),
     };
@@ -210,14 +209,4 @@ pub fn rederive(stored: &JobPosting, structured: &Structured) -> Rederived {
         fingerprint::role_fingerprint(&stored.title, &stored.company, &stored.description);
     let changed = facets != stored.facets || role_fingerprint != stored.role_fingerprint;
     Rederived { facets, role_fingerprint, changed }
-}
-
-/// When the posting says it was posted, as served (re-exported rule, see
-/// [`dates::effective_posted_at`]).
-pub fn served_posted_at(
-    stored: &JobPosting,
-    created_at: DateTime<Utc>,
-    now: DateTime<Utc>,
-) -> DateTime<Utc> {
-    dates::effective_posted_at(stored.posted_at, created_at, now)
 }

@@ -33,6 +33,8 @@ pub enum Term {
     Eligibility,
     /// A citizenship requirement naming its country.
     Citizenship(&'static str),
+    /// "year(s)"/"yr(s)": where an experience figure may stand.
+    Years,
 }
 
 /// The description automaton.
@@ -48,6 +50,12 @@ pub static LEXICON: LazyLock<Lexicon<Term>> = LazyLock::new(|| {
     add(&schooling::education_phrases());
     add(clearance::PHRASES);
     add(eligibility::PHRASES);
+    add(&[
+        ("year", Term::Years),
+        ("years", Term::Years),
+        ("yr", Term::Years),
+        ("yrs", Term::Years),
+    ]);
     entries.extend(schooling::english_phrases());
     Lexicon::new(entries)
 });

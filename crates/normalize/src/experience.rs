@@ -4,6 +4,9 @@
 
 use freehire_domain::MAX_EXPERIENCE_YEARS;
 
+use crate::description::Term;
+use crate::lexicon::Hit;
+
 const WORDS: &[(&str, i32)] = &[
     ("one", 1),
     ("two", 2),
@@ -37,25 +40,22 @@ const CONTEXT: usize = 80;
 
 /// The minimum years a description asks for.
 pub fn from_description(text: &str) -> Option<i32> {
-    from_description_lowered(text, &text.to_ascii_lowercase())
+    from_hits(text, &crate::description::scan(text))
 }
 
-/// [`from_description`] with the ASCII-lowercased text already at hand.
-pub fn from_description_lowered(text: &str, lower: &str) -> Option<i32> {
-    // Only the neighbourhoods of "year"/"yr" mentions are tokenised.
-    let mut starts: Vec<usize> =
-        lower.match_indices("year").chain(lower.match_indices("yr")).map(|(i, _)| i).collect();
-    starts.sort_unstable();
+/// [`from_description`] from the shared description scan: only the neighbourhoods of its
+/// "year"/"yr" hits are tokenised.
+pub fn from_hits(text: &str, hits: &[Hit<Term>]) -> Option<i32> {
     let mut last_end = 0;
-    for at in starts {
-        if at < last_end {
+    for h in hits.iter().filter(|h| h.term == Term::Years) {
+        if h.start < last_end {
             continue;
         }
-        let mut lo = at.saturating_sub(CONTEXT);
+        let mut lo = h.start.saturating_sub(CONTEXT);
         while !text.is_char_boundary(lo) {
             lo -= 1;
         }
-        let mut hi = (at + CONTEXT).min(text.len());
+        let mut hi = (h.end + CONTEXT).min(text.len());
         while !text.is_char_boundary(hi) {
             hi += 1;
         }
