@@ -77,3 +77,24 @@ impl<T: Copy> Lexicon<T> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_words_leftmost_longest_and_shared_phrases() {
+        let lex = Lexicon::new([
+            ("go".to_owned(), 1),
+            ("go lang".to_owned(), 2),
+            ("Java".to_owned(), 3),
+            ("javascript".to_owned(), 4),
+            ("java".to_owned(), 5),
+        ]);
+        let terms = |t: &str| lex.scan(t).into_iter().map(|h| h.term).collect::<Vec<_>>();
+        assert_eq!(terms("Go lang, golang, JAVA and JavaScript"), [2, 3, 5, 4]);
+        assert_eq!(terms("ago going cargo"), Vec::<i32>::new());
+        let hits = lex.scan("x go y");
+        assert_eq!((hits[0].start, hits[0].end), (2, 4));
+    }
+}

@@ -184,3 +184,13 @@ fn slugs_and_keys_are_the_domain_ones() {
     assert_eq!(company_key("Foo Bar Inc."), "foobar");
     assert_eq!(role_key("Acme GmbH", "Engineer (Backend)"), role_key("ACME", "engineer backend"));
 }
+
+#[test]
+fn nothing_recognisable_stays_empty() {
+    let f = derive(&draft("Evals Lead", "Remote", ""));
+    assert!(f.countries.is_empty() && f.regions.is_empty() && f.cities.is_empty());
+    assert!(f.skills.is_empty());
+    assert_eq!((f.category, f.is_tech, f.posting_language), (None, None, None));
+    assert_eq!(f.work_mode, Some(WorkMode::Remote));
+    assert_eq!(f.seniority, Some(Seniority::Lead));
+}
