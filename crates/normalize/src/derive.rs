@@ -97,7 +97,7 @@ pub fn derive(draft: &Draft) -> Facets {
 
     let seniority = s
         .seniority
-        .or_else(|| seniority::from_title_text(&draft.title))
+        .or_else(|| seniority::from_title_and_hits(&draft.title, &title_hits))
         .or_else(|| seniority::from_description(&hits));
     let category = s.category.or_else(|| category::from_title(&title_hits));
     let is_tech = category::is_tech(category, &title_hits);

@@ -120,6 +120,14 @@ pub fn from_title(hits: &[Hit<TitleTerm>]) -> Option<Seniority> {
 /// The grade of a title that may offer alternatives ("Solution Architect / Senior Solution
 /// Architect"): alternatives with different grades settle nothing.
 pub fn from_title_text(title: &str) -> Option<Seniority> {
+    from_title_and_hits(title, &crate::title::scan_title(title))
+}
+
+/// [`from_title_text`] reusing the hits of the whole title.
+pub fn from_title_and_hits(title: &str, hits: &[Hit<TitleTerm>]) -> Option<Seniority> {
+    if !(title.contains(" / ") || title.contains(" | ") || title.contains(" or ")) {
+        return from_title(hits);
+    }
     let lower = title.to_lowercase();
     // Only spaced separators split alternatives: "UI/UX" is one word pair, not two titles.
     let alternatives: Vec<&str> =
@@ -131,7 +139,7 @@ pub fn from_title_text(title: &str) -> Option<Seniority> {
             return None;
         }
     }
-    from_title(&crate::title::scan_title(title))
+    from_title(hits)
 }
 
 /// Role-level statements of grade in a description.

@@ -57,20 +57,51 @@ fn strip_tags(html: &str) -> Cow<'_, str> {
 /// ASCII hyphens.
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split(|c: char| c.is_whitespace() || c == '\u{200b}').filter(|w| !w.is_empty()) {
-        if !out.is_empty() {
-            out.push(' ');
+    // Start of the pending run of non-space text, copied as one slice when it ends.
+    let mut run: Option<usize> = None;
+    let mut space = false;
+    let flush = |out: &mut String, run: &mut Option<usize>, end: usize, space: &mut bool| {
+        if let Some(start) = run.take() {
+            if *space && !out.is_empty() {
+                out.push(' ');
+            }
+            *space = false;
+            out.push_str(&s[start..end]);
         }
-        if word.is_ascii() {
-            out.push_str(word);
-        } else {
-            out.extend(
-                word.chars().map(|c| {
-                    if matches!(c, '\u{2010}'..='\u{2012}' | '\u{2212}') { '-' } else { c }
-                }),
-            );
+    };
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if b.is_ascii_whitespace() {
+                flush(&mut out, &mut run, i, &mut space);
+                space = true;
+            } else if run.is_none() {
+                run = Some(i);
+            }
+            i += 1;
+            continue;
         }
+        let c = s[i..].chars().next().unwrap_or(' ');
+        let len = c.len_utf8();
+        if c.is_whitespace() || c == '\u{200b}' {
+            flush(&mut out, &mut run, i, &mut space);
+            space = true;
+        } else if matches!(c, '\u{2010}'..='\u{2012}' | '\u{2212}') {
+            // Typographic hyphens read as ASCII hyphens.
+            flush(&mut out, &mut run, i, &mut space);
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push('-');
+        } else if run.is_none() {
+            run = Some(i);
+        }
+        i += len;
     }
+    flush(&mut out, &mut run, bytes.len(), &mut space);
     out
 }
 
@@ -124,6 +155,8 @@ mod tests {
             ("  many \n\t spaces  ", "many spaces"),
             ("caf&eacute; &amp; co", "café & co"),
             ("fine\u{2011}tuning\u{200b} x", "fine-tuning x"),
+            ("a \u{2010} b\u{a0}\u{a0}c", "a - b c"),
+            ("\u{2212}5 \u{2014} ok", "-5 \u{2014} ok"),
         ];
         for (html, want) in cases {
             assert_eq!(visible_text(html), want, "{html:?}");
