@@ -1,0 +1,212 @@
+//! The entry point: a [`Draft`] (what an adapter read) → [`Facets`], with the reference's
+//! per-facet precedence (structured source value → title → location → description), and the
+//! re-derivation of a stored posting.
+
+use freehire_domain::{
+    Category, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Facets, JobPosting,
+    Provider, Region, Salary, Seniority, WorkMode,
+};
+
+use crate::salary::{SalaryParts, salary};
+use crate::{
+    category, clearance, dates, description, eligibility, employment, experience, fingerprint, geo,
+    language, schooling, sections, seniority, skills, text, title, work_mode,
+};
+
+/// Facet values an adapter read from structured fields (never from heuristics). Each one,
+/// when present, wins over anything derived from text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Structured {
+    /// Countries; they replace the derived ones and pull their regions along.
+    pub countries: Vec<CountryCode>,
+    /// Regions; they replace the derived ones.
+    pub regions: Vec<Region>,
+    /// City names; they replace the derived ones.
+    pub cities: Vec<String>,
+    /// Work mode.
+    pub work_mode: Option<WorkMode>,
+    /// Employment type.
+    pub employment_type: Option<EmploymentType>,
+    /// Seniority.
+    pub seniority: Option<Seniority>,
+    /// Category.
+    pub category: Option<Category>,
+    /// Skills (slugs or known aliases); unioned with the dictionary's.
+    pub skills: Vec<String>,
+    /// Minimum years of experience.
+    pub experience_years_min: Option<i32>,
+    /// Education level.
+    pub education_level: Option<EducationLevel>,
+    /// English level.
+    pub english_level: Option<EnglishLevel>,
+}
+
+/// What an adapter read about one posting, before normalisation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Draft {
+    /// Job title.
+    pub title: String,
+    /// Employer display name.
+    pub company: String,
+    /// Free-text location (possibly several places).
+    pub location: String,
+    /// Description HTML (sanitised or not: only its visible text is read).
+    pub description: String,
+    /// The source's remote flag: a structured remote statement when no work mode is given.
+    pub remote: bool,
+    /// Structured facet values.
+    pub structured: Structured,
+    /// Structured salary parts.
+    pub salary: SalaryParts,
+    /// The raw posted-at value (RFC 3339, date, epoch s or ms).
+    pub posted_at: Option<String>,
+}
+
+/// Derives every facet of a draft. Pure and deterministic; unknowns stay empty.
+pub fn derive(draft: &Draft) -> Facets {
+    let s = &draft.structured;
+    let body = text::visible_text(&draft.description);
+    let lower = body.to_ascii_lowercase();
+    let hits = description::scan_lowered(&body, &lower);
+    let title_hits = title::scan_title(&draft.title);
+
+    // Geography: structured → location → title restriction → description eligibility.
+    let mut geo = geo::parse_location(&draft.location);
+    if geo.is_unpinned() {
+        let pin = eligibility::from_title(&draft.title);
+        let pin = if pin.is_empty() { eligibility::from_description(&body, &hits) } else { pin };
+        if !pin.is_empty() {
+            geo::pin(&mut geo, &pin.countries, &pin.regions);
+        }
+    }
+    let (countries, mut regions) = if s.countries.is_empty() {
+        (geo.countries, geo.regions)
+    } else {
+        (s.countries.clone(), geo::regions_of(&s.countries))
+    };
+    if !s.regions.is_empty() {
+        regions = s.regions.clone();
+    }
+    let cities = if s.cities.is_empty() { geo.cities } else { s.cities.clone() };
+
+    let work_mode = s
+        .work_mode
+        .or(draft.remote.then_some(WorkMode::Remote))
+        .or(geo.work_mode)
+        .or_else(|| work_mode::from_description(&hits));
+
+    let seniority = s
+        .seniority
+        .or_else(|| seniority::from_title_and_hits(&draft.title, &title_hits))
+        .or_else(|| seniority::from_description(&hits));
+    let category = s.category.or_else(|| category::from_title(&title_hits));
+    let is_tech = category::is_tech(category, &title_hits);
+
+    let company_ranges = sections::company_ranges_lowered(&body, &lower, &draft.company);
+    let skill_hits: Vec<skills::SkillHit> = hits
+        .iter()
+        .filter(|h| !company_ranges.iter().any(|(s, e)| (*s..*e).contains(&h.start)))
+        .filter_map(|h| match h.term {
+            description::Term::Skill(i, g) => {
+                Some(crate::lexicon::Hit { start: h.start, end: h.end, term: (i, g) })
+            }
+            _ => None,
+        })
+        .collect();
+    // The employer's own name is not a skill of its postings ("Amplitude" at Amplitude).
+    let company_key = text::key(&draft.company);
+    let mut skill_set: Vec<String> = skills::from_hits(&body, &skill_hits)
+        .into_iter()
+        .filter(|slug| skills::label(slug).is_none_or(|l| text::key(l) != company_key))
+        .map(str::to_owned)
+        .collect();
+    for given in &s.skills {
+        let canonical =
+            skills::canonical(given).map_or_else(|| given.trim().to_lowercase(), str::to_owned);
+        if !canonical.is_empty() {
+            skill_set.push(canonical);
+        }
+    }
+
+    let mut facets = Facets {
+        countries,
+        regions,
+        cities,
+        work_mode,
+        seniority,
+        category,
+        is_tech,
+        skills: skill_set,
+        employment_type: s
+            .employment_type
+            .or_else(|| employment::from_title(&title_hits))
+            .or_else(|| employment::from_description(&hits)),
+        education_level: s.education_level.or_else(|| schooling::education(&hits)),
+        english_level: s.english_level.or_else(|| schooling::english(&hits)),
+        experience_years_min: s
+            .experience_years_min
+            .or_else(|| experience::from_hits(&body, &hits)),
+        requires_clearance: clearance::requires(&hits),
+        posting_language: language::detect(&body).map(str::to_owned),
+    };
+    facets.canonicalize();
+    facets
+}
+
+/// The structured salary of a draft (see [`salary`]).
+pub fn draft_salary(draft: &Draft) -> Option<Salary> {
+    salary(&draft.salary)
+}
+
+/// Builds the posting a writer stores: facets, salary, posted date and role fingerprint.
+pub fn posting(draft: &Draft, source: Provider, external_id: &str, url: &str) -> JobPosting {
+    JobPosting {
+        source,
+        external_id: external_id.to_owned(),
+        url: url.to_owned(),
+        title: draft.title.trim().to_owned(),
+        company: draft.company.trim().to_owned(),
+        location: draft.location.trim().to_owned(),
+        description: draft.description.clone(),
+        remote: draft.remote,
+        posted_at: draft.posted_at.as_deref().and_then(dates::parse_posted_at),
+        facets: derive(draft),
+        salary: draft_salary(draft),
+        role_fingerprint: fingerprint::role_fingerprint(
+            &draft.title,
+            &draft.company,
+            &draft.description,
+        ),
+    }
+}
+
+/// The outcome of re-deriving a stored posting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rederived {
+    /// The facets the current dictionaries give.
+    pub facets: Facets,
+    /// The role fingerprint the current rules give.
+    pub role_fingerprint: String,
+    /// Whether either differs from what is stored (the posting needs re-indexing).
+    pub changed: bool,
+}
+
+/// Re-derives a stored posting's facets (after a dictionary change). Structured values are
+/// not part of a stored posting: pass the ones the source gave, or `Structured::default()`.
+pub fn rederive(stored: &JobPosting, structured: &Structured) -> Rederived {
+    let draft = Draft {
+        title: stored.title.clone(),
+        company: stored.company.clone(),
+        location: stored.location.clone(),
+        description: stored.description.clone(),
+        remote: stored.remote,
+        structured: structured.clone(),
+        salary: SalaryParts::default(),
+        posted_at: None,
+    };
+    let facets = derive(&draft);
+    let role_fingerprint =
+        fingerprint::role_fingerprint(&stored.title, &stored.company, &stored.description);
+    let changed = facets != stored.facets || role_fingerprint != stored.role_fingerprint;
+    Rederived { facets, role_fingerprint, changed }
+}

@@ -1,0 +1,214 @@
+//! Skills: a curated alias → canonical dictionary (`data/skills.tsv`, slugs with display
+//! labels). Common-word names ("Go", "Rust", "Swift") count only in technical contexts and in
+//! their proper casing; single letters ("R", "C") only inside a list of other skills.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use crate::lexicon::Hit;
+
+const SKILLS: &str = include_str!("../data/skills.tsv");
+
+/// How much evidence a skill's label needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    /// Any whole-word mention.
+    None,
+    /// The label is a common word: proper casing, not "Go-to"/"go to", and a technical context.
+    Word,
+    /// A single letter: only next to another skill in a list.
+    List,
+}
+
+/// A canonical skill.
+#[derive(Debug)]
+pub struct Skill {
+    /// Canonical slug (the facet value).
+    pub slug: &'static str,
+    /// Display label.
+    pub label: &'static str,
+}
+
+/// The skill table and every (phrase, skill, guard) it contributes to the description lexicon.
+pub struct SkillTable {
+    /// Skills, indexed by position.
+    pub skills: Vec<Skill>,
+    /// Slug → index.
+    pub by_slug: std::collections::HashMap<&'static str, usize>,
+    /// Phrases: (phrase, skill index, guard applying to this phrase).
+    pub phrases: Vec<(String, u16, Guard)>,
+}
+
+fn build() -> SkillTable {
+    let mut skills = Vec::new();
+    let mut phrases = Vec::new();
+    for line in SKILLS.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let mut f = line.split('\t');
+        let (Some(slug), Some(label)) = (f.next(), f.next()) else { continue };
+        let aliases = f.next().unwrap_or("");
+        let guard = f.next().unwrap_or("").trim();
+        let Ok(idx) = u16::try_from(skills.len()) else { break };
+        skills.push(Skill { slug, label });
+        match guard {
+            "alias" => {}
+            "word" => phrases.push((label.to_owned(), idx, Guard::Word)),
+            "list" => phrases.push((label.to_owned(), idx, Guard::List)),
+            _ => phrases.push((label.to_owned(), idx, Guard::None)),
+        }
+        for alias in aliases.split('|').map(str::trim).filter(|a| !a.is_empty()) {
+            phrases.push((alias.to_owned(), idx, Guard::None));
+        }
+    }
+    let by_slug = skills.iter().enumerate().map(|(i, s)| (s.slug, i)).collect();
+    SkillTable { skills, by_slug, phrases }
+}
+
+/// The skill table, built on first use.
+pub static SKILL_TABLE: LazyLock<SkillTable> = LazyLock::new(build);
+
+/// Looks a canonical slug up (structured skills from adapters are checked against it).
+pub fn canonical(slug_or_alias: &str) -> Option<&'static str> {
+    let t = &*SKILL_TABLE;
+    let wanted = slug_or_alias.trim().to_ascii_lowercase();
+    if let Some(&i) = t.by_slug.get(wanted.as_str()) {
+        return t.skills.get(i).map(|s| s.slug);
+    }
+    t.phrases
+        .iter()
+        .find(|(p, _, g)| *g == Guard::None && p.to_ascii_lowercase() == wanted)
+        .and_then(|(_, i, _)| t.skills.get(usize::from(*i)))
+        .map(|s| s.slug)
+}
+
+/// The display label of a canonical slug.
+pub fn label(slug: &str) -> Option<&'static str> {
+    let t = &*SKILL_TABLE;
+    t.by_slug.get(slug).and_then(|&i| t.skills.get(i)).map(|s| s.label)
+}
+
+/// Skill hits from the description scan: (skill index, guard).
+pub type SkillHit = Hit<(u16, Guard)>;
+
+/// Distinct unguarded skills that make a text technical.
+const TECH_CONTEXT: usize = 3;
+
+/// Whether only list punctuation or "and"/"or" separates `a` and `b` (`a` before `b`).
+fn adjacent(text: &str, a_end: usize, b_start: usize) -> bool {
+    if b_start < a_end {
+        return false;
+    }
+    let gap = text[a_end..b_start].trim().to_ascii_lowercase();
+    matches!(gap.as_str(), "," | "/" | "&" | "and" | "or" | ", and" | ", or" | "" | "+" | "|" | ";")
+        && b_start - a_end <= 6
+}
+
+/// The canonical skills a description mentions, after the guards.
+pub fn from_hits(text: &str, hits: &[SkillHit]) -> BTreeSet<&'static str> {
+    let table = &*SKILL_TABLE;
+    let unguarded: BTreeSet<u16> =
+        hits.iter().filter(|h| h.term.1 == Guard::None).map(|h| h.term.0).collect();
+    let mut out = BTreeSet::new();
+    for (i, hit) in hits.iter().enumerate() {
+        let (idx, guard) = hit.term;
+        let Some(skill) = table.skills.get(usize::from(idx)) else { continue };
+        let neighbour = |h: Option<&SkillHit>, before: bool| {
+            h.is_some_and(|h| {
+                h.term.0 != idx
+                    && h.term.1 != Guard::List
+                    && if before {
+                        adjacent(text, h.end, hit.start)
+                    } else {
+                        adjacent(text, hit.end, h.start)
+                    }
+            })
+        };
+        let in_list = neighbour(i.checked_sub(1).and_then(|j| hits.get(j)), true)
+            || neighbour(hits.get(i + 1), false);
+        let ok = match guard {
+            Guard::None => true,
+            Guard::List => in_list && &text[hit.start..hit.end] == skill.label,
+            Guard::Word => {
+                let after = &text[hit.end..];
+                // A capitalised word opening a sentence is usually the English word ("Go
+                // beyond", "Make it faster"): there it counts only inside a list.
+                let sentence_start = text[..hit.start]
+                    .trim_end()
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| matches!(c, '.' | '!' | '?' | ':' | '•' | '·'));
+                let next_word = after.trim_start().split(|c: char| !c.is_alphanumeric()).next();
+                &text[hit.start..hit.end] == skill.label
+                    && !after.starts_with('-')
+                    && !next_word.is_some_and(|w| w.eq_ignore_ascii_case("to"))
+                    && (in_list
+                        || (!sentence_start
+                            && unguarded.iter().filter(|&&s| s != idx).count() >= TECH_CONTEXT))
+            }
+        };
+        if ok {
+            out.insert(skill.slug);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexicon::Lexicon;
+
+    fn skills(text: &str) -> Vec<&'static str> {
+        let lex = Lexicon::new(SKILL_TABLE.phrases.iter().map(|(p, i, g)| (p.clone(), (*i, *g))));
+        from_hits(text, &lex.scan(text)).into_iter().collect()
+    }
+
+    #[test]
+    fn dictionary_size_and_labels() {
+        let t = &*SKILL_TABLE;
+        assert!(t.skills.len() >= 500, "{}", t.skills.len());
+        let mut slugs: Vec<_> = t.skills.iter().map(|s| s.slug).collect();
+        slugs.sort_unstable();
+        let before = slugs.len();
+        slugs.dedup();
+        assert_eq!(before, slugs.len(), "slugs are unique");
+        assert!(t.skills.iter().all(|s| !s.label.is_empty()));
+        assert_eq!(label("kubernetes"), Some("Kubernetes"));
+        assert_eq!(canonical("k8s"), Some("kubernetes"));
+        assert_eq!(canonical("Golang"), Some("go"));
+        assert_eq!(canonical("nonsense"), None);
+    }
+
+    #[test]
+    fn skill_table() {
+        #[rustfmt::skip]
+        let cases: &[(&str, &[&str])] = &[
+            ("We use Golang and k8s.", &["go", "kubernetes"]),
+            ("Experience with go lang", &["go"]),
+            ("Backend in Go, PostgreSQL, Kafka and Docker.", &["docker", "go", "kafka", "postgresql"]),
+            ("Own our go-to-market strategy with HubSpot", &["hubspot"]),
+            ("Ready to go to market? Python, Docker, AWS, Terraform", &["aws", "docker", "python", "terraform"]),
+            ("Let's go! We love to rust-proof bikes.", &[]),
+            ("Rust, Go", &["go", "rust"]),
+            ("Python, R, SQL", &["python", "r", "sql"]),
+            ("C/C++ on embedded targets", &["c", "cpp"]),
+            ("Grade C students and R&D", &[]),
+            ("Swift and SwiftUI for iOS", &["ios", "swift", "swiftui"]),
+            ("The swift response of our team", &[]),
+            ("react.js and TypeScript", &["react", "typescript"]),
+            ("Customers react to our product.", &[]),
+            ("node.js, C#, .NET", &["csharp", "dotnet", "nodejs"]),
+            ("scalable systems", &[]),
+            ("javascript; Java", &["java", "javascript"]),
+            ("machine   learning", &[]),
+            ("Machine learning with PyTorch", &["machine-learning", "pytorch"]),
+        ];
+        let mut failures = Vec::new();
+        for (text, want) in cases {
+            let got = skills(text);
+            if got != *want {
+                failures.push(format!("{text:?}: got {got:?}, want {want:?}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
