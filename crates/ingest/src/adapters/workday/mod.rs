@@ -193,8 +193,7 @@ impl Workday {
         let path = item.external_path.clone().unwrap_or_default();
         let id = native_id(&path);
         let result = async {
-            let tail: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-            let url = site.cxs(&tail)?;
+            let url = site.detail_url(&path)?;
             let doc: DetailDoc = self.0.http.get_json(&url).await?;
             let info = doc.job_posting_info;
             let mut location = String::new();

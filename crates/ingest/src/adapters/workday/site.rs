@@ -34,6 +34,22 @@ impl Site {
         Ok(Self { host, tenant, site })
     }
 
+    /// The detail URL of an `externalPath`, kept as Workday wrote it (it may already be
+    /// percent-encoded). A path that could leave the site's CXS prefix is refused.
+    pub(crate) fn detail_url(&self, external_path: &str) -> Result<url::Url, Error> {
+        let safe = external_path.starts_with('/')
+            && !external_path.starts_with("//")
+            && !external_path.split('/').any(|seg| seg == ".." || seg == ".")
+            && !external_path.contains(['?', '#', '\\'])
+            && !external_path.chars().any(|c| c.is_whitespace() || c.is_control());
+        if !safe {
+            return Err(invalid_board("workday", external_path, "unsafe externalPath"));
+        }
+        let base = self.cxs(&[])?;
+        let raw = format!("{}{external_path}", base.as_str().trim_end_matches('/'));
+        url::Url::parse(&raw).map_err(|e| invalid_board("workday", external_path, &e.to_string()))
+    }
+
     pub(crate) fn cxs(&self, tail: &[&str]) -> Result<url::Url, Error> {
         let mut segs = vec!["wday", "cxs", self.tenant.as_str(), self.site.as_str()];
         segs.extend_from_slice(tail);
@@ -44,6 +60,18 @@ impl Site {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn detail_urls_keep_encoded_paths() {
+        let s = Site::parse("acme.wd1.myworkdayjobs.com/Careers").unwrap();
+        assert_eq!(
+            s.detail_url("/job/New-York%2C-NY/Engineer_R1").unwrap().as_str(),
+            "https://acme.wd1.myworkdayjobs.com/wday/cxs/acme/Careers/job/New-York%2C-NY/Engineer_R1"
+        );
+        for bad in ["job/x", "//evil.com/x", "/job/../../x", "/job/x?y", "/job/a b"] {
+            assert!(s.detail_url(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sites() {
