@@ -1,0 +1,96 @@
+//! Board curation: add a board from its careers URL, import boards from a CSV file. Duplicates
+//! are folded by board identity (the store's case fold plus each provider's own form fold).
+
+use std::io::Read;
+
+use chrono::{DateTime, Utc};
+use freehire_domain::{BoardKey, BoardStatus, NewBoard};
+use freehire_store::{AddedBoard, BoardFilter, Store};
+
+use crate::AppError;
+
+/// Adds the board a careers or API URL names, for `company`, with `status` (`active` for
+/// curated adds). An unrecognised URL is an error, never a guess.
+pub async fn add_from_url(
+    store: &dyn Store,
+    url: &str,
+    company: &str,
+    status: BoardStatus,
+    at: DateTime<Utc>,
+) -> Result<AddedBoard, AppError> {
+    let recognized = freehire_ingest::recognize(url)?;
+    let key = recognized.key()?;
+    add(store, key, company, Some(recognized.canonical_url), status, at).await
+}
+
+/// Adds a board by key, folding duplicates by identity.
+pub async fn add(
+    store: &dyn Store,
+    key: BoardKey,
+    company: &str,
+    url: Option<String>,
+    status: BoardStatus,
+    at: DateTime<Utc>,
+) -> Result<AddedBoard, AppError> {
+    freehire_ingest::validate_board(&key)?;
+    let company = company.trim();
+    if company.is_empty() {
+        return Err(freehire_domain::DomainError::Invalid {
+            field: "company",
+            value: String::new(),
+            reason: "must not be empty",
+        }
+        .into());
+    }
+    let identity = freehire_ingest::board_identity(&key);
+    let live = store
+        .list_boards(&BoardFilter {
+            provider: Some(key.provider.clone()),
+            statuses: vec![BoardStatus::Pending, BoardStatus::Active],
+        })
+        .await?;
+    if let Some(existing) =
+        live.into_iter().find(|b| freehire_ingest::board_identity(&b.key) == identity)
+    {
+        return Ok(AddedBoard { board: existing, created: false });
+    }
+    let board = NewBoard { key, company: company.to_owned(), url, status };
+    Ok(store.add_board(&board, at).await?)
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportReport {
+    /// Boards created.
+    pub added: u64,
+    /// Rows naming a board already present.
+    pub existing: u64,
+    /// Rows refused, each naming its line.
+    pub errors: Vec<String>,
+}
+
+/// Imports a CSV with columns `provider,board,company` as `active` boards. Bad rows are
+/// reported by line and skipped; good rows are added.
+pub async fn import_csv(
+    store: &dyn Store,
+    input: impl Read,
+    at: DateTime<Utc>,
+) -> Result<ImportReport, AppError> {
+    let mut report = ImportReport::default();
+    for row in freehire_ingest::parse_board_csv(input) {
+        let row = match row {
+            Ok(row) => row,
+            Err(e) => {
+                report.errors.push(e.to_string());
+                continue;
+            }
+        };
+        match add(store, row.key, &row.company, None, BoardStatus::Active, at).await {
+            Ok(added) if added.created => report.added += 1,
+            Ok(_) => report.existing += 1,
+            Err(AppError::Store(e)) => return Err(e.into()),
+            Err(e) => report.errors.push(format!("line {}: {e}", row.line)),
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,18 @@
+//! The crate's error type.
+
+/// What an application service can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] freehire_store::StoreError),
+    /// The source side refused (unknown provider, unrecognised URL, bad board).
+    #[error(transparent)]
+    Source(#[from] freehire_ingest::Error),
+    /// A value failed validation.
+    #[error(transparent)]
+    Invalid(#[from] freehire_domain::DomainError),
+    /// Another worker holds the provider.
+    #[error("provider {0} is being ingested by another worker")]
+    Busy(String),
+}

@@ -1,0 +1,159 @@
+//! One board of a run: cooldown check, seen set, fetch, write, health, board-scoped close.
+
+use std::sync::Arc;
+
+use freehire_domain::{Board, ClosedReason, JobPosting};
+use freehire_ingest::{BoardTarget, SeenSet, Source};
+use freehire_store::{JobKey, Store, UnseenScope, UpsertOutcome};
+
+use super::{Clock, convert::to_posting, run::IngestConfig};
+
+/// What happened to one board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoardOutcome {
+    /// Listed and written.
+    Crawled(BoardCounts),
+    /// Cooling down after repeated failures: not fetched.
+    Cooled,
+    /// The fetch failed (or storing it did); nothing was closed.
+    Failed(String),
+    /// Not started because the run is shutting down.
+    NotStarted,
+}
+
+/// Counts of one crawled board.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardCounts {
+    /// Postings the listing named (read, refreshed or unreadable).
+    pub named: u64,
+    /// New rows.
+    pub inserted: u64,
+    /// Rewritten rows.
+    pub changed: u64,
+    /// Rows whose content was the same.
+    pub unchanged: u64,
+    /// Stored rows listed without detail (hydrating fetch) and only touched.
+    pub touched: u64,
+    /// Postings whose detail could not be read.
+    pub unreadable: u64,
+    /// Postings dropped before the write (no title, bad id).
+    pub skipped: u64,
+    /// Jobs closed because the complete listing no longer names them.
+    pub closed: u64,
+}
+
+/// Crawls one board. Errors of the board itself become [`BoardOutcome::Failed`] (and board
+/// health); only storage failures while recording that are returned as errors.
+pub(super) async fn crawl(
+    store: &dyn Store,
+    source: &Arc<dyn Source>,
+    board: &Board,
+    config: &IngestConfig,
+    clock: Clock<'_>,
+) -> Result<BoardOutcome, freehire_store::StoreError> {
+    let key = &board.key;
+    let started = clock();
+    if store.board_health(key).await?.is_some_and(|h| h.is_cooling(started)) {
+        return Ok(BoardOutcome::Cooled);
+    }
+    let target = BoardTarget::new(key.clone(), board.company.clone());
+    let prefix = key.external_id_prefix();
+    let capabilities = source.capabilities();
+
+    let seen = if capabilities.hydrating && !config.refetch_all {
+        let stored =
+            store.board_seen_set(&key.provider, &prefix, started - config.hydration_retry).await?;
+        SeenSet::from_external_ids(key, stored.iter().map(|s| s.external_id.as_str()))
+    } else {
+        SeenSet::new()
+    };
+    let listing = if capabilities.hydrating {
+        source.fetch_new(&target, &seen).await
+    } else {
+        source.fetch(&target).await
+    };
+    let listing = match listing {
+        Ok(listing) => listing,
+        Err(e) => {
+            let error = e.to_string();
+            tracing::warn!(board = %key, error = %error, "board failed");
+            store.record_board_failure(key, &error, clock()).await?;
+            return Ok(BoardOutcome::Failed(error));
+        }
+    };
+
+    let mut counts = BoardCounts {
+        named: listing.named_ids().count() as u64,
+        unreadable: listing.unreadable.len() as u64,
+        ..BoardCounts::default()
+    };
+    let mut postings: Vec<JobPosting> = Vec::with_capacity(listing.postings.len());
+    for raw in &listing.postings {
+        let posting = to_posting(raw, key, &board.company);
+        match posting.validate() {
+            Ok(()) => postings.push(posting),
+            Err(e) => {
+                counts.skipped += 1;
+                tracing::debug!(board = %key, native_id = %raw.native_id, error = %e, "posting skipped");
+            }
+        }
+    }
+    // Listed without detail: refresh liveness only. Unreadable postings were listed too, so
+    // their stored rows must not look unseen to the close below.
+    let touch: Vec<JobKey> = listing
+        .seen_refresh
+        .iter()
+        .chain(listing.unreadable.iter().map(|u| &u.native_id))
+        .map(|id| JobKey {
+            source: key.provider.clone(),
+            external_id: freehire_ingest::external_id(key, id),
+        })
+        .collect();
+
+    let written = async {
+        let seen_at = clock();
+        let results = store.upsert_jobs(&postings, seen_at).await?;
+        let touched = store.touch_jobs(&touch, seen_at).await?;
+        Ok::<_, freehire_store::StoreError>((results, touched))
+    }
+    .await;
+    let (results, touched) = match written {
+        Ok(done) => done,
+        Err(e) => {
+            let error = format!("storing the listing failed: {e}");
+            tracing::error!(board = %key, error = %error, "board not stored");
+            store.record_board_failure(key, &error, clock()).await?;
+            return Ok(BoardOutcome::Failed(error));
+        }
+    };
+    for r in &results {
+        match r.outcome {
+            UpsertOutcome::Inserted => counts.inserted += 1,
+            UpsertOutcome::Changed => counts.changed += 1,
+            UpsertOutcome::Unchanged => counts.unchanged += 1,
+        }
+    }
+    counts.touched =
+        touched.iter().filter(|t| !matches!(t, freehire_store::Refreshed::Missed)).count() as u64;
+
+    let finished = clock();
+    store.record_board_success(key, counts.named, finished).await?;
+    store.activate_board(key, finished).await?;
+
+    // Only a complete listing that named something proves what is gone.
+    if capabilities.full_board_listing && counts.named > 0 {
+        let scope = UnseenScope {
+            source: key.provider.clone(),
+            board_prefixes: vec![prefix],
+            last_seen_before: started,
+        };
+        counts.closed =
+            store.close_unseen(&scope, ClosedReason::BoardUnseen, finished).await?.len() as u64;
+    }
+    tracing::info!(
+        board = %key, named = counts.named, inserted = counts.inserted, changed = counts.changed,
+        unchanged = counts.unchanged, touched = counts.touched, unreadable = counts.unreadable,
+        skipped = counts.skipped, closed = counts.closed, "board crawled"
+    );
+    Ok(BoardOutcome::Crawled(counts))
+}

@@ -1,0 +1,42 @@
+//! A raw posting from an adapter into the stored shape: namespaced id, employer, facets.
+
+use freehire_domain::{BoardKey, JobPosting, Provider};
+use freehire_ingest::{RawDate, RawPosting};
+use freehire_normalize::{Draft, SalaryParts, Structured};
+
+/// Normalises one posting of `board` (whose company is `board_company`).
+pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> JobPosting {
+    let draft = Draft {
+        title: raw.title.clone(),
+        company: raw.company_or(board_company).to_owned(),
+        location: raw.location.clone(),
+        description: raw.description_html.clone(),
+        remote: raw.remote.unwrap_or(false),
+        structured: Structured {
+            countries: raw.countries.clone(),
+            work_mode: raw.work_mode,
+            employment_type: raw.employment_type,
+            seniority: raw.seniority,
+            experience_years_min: raw.experience_years_min,
+            ..Structured::default()
+        },
+        salary: raw.salary.as_ref().map_or_else(SalaryParts::default, |s| SalaryParts {
+            min: s.min,
+            max: s.max,
+            currency: Some(s.currency.clone()),
+            period: Some(s.period.as_str().to_owned()),
+        }),
+        posted_at: raw.posted_at.as_ref().map(|d| match d {
+            RawDate::Text(t) => t.clone(),
+            RawDate::UnixMillis(ms) => ms.to_string(),
+        }),
+    };
+    let mut posting = freehire_normalize::posting(
+        &draft,
+        Provider::clone(&board.provider),
+        &freehire_ingest::external_id(board, &raw.native_id),
+        &raw.url,
+    );
+    posting.facets.canonicalize();
+    posting
+}

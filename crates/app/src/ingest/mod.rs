@@ -1,0 +1,29 @@
+//! Ingest runs: [`run_provider`] crawls every board of one provider; [`scheduler`] decides
+//! which provider runs next.
+//!
+//! Per board (at most [`IngestConfig::board_concurrency`] at once):
+//! 1. skip it while its health says it is cooling down;
+//! 2. load its seen set (stored ids, minus young rows without a description so their detail
+//!    is retried);
+//! 3. fetch (the hydrating form when the adapter has one);
+//! 4. normalise every posting into a [`freehire_domain::JobPosting`] (namespaced external id,
+//!    facets from `freehire-normalize`), skipping invalid ones;
+//! 5. write them in one transaction (inserted/changed rows are queued for search in it) and
+//!    touch the ids listed without detail;
+//! 6. record health (failures back off; success heals and activates a pending board);
+//! 7. when the provider proves complete listings and the listing named anything, close the
+//!    board's jobs it did not list (`board_unseen`).
+//!
+//! After all boards, the unseen sweep closes jobs of successfully listed boards not seen for
+//! the grace period (`unseen`). A failed or truncated listing never licenses a close.
+
+mod board;
+mod convert;
+mod run;
+pub mod scheduler;
+
+pub use convert::to_posting;
+
+/// The time source of a run (tests pin it; binaries pass `&Utc::now`).
+pub type Clock<'a> = &'a (dyn Fn() -> chrono::DateTime<chrono::Utc> + Sync);
+pub use run::{BoardOutcome, IngestConfig, RunStats, run_provider};

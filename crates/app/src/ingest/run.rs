@@ -1,0 +1,152 @@
+//! One provider run over all its boards, then the unseen sweep.
+
+use chrono::Duration;
+use freehire_domain::{BoardStatus, ClosedReason, Provider};
+use freehire_ingest::Registry;
+use freehire_store::{BoardFilter, Store, UnseenScope};
+use futures::{StreamExt, stream};
+use tokio_util::sync::CancellationToken;
+
+pub use super::board::BoardOutcome;
+use super::{
+    Clock,
+    board::{BoardCounts, crawl},
+};
+use crate::AppError;
+
+/// How a run behaves. The defaults are the reference's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IngestConfig {
+    /// Boards crawled at once (`defaultConcurrency` = 8).
+    pub board_concurrency: usize,
+    /// The unseen sweep closes jobs not seen for this long (`DefaultSweepGrace` = 48 h).
+    pub sweep_grace: Duration,
+    /// Rows without a description younger than this get their detail fetched again (14 days).
+    pub hydration_retry: Duration,
+    /// Ignore seen sets and fetch every detail (a repair run).
+    pub refetch_all: bool,
+}
+
+impl Default for IngestConfig {
+    fn default() -> Self {
+        Self {
+            board_concurrency: 8,
+            sweep_grace: Duration::hours(48),
+            hydration_retry: Duration::days(14),
+            refetch_all: false,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Boards of the provider (pending and active).
+    pub boards: u64,
+    /// Boards listed and written.
+    pub crawled: u64,
+    /// Postings written or refreshed (inserted + changed + unchanged + touched).
+    pub ingested: u64,
+    /// New rows.
+    pub inserted: u64,
+    /// Rewritten rows.
+    pub changed: u64,
+    /// Boards whose fetch or write failed.
+    pub failed: u64,
+    /// Postings dropped before the write.
+    pub skipped: u64,
+    /// Boards skipped while cooling down.
+    pub cooled: u64,
+    /// Postings whose detail could not be read.
+    pub unreadable: u64,
+    /// Jobs closed by board-scoped closes.
+    pub closed_board: u64,
+    /// Jobs closed by the unseen sweep.
+    pub closed_swept: u64,
+    /// Boards not started because the run was cancelled.
+    pub not_started: u64,
+}
+
+impl RunStats {
+    fn add(&mut self, c: &BoardCounts) {
+        self.crawled += 1;
+        self.ingested += c.inserted + c.changed + c.unchanged + c.touched;
+        self.inserted += c.inserted;
+        self.changed += c.changed;
+        self.skipped += c.skipped;
+        self.unreadable += c.unreadable;
+        self.closed_board += c.closed;
+    }
+
+    /// Whether the run stopped early for a shutdown.
+    pub fn interrupted(&self) -> bool {
+        self.not_started > 0
+    }
+}
+
+/// Crawls every pending or active board of `provider`, then sweeps. Boards already started
+/// when `cancel` fires are finished; the rest are not started.
+pub async fn run_provider(
+    store: &dyn Store,
+    registry: &Registry,
+    provider: &Provider,
+    config: &IngestConfig,
+    cancel: &CancellationToken,
+    clock: Clock<'_>,
+) -> Result<RunStats, AppError> {
+    let source = registry.require(provider)?;
+    let filter = BoardFilter {
+        provider: Some(provider.clone()),
+        statuses: vec![BoardStatus::Pending, BoardStatus::Active],
+    };
+    let boards = store.list_boards(&filter).await?;
+    let mut stats = RunStats { boards: boards.len() as u64, ..RunStats::default() };
+    tracing::info!(%provider, boards = boards.len(), "ingest run started");
+
+    let outcomes: Vec<_> = stream::iter(boards.iter())
+        .map(|board| async move {
+            if cancel.is_cancelled() {
+                return (board, Ok(BoardOutcome::NotStarted));
+            }
+            (board, crawl(store, source, board, config, clock).await)
+        })
+        .buffer_unordered(config.board_concurrency.max(1))
+        .collect()
+        .await;
+
+    let mut proven = Vec::new();
+    for (board, outcome) in outcomes {
+        match outcome? {
+            BoardOutcome::Crawled(counts) => {
+                if counts.unreadable == 0 {
+                    proven.push(board.key.external_id_prefix());
+                }
+                stats.add(&counts);
+            }
+            BoardOutcome::Cooled => stats.cooled += 1,
+            BoardOutcome::Failed(_) => stats.failed += 1,
+            BoardOutcome::NotStarted => stats.not_started += 1,
+        }
+    }
+
+    // The sweep: only when the run reached postings, only over boards listed in full this run
+    // (a board with unreadable postings proves nothing about them).
+    if stats.ingested > 0 && !proven.is_empty() {
+        let now = clock();
+        let scope = UnseenScope {
+            source: provider.clone(),
+            board_prefixes: proven,
+            last_seen_before: now - config.sweep_grace,
+        };
+        stats.closed_swept =
+            store.close_unseen(&scope, ClosedReason::Unseen, now).await?.len() as u64;
+    }
+    tracing::info!(
+        %provider, boards = stats.boards, crawled = stats.crawled, ingested = stats.ingested,
+        inserted = stats.inserted, changed = stats.changed, failed = stats.failed,
+        skipped = stats.skipped, cooled = stats.cooled, unreadable = stats.unreadable,
+        closed_board = stats.closed_board, closed_swept = stats.closed_swept,
+        not_started = stats.not_started, "ingest run finished"
+    );
+    Ok(stats)
+}

@@ -1,0 +1,19 @@
+//! # freehire-app
+//!
+//! Application services that the binaries share, above storage and the source side:
+//!
+//! - [`ingest`]: one provider run (the pipeline: fetch each board, normalise every posting,
+//!   write it with its search-outbox row in one transaction per board, record board health),
+//!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
+//!   the worker runs;
+//! - [`boards`]: adding boards from careers URLs and importing them from CSV files.
+//!
+//! Time, storage and the network come in as parameters (`&dyn Store`, a
+//! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
+//! databases and a local replay server.
+
+pub mod boards;
+mod error;
+pub mod ingest;
+
+pub use error::AppError;

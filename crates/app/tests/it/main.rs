@@ -1,0 +1,45 @@
+//! Application services against real databases (SQLite and PostgreSQL) and the recorded ATS
+//! responses served by the replay server.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod boards;
+mod pipeline;
+mod support;
+
+/// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
+macro_rules! on_both_backends {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite { $( mod $module { $(
+            #[tokio::test]
+            async fn $test() {
+                let db = freehire_store::testing::TestDb::sqlite().await;
+                crate::$module::$test(db.store()).await;
+                db.teardown().await;
+            }
+        )* } )* }
+        mod postgres { $( mod $module { $(
+            #[tokio::test]
+            async fn $test() {
+                let db = freehire_store::testing::TestDb::postgres().await;
+                crate::$module::$test(db.store()).await;
+                db.teardown().await;
+            }
+        )* } )* }
+    };
+}
+
+on_both_backends! {
+    pipeline: [
+        first_crawl_fills_the_catalogue_and_activates_the_board,
+        second_crawl_closes_what_the_board_no_longer_lists,
+        a_failed_crawl_closes_nothing_and_backs_off,
+        cooling_boards_are_skipped,
+        the_sweep_closes_long_unseen_jobs_of_listed_boards,
+        hydrating_boards_touch_what_they_do_not_refetch,
+        run_once_refuses_a_held_provider,
+    ],
+    boards: [
+        add_from_url_recognises_and_folds_duplicates,
+        import_reports_bad_lines_and_keeps_good_ones,
+    ],
+}

@@ -1,0 +1,255 @@
+//! The ingest pipeline end to end: replayed ATS responses in, catalogue rows and outbox rows
+//! out, lifecycle closes only when a complete listing proves them.
+
+use chrono::Duration;
+use freehire_app::ingest::{
+    IngestConfig, RunStats, run_provider,
+    scheduler::{WorkerConfig, run_once},
+};
+use freehire_domain::{BoardKey, BoardStatus, ClosedReason, NewBoard, Provider};
+use freehire_ingest::replay::{ReplayServer, Reply, Route};
+use freehire_store::{BoardFilter, JobKey, ListPage, OutboxKind, ScheduleDefaults, Store};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::support::{ashby_board, ashby_server, serve, t};
+
+fn key(provider: &str, board: &str) -> BoardKey {
+    BoardKey::new(Provider::parse(provider).unwrap(), board, "").unwrap()
+}
+
+async fn add(s: &dyn Store, provider: &str, board: &str, status: BoardStatus) {
+    let b = NewBoard { key: key(provider, board), company: board.to_owned(), url: None, status };
+    s.add_board(&b, t(1, 0)).await.unwrap();
+}
+
+async fn run(
+    s: &dyn Store,
+    registry: &freehire_ingest::Registry,
+    provider: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> RunStats {
+    run_provider(
+        s,
+        registry,
+        &Provider::parse(provider).unwrap(),
+        &IngestConfig::default(),
+        &CancellationToken::new(),
+        &move || at,
+    )
+    .await
+    .unwrap()
+}
+
+fn json(v: &Value) -> Reply {
+    Reply::json(serde_json::to_vec(v).unwrap())
+}
+
+pub async fn first_crawl_fills_the_catalogue_and_activates_the_board(s: &dyn Store) {
+    add(s, "ashby", "cartesia", BoardStatus::Pending).await;
+    add(s, "ashby", "anara", BoardStatus::Active).await;
+    let cartesia = ashby_board("cartesia");
+    let expected =
+        cartesia["jobs"].as_array().unwrap().iter().filter(|j| j["isListed"] != false).count();
+    let (_server, registry) =
+        ashby_server(&[("cartesia", json(&cartesia)), ("anara", json(&ashby_board("anara")))])
+            .await;
+
+    let stats = run(s, &registry, "ashby", t(2, 0)).await;
+    assert_eq!(stats.boards, 2);
+    assert_eq!(stats.crawled, 2, "an empty board (anara) is a success, not an outage");
+    assert_eq!(stats.failed, 0);
+    assert_eq!(stats.inserted as usize, expected);
+    let list = s.list_open_jobs(ListPage::new(100, 0)).await.unwrap();
+    assert_eq!(list.total as usize, expected);
+    let job = &list.jobs[0];
+    assert!(job.posting.external_id.starts_with("cartesia:"), "ids are namespaced by board");
+    assert_eq!(job.posting.source.as_str(), "ashby");
+    assert!(!job.posting.description.is_empty());
+    assert!(list.jobs.iter().any(|j| !j.posting.facets.countries.is_empty()), "facets are derived");
+    assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap() as usize, expected);
+
+    let boards = s.list_boards(&BoardFilter::default()).await.unwrap();
+    assert!(boards.iter().all(|b| b.status == BoardStatus::Active), "pending flips to active");
+    let health = s.board_health(&key("ashby", "cartesia")).await.unwrap().unwrap();
+    assert_eq!(health.last_ingested_count as usize, expected);
+    assert_eq!(health.consecutive_failures, 0);
+}
+
+pub async fn second_crawl_closes_what_the_board_no_longer_lists(s: &dyn Store) {
+    add(s, "ashby", "cartesia", BoardStatus::Active).await;
+    let full = ashby_board("cartesia");
+    let (_a, registry) = ashby_server(&[("cartesia", json(&full))]).await;
+    let first = run(s, &registry, "ashby", t(2, 0)).await;
+
+    let mut fewer = full.clone();
+    let removed = fewer["jobs"].as_array_mut().unwrap().remove(0);
+    let removed_key = JobKey {
+        source: Provider::parse("ashby").unwrap(),
+        external_id: format!("cartesia:{}", removed["id"].as_str().unwrap()),
+    };
+    let (_b, registry) = ashby_server(&[("cartesia", json(&fewer))]).await;
+    let second = run(s, &registry, "ashby", t(3, 0)).await;
+    assert_eq!(second.inserted, 0);
+    assert_eq!(second.changed, 0, "nothing else changed");
+    assert_eq!(second.closed_board, 1);
+    assert_eq!(second.ingested, first.ingested - 1);
+
+    let gone = s.job_by_key(&removed_key).await.unwrap().unwrap();
+    assert_eq!(gone.closed_reason, Some(ClosedReason::BoardUnseen));
+    assert_eq!(gone.closed_at, Some(t(3, 0)));
+    assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, first.inserted - 1);
+    assert_eq!(s.outbox_depth(OutboxKind::Delete).await.unwrap(), 1, "the close de-indexes");
+    let still = s.list_open_jobs(ListPage::new(100, 0)).await.unwrap();
+    assert!(still.jobs.iter().all(|j| j.last_seen_at == t(3, 0)), "the rest were seen again");
+
+    // It comes back: the upsert reopens it.
+    let (_c, registry) = ashby_server(&[("cartesia", json(&full))]).await;
+    run(s, &registry, "ashby", t(4, 0)).await;
+    assert!(s.job_by_key(&removed_key).await.unwrap().unwrap().is_open());
+}
+
+pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
+    add(s, "ashby", "cartesia", BoardStatus::Active).await;
+    let (_a, registry) = ashby_server(&[("cartesia", json(&ashby_board("cartesia")))]).await;
+    let first = run(s, &registry, "ashby", t(2, 0)).await;
+
+    for (i, reply) in [
+        Reply::status(500),
+        Reply::html("<html><body>Access denied</body></html>"),
+        Reply::status(503),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (_b, registry) = ashby_server(&[("cartesia", reply)]).await;
+        let stats = run(s, &registry, "ashby", t(3 + i as u32, 0)).await;
+        assert_eq!(
+            (stats.failed, stats.crawled, stats.closed_board, stats.closed_swept),
+            (1, 0, 0, 0)
+        );
+    }
+    assert_eq!(
+        s.list_open_jobs(ListPage::default()).await.unwrap().total,
+        first.inserted,
+        "nothing closed"
+    );
+    assert_eq!(s.outbox_depth(OutboxKind::Delete).await.unwrap(), 0);
+    let health = s.board_health(&key("ashby", "cartesia")).await.unwrap().unwrap();
+    assert_eq!(health.consecutive_failures, 3);
+    assert_eq!(health.cooldown_until, Some(t(5, 0) + Duration::hours(6)));
+    assert!(health.last_error.unwrap().contains("HTTP 503"));
+}
+
+pub async fn cooling_boards_are_skipped(s: &dyn Store) {
+    add(s, "ashby", "cartesia", BoardStatus::Active).await;
+    for h in 0..3 {
+        s.record_board_failure(&key("ashby", "cartesia"), "down", t(2, h)).await.unwrap();
+    }
+    let (server, registry) = ashby_server(&[("cartesia", json(&ashby_board("cartesia")))]).await;
+    let stats = run(s, &registry, "ashby", t(2, 3)).await;
+    assert_eq!((stats.cooled, stats.crawled), (1, 0));
+    assert!(server.requests().is_empty(), "a cooling board is not fetched");
+    let stats = run(s, &registry, "ashby", t(2, 9)).await;
+    assert_eq!((stats.cooled, stats.crawled), (0, 1), "after the cooldown it is crawled again");
+}
+
+pub async fn the_sweep_closes_long_unseen_jobs_of_listed_boards(s: &dyn Store) {
+    // Teamtailor does not prove complete listings: no board-scoped close, only the sweep.
+    add(s, "teamtailor", "acme", BoardStatus::Active).await;
+    let feed: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::support::fixtures().join("careerkit/teamtailor.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let route = |body: &Value| {
+        let mut b = ReplayServer::builder();
+        b = b.route(Route::get("https://acme.teamtailor.com", "/jobs.json").reply(json(body)));
+        b
+    };
+    let (_a, registry) = serve(route(&feed)).await;
+    let first = run(s, &registry, "teamtailor", t(2, 0)).await;
+    assert!(first.inserted >= 2, "{first:?}");
+
+    let mut fewer = feed.clone();
+    let items = fewer["items"].as_array_mut().expect("a JSON Feed has items");
+    items.remove(0);
+    let (_b, registry) = serve(route(&fewer)).await;
+    let within_grace = run(s, &registry, "teamtailor", t(3, 0)).await;
+    assert_eq!((within_grace.closed_board, within_grace.closed_swept), (0, 0), "24 h < 48 h grace");
+    let (_c, registry) = serve(route(&fewer)).await;
+    let after_grace = run(s, &registry, "teamtailor", t(4, 1)).await;
+    assert_eq!((after_grace.closed_board, after_grace.closed_swept), (0, 1));
+    assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, first.inserted - 1);
+}
+
+pub async fn hydrating_boards_touch_what_they_do_not_refetch(s: &dyn Store) {
+    add(s, "smartrecruiters", "acme", BoardStatus::Active).await;
+    let list: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::support::fixtures().join("careerkit/smartrecruiters.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let content = list["content"].as_array().expect("a SmartRecruiters page has content").clone();
+    let mut builder = ReplayServer::builder().route(
+        Route::get("https://api.smartrecruiters.com", "/v1/companies/acme/postings")
+            .reply(json(&list)),
+    );
+    for posting in &content {
+        let id = posting["id"].as_str().unwrap();
+        let mut detail = posting.clone();
+        detail["jobAd"] =
+            serde_json::json!({"sections": {"jobDescription": {"text": "<p>Build things.</p>"}}});
+        builder = builder.route(
+            Route::get(
+                "https://api.smartrecruiters.com",
+                &format!("/v1/companies/acme/postings/{id}"),
+            )
+            .reply(json(&detail)),
+        );
+    }
+    let (server, registry) = serve(builder).await;
+    let first = run(s, &registry, "smartrecruiters", t(2, 0)).await;
+    assert_eq!(first.inserted as usize, content.len(), "{first:?}");
+    let details_first =
+        server.requests().iter().filter(|r| r.path.matches('/').count() > 4).count();
+    assert_eq!(details_first, content.len());
+
+    let second = run(s, &registry, "smartrecruiters", t(3, 0)).await;
+    let details_total =
+        server.requests().iter().filter(|r| r.path.matches('/').count() > 4).count();
+    assert_eq!(details_total, content.len(), "stored postings are not fetched again");
+    assert_eq!(second.ingested as usize, content.len(), "they are touched instead: {second:?}");
+    assert_eq!(second.closed_board, 0);
+    let list = s.list_open_jobs(ListPage::new(100, 0)).await.unwrap();
+    assert!(list.jobs.iter().all(|j| j.last_seen_at == t(3, 0)));
+}
+
+pub async fn run_once_refuses_a_held_provider(s: &dyn Store) {
+    add(s, "ashby", "anara", BoardStatus::Active).await;
+    let (_a, registry) = ashby_server(&[("anara", json(&ashby_board("anara")))]).await;
+    let config = WorkerConfig {
+        worker_id: "test".into(),
+        tick: std::time::Duration::from_millis(10),
+        schedule: ScheduleDefaults::default(),
+        ingest: IngestConfig::default(),
+    };
+    let ashby = Provider::parse("ashby").unwrap();
+    assert!(
+        s.claim_provider(&ashby, "other", ScheduleDefaults::default(), chrono::Utc::now())
+            .await
+            .unwrap()
+    );
+    let err = run_once(s, &registry, &ashby, &config, &CancellationToken::new(), &chrono::Utc::now)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("another worker"), "{err}");
+    s.finish_provider_run(&ashby, "other", &freehire_store::RunStatus::Ok, chrono::Utc::now())
+        .await
+        .unwrap();
+    let stats =
+        run_once(s, &registry, &ashby, &config, &CancellationToken::new(), &chrono::Utc::now)
+            .await
+            .unwrap();
+    assert_eq!(stats.crawled, 1);
+}
