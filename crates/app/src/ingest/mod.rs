@@ -27,3 +27,15 @@ pub use convert::to_posting;
 /// The time source of a run (tests pin it; binaries pass `&Utc::now`).
 pub type Clock<'a> = &'a (dyn Fn() -> chrono::DateTime<chrono::Utc> + Sync);
 pub use run::{BoardOutcome, IngestConfig, RunStats, run_provider};
+
+/// The registry of built-in adapters over the safe HTTP client. With `replay_origin` (the
+/// value of `FREEHIRE_ATS_REPLAY_URL`), every ATS request goes to that origin instead, with
+/// the original scheme and host in `X-Upstream-Host`.
+pub fn registry(replay_origin: Option<&str>) -> Result<freehire_ingest::Registry, crate::AppError> {
+    use freehire_ingest::http::{ClientConfig, HttpClient, ReplayOrigin};
+    let config = match replay_origin.filter(|o| !o.trim().is_empty()) {
+        Some(origin) => ClientConfig::replaying(ReplayOrigin::parse(origin)?),
+        None => ClientConfig::default(),
+    };
+    Ok(freehire_ingest::Registry::new(&HttpClient::new(config)?, freehire_ingest::SourceConfig::default()))
+}

@@ -1,0 +1,149 @@
+//! `freehire-worker`: the ingest scheduler loop.
+//!
+//! Thin on purpose: parse the config, open and migrate the store, build the adapter registry,
+//! then either run one provider now (`--once`) or claim due providers until SIGINT/SIGTERM.
+//! A shutdown lets started boards finish and records the run as interrupted, so the next
+//! claim runs it again.
+
+use anyhow::Context;
+use chrono::Utc;
+use clap::{Parser, ValueEnum};
+use freehire_app::ingest::{
+    IngestConfig,
+    scheduler::{WorkerConfig, run_once, run_worker},
+};
+use freehire_domain::Provider;
+use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
+use tokio_util::sync::CancellationToken;
+
+/// Crawls companies' job boards on a schedule (hourly per provider unless overridden in
+/// `ingest_schedule`). Several workers may share one database.
+#[derive(Debug, Parser)]
+#[command(name = "freehire-worker", version, about, long_about = None)]
+struct Config {
+    /// Run this provider once now (even if disabled or not due) and exit.
+    #[arg(long, value_name = "PROVIDER")]
+    once: Option<Provider>,
+
+    /// Database: `sqlite://PATH` (embedded) or `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
+    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    database_url: DatabaseUrl,
+
+    /// Send every ATS request to this origin instead (a replay server), e.g.
+    /// `http://127.0.0.1:9000`; the original scheme and host go in `X-Upstream-Host`.
+    #[arg(long, env = "FREEHIRE_ATS_REPLAY_URL")]
+    replay_url: Option<String>,
+
+    /// Seconds between polls when no provider is due.
+    #[arg(long, env = "FREEHIRE_WORKER_TICK_SECS", default_value_t = 60)]
+    tick_secs: u64,
+
+    /// Default minutes between runs of a provider.
+    #[arg(long, env = "FREEHIRE_INGEST_CADENCE_MINUTES", default_value_t = 60)]
+    cadence_minutes: i64,
+
+    /// Boards crawled at once.
+    #[arg(long, env = "FREEHIRE_INGEST_BOARD_CONCURRENCY", default_value_t = 8)]
+    board_concurrency: usize,
+
+    /// Fetch every detail again, ignoring what is stored (a repair run).
+    #[arg(long, env = "INGEST_REFETCH_ALL")]
+    refetch_all: bool,
+
+    /// This worker's name in claims (default: host name and process id).
+    #[arg(long, env = "FREEHIRE_WORKER_ID")]
+    worker_id: Option<String>,
+
+    /// Log format. Levels come from `RUST_LOG` (default `info`).
+    #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+/// Cancels `token` on SIGINT or SIGTERM.
+fn cancel_on_signal(token: CancellationToken) {
+    tokio::spawn(async move {
+        let terminate = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {},
+            () = terminate => {},
+        }
+        tracing::info!("shutting down: finishing started boards");
+        token.cancel();
+    });
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let config = Config::parse();
+    init_logging(config.log_format);
+    match run(config).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
+    let store = freehire_store::connect(&config.database_url)
+        .await
+        .with_context(|| format!("opening {}", config.database_url))?;
+    store.migrate().await.context("applying migrations")?;
+    let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
+    let worker = WorkerConfig {
+        worker_id: config
+            .worker_id
+            .unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),
+        tick: std::time::Duration::from_secs(config.tick_secs.max(1)),
+        schedule: ScheduleDefaults {
+            cadence: chrono::Duration::minutes(config.cadence_minutes.max(1)),
+            ..ScheduleDefaults::default()
+        },
+        ingest: IngestConfig {
+            board_concurrency: config.board_concurrency.max(1),
+            refetch_all: config.refetch_all,
+            ..IngestConfig::default()
+        },
+    };
+    let cancel = CancellationToken::new();
+    cancel_on_signal(cancel.clone());
+    match &config.once {
+        Some(provider) => {
+            let stats = run_once(store.as_ref(), &registry, provider, &worker, &cancel, &Utc::now).await?;
+            tracing::info!(?stats, "done");
+        }
+        None => run_worker(store.as_ref(), &registry, &worker, &cancel, &Utc::now).await,
+    }
+    store.close().await;
+    Ok(())
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_owned()).unwrap_or_else(|_| "worker".to_owned())
+}
