@@ -10,7 +10,7 @@ use freehire_domain::{
 use crate::salary::{SalaryParts, salary};
 use crate::{
     category, clearance, dates, description, eligibility, employment, experience, fingerprint, geo,
-    language, schooling, sections, seniority, skills, text, title, work_mode,
+    language, schooling, seniority, skills, text, title, work_mode,
 };
 
 /// Facet values an adapter read from structured fields (never from heuristics). Each one,
@@ -102,22 +102,8 @@ pub fn derive(draft: &Draft) -> Facets {
     let category = s.category.or_else(|| category::from_title(&title_hits));
     let is_tech = category::is_tech(category, &title_hits);
 
-    let company_ranges = sections::company_ranges_lowered(&body, &lower, &draft.company);
-    let skill_hits: Vec<skills::SkillHit> = hits
-        .iter()
-        .filter(|h| !company_ranges.iter().any(|(s, e)| (*s..*e).contains(&h.start)))
-        .filter_map(|h| match h.term {
-            description::Term::Skill(i, g) => {
-                Some(crate::lexicon::Hit { start: h.start, end: h.end, term: (i, g) })
-            }
-            _ => None,
-        })
-        .collect();
-    // The employer's own name is not a skill of its postings ("Amplitude" at Amplitude).
-    let company_key = text::key(&draft.company);
-    let mut skill_set: Vec<String> = skills::from_hits(&body, &skill_hits)
+    let mut skill_set: Vec<String> = skills::from_description(&body, &lower, &hits, &draft.company)
         .into_iter()
-        .filter(|slug| skills::label(slug).is_none_or(|l| text::key(l) != company_key))
         .map(str::to_owned)
         .collect();
     for given in &s.skills {

@@ -5,7 +5,10 @@
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
+use crate::description::Term;
 use crate::lexicon::Hit;
+use crate::sections;
+use crate::text::key;
 
 const SKILLS: &str = include_str!("../data/skills.tsv");
 
@@ -88,6 +91,30 @@ pub fn label(slug: &str) -> Option<&'static str> {
 
 /// Skill hits from the description scan: (skill index, guard).
 pub type SkillHit = Hit<(u16, Guard)>;
+
+/// The role's skills from a description's shared scan: hits inside company introduction,
+/// benefits or culture sections do not count, nor does the employer's own name ("Amplitude" at
+/// Amplitude); the guards apply as in [`from_hits`].
+pub fn from_description(
+    text: &str,
+    lower: &str,
+    hits: &[Hit<Term>],
+    company: &str,
+) -> BTreeSet<&'static str> {
+    let company_ranges = sections::company_ranges_lowered(text, lower, company);
+    let skill_hits: Vec<SkillHit> = hits
+        .iter()
+        .filter(|h| !company_ranges.iter().any(|(s, e)| (*s..*e).contains(&h.start)))
+        .filter_map(|h| match h.term {
+            Term::Skill(i, g) => Some(Hit { start: h.start, end: h.end, term: (i, g) }),
+            _ => None,
+        })
+        .collect();
+    let company_key = key(company);
+    let mut found = from_hits(text, &skill_hits);
+    found.retain(|slug| label(slug).is_none_or(|l| key(l) != company_key));
+    found
+}
 
 /// Distinct unguarded skills that make a text technical.
 const TECH_CONTEXT: usize = 3;
