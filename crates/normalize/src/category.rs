@@ -30,7 +30,11 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("social media", Marketing),
         ("community manager", Marketing),
         ("community growth", Marketing),
-        ("communications", Marketing),
+        ("corporate communications", Marketing),
+        ("marketing communications", Marketing),
+        ("communications manager", Marketing),
+        ("communications specialist", Marketing),
+        ("media relations", Marketing),
         ("public relations", Marketing),
         ("brand manager", Marketing),
         ("demand generation", Marketing),
@@ -59,6 +63,7 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("client success", CustomerSuccess),
         ("customer experience", CustomerSuccess),
         ("account manager", CustomerSuccess),
+        ("payroll", Finance),
         ("customer support", Support),
         ("technical support", Support),
         ("support specialist", Support),
@@ -78,7 +83,6 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("financial analyst", Finance),
         ("controller", Finance),
         ("bookkeeper", Finance),
-        ("payroll", Finance),
         ("fp&a", Finance),
         ("treasury", Finance),
         ("auditor", Finance),
@@ -365,6 +369,8 @@ mod tests {
             ("Senior NodeJS Engineer - Remote Europe", Some(Backend), Some(true)),
             ("Quality Assurance Engineer", Some(Qa), Some(true)),
             ("Product Manager, Voice Agents", Some(Product), Some(true)),
+            ("Payroll Support Specialist", Some(Finance), Some(false)),
+            ("Technology and Communications Sector Leader", None, None),
         ];
         for (title, cat, tech) in cases {
             let hits = scan_title(title);
