@@ -99,13 +99,17 @@ pub fn derive(draft: &Draft) -> Facets {
         .seniority
         .or_else(|| seniority::from_title_and_hits(&draft.title, &title_hits))
         .or_else(|| seniority::from_description(&hits));
-    let category = s.category.or_else(|| category::from_title(&title_hits));
+    let category = s
+        .category
+        .or_else(|| category::from_title(&title_hits))
+        .or_else(|| category::from_description(&lower));
     let is_tech = category::is_tech(category, &title_hits);
 
-    let mut skill_set: Vec<String> = skills::from_description(&body, &lower, &hits, &draft.company)
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    let mut skill_set: Vec<String> =
+        skills::from_description(&body, &lower, &hits, &draft.company, category)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
     for given in &s.skills {
         let canonical =
             skills::canonical(given).map_or_else(|| given.trim().to_lowercase(), str::to_owned);
