@@ -75,6 +75,16 @@ fn structured_values_win() {
     assert_eq!(f.employment_type, Some(EmploymentType::Contract));
     assert_eq!(f.experience_years_min, Some(30), "clamped");
 
+    let mut replaced = draft("Engineer", "Berlin, Germany", "");
+    replaced.structured.regions = vec![Region::Global];
+    replaced.structured.cities = vec!["Potsdam".into()];
+    let f = derive(&replaced);
+    assert_eq!(
+        (f.regions.as_slice(), f.cities.as_slice()),
+        ([Region::Global].as_slice(), ["Potsdam".to_owned()].as_slice())
+    );
+    assert_eq!(f.countries, [CountryCode::parse("de").unwrap()], "derived countries stay");
+
     let mut remote_flag = draft("Engineer", "Berlin", "");
     remote_flag.remote = true;
     assert_eq!(derive(&remote_flag).work_mode, Some(WorkMode::Remote), "the source's remote flag");
