@@ -30,7 +30,11 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("social media", Marketing),
         ("community manager", Marketing),
         ("community growth", Marketing),
-        ("communications", Marketing),
+        ("corporate communications", Marketing),
+        ("marketing communications", Marketing),
+        ("communications manager", Marketing),
+        ("communications specialist", Marketing),
+        ("media relations", Marketing),
         ("public relations", Marketing),
         ("brand manager", Marketing),
         ("demand generation", Marketing),
@@ -59,6 +63,7 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("client success", CustomerSuccess),
         ("customer experience", CustomerSuccess),
         ("account manager", CustomerSuccess),
+        ("payroll", Finance),
         ("customer support", Support),
         ("technical support", Support),
         ("support specialist", Support),
@@ -78,7 +83,6 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("financial analyst", Finance),
         ("controller", Finance),
         ("bookkeeper", Finance),
-        ("payroll", Finance),
         ("fp&a", Finance),
         ("treasury", Finance),
         ("auditor", Finance),
@@ -320,6 +324,29 @@ pub fn from_title(hits: &[Hit<TitleTerm>]) -> Option<Category> {
         .map(|(_, c)| c)
 }
 
+/// Words of a role named after "as a"/"as an"/"as our" that are read as a title.
+const ROLE_WORDS: usize = 6;
+
+/// The reference's non-tech-only description match: the role a description names ("As our
+/// Financial Accountant, you will…") read with the title dictionary, accepted only when it is a
+/// non-tech category (so a description can never make a posting technical).
+pub fn from_description(lower: &str) -> Option<Category> {
+    for lead in [" as a ", " as an ", " as our "] {
+        for (i, _) in lower.match_indices(lead) {
+            let rest = &lower[i + lead.len()..];
+            let clause = rest.split(['.', ',', ';', ':', '(', ')', '!', '?']).next().unwrap_or("");
+            let role: String =
+                clause.split_whitespace().take(ROLE_WORDS).collect::<Vec<_>>().join(" ");
+            if let Some(c) = from_title(&crate::title::scan_title(&role))
+                && c.is_tech() == Some(false)
+            {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
 /// `is_tech`: the category's partition, else confident title words (a conflict settles
 /// nothing), else unknown.
 pub fn is_tech(category: Option<Category>, hits: &[Hit<TitleTerm>]) -> Option<bool> {
@@ -344,6 +371,27 @@ mod tests {
     use crate::title::scan_title;
 
     #[test]
+    fn description_table() {
+        let cases = [
+            ("how you will make an impact as our (senior) financial accountant, you will", None),
+            (
+                "how you will make an impact as our financial accountant, you will",
+                Some(Category::Finance),
+            ),
+            (
+                "you will join us as a recruiter for our engineering teams",
+                Some(Category::Recruiting),
+            ),
+            ("as a senior software engineer you will", None),
+            ("as an organization we value humility", None),
+            ("work with sales as a partner", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(from_description(text), want, "{text:?}");
+        }
+    }
+
+    #[test]
     fn title_table() {
         use Category::*;
         #[rustfmt::skip]
@@ -365,6 +413,8 @@ mod tests {
             ("Senior NodeJS Engineer - Remote Europe", Some(Backend), Some(true)),
             ("Quality Assurance Engineer", Some(Qa), Some(true)),
             ("Product Manager, Voice Agents", Some(Product), Some(true)),
+            ("Payroll Support Specialist", Some(Finance), Some(false)),
+            ("Technology and Communications Sector Leader", None, None),
         ];
         for (title, cat, tech) in cases {
             let hits = scan_title(title);

@@ -10,7 +10,7 @@ use freehire_domain::{
 use crate::salary::{SalaryParts, salary};
 use crate::{
     category, clearance, dates, description, eligibility, employment, experience, fingerprint, geo,
-    language, schooling, sections, seniority, skills, text, title, work_mode,
+    language, schooling, seniority, skills, text, title, work_mode,
 };
 
 /// Facet values an adapter read from structured fields (never from heuristics). Each one,
@@ -99,27 +99,17 @@ pub fn derive(draft: &Draft) -> Facets {
         .seniority
         .or_else(|| seniority::from_title_and_hits(&draft.title, &title_hits))
         .or_else(|| seniority::from_description(&hits));
-    let category = s.category.or_else(|| category::from_title(&title_hits));
+    let category = s
+        .category
+        .or_else(|| category::from_title(&title_hits))
+        .or_else(|| category::from_description(&lower));
     let is_tech = category::is_tech(category, &title_hits);
 
-    let company_ranges = sections::company_ranges_lowered(&body, &lower, &draft.company);
-    let skill_hits: Vec<skills::SkillHit> = hits
-        .iter()
-        .filter(|h| !company_ranges.iter().any(|(s, e)| (*s..*e).contains(&h.start)))
-        .filter_map(|h| match h.term {
-            description::Term::Skill(i, g) => {
-                Some(crate::lexicon::Hit { start: h.start, end: h.end, term: (i, g) })
-            }
-            _ => None,
-        })
-        .collect();
-    // The employer's own name is not a skill of its postings ("Amplitude" at Amplitude).
-    let company_key = text::key(&draft.company);
-    let mut skill_set: Vec<String> = skills::from_hits(&body, &skill_hits)
-        .into_iter()
-        .filter(|slug| skills::label(slug).is_none_or(|l| text::key(l) != company_key))
-        .map(str::to_owned)
-        .collect();
+    let mut skill_set: Vec<String> =
+        skills::from_description(&body, &lower, &hits, &draft.company, category)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
     for given in &s.skills {
         let canonical =
             skills::canonical(given).map_or_else(|| given.trim().to_lowercase(), str::to_owned);

@@ -3,7 +3,7 @@
 //! Deterministic facet derivation from dictionaries (reference §3.11–§3.13). The rule is
 //! *never guess*: a value the dictionaries cannot confirm stays empty.
 //!
-//! - [`derive`] turns a [`Draft`] (what an adapter read) into [`Facets`] with per-facet
+//! - [`derive()`] turns a [`Draft`] (what an adapter read) into [`Facets`](freehire_domain::Facets) with per-facet
 //!   precedence: structured source value → title → location → description.
 //! - [`rederive`] recomputes a stored posting's facets and says whether they changed.
 //! - [`posting`] assembles the [`JobPosting`](freehire_domain::JobPosting) a writer stores.

@@ -5,9 +5,15 @@
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
+use freehire_domain::Category;
+
+use crate::description::Term;
 use crate::lexicon::Hit;
+use crate::sections;
+use crate::text::key;
 
 const SKILLS: &str = include_str!("../data/skills.tsv");
+const ACRONYMS: &str = include_str!("../data/skill_acronyms.tsv");
 
 /// How much evidence a skill's label needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +24,9 @@ pub enum Guard {
     Word,
     /// A single letter: only next to another skill in a list.
     List,
+    /// A category-scoped acronym (index into [`SkillTable::scopes`]): only in capitals and only
+    /// when the posting's category is in the scope.
+    Scoped(u8),
 }
 
 /// A canonical skill.
@@ -37,6 +46,8 @@ pub struct SkillTable {
     pub by_slug: std::collections::HashMap<&'static str, usize>,
     /// Phrases: (phrase, skill index, guard applying to this phrase).
     pub phrases: Vec<(String, u16, Guard)>,
+    /// Category scopes of the acronym tier, with the acronym as written.
+    pub scopes: Vec<(&'static str, Vec<Category>)>,
 }
 
 fn build() -> SkillTable {
@@ -59,8 +70,23 @@ fn build() -> SkillTable {
             phrases.push((alias.to_owned(), idx, Guard::None));
         }
     }
-    let by_slug = skills.iter().enumerate().map(|(i, s)| (s.slug, i)).collect();
-    SkillTable { skills, by_slug, phrases }
+    let by_slug: std::collections::HashMap<&'static str, usize> =
+        skills.iter().enumerate().map(|(i, s)| (s.slug, i)).collect();
+    let mut scopes = Vec::new();
+    for line in ACRONYMS.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let mut f = line.split('\t');
+        let (Some(acronym), Some(slug), Some(cats)) = (f.next(), f.next(), f.next()) else {
+            continue;
+        };
+        let (Some(&idx), Ok(scope)) = (by_slug.get(slug), u8::try_from(scopes.len())) else {
+            continue;
+        };
+        let Ok(idx) = u16::try_from(idx) else { continue };
+        let categories = cats.split(',').filter_map(|c| Category::parse(c.trim()).ok()).collect();
+        scopes.push((acronym, categories));
+        phrases.push((acronym.to_owned(), idx, Guard::Scoped(scope)));
+    }
+    SkillTable { skills, by_slug, phrases, scopes }
 }
 
 /// The skill table, built on first use.
@@ -89,6 +115,31 @@ pub fn label(slug: &str) -> Option<&'static str> {
 /// Skill hits from the description scan: (skill index, guard).
 pub type SkillHit = Hit<(u16, Guard)>;
 
+/// The role's skills from a description's shared scan: hits inside company introduction,
+/// benefits or culture sections do not count, nor does the employer's own name ("Amplitude" at
+/// Amplitude); the guards apply as in [`from_hits`].
+pub fn from_description(
+    text: &str,
+    lower: &str,
+    hits: &[Hit<Term>],
+    company: &str,
+    category: Option<Category>,
+) -> BTreeSet<&'static str> {
+    let company_ranges = sections::company_ranges_lowered(text, lower, company);
+    let skill_hits: Vec<SkillHit> = hits
+        .iter()
+        .filter(|h| !company_ranges.iter().any(|(s, e)| (*s..*e).contains(&h.start)))
+        .filter_map(|h| match h.term {
+            Term::Skill(i, g) => Some(Hit { start: h.start, end: h.end, term: (i, g) }),
+            _ => None,
+        })
+        .collect();
+    let company_key = key(company);
+    let mut found = from_hits(text, &skill_hits, category);
+    found.retain(|slug| label(slug).is_none_or(|l| key(l) != company_key));
+    found
+}
+
 /// Distinct unguarded skills that make a text technical.
 const TECH_CONTEXT: usize = 3;
 
@@ -102,8 +153,13 @@ fn adjacent(text: &str, a_end: usize, b_start: usize) -> bool {
         && b_start - a_end <= 6
 }
 
-/// The canonical skills a description mentions, after the guards.
-pub fn from_hits(text: &str, hits: &[SkillHit]) -> BTreeSet<&'static str> {
+/// The canonical skills a description mentions, after the guards; `category` is the
+/// posting's category, which the acronym tier needs.
+pub fn from_hits(
+    text: &str,
+    hits: &[SkillHit],
+    category: Option<Category>,
+) -> BTreeSet<&'static str> {
     let table = &*SKILL_TABLE;
     let unguarded: BTreeSet<u16> =
         hits.iter().filter(|h| h.term.1 == Guard::None).map(|h| h.term.0).collect();
@@ -127,6 +183,12 @@ pub fn from_hits(text: &str, hits: &[SkillHit]) -> BTreeSet<&'static str> {
         let ok = match guard {
             Guard::None => true,
             Guard::List => in_list && &text[hit.start..hit.end] == skill.label,
+            Guard::Scoped(scope) => {
+                table.scopes.get(usize::from(scope)).is_some_and(|(acronym, cats)| {
+                    &text[hit.start..hit.end] == *acronym
+                        && category.is_some_and(|c| cats.contains(&c))
+                })
+            }
             Guard::Word => {
                 let after = &text[hit.end..];
                 // A capitalised word opening a sentence is usually the English word ("Go
@@ -159,7 +221,7 @@ mod tests {
 
     fn skills(text: &str) -> Vec<&'static str> {
         let lex = Lexicon::new(SKILL_TABLE.phrases.iter().map(|(p, i, g)| (p.clone(), (*i, *g))));
-        from_hits(text, &lex.scan(text)).into_iter().collect()
+        from_hits(text, &lex.scan(text), Some(Category::DataScience)).into_iter().collect()
     }
 
     #[test]
@@ -201,6 +263,9 @@ mod tests {
             ("javascript; Java", &["java", "javascript"]),
             ("machine   learning", &[]),
             ("Machine learning with PyTorch", &["machine-learning", "pytorch"]),
+            ("ML and CV research", &["computer-vision", "machine-learning"]),
+            ("ml of saline; send your cv", &[]),
+            ("ATS experience", &[]),
         ];
         let mut failures = Vec::new();
         for (text, want) in cases {

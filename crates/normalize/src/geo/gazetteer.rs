@@ -14,6 +14,11 @@ const COUNTRIES: &str = include_str!("../../data/countries.tsv");
 const CITIES: &str = include_str!("../../data/cities.tsv");
 const US_STATES: &str = include_str!("../../data/us_states.tsv");
 const CA_PROVINCES: &str = include_str!("../../data/ca_provinces.tsv");
+const AU_STATES: &str = include_str!("../../data/au_states.tsv");
+
+/// Subdivision abbreviations that are only safe as codes after a city ("Sydney NSW"): two-letter
+/// ones collide with US and Canadian codes, so only the longer ones are indexed.
+const AU_CODE_MIN_LEN: usize = 3;
 const COUNTRY_ALIASES: &str = include_str!("../../data/country_aliases.tsv");
 const CITY_ALIASES: &str = include_str!("../../data/city_aliases.tsv");
 
@@ -238,13 +243,19 @@ fn build() -> Gazetteer {
         .chain(rows(CA_PROVINCES).filter_map(|r| match r[..] {
             [code, name, admin1] => Some(("CA", code, name, admin1)),
             _ => None,
+        }))
+        .chain(rows(AU_STATES).filter_map(|r| match r[..] {
+            [code, name, admin1] => Some(("AU", code, name, admin1)),
+            _ => None,
         }));
     for (iso2, code, name, admin1) in subdivisions {
         let Some(country) = g.country(iso2) else { continue };
         let idx = g.subdivisions.len();
         g.subdivisions.push(Subdivision { country, admin1 });
         add(&mut g.names, name, Place::Subdivision(idx));
-        g.codes.entry(code.to_owned()).or_default().push(Place::Subdivision(idx));
+        if iso2 != "AU" || code.len() >= AU_CODE_MIN_LEN {
+            g.codes.entry(code.to_owned()).or_default().push(Place::Subdivision(idx));
+        }
     }
     // Well-known state nicknames and spellings.
     if let Some(idx) = g.subdivisions.iter().position(|s| {
@@ -253,6 +264,8 @@ fn build() -> Gazetteer {
         add(&mut g.names, "bay area", Place::Subdivision(idx));
         add(&mut g.names, "sf bay area", Place::Subdivision(idx));
         add(&mut g.names, "silicon valley", Place::Subdivision(idx));
+        add(&mut g.names, "san francisco bay area", Place::Subdivision(idx));
+        add(&mut g.names, "greater san francisco bay area", Place::Subdivision(idx));
     }
 
     let mut by_name: HashMap<(String, usize), usize> = HashMap::new();
@@ -300,7 +313,7 @@ mod tests {
         assert!(g.cities.len() >= 5000);
         let with_region = g.countries.iter().filter(|c| c.region.is_some()).count();
         assert!(with_region > 133, "{with_region}");
-        assert!(g.subdivisions.len() == 51 + 13);
+        assert!(g.subdivisions.len() == 51 + 13 + 8);
     }
 
     #[test]

@@ -135,7 +135,9 @@ pub fn location_work_mode(location: &str) -> Option<WorkMode> {
     let k = key(location);
     let has = |w: &str| k.split(' ').any(|t| t == w);
     let lower = location.to_lowercase();
-    if has("remote") || has("wfh") || lower.contains("удал") {
+    let home =
+        k.contains("work from home") || k.contains("home based") || k.contains("home office");
+    if has("remote") || has("wfh") || home || lower.contains("удал") {
         Some(WorkMode::Remote)
     } else if has("hybrid") || lower.contains("гибрид") {
         Some(WorkMode::Hybrid)
@@ -183,10 +185,26 @@ fn segments(location: &str) -> Vec<&str> {
     out
 }
 
-/// Splits a segment into its parts: commas, brackets, colons and spaced dashes.
+/// Splits a segment into its parts: commas, brackets, colons and spaced dashes; an ATS-style
+/// "US-NY-New York" becomes its three parts, and a trailing upper-case code after a name
+/// ("Sydney NSW") its own part.
 fn parts(segment: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for piece in segment.split([',', '(', ')', '[', ']', ':']) {
+        if let Some(split) = ats_code_triple(piece.trim()) {
+            out.extend(split);
+            continue;
+        }
+        if let Some((head, code)) = piece.trim().rsplit_once(' ')
+            && (2..=3).contains(&code.len())
+            && code.bytes().all(|b| b.is_ascii_uppercase())
+            && GAZETTEER.codes.contains_key(code)
+            && !GAZETTEER.names.contains_key(&key(piece))
+        {
+            out.push(head);
+            out.push(code);
+            continue;
+        }
         let mut rest = piece;
         while let Some((i, len)) =
             [" - ", " – ", " — "].iter().filter_map(|d| rest.find(d).map(|i| (i, d.len()))).min()
@@ -198,6 +216,14 @@ fn parts(segment: &str) -> Vec<&str> {
     }
     out.retain(|p| !p.trim().is_empty());
     out
+}
+
+/// "US-NY-New York" → ["New York", "NY", "US"] (country code, region code, name).
+fn ats_code_triple(piece: &str) -> Option<[&str; 3]> {
+    let mut it = piece.splitn(3, '-');
+    let (cc, ss, name) = (it.next()?, it.next()?, it.next()?);
+    let code = |s: &str| (2..=3).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_uppercase());
+    (cc.len() == 2 && code(cc) && code(ss) && !name.trim().is_empty()).then_some([name, ss, cc])
 }
 
 /// Every place a part can denote: the whole key, an upper-case code, or the key with noise
@@ -285,7 +311,9 @@ fn resolve_segment(g: &Gazetteer, segment: &str, acc: &mut Acc) {
     let mut candidates: Vec<Vec<Place>> = Vec::new();
     let mut any_global = false;
     let mut codes_only = true;
-    for part in parts(segment) {
+    // A segment that is one known name ("Washington, D.C.") is not split at its commas.
+    let pieces = if g.names.contains_key(&key(segment)) { vec![segment] } else { parts(segment) };
+    for part in pieces {
         let (places, from_code) = part_places(g, part);
         codes_only &= from_code || places.is_empty();
         if places.is_empty() {
@@ -322,8 +350,23 @@ fn resolve_segment(g: &Gazetteer, segment: &str, acc: &mut Acc) {
         only.retain(|p| matches!(p, Place::Subdivision(_)));
     }
     if !resolve_together(g, &candidates, acc) {
+        // The parts are not one place. When some parts are countries or subdivisions, a city
+        // that lies in none of them is an unlisted namesake ("Panama City, FL"): drop it and
+        // keep the qualifiers. Otherwise the parts are a list ("London, Berlin").
+        let strong = |p: &Place| !matches!(p, Place::City(_));
+        let qualifiers: BTreeSet<usize> = candidates
+            .iter()
+            .filter(|part| part.iter().all(strong))
+            .flatten()
+            .filter_map(|p| g.country_of(*p))
+            .collect();
         for part in &candidates {
-            resolve_together(g, std::slice::from_ref(part), acc);
+            let city_only = !part.iter().any(strong);
+            let in_qualifier =
+                part.iter().any(|p| g.country_of(*p).is_some_and(|c| qualifiers.contains(&c)));
+            if qualifiers.is_empty() || !city_only || in_qualifier {
+                resolve_together(g, std::slice::from_ref(part), acc);
+            }
         }
     }
 }

@@ -54,6 +54,14 @@ fn location_table() {
         ("Dubai, UAE", &["ae"], &["mena"], &["Dubai"]),
         ("Americas", &[], &["latam", "north_america"], &[]),
         ("Worldwide; United States", &["us"], &["north_america"], &[]),
+        ("Panama City, FL", &["us"], &["north_america"], &[]),
+        ("Mexico, Canada", &["ca", "mx"], &["latam", "north_america"], &[]),
+        ("US-NY-New York", &["us"], &["north_america"], &["New York City"]),
+        ("IN-KA-Bangalore", &["in"], &["apac"], &["Bengaluru"]),
+        ("Sydney NSW", &["au"], &["apac"], &["Sydney"]),
+        ("Melbourne, Victoria", &["au"], &["apac"], &["Melbourne"]),
+        ("Victoria", &["au"], &["apac"], &[]),
+        ("San Francisco Bay Area", &["us"], &["north_america"], &[]),
     ];
     let mut failures = Vec::new();
     for (input, countries, regions, cities) in cases {
@@ -94,6 +102,7 @@ fn work_mode_markers() {
         ("Remote or Hybrid", Some(WorkMode::Remote)),
         ("Berlin", None),
         ("Remoteville", None),
+        ("Work from home", Some(WorkMode::Remote)),
     ];
     for (input, want) in cases {
         assert_eq!(parse_location(input).work_mode, want, "{input:?}");

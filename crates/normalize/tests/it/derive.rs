@@ -75,6 +75,16 @@ fn structured_values_win() {
     assert_eq!(f.employment_type, Some(EmploymentType::Contract));
     assert_eq!(f.experience_years_min, Some(30), "clamped");
 
+    let mut replaced = draft("Engineer", "Berlin, Germany", "");
+    replaced.structured.regions = vec![Region::Global];
+    replaced.structured.cities = vec!["Potsdam".into()];
+    let f = derive(&replaced);
+    assert_eq!(
+        (f.regions.as_slice(), f.cities.as_slice()),
+        ([Region::Global].as_slice(), ["Potsdam".to_owned()].as_slice())
+    );
+    assert_eq!(f.countries, [CountryCode::parse("de").unwrap()], "derived countries stay");
+
     let mut remote_flag = draft("Engineer", "Berlin", "");
     remote_flag.remote = true;
     assert_eq!(derive(&remote_flag).work_mode, Some(WorkMode::Remote), "the source's remote flag");
@@ -193,4 +203,102 @@ fn nothing_recognisable_stays_empty() {
     assert_eq!((f.category, f.is_tech, f.posting_language), (None, None, None));
     assert_eq!(f.work_mode, Some(WorkMode::Remote));
     assert_eq!(f.seniority, Some(Seniority::Lead));
+}
+
+/// A small deterministic fuzz: odd strings built from a pool of tricky pieces (multi-byte
+/// characters, tag and entity fragments, separators, numbers, dictionary words) never panic and
+/// always give canonical facets.
+#[test]
+fn odd_input_never_panics() {
+    const POOL: &[&str] = &[
+        "<",
+        ">",
+        "&",
+        "&amp;",
+        "&#x2F;",
+        "</",
+        "<script>",
+        "</style>",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        ";",
+        "/",
+        " - ",
+        "–",
+        "—",
+        "\u{2011}",
+        "\u{200b}",
+        "\u{a0}",
+        "é",
+        "ü",
+        "ß",
+        "İ",
+        "Ж",
+        "日本",
+        "🦖",
+        "5+",
+        "3-5",
+        "years",
+        "yrs",
+        "experience",
+        "Go",
+        "go-to",
+        "R",
+        "C",
+        "C++",
+        ".NET",
+        "Remote",
+        "Hybrid",
+        "Georgia",
+        "LA",
+        "US-NY-",
+        "Senior",
+        "Staff",
+        "Lead Generation",
+        "TS/SCI",
+        "about Acme",
+        "The Role",
+        "Benefits",
+        " ",
+        "\n",
+        "Berlin",
+        "Worldwide",
+        "(52.5,",
+        "13.4)",
+        "B2",
+        "English",
+        "Bachelor's",
+        "NSW",
+        "DC",
+        "D.C.",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    for _ in 0..1000 {
+        let len = 1 + next() % 40;
+        let mut pick = |n: usize| (0..n).map(|_| POOL[next() % POOL.len()]).collect::<String>();
+        let d = Draft {
+            title: pick(1 + len % 6),
+            company: pick(1 + len % 3),
+            location: pick(1 + len % 8),
+            description: pick(len),
+            remote: len % 2 == 0,
+            ..Draft::default()
+        };
+        let f = derive(&d);
+        let mut again = f.clone();
+        again.canonicalize();
+        assert_eq!(f, again, "derive returns canonical facets for {d:?}");
+        let _ = rederive(
+            &posting(&d, Provider::parse("manual").unwrap(), "x", "u"),
+            &Structured::default(),
+        );
+        let _ = role_key(&d.company, &d.title);
+    }
 }
