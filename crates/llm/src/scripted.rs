@@ -68,6 +68,7 @@ pub struct ScriptedModel {
     fallback: Scripted,
     on_call: Option<Hook>,
     record: bool,
+    latency: Option<std::time::Duration>,
 }
 
 impl std::fmt::Debug for ScriptedModel {
@@ -87,6 +88,7 @@ impl ScriptedModel {
             fallback: Scripted::fail("scripted model: script exhausted"),
             on_call: None,
             record: true,
+            latency: None,
         }
     }
 
@@ -102,6 +104,14 @@ impl ScriptedModel {
     #[must_use]
     pub fn on_call(mut self, hook: impl Fn(usize) + Send + Sync + 'static) -> Self {
         self.on_call = Some(Arc::new(hook));
+        self
+    }
+
+    /// Waits this long before each answer, like a slow network call (the default answers at
+    /// once, on the first poll).
+    #[must_use]
+    pub fn with_latency(mut self, latency: std::time::Duration) -> Self {
+        self.latency = Some(latency);
         self
     }
 
@@ -146,8 +156,9 @@ impl ChatModel for ScriptedModel {
         if let Some(hook) = &self.on_call {
             hook(n);
         }
-        // Yield once, as a real network call would.
-        tokio::task::yield_now().await;
+        if let Some(latency) = self.latency {
+            tokio::time::sleep(latency).await;
+        }
         match step {
             Scripted::Fail(e) => Err(e),
             Scripted::Panic(message) => panic!("{message}"),
