@@ -163,7 +163,9 @@ impl Serialize for Event {
         };
         match self {
             Self::Queued => {}
-            Self::UserPrompt { text } | Self::AssistantText { text } | Self::AssistantThought { text } => {
+            Self::UserPrompt { text }
+            | Self::AssistantText { text }
+            | Self::AssistantThought { text } => {
                 w.text = non_empty(text);
             }
             Self::ToolUse { name, input } => {
@@ -235,7 +237,10 @@ mod tests {
     #[test]
     fn the_wire_shape_omits_empty_fields() {
         assert_eq!(wire(&Event::Queued), json!({"type":"queued"}));
-        assert_eq!(wire(&Event::UserPrompt { text: "hi".into() }), json!({"type":"user_prompt","text":"hi"}));
+        assert_eq!(
+            wire(&Event::UserPrompt { text: "hi".into() }),
+            json!({"type":"user_prompt","text":"hi"})
+        );
         assert_eq!(
             wire(&Event::ToolUse { name: "echo".into(), input: json!({"a":1}) }),
             json!({"type":"tool_use","name":"echo","input":{"a":1}})
@@ -245,14 +250,21 @@ mod tests {
             json!({"type":"tool_result","name":"echo","result":"{}"})
         );
         assert_eq!(
-            wire(&Event::ToolResult { name: "echo".into(), result: "{\"error\":\"x\"}".into(), is_error: true }),
+            wire(&Event::ToolResult {
+                name: "echo".into(),
+                result: "{\"error\":\"x\"}".into(),
+                is_error: true
+            }),
             json!({"type":"tool_result","name":"echo","result":"{\"error\":\"x\"}","is_error":true})
         );
         assert_eq!(
             wire(&Event::Usage { input_tokens: 10, output_tokens: 2 }),
             json!({"type":"usage","input_tokens":10,"output_tokens":2})
         );
-        assert_eq!(wire(&Event::result(StopReason::EndTurn)), json!({"type":"result","stop_reason":"end_turn"}));
+        assert_eq!(
+            wire(&Event::result(StopReason::EndTurn)),
+            json!({"type":"result","stop_reason":"end_turn"})
+        );
         assert_eq!(
             wire(&Event::result(StopReason::Error)),
             json!({"type":"result","stop_reason":"error","is_error":true})

@@ -12,16 +12,15 @@
 
 use freehire_llm::Message as ModelMessage;
 
-use crate::message::{Message, Role, conversation};
 use crate::AssistantError;
+use crate::message::{Message, Role, conversation};
 
 /// The default number of transcript messages replayed.
 pub const DEFAULT_HISTORY_LIMIT: usize = 60;
 /// The largest block the window start moves by; also the extra rows read.
 pub const HISTORY_BLOCK: usize = 20;
 /// The content of a synthetic result closing a dangling tool call.
-pub const INTERRUPTED_RESULT: &str =
-    r#"{"error":"previous turn interrupted before this tool result was recorded; retry if still needed"}"#;
+pub const INTERRUPTED_RESULT: &str = r#"{"error":"previous turn interrupted before this tool result was recorded; retry if still needed"}"#;
 
 /// The block size for a history limit: `clamp(limit / 3, 1, 20)`.
 pub fn block_for(limit: usize) -> usize {
@@ -44,11 +43,9 @@ pub fn rows_to_read(limit: usize) -> usize {
 /// Cuts `msgs` (ascending by seq) to the block-aligned window and drops leading orphan
 /// tool results.
 pub fn trim(mut msgs: Vec<Message>, limit: usize) -> Vec<Message> {
-    if limit > 0 {
-        if let Some(last) = msgs.last() {
-            let anchor = block_anchor(i64::from(last.seq), limit);
-            msgs.retain(|m| i64::from(m.seq) >= anchor);
-        }
+    if let Some(last) = msgs.last().filter(|_| limit > 0) {
+        let anchor = block_anchor(i64::from(last.seq), limit);
+        msgs.retain(|m| i64::from(m.seq) >= anchor);
     }
     let orphans = msgs.iter().take_while(|m| m.role == Role::Tool).count();
     msgs.drain(..orphans);
@@ -62,7 +59,9 @@ pub fn close_dangling_tool_calls(msgs: Vec<ModelMessage>) -> Vec<ModelMessage> {
     let mut iter = msgs.into_iter().peekable();
     while let Some(msg) = iter.next() {
         let calls = match &msg {
-            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => tool_calls.clone(),
+            ModelMessage::Assistant { tool_calls, .. } if !tool_calls.is_empty() => {
+                tool_calls.clone()
+            }
             _ => {
                 out.push(msg);
                 continue;
@@ -91,7 +90,11 @@ pub fn close_dangling_tool_calls(msgs: Vec<ModelMessage>) -> Vec<ModelMessage> {
 
 /// The model-facing history: the system prompt (when non-empty), then the trimmed, decoded
 /// and repaired window of `stored` (ascending by seq).
-pub fn build(system: &str, stored: Vec<Message>, limit: usize) -> Result<Vec<ModelMessage>, AssistantError> {
+pub fn build(
+    system: &str,
+    stored: Vec<Message>,
+    limit: usize,
+) -> Result<Vec<ModelMessage>, AssistantError> {
     let window = trim(stored, limit);
     let decoded = close_dangling_tool_calls(conversation(&window)?);
     let mut out = Vec::with_capacity(decoded.len() + 1);
@@ -151,16 +154,33 @@ mod tests {
         assert!(matches!(h[0], ModelMessage::Assistant { .. }));
 
         let msgs = vec![
-            stored(1, encode_assistant("", &[ToolCall::new("c1", "a", "{}"), ToolCall::new("c2", "b", "{}"), ToolCall::new("", "c", "{}")])),
+            stored(
+                1,
+                encode_assistant(
+                    "",
+                    &[
+                        ToolCall::new("c1", "a", "{}"),
+                        ToolCall::new("c2", "b", "{}"),
+                        ToolCall::new("", "c", "{}"),
+                    ],
+                ),
+            ),
             stored(2, encode_tool_result("c1", "a", "{}")),
             stored(3, encode_user("hello?")),
         ];
         let h = build("sys", msgs, 60).unwrap();
         assert_eq!(h.len(), 5);
-        assert_eq!(h[2], ModelMessage::Tool { call_id: "c1".into(), name: "a".into(), content: "{}".into() });
+        assert_eq!(
+            h[2],
+            ModelMessage::Tool { call_id: "c1".into(), name: "a".into(), content: "{}".into() }
+        );
         assert_eq!(
             h[3],
-            ModelMessage::Tool { call_id: "c2".into(), name: "b".into(), content: INTERRUPTED_RESULT.into() }
+            ModelMessage::Tool {
+                call_id: "c2".into(),
+                name: "b".into(),
+                content: INTERRUPTED_RESULT.into()
+            }
         );
         assert_eq!(h[4], ModelMessage::User("hello?".into()));
     }

@@ -4,7 +4,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A session's id (a random UUID).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct SessionId(uuid::Uuid);
 

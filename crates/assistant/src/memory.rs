@@ -53,7 +53,11 @@ impl MemoryStore {
 
 #[async_trait]
 impl TranscriptStore for MemoryStore {
-    async fn insert_next(&self, session: SessionId, msg: &NewMessage) -> Result<Message, AssistantError> {
+    async fn insert_next(
+        &self,
+        session: SessionId,
+        msg: &NewMessage,
+    ) -> Result<Message, AssistantError> {
         let mut sessions = self.lock();
         let record = sessions.get_mut(&session).ok_or(AssistantError::NotFound)?;
         let seq = record.messages.last().map_or(1, |m| m.seq + 1);
@@ -62,7 +66,11 @@ impl TranscriptStore for MemoryStore {
         Ok(stored)
     }
 
-    async fn recent(&self, session: SessionId, limit: usize) -> Result<Vec<Message>, AssistantError> {
+    async fn recent(
+        &self,
+        session: SessionId,
+        limit: usize,
+    ) -> Result<Vec<Message>, AssistantError> {
         let sessions = self.lock();
         let record = sessions.get(&session).ok_or(AssistantError::NotFound)?;
         let start = record.messages.len().saturating_sub(limit);
@@ -82,11 +90,18 @@ impl TranscriptStore for MemoryStore {
         Ok(())
     }
 
-    async fn label(&self, session: SessionId, owner: UserId, label: &str) -> Result<(), AssistantError> {
-        if let Some(r) = self.lock().get_mut(&session).filter(|r| r.owner == owner) {
-            if r.label.is_none() && !label.is_empty() {
-                r.label = Some(label.to_owned());
-            }
+    async fn label(
+        &self,
+        session: SessionId,
+        owner: UserId,
+        label: &str,
+    ) -> Result<(), AssistantError> {
+        if let Some(r) = self
+            .lock()
+            .get_mut(&session)
+            .filter(|r| r.owner == owner && r.label.is_none() && !label.is_empty())
+        {
+            r.label = Some(label.to_owned());
         }
         Ok(())
     }

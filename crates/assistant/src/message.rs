@@ -88,7 +88,8 @@ pub struct Message {
 impl Serialize for Message {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let raw: &RawValue = serde_json::from_str(&self.content).map_err(serde::ser::Error::custom)?;
+        let raw: &RawValue =
+            serde_json::from_str(&self.content).map_err(serde::ser::Error::custom)?;
         let mut st = s.serialize_struct("Message", 3)?;
         st.serialize_field("seq", &self.seq)?;
         st.serialize_field("role", &self.role)?;
@@ -157,8 +158,11 @@ pub fn encode_assistant(text: &str, calls: &[ToolCall]) -> NewMessage {
 /// A tool result; `result` must be valid JSON (a [`CallResult`](freehire_tools::CallResult)'s
 /// content always is).
 pub fn encode_tool_result(call_id: &str, name: &str, result: &str) -> NewMessage {
-    let payload =
-        ToolPayload { tool_call_id: call_id.to_owned(), name: name.to_owned(), result: result.to_owned() };
+    let payload = ToolPayload {
+        tool_call_id: call_id.to_owned(),
+        name: name.to_owned(),
+        result: result.to_owned(),
+    };
     NewMessage { role: Role::Tool, content: to_json(&payload) }
 }
 
@@ -166,7 +170,9 @@ pub fn encode_tool_result(call_id: &str, name: &str, result: &str) -> NewMessage
 pub fn decode_content(seq: i32, role: Role, content: &str) -> Result<ModelMessage, AssistantError> {
     let bad = |e: serde_json::Error| AssistantError::Transcript { seq, reason: e.to_string() };
     Ok(match role {
-        Role::User => ModelMessage::User(serde_json::from_str::<UserPayload>(content).map_err(bad)?.text),
+        Role::User => {
+            ModelMessage::User(serde_json::from_str::<UserPayload>(content).map_err(bad)?.text)
+        }
         Role::Assistant => {
             let p: AssistantPayload = serde_json::from_str(content).map_err(bad)?;
             ModelMessage::Assistant {
@@ -175,7 +181,11 @@ pub fn decode_content(seq: i32, role: Role, content: &str) -> Result<ModelMessag
                     .tool_calls
                     .into_iter()
                     .filter(|c| !c.name.is_empty())
-                    .map(|c| ToolCall { id: c.id, name: c.name, arguments: heal_arguments(&c.arguments) })
+                    .map(|c| ToolCall {
+                        id: c.id,
+                        name: c.name,
+                        arguments: heal_arguments(&c.arguments),
+                    })
                     .collect(),
             }
         }
@@ -212,7 +222,8 @@ mod tests {
         assert_eq!(encode_user("hi").content, r#"{"text":"hi"}"#);
         assert_eq!(encode_assistant("", &[]).content, "{}");
         assert_eq!(encode_assistant("ok", &[]).content, r#"{"text":"ok"}"#);
-        let calls = [ToolCall::new("c1", "echo", "{\"a\":1}</invoke>"), ToolCall::new("c2", "", "{}")];
+        let calls =
+            [ToolCall::new("c1", "echo", "{\"a\":1}</invoke>"), ToolCall::new("c2", "", "{}")];
         assert_eq!(
             encode_assistant("", &calls).content,
             r#"{"tool_calls":[{"id":"c1","name":"echo","arguments":"{\"a\":1}"}]}"#
@@ -238,7 +249,10 @@ mod tests {
     #[test]
     fn messages_serialise_with_the_content_unchanged() {
         let m = Message { seq: 3, role: Role::User, content: "{ \"text\" : \"a\" }".into() };
-        assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"seq":3,"role":"user","content":{ "text" : "a" }}"#);
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"seq":3,"role":"user","content":{ "text" : "a" }}"#
+        );
     }
 
     #[test]

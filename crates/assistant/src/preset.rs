@@ -24,10 +24,18 @@ pub enum Preset {
 }
 
 /// Discovery tools: every preset.
-pub const DISCOVERY_TOOLS: &[&str] =
-    &["get_profile", "facets", "search_jobs", "get_job", "get_company", "market_fit", "present_jobs"];
+pub const DISCOVERY_TOOLS: &[&str] = &[
+    "get_profile",
+    "facets",
+    "search_jobs",
+    "get_job",
+    "get_company",
+    "market_fit",
+    "present_jobs",
+];
 /// Tracking tools: every preset.
-pub const TRACKING_TOOLS: &[&str] = &["save_job", "unsave_job", "apply_job", "track_job", "my_jobs"];
+pub const TRACKING_TOOLS: &[&str] =
+    &["save_job", "unsave_job", "apply_job", "track_job", "my_jobs"];
 /// Experience-bank tools: every preset.
 pub const BANK_TOOLS: &[&str] = &[
     "experience_search",
@@ -69,8 +77,17 @@ pub const BROWSE_TOOLS: &[&str] = &["read_current_page"];
 
 /// Every tool name any preset may register.
 pub fn all_tool_names() -> Vec<&'static str> {
-    [DISCOVERY_TOOLS, TRACKING_TOOLS, BANK_TOOLS, SCREENING_TOOLS, CV_TOOLS, MAIL_TOOLS, INTERVIEW_TOOLS, BROWSE_TOOLS]
-        .concat()
+    [
+        DISCOVERY_TOOLS,
+        TRACKING_TOOLS,
+        BANK_TOOLS,
+        SCREENING_TOOLS,
+        CV_TOOLS,
+        MAIL_TOOLS,
+        INTERVIEW_TOOLS,
+        BROWSE_TOOLS,
+    ]
+    .concat()
 }
 
 impl Preset {

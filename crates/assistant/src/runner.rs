@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use freehire_domain::UserId;
-use freehire_llm::{ChatModel, ChatRequest, Choice, Message as ModelMessage, StreamSink, ToolCall, ToolSpec};
+use freehire_llm::{
+    ChatModel, ChatRequest, Choice, Message as ModelMessage, StreamSink, ToolCall, ToolSpec,
+};
 use freehire_tools::repair::{arguments_for_run, valid_json};
 use freehire_tools::{CallContext, Registry};
 use futures::FutureExt;
@@ -15,7 +17,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::history;
 use crate::message::{Role, decode_content, encode_assistant, encode_tool_result, encode_user};
-use crate::{AssistantError, Event, EventSink, Message, NewMessage, SessionId, StopReason, TranscriptStore};
+use crate::{
+    AssistantError, Event, EventSink, Message, NewMessage, SessionId, StopReason, TranscriptStore,
+};
 
 /// The step cap when neither the runner nor the turn sets one.
 pub const DEFAULT_MAX_STEPS: usize = 8;
@@ -25,8 +29,7 @@ pub const PERSIST_TIMEOUT: Duration = Duration::from_secs(5);
 pub const EMPTY_REPLY_NOTE: &str =
     "I didn't have anything to add there. Could you rephrase, or ask me to continue?";
 /// The note persisted and shown when the step cap cut the turn and the wrap-up said nothing.
-pub const STEP_LIMIT_NOTE: &str =
-    "I hit the step limit for this turn before finishing. Send another message and I will continue.";
+pub const STEP_LIMIT_NOTE: &str = "I hit the step limit for this turn before finishing. Send another message and I will continue.";
 /// The longest session label taken from a prompt, in characters (our choice).
 pub const LABEL_MAX_CHARS: usize = 200;
 
@@ -109,7 +112,11 @@ enum ChatFailure {
 
 impl Runner {
     /// A runner over `model` and `store` with `config`'s bounds.
-    pub fn new(model: Arc<dyn ChatModel>, store: Arc<dyn TranscriptStore>, config: RunnerConfig) -> Self {
+    pub fn new(
+        model: Arc<dyn ChatModel>,
+        store: Arc<dyn TranscriptStore>,
+        config: RunnerConfig,
+    ) -> Self {
         Self {
             model,
             store,
@@ -210,13 +217,21 @@ impl Runner {
 
     /// Appends on a task of its own with its own deadline: the write survives the turn being
     /// cancelled or its future being dropped.
-    async fn persist(&self, session: SessionId, msg: NewMessage) -> Result<Message, AssistantError> {
+    async fn persist(
+        &self,
+        session: SessionId,
+        msg: NewMessage,
+    ) -> Result<Message, AssistantError> {
         let store = self.store.clone();
         detached(async move { store.append(session, &msg).await }).await
     }
 
     /// The replayed history for this turn.
-    pub async fn history(&self, session: SessionId, system: &str) -> Result<Vec<ModelMessage>, AssistantError> {
+    pub async fn history(
+        &self,
+        session: SessionId,
+        system: &str,
+    ) -> Result<Vec<ModelMessage>, AssistantError> {
         let rows = self.store.recent(session, history::rows_to_read(self.history_limit)).await?;
         history::build(system, rows, self.history_limit)
     }
@@ -228,7 +243,11 @@ impl Runner {
             .registry
             .definitions()
             .into_iter()
-            .map(|d| ToolSpec { name: d.name, description: d.description, parameters: d.parameters })
+            .map(|d| ToolSpec {
+                name: d.name,
+                description: d.description,
+                parameters: d.parameters,
+            })
             .collect();
         for _ in 0..max_steps {
             if turn.cancel.is_cancelled() {
@@ -273,9 +292,15 @@ impl Runner {
     }
 
     /// One model call, abandoned as soon as the turn is cancelled.
-    async fn chat(&self, turn: Turn<'_>, history: &[ModelMessage], tools: &[ToolSpec]) -> Result<Choice, ChatFailure> {
+    async fn chat(
+        &self,
+        turn: Turn<'_>,
+        history: &[ModelMessage],
+        tools: &[ToolSpec],
+    ) -> Result<Choice, ChatFailure> {
         let deltas = Deltas(turn.events);
-        let request = ChatRequest::new(history, tools).streaming(&deltas).with_headers(&turn.config.headers);
+        let request =
+            ChatRequest::new(history, tools).streaming(&deltas).with_headers(&turn.config.headers);
         tokio::select! {
             biased;
             answer = self.model.chat(request) => answer.map_err(|e| {
@@ -286,7 +311,13 @@ impl Runner {
     }
 
     /// Persists an assistant message (even an empty one) and appends its replay form.
-    async fn append_assistant(&self, turn: Turn<'_>, history: &mut Vec<ModelMessage>, text: &str, calls: &[ToolCall]) {
+    async fn append_assistant(
+        &self,
+        turn: Turn<'_>,
+        history: &mut Vec<ModelMessage>,
+        text: &str,
+        calls: &[ToolCall],
+    ) {
         let msg = encode_assistant(text, calls);
         self.persist_and_replay(turn, history, msg).await;
     }
@@ -296,10 +327,17 @@ impl Runner {
         self.append_assistant(turn, history, note, &[]).await;
     }
 
-    async fn persist_and_replay(&self, turn: Turn<'_>, history: &mut Vec<ModelMessage>, msg: NewMessage) {
+    async fn persist_and_replay(
+        &self,
+        turn: Turn<'_>,
+        history: &mut Vec<ModelMessage>,
+        msg: NewMessage,
+    ) {
         match decode_content(0, msg.role, &msg.content) {
             Ok(replay) => history.push(replay),
-            Err(e) => tracing::warn!(session = %turn.session, error = %e, "decoding a new message failed"),
+            Err(e) => {
+                tracing::warn!(session = %turn.session, error = %e, "decoding a new message failed")
+            }
         }
         if let Err(e) = self.persist(turn.session, msg).await {
             tracing::warn!(session = %turn.session, error = %e, "persisting a message failed");
@@ -307,7 +345,12 @@ impl Runner {
     }
 
     /// Runs a round of calls in order; cancellation is not checked between them.
-    async fn run_tool_calls(&self, turn: Turn<'_>, history: &mut Vec<ModelMessage>, calls: &[ToolCall]) {
+    async fn run_tool_calls(
+        &self,
+        turn: Turn<'_>,
+        history: &mut Vec<ModelMessage>,
+        calls: &[ToolCall],
+    ) {
         let ctx = CallContext::new(turn.cancel.clone());
         for call in calls.iter().filter(|c| !c.name.is_empty()) {
             let args = arguments_for_run(&call.arguments);
@@ -326,7 +369,8 @@ impl Runner {
 
 fn emit_usage(turn: Turn<'_>, choice: &Choice) {
     if let Some(u) = choice.usage {
-        turn.events.emit(Event::Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens });
+        turn.events
+            .emit(Event::Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens });
     }
 }
 

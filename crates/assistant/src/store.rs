@@ -18,10 +18,18 @@ pub const APPEND_ATTEMPTS: usize = 3;
 pub trait TranscriptStore: Send + Sync {
     /// Inserts `msg` with `seq = max(seq) + 1`; [`AssistantError::SeqConflict`] when another
     /// writer took that number first.
-    async fn insert_next(&self, session: SessionId, msg: &NewMessage) -> Result<Message, AssistantError>;
+    async fn insert_next(
+        &self,
+        session: SessionId,
+        msg: &NewMessage,
+    ) -> Result<Message, AssistantError>;
 
     /// Appends `msg`, retrying a sequence conflict up to [`APPEND_ATTEMPTS`] attempts in total.
-    async fn append(&self, session: SessionId, msg: &NewMessage) -> Result<Message, AssistantError> {
+    async fn append(
+        &self,
+        session: SessionId,
+        msg: &NewMessage,
+    ) -> Result<Message, AssistantError> {
         let mut attempt = 1;
         loop {
             match self.insert_next(session, msg).await {
@@ -32,7 +40,11 @@ pub trait TranscriptStore: Send + Sync {
     }
 
     /// The newest `limit` messages, ascending by `seq`.
-    async fn recent(&self, session: SessionId, limit: usize) -> Result<Vec<Message>, AssistantError>;
+    async fn recent(
+        &self,
+        session: SessionId,
+        limit: usize,
+    ) -> Result<Vec<Message>, AssistantError>;
 
     /// Every message, ascending by `seq`.
     async fn transcript(&self, session: SessionId) -> Result<Vec<Message>, AssistantError>;
@@ -41,5 +53,10 @@ pub trait TranscriptStore: Send + Sync {
     async fn touch(&self, session: SessionId, owner: UserId) -> Result<(), AssistantError>;
 
     /// Sets the session's label when it has none and `owner` owns it; an empty label is "none".
-    async fn label(&self, session: SessionId, owner: UserId, label: &str) -> Result<(), AssistantError>;
+    async fn label(
+        &self,
+        session: SessionId,
+        owner: UserId,
+        label: &str,
+    ) -> Result<(), AssistantError>;
 }

@@ -90,7 +90,11 @@ impl TurnRegistry {
 
     /// Claims the session for a turn cancelled by `cancel`: the slot when idle, the queue
     /// place when a turn runs and nobody waits, [`AssistantError::QueueFull`] otherwise.
-    pub fn claim(&self, session: SessionId, cancel: CancellationToken) -> Result<Claim, AssistantError> {
+    pub fn claim(
+        &self,
+        session: SessionId,
+        cancel: CancellationToken,
+    ) -> Result<Claim, AssistantError> {
         let mut inner = self.lock();
         if !inner.running.contains_key(&session) {
             return Ok(Claim::Run(self.start(&mut inner, session, cancel)));
@@ -142,10 +146,10 @@ impl TurnRegistry {
 
     fn release(&self, session: SessionId, id: u64) {
         let mut inner = self.lock();
-        if inner.running.get(&session).is_some_and(|r| r.id == id) {
-            if let Some(r) = inner.running.remove(&session) {
-                r.done.cancel();
-            }
+        if inner.running.get(&session).is_some_and(|r| r.id == id)
+            && let Some(r) = inner.running.remove(&session)
+        {
+            r.done.cancel();
         }
     }
 }
@@ -180,7 +184,11 @@ impl Waiter {
                 match inner.running.get(&self.session) {
                     Some(r) => r.done.clone(),
                     None => {
-                        return Ok(self.registry.start(&mut inner, self.session, self.cancel.clone()));
+                        return Ok(self.registry.start(
+                            &mut inner,
+                            self.session,
+                            self.cancel.clone(),
+                        ));
                     }
                 }
             };
