@@ -6,6 +6,7 @@ mod history;
 mod prompts;
 mod props;
 mod runner;
+mod smoke;
 mod store;
 mod support;
 mod turns;
