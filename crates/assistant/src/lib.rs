@@ -32,6 +32,9 @@
 //! task with a 5 s deadline, so they survive cancellation and a dropped turn future. (A
 //! caller that drops the turn future itself gets no event at all: cancel the token instead.)
 //!
+//! Turns run on a Tokio runtime (writes are spawned as tasks) and their futures are `Send`,
+//! so a server can spawn one per request and let it outlive the client's connection.
+//!
 //! # The pieces
 //!
 //! - [`message`]: stored payloads, encoding, decoding and the one argument repair.

@@ -495,3 +495,34 @@ async fn the_replayed_turn_is_the_stored_turn() {
     let rebuilt = runner.history(f.session, "You are a test.").await.unwrap();
     assert_eq!(rebuilt.len(), next_turn.len() + 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_can_be_spawned_and_outlive_its_caller() {
+    use freehire_assistant::{EventLog, MemoryStore, Turn};
+    use tokio_util::sync::CancellationToken;
+
+    let store = Arc::new(MemoryStore::new());
+    let session = store.create_session(crate::support::owner());
+    let model = ScriptedModel::new([echo_call("c1", "x"), Scripted::text("spawned")]);
+    let runner = Runner::new(Arc::new(model), store.clone(), RunnerConfig::default());
+    let log = Arc::new(EventLog::new());
+    let events = log.clone();
+    let handle = tokio::spawn(async move {
+        let cancel = CancellationToken::new();
+        let registry = crate::support::registry(&cancel);
+        let config = TurnConfig::default();
+        let turn = Turn {
+            session,
+            owner: crate::support::owner(),
+            registry: &registry,
+            system: "",
+            config: &config,
+            cancel: &cancel,
+            events: &*events,
+        };
+        runner.run(turn, "hi").await
+    });
+    assert_eq!(handle.await.unwrap(), Ok(StopReason::EndTurn));
+    assert_eq!(log.events().last(), Some(&Event::result(StopReason::EndTurn)));
+    assert_eq!(freehire_assistant::TranscriptStore::transcript(&*store, session).await.unwrap().len(), 4);
+}
