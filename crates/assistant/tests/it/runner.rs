@@ -524,5 +524,8 @@ async fn a_turn_can_be_spawned_and_outlive_its_caller() {
     });
     assert_eq!(handle.await.unwrap(), Ok(StopReason::EndTurn));
     assert_eq!(log.events().last(), Some(&Event::result(StopReason::EndTurn)));
-    assert_eq!(freehire_assistant::TranscriptStore::transcript(&*store, session).await.unwrap().len(), 4);
+    assert_eq!(
+        freehire_assistant::TranscriptStore::transcript(&*store, session).await.unwrap().len(),
+        4
+    );
 }
