@@ -12,7 +12,9 @@
 //!   given, plain otherwise, and plain as a fallback when a streamed answer comes back empty
 //!   (some servers stream nothing when tools are offered). Each call has its own deadline
 //!   (90 s by default). An assistant message is always sent with string content (`""`, never
-//!   `null`) and `tool_choice` is never sent, because some servers reject both. Failures are
+//!   `null`) and `tool_choice` is not sent unless the client was built to force one
+//!   ([`OpenAiClient::with_tool_choice`]; never on a tool-less call), because some servers
+//!   reject `null` content and `"required"`. Failures are
 //!   typed ([`LlmError`]): rate limiting, other HTTP statuses with the provider's message, a
 //!   stream cut mid-way, a malformed body, a timeout.
 //! - [`ScriptedModel`] replays a script of replies and failures, streams them through the

@@ -66,6 +66,7 @@ pub struct OpenAiClient {
     api_key: Option<Arc<str>>,
     headers: HeaderMap,
     timeout: Duration,
+    tool_choice: Option<Arc<serde_json::Value>>,
 }
 
 impl std::fmt::Debug for OpenAiClient {
@@ -103,6 +104,7 @@ impl OpenAiClient {
             api_key: config.api_key.filter(|k| !k.is_empty()).map(Into::into),
             headers: HeaderMap::new(),
             timeout: config.timeout,
+            tool_choice: None,
         })
     }
 
@@ -137,12 +139,26 @@ impl OpenAiClient {
         Self { timeout, ..self.clone() }
     }
 
+    /// A clone that sends this `tool_choice` whenever tools are offered (never on a tool-less
+    /// call). By default none is sent, which servers treat as `"auto"`; some servers answer
+    /// `"required"` with an error, so prefer naming a function when forcing one.
+    #[must_use]
+    pub fn with_tool_choice(&self, choice: Option<serde_json::Value>) -> Self {
+        Self { tool_choice: choice.map(Arc::new), ..self.clone() }
+    }
+
     fn post(
         &self,
         req: &ChatRequest<'_>,
         stream: bool,
     ) -> Result<reqwest::RequestBuilder, LlmError> {
-        let body = request_body(&self.model, req.messages, req.tools, stream);
+        let body = wire::encode_request(
+            &self.model,
+            req.messages,
+            req.tools,
+            stream,
+            self.tool_choice.as_deref(),
+        );
         let mut builder = self
             .http
             .post(&*self.url)

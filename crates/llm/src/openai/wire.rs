@@ -14,6 +14,8 @@ struct Body<'a> {
     stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_options: Option<StreamOptions>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_choice: Option<&'a Value>,
 }
 
 #[derive(Serialize)]
@@ -71,6 +73,17 @@ struct WireFunctionOut<'a> {
 /// The JSON body of a chat-completions request, as sent. Tools come before messages so the
 /// serialised prompt grows at its end (which is also how providers lay out the prompt).
 pub fn request_body(model: &str, messages: &[Message], tools: &[ToolSpec], stream: bool) -> String {
+    encode_request(model, messages, tools, stream, None)
+}
+
+/// [`request_body`] with a `tool_choice`, sent only when tools are offered.
+pub(crate) fn encode_request(
+    model: &str,
+    messages: &[Message],
+    tools: &[ToolSpec],
+    stream: bool,
+    tool_choice: Option<&Value>,
+) -> String {
     let body = Body {
         model,
         tools: tools
@@ -87,6 +100,7 @@ pub fn request_body(model: &str, messages: &[Message], tools: &[ToolSpec], strea
         messages: messages.iter().map(wire_message).collect(),
         stream,
         stream_options: stream.then_some(StreamOptions { include_usage: true }),
+        tool_choice: tool_choice.filter(|_| !tools.is_empty()),
     };
     // Serialising borrowed strings and `Value`s into a `String` cannot fail.
     serde_json::to_string(&body).unwrap_or_default()
@@ -129,7 +143,7 @@ impl From<WireUsage> for Usage {
 
 #[derive(Deserialize)]
 struct Response {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     choices: Vec<ResponseChoice>,
     usage: Option<WireUsage>,
 }
@@ -145,23 +159,33 @@ struct ResponseMessage {
     content: Option<String>,
     reasoning_content: Option<String>,
     reasoning: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     tool_calls: Vec<ResponseCall>,
 }
 
 #[derive(Deserialize)]
 struct ResponseCall {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     id: String,
     function: Option<ResponseFunction>,
 }
 
 #[derive(Deserialize)]
 struct ResponseFunction {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     name: String,
     #[serde(default)]
     arguments: Option<Value>,
+}
+
+/// Servers send `null` where the protocol allows a missing field (`"tool_calls": null` in a
+/// delta, for one); read both as the default.
+fn null_as_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Default + Deserialize<'de>,
+{
+    Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
 /// Arguments arrive as a string per the protocol; a few servers send an object instead.
@@ -207,7 +231,7 @@ pub fn parse_response(body: &str) -> Result<Choice, LlmError> {
 /// One `data:` payload of a streamed response.
 #[derive(Deserialize)]
 pub(crate) struct Chunk {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub choices: Vec<ChunkChoice>,
     pub usage: Option<WireUsage>,
     pub error: Option<Value>,
@@ -215,7 +239,7 @@ pub(crate) struct Chunk {
 
 #[derive(Deserialize)]
 pub(crate) struct ChunkChoice {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub delta: Delta,
     pub finish_reason: Option<String>,
 }
@@ -225,7 +249,7 @@ pub(crate) struct Delta {
     pub content: Option<String>,
     pub reasoning_content: Option<String>,
     pub reasoning: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub tool_calls: Vec<CallFragment>,
 }
 
@@ -281,5 +305,22 @@ mod tests {
         assert_eq!(c.usage, None);
         assert_eq!(parse_response(r#"{"choices":[]}"#), Err(LlmError::NoChoices));
         assert!(matches!(parse_response("<html>"), Err(LlmError::Malformed(_))));
+    }
+
+    #[test]
+    fn nulls_read_as_missing() {
+        let c = parse_response(
+            r#"{"choices":[{"message":{"content":"hi","tool_calls":null,"function_call":null},"finish_reason":"stop"}],"usage":null}"#,
+        )
+        .unwrap();
+        assert_eq!(c.content, "hi");
+        assert!(c.tool_calls.is_empty());
+        let chunk: Chunk = serde_json::from_str(
+            r#"{"choices":[{"index":0,"finish_reason":null,"delta":{"role":"assistant","content":null,"function_call":null,"tool_calls":null}}]}"#,
+        )
+        .unwrap();
+        assert!(chunk.choices[0].delta.tool_calls.is_empty());
+        let chunk: Chunk = serde_json::from_str(r#"{"choices":null,"usage":null}"#).unwrap();
+        assert!(chunk.choices.is_empty());
     }
 }

@@ -297,3 +297,18 @@ async fn a_refused_connection_is_a_transport_error() {
     let err = client(&url).chat(ChatRequest::new(&msgs, &[])).await.unwrap_err();
     assert!(matches!(err, LlmError::Transport(_)), "{err:?}");
 }
+
+#[tokio::test]
+async fn a_forced_tool_choice_is_sent_only_when_tools_are_offered() {
+    let answer = || Reply::json(json!({"choices":[{"message":{"content":"ok"}}]}));
+    let server = serve(vec![answer(), answer()]).await;
+    let forced = client(&server.url)
+        .with_tool_choice(Some(json!({"type":"function","function":{"name":"echo"}})));
+    let msgs = vec![Message::User("hi".into())];
+    let tools = tools();
+    forced.chat(ChatRequest::new(&msgs, &tools)).await.unwrap();
+    forced.chat(ChatRequest::new(&msgs, &[])).await.unwrap();
+    let reqs = server.requests();
+    assert_eq!(reqs[0].body["tool_choice"]["function"]["name"], "echo");
+    assert!(reqs[1].body.get("tool_choice").is_none(), "never without tools");
+}
