@@ -73,7 +73,7 @@ pub use runner::{
     STEP_LIMIT_NOTE, Turn, TurnConfig,
 };
 pub use store::{APPEND_ATTEMPTS, TranscriptStore};
-pub use turns::{Claim, TurnRegistry, TurnSlot, Waiter};
+pub use turns::{Claim, TURN_QUEUE_WAIT, TurnRegistry, TurnSlot, Waiter};
 
 /// Step cap of interactive tailor turns and their retries (the server's choice, reference §6.2).
 pub const TAILOR_MAX_STEPS: i64 = 16;

@@ -9,10 +9,15 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
 use crate::{AssistantError, SessionId};
+
+/// How long a queued message waits for the running turn before giving up (reference
+/// `turnQueueWait`).
+pub const TURN_QUEUE_WAIT: Duration = Duration::from_secs(60);
 
 struct Running {
     id: u64,
@@ -197,6 +202,14 @@ impl Waiter {
                 () = self.cancel.cancelled() => return Err(AssistantError::WaitCancelled),
             }
         }
+    }
+}
+
+impl Waiter {
+    /// [`Waiter::enter`], giving up with [`AssistantError::WaitCancelled`] after `wait`
+    /// (normally [`TURN_QUEUE_WAIT`]).
+    pub async fn enter_within(self, wait: Duration) -> Result<TurnSlot, AssistantError> {
+        tokio::time::timeout(wait, self.enter()).await.unwrap_or(Err(AssistantError::WaitCancelled))
     }
 }
 

@@ -158,3 +158,15 @@ async fn the_registry_is_safe_under_concurrency() {
     assert!(reg.is_empty());
     assert_eq!(reg.waiting(), 0);
 }
+
+#[tokio::test]
+async fn a_wait_gives_up_after_its_deadline_and_frees_its_place() {
+    let reg = TurnRegistry::new();
+    let s = SessionId::random();
+    let _slot = run(reg.claim(s, CancellationToken::new()));
+    let waiter = queued(reg.claim(s, CancellationToken::new()));
+    let err = waiter.enter_within(Duration::from_millis(30)).await.unwrap_err();
+    assert_eq!(err, AssistantError::WaitCancelled);
+    assert_eq!(reg.waiting(), 0);
+    assert_eq!(freehire_assistant::TURN_QUEUE_WAIT, Duration::from_secs(60));
+}
