@@ -312,3 +312,33 @@ async fn a_forced_tool_choice_is_sent_only_when_tools_are_offered() {
     assert_eq!(reqs[0].body["tool_choice"]["function"]["name"], "echo");
     assert!(reqs[1].body.get("tool_choice").is_none(), "never without tools");
 }
+
+#[tokio::test]
+async fn nulls_in_stream_deltas_read_as_missing() {
+    // llama-cpp-python sends `"tool_calls": null` and `"content": null` in deltas.
+    let server = serve(vec![Reply::sse(&[
+        chunk(json!({"role":"assistant","content":null,"function_call":null,"tool_calls":null})),
+        chunk(json!({"content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"echo","arguments":"{\"text\":\"x\"}"}}]})),
+        json!({"choices":[{"index":0,"delta":{"content":null,"tool_calls":null},"finish_reason":"tool_calls"}],"usage":null}),
+    ])])
+    .await;
+    let msgs = vec![Message::User("hi".into())];
+    let tools = tools();
+    let sink = Collect::default();
+    let choice =
+        client(&server.url).chat(ChatRequest::new(&msgs, &tools).streaming(&sink)).await.unwrap();
+    assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{\"text\":\"x\"}")]);
+    assert!(sink.text.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_400_carries_the_providers_message() {
+    let body = json!({"error":{"message":"messages[2].content: must be a string"}}).to_string();
+    let server = serve(vec![Reply::Json { status: 400, body, headers: Vec::new() }]).await;
+    let msgs = vec![Message::User("hi".into())];
+    let err = client(&server.url).chat(ChatRequest::new(&msgs, &[])).await.unwrap_err();
+    assert_eq!(
+        err,
+        LlmError::Status { status: 400, message: "messages[2].content: must be a string".into() }
+    );
+}
