@@ -1,0 +1,44 @@
+//! The one error type of the assistant crate.
+
+use freehire_llm::LlmError;
+
+/// Why a turn (or a store or registry operation) failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AssistantError {
+    /// The session does not exist or belongs to someone else (indistinguishable on purpose).
+    #[error("assistant: session not found")]
+    NotFound,
+    /// Another writer took the transcript's next sequence number; retried by
+    /// [`TranscriptStore::append`](crate::TranscriptStore::append).
+    #[error("assistant: transcript sequence number already taken")]
+    SeqConflict,
+    /// The transcript store failed.
+    #[error("assistant: transcript store: {0}")]
+    Store(String),
+    /// A transcript write did not finish within its own deadline.
+    #[error("assistant: transcript write timed out")]
+    StoreTimeout,
+    /// A stored message could not be decoded.
+    #[error("assistant: transcript message {seq}: {reason}")]
+    Transcript {
+        /// The message's sequence number.
+        seq: i32,
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// The model call failed.
+    #[error(transparent)]
+    Model(#[from] LlmError),
+    /// `continue` was asked for a transcript that has no user message.
+    #[error("assistant: nothing to continue")]
+    NothingToContinue,
+    /// A turn panicked; the panic was caught and the turn ended with an error result.
+    #[error("assistant: turn crashed: {0}")]
+    Panicked(String),
+    /// A third message for a session that already has a turn running and one waiting.
+    #[error("this session already has a message waiting")]
+    QueueFull,
+    /// A queued turn was cancelled (or gave up) before it could start.
+    #[error("assistant: the queued turn was cancelled")]
+    WaitCancelled,
+}

@@ -1,0 +1,108 @@
+//! [`MemoryStore`]: the in-process [`TranscriptStore`], for tests, demos and services that do
+//! not need transcripts to outlive the process.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use async_trait::async_trait;
+use freehire_domain::UserId;
+
+use crate::{AssistantError, Message, NewMessage, SessionId, TranscriptStore};
+
+#[derive(Debug)]
+struct Record {
+    owner: UserId,
+    label: Option<String>,
+    touches: u64,
+    messages: Vec<Message>,
+}
+
+/// Sessions and transcripts in memory.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    sessions: Mutex<HashMap<SessionId, Record>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Record>> {
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Creates a session owned by `owner` and returns its id.
+    pub fn create_session(&self, owner: UserId) -> SessionId {
+        let id = SessionId::random();
+        self.lock().insert(id, Record { owner, label: None, touches: 0, messages: Vec::new() });
+        id
+    }
+
+    /// The session's label, when it is `owner`'s and has one.
+    pub fn label_of(&self, session: SessionId, owner: UserId) -> Option<String> {
+        self.lock().get(&session).filter(|r| r.owner == owner).and_then(|r| r.label.clone())
+    }
+
+    /// How many times the session was touched.
+    pub fn touches(&self, session: SessionId) -> u64 {
+        self.lock().get(&session).map_or(0, |r| r.touches)
+    }
+}
+
+#[async_trait]
+impl TranscriptStore for MemoryStore {
+    async fn insert_next(
+        &self,
+        session: SessionId,
+        msg: &NewMessage,
+    ) -> Result<Message, AssistantError> {
+        let mut sessions = self.lock();
+        let record = sessions.get_mut(&session).ok_or(AssistantError::NotFound)?;
+        let seq = record.messages.last().map_or(1, |m| m.seq + 1);
+        let stored = Message { seq, role: msg.role, content: msg.content.clone() };
+        record.messages.push(stored.clone());
+        Ok(stored)
+    }
+
+    async fn recent(
+        &self,
+        session: SessionId,
+        limit: usize,
+    ) -> Result<Vec<Message>, AssistantError> {
+        let sessions = self.lock();
+        let record = sessions.get(&session).ok_or(AssistantError::NotFound)?;
+        let start = record.messages.len().saturating_sub(limit);
+        Ok(record.messages[start..].to_vec())
+    }
+
+    async fn transcript(&self, session: SessionId) -> Result<Vec<Message>, AssistantError> {
+        let sessions = self.lock();
+        let record = sessions.get(&session).ok_or(AssistantError::NotFound)?;
+        Ok(record.messages.clone())
+    }
+
+    async fn touch(&self, session: SessionId, owner: UserId) -> Result<(), AssistantError> {
+        if let Some(r) = self.lock().get_mut(&session).filter(|r| r.owner == owner) {
+            r.touches += 1;
+        }
+        Ok(())
+    }
+
+    async fn label(
+        &self,
+        session: SessionId,
+        owner: UserId,
+        label: &str,
+    ) -> Result<(), AssistantError> {
+        if let Some(r) = self
+            .lock()
+            .get_mut(&session)
+            .filter(|r| r.owner == owner && r.label.is_none() && !label.is_empty())
+        {
+            r.label = Some(label.to_owned());
+        }
+        Ok(())
+    }
+}

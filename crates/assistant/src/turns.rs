@@ -1,0 +1,223 @@
+//! The turn registry (reference §7): one running turn per session, at most one waiting.
+//!
+//! [`TurnRegistry::claim`] either hands out the session's [`TurnSlot`] or, when a turn is
+//! running, a [`Waiter`] for the one queue place; a third claim is refused
+//! ([`AssistantError::QueueFull`]). [`TurnRegistry::cancel`] cancels the running turn **and**
+//! the waiter, so Stop cannot be followed by the queued message starting. A slot is released
+//! when dropped, and only the slot that holds the session can release it. The registry is
+//! per process.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::{AssistantError, SessionId};
+
+/// How long a queued message waits for the running turn before giving up (reference
+/// `turnQueueWait`).
+pub const TURN_QUEUE_WAIT: Duration = Duration::from_secs(60);
+
+struct Running {
+    id: u64,
+    cancel: CancellationToken,
+    /// Cancelled when the slot is released: waiters wait on it.
+    done: CancellationToken,
+}
+
+struct Waiting {
+    id: u64,
+    cancel: CancellationToken,
+}
+
+#[derive(Default)]
+struct Inner {
+    running: HashMap<SessionId, Running>,
+    waiting: HashMap<SessionId, Waiting>,
+    next_id: u64,
+}
+
+/// Per-process turn bookkeeping. Cheap to clone; clones share state.
+#[derive(Clone, Default)]
+pub struct TurnRegistry {
+    inner: Arc<Mutex<Inner>>,
+}
+
+impl std::fmt::Debug for TurnRegistry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TurnRegistry").field("running", &self.len()).finish()
+    }
+}
+
+/// The right to run a turn in a session. Released on drop.
+#[derive(Debug)]
+pub struct TurnSlot {
+    registry: TurnRegistry,
+    session: SessionId,
+    id: u64,
+}
+
+/// The one queue place of a busy session.
+#[derive(Debug)]
+pub struct Waiter {
+    registry: TurnRegistry,
+    session: SessionId,
+    id: u64,
+    cancel: CancellationToken,
+}
+
+/// What [`TurnRegistry::claim`] gives.
+#[derive(Debug)]
+pub enum Claim {
+    /// Nothing was running: run now.
+    Run(TurnSlot),
+    /// A turn is running: wait with [`Waiter::enter`].
+    Queued(Waiter),
+}
+
+impl TurnRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn start(&self, inner: &mut Inner, session: SessionId, cancel: CancellationToken) -> TurnSlot {
+        inner.next_id += 1;
+        let id = inner.next_id;
+        inner.running.insert(session, Running { id, cancel, done: CancellationToken::new() });
+        TurnSlot { registry: self.clone(), session, id }
+    }
+
+    /// Claims the session for a turn cancelled by `cancel`: the slot when idle, the queue
+    /// place when a turn runs and nobody waits, [`AssistantError::QueueFull`] otherwise.
+    pub fn claim(
+        &self,
+        session: SessionId,
+        cancel: CancellationToken,
+    ) -> Result<Claim, AssistantError> {
+        let mut inner = self.lock();
+        if !inner.running.contains_key(&session) {
+            return Ok(Claim::Run(self.start(&mut inner, session, cancel)));
+        }
+        if inner.waiting.contains_key(&session) {
+            return Err(AssistantError::QueueFull);
+        }
+        inner.next_id += 1;
+        let id = inner.next_id;
+        inner.waiting.insert(session, Waiting { id, cancel: cancel.clone() });
+        Ok(Claim::Queued(Waiter { registry: self.clone(), session, id, cancel }))
+    }
+
+    /// The slot when the session is idle, `None` when busy. Never takes the queue place.
+    pub fn try_claim(&self, session: SessionId, cancel: CancellationToken) -> Option<TurnSlot> {
+        let mut inner = self.lock();
+        (!inner.running.contains_key(&session)).then(|| self.start(&mut inner, session, cancel))
+    }
+
+    /// Cancels the running turn and the waiting one; true when a turn was running.
+    pub fn cancel(&self, session: SessionId) -> bool {
+        let inner = self.lock();
+        if let Some(w) = inner.waiting.get(&session) {
+            w.cancel.cancel();
+        }
+        match inner.running.get(&session) {
+            Some(r) => {
+                r.cancel.cancel();
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Number of running turns.
+    pub fn len(&self) -> usize {
+        self.lock().running.len()
+    }
+
+    /// True when no turn runs.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of waiting turns.
+    pub fn waiting(&self) -> usize {
+        self.lock().waiting.len()
+    }
+
+    fn release(&self, session: SessionId, id: u64) {
+        let mut inner = self.lock();
+        if inner.running.get(&session).is_some_and(|r| r.id == id)
+            && let Some(r) = inner.running.remove(&session)
+        {
+            r.done.cancel();
+        }
+    }
+}
+
+impl TurnSlot {
+    /// The session this slot runs.
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+
+    /// Releases the slot now (dropping it does the same).
+    pub fn release(self) {}
+}
+
+impl Drop for TurnSlot {
+    fn drop(&mut self) {
+        self.registry.release(self.session, self.id);
+    }
+}
+
+impl Waiter {
+    /// Waits until the running turn ends, then takes the slot. Fails with
+    /// [`AssistantError::WaitCancelled`] when the waiter's token is cancelled first (Stop, or a
+    /// caller's timeout). The queue place is given back either way.
+    pub async fn enter(self) -> Result<TurnSlot, AssistantError> {
+        loop {
+            if self.cancel.is_cancelled() {
+                return Err(AssistantError::WaitCancelled);
+            }
+            let done = {
+                let mut inner = self.registry.lock();
+                match inner.running.get(&self.session) {
+                    Some(r) => r.done.clone(),
+                    None => {
+                        return Ok(self.registry.start(
+                            &mut inner,
+                            self.session,
+                            self.cancel.clone(),
+                        ));
+                    }
+                }
+            };
+            tokio::select! {
+                () = done.cancelled() => {}
+                () = self.cancel.cancelled() => return Err(AssistantError::WaitCancelled),
+            }
+        }
+    }
+}
+
+impl Waiter {
+    /// [`Waiter::enter`], giving up with [`AssistantError::WaitCancelled`] after `wait`
+    /// (normally [`TURN_QUEUE_WAIT`]).
+    pub async fn enter_within(self, wait: Duration) -> Result<TurnSlot, AssistantError> {
+        tokio::time::timeout(wait, self.enter()).await.unwrap_or(Err(AssistantError::WaitCancelled))
+    }
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        let mut inner = self.registry.lock();
+        if inner.waiting.get(&self.session).is_some_and(|w| w.id == self.id) {
+            inner.waiting.remove(&self.session);
+        }
+    }
+}

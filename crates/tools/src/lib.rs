@@ -1,0 +1,39 @@
+//! The tool contract of the assistant (reference §5), with no knowledge of which tools exist.
+//!
+//! - A [`Tool`] has a name, a description written for the model, a JSON Schema for its
+//!   arguments and an async `run(ctx, owner, args)`. The owner is the session owner's
+//!   [`UserId`](freehire_domain::UserId), never a credential. Most tools are written with
+//!   [`from_fn`]: an `async fn(owner, Args) -> Result<Out, E>` where `Args: Deserialize +
+//!   JsonSchema`; the schema is generated from `Args` ([`schema_for`]) and always carries
+//!   `required` and `additionalProperties: false`.
+//! - A [`Registry`] keeps tools in a fixed order (a later tool with the same name replaces the
+//!   earlier one in place), lists [`Registry::definitions`] in the OpenAI `tools` shape, and
+//!   [`Registry::call`]s a tool by name. `call` **never fails**: an unknown tool, bad
+//!   arguments, a tool error, a panic or an unserialisable result all become a
+//!   [`CallResult`] whose content is `{"error": "..."}` and whose `failed` flag is set. The
+//!   messages name the bad value and the allowed ones, because the error text is the model's
+//!   only way to correct itself within the turn.
+//! - [`decode_args`] is the strict argument decoder every typed tool uses: empty means `{}`,
+//!   `null` means no fields, unknown fields are rejected by name (keys are case-sensitive), a
+//!   type mismatch names the field, and anything after the first JSON value is rejected with
+//!   "expected a single JSON object".
+//! - Successful results are capped at [`Registry::max_result_bytes`] bytes: a longer payload
+//!   becomes the truncation envelope `{truncated, note, partial}` with `partial` cut on a
+//!   character boundary. Error envelopes are never capped.
+//! - [`repair`] holds the one argument repair the assistant applies (trailing junk after the
+//!   first JSON value) and the concatenation check that keeps two payloads from being run as one.
+//!
+//! Deliberately absent: any tool implementation, storage, HTTP, and the model client.
+
+mod decode;
+mod error;
+mod registry;
+pub mod repair;
+mod schema;
+mod tool;
+
+pub use decode::{decode_args, decode_args_with_schema};
+pub use error::ToolError;
+pub use registry::{CallResult, Definition, Registry};
+pub use schema::{NoArgs, schema_for, strict_schema};
+pub use tool::{CallContext, FnTool, Tool, from_fn};

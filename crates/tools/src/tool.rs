@@ -1,0 +1,116 @@
+//! The [`Tool`] trait and [`from_fn`], the typed way to write one.
+
+use std::fmt::Display;
+use std::future::Future;
+use std::marker::PhantomData;
+
+use async_trait::async_trait;
+use freehire_domain::UserId;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::{ToolError, decode_args_with_schema, schema_for};
+
+/// What a tool run may look at besides its arguments: the turn's cancellation token, for
+/// tools that wait on something slow. A round of tool calls always finishes, so most tools
+/// ignore it.
+#[derive(Debug, Clone, Default)]
+pub struct CallContext {
+    cancel: CancellationToken,
+}
+
+impl CallContext {
+    /// A context whose token is the turn's.
+    pub fn new(cancel: CancellationToken) -> Self {
+        Self { cancel }
+    }
+
+    /// The turn's cancellation token.
+    pub fn cancel_token(&self) -> &CancellationToken {
+        &self.cancel
+    }
+}
+
+/// One capability offered to the model.
+///
+/// `run` receives the raw argument string exactly as the runner passes it (possibly empty,
+/// possibly malformed) and the id of the session's owner. Identity never comes from the
+/// arguments: a tool that acts on one CV or job captures that id when it is built.
+#[async_trait]
+pub trait Tool: Send + Sync {
+    /// The name the model calls, in `snake_case`.
+    fn name(&self) -> &str;
+    /// The paragraph the model reads to decide when and how to call the tool.
+    fn description(&self) -> &str;
+    /// The JSON Schema of the arguments object.
+    fn schema(&self) -> &Value;
+    /// Runs the tool. The `Ok` value is serialised as the tool result.
+    async fn run(&self, ctx: &CallContext, owner: UserId, args: &str) -> Result<Value, ToolError>;
+}
+
+/// A tool made from an async function of `(owner, Args)`; see [`from_fn`].
+pub struct FnTool<Args, F> {
+    name: String,
+    description: String,
+    schema: Value,
+    f: F,
+    _args: PhantomData<fn(Args)>,
+}
+
+/// Builds a tool from `async fn(owner, Args) -> Result<Out, E>`.
+///
+/// The schema is generated from `Args` ([`schema_for`]); the arguments are decoded strictly
+/// ([`decode_args_with_schema`](crate::decode_args_with_schema)); `Out` is serialised to JSON
+/// (a failure there becomes [`ToolError::Unencodable`]); `E`'s `Display` is the error text the
+/// model sees.
+pub fn from_fn<Args, Out, E, F, Fut>(
+    name: impl Into<String>,
+    description: impl Into<String>,
+    f: F,
+) -> FnTool<Args, F>
+where
+    Args: DeserializeOwned + JsonSchema + Send + 'static,
+    Out: Serialize,
+    E: Display,
+    F: Fn(UserId, Args) -> Fut + Send + Sync,
+    Fut: Future<Output = Result<Out, E>> + Send,
+{
+    FnTool {
+        name: name.into(),
+        description: description.into(),
+        schema: schema_for::<Args>(),
+        f,
+        _args: PhantomData,
+    }
+}
+
+#[async_trait]
+impl<Args, Out, E, F, Fut> Tool for FnTool<Args, F>
+where
+    Args: DeserializeOwned + JsonSchema + Send + 'static,
+    Out: Serialize,
+    E: Display,
+    F: Fn(UserId, Args) -> Fut + Send + Sync,
+    Fut: Future<Output = Result<Out, E>> + Send,
+{
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    async fn run(&self, _ctx: &CallContext, owner: UserId, args: &str) -> Result<Value, ToolError> {
+        let args: Args = decode_args_with_schema(args, &self.schema)?;
+        let out = (self.f)(owner, args).await.map_err(ToolError::failed)?;
+        serde_json::to_value(out).map_err(|e| ToolError::Unencodable(e.to_string()))
+    }
+}

@@ -1,0 +1,139 @@
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use freehire_domain::UserId;
+use freehire_tools::{CallContext, NoArgs, Registry, Tool, from_fn};
+use serde_json::{Value, json};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct EchoArgs {
+    /// What to echo.
+    text: String,
+}
+
+fn echo(name: &'static str, prefix: &'static str) -> Arc<dyn Tool> {
+    Arc::new(from_fn(name, "Echoes its text.", move |owner: UserId, a: EchoArgs| async move {
+        Ok::<_, String>(json!({ "echoed": format!("{prefix}{}", a.text), "owner": owner.get() }))
+    }))
+}
+
+fn owner() -> UserId {
+    UserId::new(7).unwrap()
+}
+
+async fn call(reg: &Registry, name: &str, args: &str) -> (Value, bool) {
+    let res = reg.call(&CallContext::default(), owner(), name, args).await;
+    (serde_json::from_str(&res.content).expect("content is always valid JSON"), res.failed)
+}
+
+#[tokio::test]
+async fn a_later_tool_replaces_an_earlier_one_in_place() {
+    let reg = Registry::new([echo("a", "1:"), echo("b", ""), echo("a", "2:")]);
+    assert_eq!(reg.names(), ["a", "b"]);
+    let (v, failed) = call(&reg, "a", r#"{"text":"x"}"#).await;
+    assert!(!failed);
+    assert_eq!(v["echoed"], "2:x");
+    assert_eq!(v["owner"], 7);
+}
+
+#[test]
+fn definitions_use_the_openai_tools_shape() {
+    let reg = Registry::new([echo("echo", "")]);
+    let defs = serde_json::to_value(reg.definitions()).unwrap();
+    assert_eq!(defs[0]["type"], "function");
+    assert_eq!(defs[0]["function"]["name"], "echo");
+    assert_eq!(defs[0]["function"]["description"], "Echoes its text.");
+    let params = &defs[0]["function"]["parameters"];
+    assert_eq!(params["type"], "object");
+    assert_eq!(params["required"], json!(["text"]));
+    assert_eq!(params["additionalProperties"], false);
+    assert_eq!(params["properties"]["text"]["description"], "What to echo.");
+}
+
+#[tokio::test]
+async fn an_unknown_tool_names_itself_and_the_available_ones() {
+    let reg = Registry::new([echo("echo", ""), echo("shout", "")]);
+    let (v, failed) = call(&reg, "ecko", "{}").await;
+    assert!(failed);
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.starts_with(r#"unknown tool "ecko" — call one of the tools you were given"#));
+    assert!(msg.contains("echo, shout"), "{msg}");
+}
+
+#[tokio::test]
+async fn bad_arguments_fail_with_the_field_named() {
+    let reg = Registry::new([echo("echo", "")]);
+    let (v, failed) = call(&reg, "echo", r#"{"txt":"hi"}"#).await;
+    assert!(failed);
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("txt") && msg.contains(r#"allowed: "text""#), "{msg}");
+    let (v, failed) = call(&reg, "echo", r#"{"text":"first"}{"text":"second"}"#).await;
+    assert!(failed);
+    assert_eq!(v["error"], "invalid arguments: expected a single JSON object");
+    let (v, failed) = call(&reg, "echo", r#"{"text":5}"#).await;
+    assert!(failed);
+    assert!(v["error"].as_str().unwrap().contains("text: invalid type"), "{v}");
+}
+
+#[tokio::test]
+async fn tool_errors_and_panics_become_failed_results() {
+    let failing: Arc<dyn Tool> = Arc::new(from_fn("fail", "Fails.", |_, _: NoArgs| async {
+        Err::<Value, _>("no vacancy with slug \"x\" — use the public_slug from a search result")
+    }));
+    let panicking: Arc<dyn Tool> = Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
+        if true {
+            panic!("kaboom");
+        }
+        Ok::<Value, String>(Value::Null)
+    }));
+    let unencodable: Arc<dyn Tool> =
+        Arc::new(from_fn("weird", "Odd keys.", |_, _: NoArgs| async {
+            let mut m = BTreeMap::new();
+            m.insert(vec![1u8], 1u8);
+            Ok::<_, String>(m)
+        }));
+    let reg = Registry::new([failing, panicking, unencodable]);
+    let (v, failed) = call(&reg, "fail", "").await;
+    assert!(failed);
+    assert_eq!(v["error"], "no vacancy with slug \"x\" — use the public_slug from a search result");
+    let (v, failed) = call(&reg, "boom", "{}").await;
+    assert!(failed);
+    assert!(v["error"].as_str().unwrap().contains("kaboom"));
+    let (v, failed) = call(&reg, "weird", "null").await;
+    assert!(failed);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with(r#"tool "weird" produced a result that could not be encoded: "#),
+        "{v}"
+    );
+}
+
+#[tokio::test]
+async fn large_results_are_capped_but_errors_never_are() {
+    let big: Arc<dyn Tool> = Arc::new(from_fn("big", "Big.", |_, a: EchoArgs| async move {
+        if a.text == "fail" { Err("ж".repeat(500)) } else { Ok(a.text.repeat(100)) }
+    }));
+    let reg = Registry::new([big]).with_max_result_bytes(101);
+    let res = reg.call(&CallContext::default(), owner(), "big", r#"{"text":"жж"}"#).await;
+    assert!(!res.failed);
+    let v: Value = serde_json::from_str(&res.content).unwrap();
+    assert_eq!(v["truncated"], true);
+    assert_eq!(
+        v["note"],
+        "result was 402 bytes, truncated to 101 — narrow the call (fewer results, a tighter filter) to see the rest"
+    );
+    let partial = v["partial"].as_str().unwrap();
+    assert!(partial.len() <= 101 && partial.len() >= 98, "{}", partial.len());
+    assert!(partial.starts_with("\"жж"));
+
+    let res = reg.call(&CallContext::default(), owner(), "big", r#"{"text":"fail"}"#).await;
+    assert!(res.failed);
+    assert!(res.content.len() > 1000);
+    assert!(!res.content.contains("truncated"));
+
+    let reg = reg.with_max_result_bytes(202);
+    let res = reg.call(&CallContext::default(), owner(), "big", r#"{"text":"ok"}"#).await;
+    assert_eq!(res.content, format!("\"{}\"", "ok".repeat(100)));
+}
