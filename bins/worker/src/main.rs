@@ -135,7 +135,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
     cancel_on_signal(cancel.clone());
     match &config.once {
         Some(provider) => {
-            let stats = run_once(store.as_ref(), &registry, provider, &worker, &cancel, &Utc::now).await?;
+            let stats =
+                run_once(store.as_ref(), &registry, provider, &worker, &cancel, &Utc::now).await?;
             tracing::info!(?stats, "done");
         }
         None => run_worker(store.as_ref(), &registry, &worker, &cancel, &Utc::now).await,
@@ -145,5 +146,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
 }
 
 fn hostname() -> String {
-    std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_owned()).unwrap_or_else(|_| "worker".to_owned())
+    std::fs::read_to_string("/etc/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_else(|_| "worker".to_owned())
 }

@@ -37,5 +37,8 @@ pub fn registry(replay_origin: Option<&str>) -> Result<freehire_ingest::Registry
         Some(origin) => ClientConfig::replaying(ReplayOrigin::parse(origin)?),
         None => ClientConfig::default(),
     };
-    Ok(freehire_ingest::Registry::new(&HttpClient::new(config)?, freehire_ingest::SourceConfig::default()))
+    Ok(freehire_ingest::Registry::new(
+        &HttpClient::new(config)?,
+        freehire_ingest::SourceConfig::default(),
+    ))
 }
