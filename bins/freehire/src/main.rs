@@ -28,6 +28,11 @@ enum Command {
     /// Browse the job catalogue.
     #[command(subcommand)]
     Jobs(commands::jobs::JobsCommand),
+    /// Curate the boards that ingest crawls.
+    #[command(subcommand)]
+    Boards(commands::boards::BoardsCommand),
+    /// Crawl a provider's boards now.
+    Ingest(commands::ingest::IngestArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -54,6 +59,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Migrate => commands::migrate::run(store.as_ref(), &cli.database_url).await,
         Command::Jobs(cmd) => {
             commands::jobs::run(store.as_ref(), cmd, &mut std::io::stdout()).await
+        }
+        Command::Boards(cmd) => {
+            commands::boards::run(store.as_ref(), cmd, &mut std::io::stdout()).await
+        }
+        Command::Ingest(args) => {
+            commands::ingest::run(store.as_ref(), args, &mut std::io::stdout()).await
         }
     };
     store.close().await;

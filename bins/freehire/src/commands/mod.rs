@@ -1,5 +1,7 @@
 //! One module per command group.
 
+pub mod boards;
+pub mod ingest;
 pub mod jobs;
 pub mod migrate;
 

@@ -1,0 +1,64 @@
+//! `freehire ingest --once PROVIDER`: crawl one provider's boards now, in this process.
+
+use std::io::Write;
+
+use chrono::Utc;
+use clap::Args;
+use freehire_app::ingest::{
+    IngestConfig,
+    scheduler::{WorkerConfig, run_once},
+};
+use freehire_domain::Provider;
+use freehire_store::{ScheduleDefaults, Store};
+use tokio_util::sync::CancellationToken;
+
+/// Arguments of `freehire ingest`.
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    /// The provider to crawl now (e.g. `ashby`); its run is claimed like a worker's.
+    #[arg(long, value_name = "PROVIDER")]
+    once: Provider,
+    /// Send every ATS request to this origin instead (a replay server).
+    #[arg(long, env = "FREEHIRE_ATS_REPLAY_URL")]
+    replay_url: Option<String>,
+    /// Fetch every detail again, ignoring what is stored.
+    #[arg(long)]
+    refetch_all: bool,
+}
+
+/// Runs the provider and prints what happened.
+pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> anyhow::Result<()> {
+    let registry = freehire_app::ingest::registry(args.replay_url.as_deref())?;
+    let config = WorkerConfig {
+        worker_id: format!("cli-{}", std::process::id()),
+        tick: std::time::Duration::from_secs(60),
+        schedule: ScheduleDefaults::default(),
+        ingest: IngestConfig { refetch_all: args.refetch_all, ..IngestConfig::default() },
+    };
+    let cancel = CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            stop.cancel();
+        }
+    });
+    let s = run_once(store, &registry, &args.once, &config, &cancel, &Utc::now).await?;
+    writeln!(
+        out,
+        "{}: {} boards, {} crawled, {} failed, {} cooling; {} postings ({} new, {} changed), \
+         {} unreadable, {} skipped; closed {} (board) + {} (sweep)",
+        args.once,
+        s.boards,
+        s.crawled,
+        s.failed,
+        s.cooled,
+        s.ingested,
+        s.inserted,
+        s.changed,
+        s.unreadable,
+        s.skipped,
+        s.closed_board,
+        s.closed_swept
+    )?;
+    Ok(())
+}

@@ -1,0 +1,108 @@
+//! The "done when": add an Ashby board by URL, ingest it from the replay server, and
+//! the API serves the jobs — all through the real binaries' code paths on one SQLite file.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::{path::PathBuf, process::Command};
+
+use freehire_ingest::replay::ReplayServer;
+use freehire_store::{SqliteLocation, SqliteStore};
+
+fn fixtures() -> PathBuf {
+    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join("shared/fixtures/ats"))
+        .find(|p| p.is_dir())
+        .expect("shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES")
+}
+
+async fn freehire(
+    db_url: String,
+    replay: String,
+    args: &'static [&'static str],
+) -> (bool, String, String) {
+    tokio::task::spawn_blocking(move || {
+        let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(args)
+            .env("DATABASE_URL", db_url)
+            .env("FREEHIRE_ATS_REPLAY_URL", replay)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn add_an_ashby_board_ingest_it_and_serve_it() {
+    let server = ReplayServer::builder()
+        .directory(
+            "https://api.ashbyhq.com",
+            "/posting-api/job-board/",
+            fixtures().join("ashby-boards"),
+            "json",
+        )
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let replay = server.origin().url().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("freehire.db");
+    let url = format!("sqlite://{}", path.display());
+
+    let (ok, out, err) = freehire(
+        url.clone(),
+        replay.clone(),
+        &["boards", "add", "https://jobs.ashbyhq.com/cartesia", "--company", "Cartesia"],
+    )
+    .await;
+    assert!(ok, "{err}");
+    assert!(out.contains("added ashby/cartesia"), "{out}");
+    let (ok, out, _) = freehire(
+        url.clone(),
+        replay.clone(),
+        &["boards", "add", "https://jobs.ashbyhq.com/cartesia", "--company", "Cartesia"],
+    )
+    .await;
+    assert!(ok && out.contains("already present"), "{out}");
+
+    let (ok, out, err) =
+        freehire(url.clone(), replay.clone(), &["ingest", "--once", "ashby"]).await;
+    assert!(ok, "{err}");
+    assert!(out.contains("1 boards, 1 crawled, 0 failed"), "{out}");
+    let upstreams: Vec<String> = server.requests().iter().map(|r| r.upstream.clone()).collect();
+    assert!(upstreams.iter().all(|u| u == "https://api.ashbyhq.com"), "{upstreams:?}");
+
+    // The API over the same file serves what the CLI ingested.
+    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let state = freehire_api::AppState::new(std::sync::Arc::new(store));
+    tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
+    let body: serde_json::Value =
+        reqwest::get(format!("{base}/api/v1/jobs?limit=100")).await.unwrap().json().await.unwrap();
+    let total = body["meta"]["total"].as_u64().unwrap();
+    assert!(total >= 10, "{body}");
+    assert!(
+        body["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|j| j["source"] == "ashby" && j["company"].is_string())
+    );
+    let slug = body["data"][0]["public_slug"].as_str().unwrap().to_owned();
+    let detail: serde_json::Value =
+        reqwest::get(format!("{base}/api/v1/jobs/{slug}")).await.unwrap().json().await.unwrap();
+    assert_eq!(detail["data"]["public_slug"], slug);
+
+    let (ok, out, _) = freehire(url, replay, &["boards", "list"]).await;
+    assert!(ok && out.contains("cartesia") && out.contains("active"), "{out}");
+}
