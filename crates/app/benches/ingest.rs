@@ -17,7 +17,7 @@ use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
     Registry, SourceConfig,
     http::{ClientConfig, HttpClient},
-    replay::{Reply, ReplayServer, Route},
+    replay::{ReplayServer, Reply, Route},
 };
 use freehire_store::{Store, testing::TestDb};
 use tokio_util::sync::CancellationToken;
@@ -84,7 +84,8 @@ async fn bench(name: &str, db: TestDb, registry: &Registry, boards: &[(String, S
 }
 
 fn main() {
-    let copies: usize = std::env::var("BENCH_COPIES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let copies: usize =
+        std::env::var("BENCH_COPIES").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     rt.block_on(async {
         let mut builder = ReplayServer::builder();
@@ -99,8 +100,11 @@ fn main() {
             for i in 0..copies {
                 let board = format!("{stem}-{i:04}");
                 builder = builder.route(
-                    Route::get("https://api.ashbyhq.com", &format!("/posting-api/job-board/{board}"))
-                        .reply(reply.clone()),
+                    Route::get(
+                        "https://api.ashbyhq.com",
+                        &format!("/posting-api/job-board/{board}"),
+                    )
+                    .reply(reply.clone()),
                 );
                 boards.push((board, stem.clone()));
             }
@@ -108,7 +112,10 @@ fn main() {
         let server = builder.start().await.unwrap();
         let http = HttpClient::new(ClientConfig::replaying(server.origin())).unwrap();
         let registry = Registry::new(&http, SourceConfig::default());
-        println!("ingest bench: {} Ashby boards ({copies} copies of each recorded board)", boards.len());
+        println!(
+            "ingest bench: {} Ashby boards ({copies} copies of each recorded board)",
+            boards.len()
+        );
         bench("sqlite", TestDb::sqlite().await, &registry, &boards).await;
         bench("postgres", TestDb::postgres().await, &registry, &boards).await;
         println!("peak RSS {:.0} MB (bench process, replay server included)", peak_rss_mb());

