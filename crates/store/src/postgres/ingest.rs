@@ -1,5 +1,6 @@
-//! [`IngestRepo`] on PostgreSQL. Board prefixes use `LIKE 'prefix%'` with the prefix escaped,
-//! served by `jobs_source_extid_pattern_idx` (`text_pattern_ops`).
+//! [`IngestRepo`] on PostgreSQL. A board prefix is scanned as a byte-order range with the
+//! `text_pattern_ops` operators (`~>=~`, `~<~`), which `jobs_source_extid_pattern_idx` serves
+//! even in a generic (prepared) plan, unlike `LIKE $1`.
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -13,24 +14,15 @@ use super::{
 };
 use crate::{
     IngestRepo, JobKey, Refreshed, Result, SeenJob, StoreError, UnseenScope,
-    plan::{reopened_ids, touch_plan},
+    plan::{prefix_upper_bound, reopened_ids, touch_plan},
     rows::key_columns,
 };
 
-/// `prefix%` with `\`, `%` and `_` escaped (PostgreSQL's default LIKE escape is `\`).
-fn like_prefix(prefix: &str) -> Result<String> {
-    if prefix.is_empty() {
-        return Err(StoreError::corrupt("board_prefix", "an empty board prefix names every job"));
-    }
-    let mut pattern = String::with_capacity(prefix.len() + 2);
-    for c in prefix.chars() {
-        if matches!(c, '\\' | '%' | '_') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    Ok(pattern)
+fn bounds(prefix: &str) -> Result<(&str, String)> {
+    let upper = prefix_upper_bound(prefix).ok_or_else(|| {
+        StoreError::corrupt("board_prefix", "an empty board prefix names every job")
+    })?;
+    Ok((prefix, upper))
 }
 
 #[async_trait]
@@ -41,14 +33,16 @@ impl IngestRepo for PgStore {
         board_prefix: &str,
         hydration_cutoff: DateTime<Utc>,
     ) -> Result<Vec<SeenJob>> {
+        let (lo, hi) = bounds(board_prefix)?;
         let rows = sqlx::query(
             "SELECT external_id, is_tech FROM jobs \
-             WHERE source = $1 AND external_id LIKE $2 \
-               AND NOT (octet_length(description) = 0 AND created_at >= $3) \
-             ORDER BY external_id",
+             WHERE source = $1 AND external_id ~>=~ $2 AND external_id ~<~ $3 \
+               AND NOT (octet_length(description) = 0 AND created_at >= $4) \
+             ORDER BY external_id COLLATE \"C\"",
         )
         .bind(source.as_str())
-        .bind(like_prefix(board_prefix)?)
+        .bind(lo)
+        .bind(hi)
         .bind(hydration_cutoff)
         .fetch_all(&self.pool)
         .await?;
@@ -82,39 +76,33 @@ impl IngestRepo for PgStore {
         reason: ClosedReason,
         at: DateTime<Utc>,
     ) -> Result<Vec<JobId>> {
-        let patterns =
-            scope.board_prefixes.iter().map(|p| like_prefix(p)).collect::<Result<Vec<_>>>()?;
         let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query(
-            "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
-             WHERE source = $3 AND external_id LIKE ANY($4) \
-               AND closed_at IS NULL AND last_seen_at < $5 \
-             RETURNING id",
-        )
-        .bind(at)
-        .bind(reason.as_str())
-        .bind(scope.source.as_str())
-        .bind(&patterns)
-        .bind(scope.last_seen_before)
-        .fetch_all(&mut *tx)
-        .await?;
-        let mut closed = rows.iter().map(job_id).collect::<Result<Vec<_>>>()?;
+        let mut closed = Vec::new();
+        for prefix in &scope.board_prefixes {
+            let (lo, hi) = bounds(prefix)?;
+            let rows = sqlx::query(
+                "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
+                 WHERE source = $3 AND external_id ~>=~ $4 AND external_id ~<~ $5 \
+                   AND closed_at IS NULL AND last_seen_at < $6 \
+                 RETURNING id",
+            )
+            .bind(at)
+            .bind(reason.as_str())
+            .bind(scope.source.as_str())
+            .bind(lo)
+            .bind(&hi)
+            .bind(scope.last_seen_before)
+            .fetch_all(&mut *tx)
+            .await?;
+            for r in &rows {
+                closed.push(job_id(r)?);
+            }
+        }
         closed.sort();
+        closed.dedup();
         let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
         enqueue_delete(&mut tx, &raw, at).await?;
         tx.commit().await?;
         Ok(closed)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn like_patterns_escape_wildcards() {
-        assert_eq!(like_prefix("acme:").unwrap(), "acme:%");
-        assert_eq!(like_prefix("a_b%c\\:").unwrap(), "a\\_b\\%c\\\\:%");
-        assert!(like_prefix("").is_err());
     }
 }
