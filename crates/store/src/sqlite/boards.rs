@@ -48,7 +48,7 @@ async fn live_board(conn: &mut SqliteConnection, key: &BoardKey) -> Result<Optio
 #[async_trait]
 impl BoardRepo for SqliteStore {
     async fn add_board(&self, board: &NewBoard, at: DateTime<Utc>) -> Result<AddedBoard> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         if let Some(existing) = live_board(&mut tx, &board.key).await? {
             tx.commit().await?;
             return Ok(AddedBoard { board: existing, created: false });
@@ -110,7 +110,7 @@ impl BoardRepo for SqliteStore {
         .bind(status.as_str())
         .bind(reason)
         .bind(id.get())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(done.rows_affected() > 0)
     }
@@ -124,7 +124,7 @@ impl BoardRepo for SqliteStore {
         .bind(key.provider.as_str())
         .bind(&key.board)
         .bind(&key.region)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(done.rows_affected() > 0)
     }
@@ -200,7 +200,7 @@ impl BoardHealthRepo for SqliteStore {
         ingested: u64,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let next = on_success(health(&mut tx, key).await?, key, ingested, at);
         save_health(&mut tx, &next).await?;
         tx.commit().await?;
@@ -213,7 +213,7 @@ impl BoardHealthRepo for SqliteStore {
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let next = on_failure(health(&mut tx, key).await?, key, error, at);
         save_health(&mut tx, &next).await?;
         tx.commit().await?;

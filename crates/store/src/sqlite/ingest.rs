@@ -59,7 +59,7 @@ impl IngestRepo for SqliteStore {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let found = existing(
             &mut tx,
             &keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?,
@@ -78,7 +78,7 @@ impl IngestRepo for SqliteStore {
         reason: ClosedReason,
         at: DateTime<Utc>,
     ) -> Result<Vec<JobId>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let mut closed = Vec::new();
         for prefix in &scope.board_prefixes {
             let (lo, hi) = bounds(prefix)?;

@@ -170,7 +170,7 @@ impl JobRepo for SqliteStore {
             return Ok(Vec::new());
         }
         let batch = Batch::prepare(postings)?;
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let found =
             existing(&mut tx, &keys_json(batch.rows.iter().map(|r| (r.source, r.external_id)))?)
                 .await?;
@@ -198,7 +198,7 @@ impl JobRepo for SqliteStore {
         if items.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let found = existing(
             &mut tx,
             &keys_json(items.iter().map(|i| (i.key.source.as_str(), i.key.external_id.as_str())))?,
@@ -220,7 +220,7 @@ impl JobRepo for SqliteStore {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let rows = sqlx::query(
             "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
              WHERE closed_at IS NULL AND id IN ( \
@@ -249,7 +249,7 @@ impl JobRepo for SqliteStore {
                 reason: "a job cannot duplicate itself",
             }));
         }
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let done = sqlx::query("UPDATE jobs SET duplicate_of = ?1 WHERE id = ?2")
             .bind(canonical.map(JobId::get))
             .bind(id.get())

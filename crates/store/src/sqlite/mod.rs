@@ -3,7 +3,8 @@
 //! Dialect notes: timestamps are fixed-width RFC 3339 UTC text (so text order is time order),
 //! arrays are JSON text, booleans 0/1. Batch statements take one JSON array parameter and read
 //! it with `json_each`. Write transactions start with `BEGIN IMMEDIATE` so a read-then-write
-//! batch never fails on a lock upgrade; `busy_timeout` makes concurrent writers wait.
+//! batch never fails on a lock upgrade, on a single writer connection so writers of this
+//! process queue fairly; `busy_timeout` covers other processes (the API, the CLI, a worker).
 
 mod boards;
 mod ingest;
@@ -29,7 +30,11 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqli
 /// The SQLite store.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
+    /// Readers (WAL lets them run beside the writer).
     pool: SqlitePool,
+    /// The one writer connection: writers queue on the pool's fair semaphore instead of
+    /// sleep-polling SQLite's busy handler.
+    writer: SqlitePool,
 }
 
 impl SqliteStore {
@@ -53,8 +58,16 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new().max_connections(max).connect_with(options).await?;
-        Ok(Self { pool })
+        let pool =
+            SqlitePoolOptions::new().max_connections(max).connect_with(options.clone()).await?;
+        let writer = match location {
+            // Another connection to `:memory:` would be another database.
+            SqliteLocation::Memory => pool.clone(),
+            SqliteLocation::File(_) => {
+                SqlitePoolOptions::new().max_connections(1).connect_with(options).await?
+            }
+        };
+        Ok(Self { pool, writer })
     }
 
     /// The pool, for adapters of later capabilities that share the database.
@@ -70,7 +83,7 @@ impl Store for SqliteStore {
     }
 
     async fn migrate(&self) -> Result<()> {
-        MIGRATOR.run(&self.pool).await?;
+        MIGRATOR.run(&self.writer).await?;
         Ok(())
     }
 
@@ -80,6 +93,7 @@ impl Store for SqliteStore {
     }
 
     async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 }

@@ -91,7 +91,7 @@ impl OutboxRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<OutboxItem>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let rows = sqlx::query(sql(kind).claim)
             .bind(ts(now))
             .bind(ts(now - options.lease))
@@ -117,7 +117,7 @@ impl OutboxRepo for SqliteStore {
     }
 
     async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let mut done = 0;
         for item in items {
             done += sqlx::query(sql(kind).ack)
@@ -143,7 +143,7 @@ impl OutboxRepo for SqliteStore {
             .bind(cut_error(error))
             .bind(item.id)
             .bind(ts(item.claimed_at))
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         Ok(())
     }

@@ -79,7 +79,7 @@ impl ScheduleRepo for SqliteStore {
         .bind(schedule.timeout.map(|d| d.num_seconds()))
         .bind(schedule.disabled_reason.is_none())
         .bind(schedule.disabled_reason.as_deref())
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
@@ -91,7 +91,7 @@ impl ScheduleRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Option<Provider>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) \
              SELECT DISTINCT provider, ?1 FROM boards WHERE status IN ('pending', 'active') \
@@ -124,7 +124,7 @@ impl ScheduleRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<bool> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query("INSERT INTO ingest_run_state (provider, next_due_at) VALUES (?1, ?2) ON CONFLICT (provider) DO NOTHING")
             .bind(provider.as_str())
             .bind(ts(now))
@@ -166,7 +166,7 @@ impl ScheduleRepo for SqliteStore {
         .bind(error)
         .bind(provider.as_str())
         .bind(worker)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await?;
         Ok(())
     }
