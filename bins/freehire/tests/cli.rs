@@ -51,6 +51,7 @@ async fn migrate_list_and_show_on_the_same_data() {
         },
         salary: Some(Salary::new(Some(80_000), Some(95_000), "EUR", SalaryPeriod::Year).unwrap()),
         role_fingerprint: String::new(),
+        structured: Default::default(),
     };
     store.upsert_jobs(&[posting], Utc::now()).await.unwrap();
     store.close().await;
@@ -75,6 +76,15 @@ async fn migrate_list_and_show_on_the_same_data() {
     assert!(out.contains("hybrid"), "{out}");
     assert!(out.contains("80000-95000 EUR per year"), "{out}");
     assert!(out.contains("reliable") && !out.contains("<strong>"), "description as text: {out}");
+
+    let (ok, out, _) = freehire(&url, &["jobs", "rederive"]);
+    assert!(ok);
+    assert!(
+        out.contains("1 jobs re-derived, 1 changed"),
+        "the hand-made facets were incomplete: {out}"
+    );
+    let (ok, out, _) = freehire(&url, &["jobs", "rederive", "--batch", "10"]);
+    assert!(ok && out.contains("1 jobs re-derived, 0 changed"), "{out}");
 
     let (ok, _, err) = freehire(&url, &["jobs", "show", "nope-aaaaaaaa"]);
     assert!(!ok);

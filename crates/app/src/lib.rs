@@ -6,7 +6,8 @@
 //!   write it with its search-outbox row in one transaction per board, record board health),
 //!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
 //!   the worker runs;
-//! - [`boards`]: adding boards from careers URLs and importing them from CSV files.
+//! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
+//! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
 //! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
@@ -15,5 +16,6 @@
 pub mod boards;
 mod error;
 pub mod ingest;
+pub mod rederive;
 
 pub use error::AppError;

@@ -150,6 +150,8 @@ pub struct JobPosting {
     pub salary: Option<Salary>,
     /// Identity of the role across reposts (computed by normalisation; may be empty).
     pub role_fingerprint: String,
+    /// What the source stated in structured fields (kept so facets can be derived again).
+    pub structured: crate::Structured,
 }
 
 impl JobPosting {
@@ -322,6 +324,7 @@ mod tests {
             facets: Facets::default(),
             salary: None,
             role_fingerprint: String::new(),
+            structured: crate::Structured::default(),
         }
     }
 

@@ -22,6 +22,7 @@ mod ids;
 mod job;
 mod provider;
 mod slug;
+mod structured;
 mod vocab;
 
 pub use board::{
@@ -34,6 +35,7 @@ pub use provider::{BoardKey, CountryCode, Provider};
 pub use slug::{
     CompanySlug, PublicSlug, SHORTCODE_LEN, company_key, company_slug, job_slug, shortcode, slugify,
 };
+pub use structured::Structured;
 pub use vocab::{
     BoardStatus, Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, Region,
     SalaryPeriod, Seniority, TechFlag, WorkMode,

@@ -2,44 +2,14 @@
 //! per-facet precedence (structured source value → title → location → description), and the
 //! re-derivation of a stored posting.
 
-use freehire_domain::{
-    Category, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Facets, JobPosting,
-    Provider, Region, Salary, Seniority, WorkMode,
-};
+use freehire_domain::{Facets, JobPosting, Provider, Salary, WorkMode};
 
 use crate::salary::{SalaryParts, salary};
 use crate::{
     category, clearance, dates, description, eligibility, employment, experience, fingerprint, geo,
     language, schooling, seniority, skills, text, title, work_mode,
 };
-
-/// Facet values an adapter read from structured fields (never from heuristics). Each one,
-/// when present, wins over anything derived from text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Structured {
-    /// Countries; they replace the derived ones and pull their regions along.
-    pub countries: Vec<CountryCode>,
-    /// Regions; they replace the derived ones.
-    pub regions: Vec<Region>,
-    /// City names; they replace the derived ones.
-    pub cities: Vec<String>,
-    /// Work mode.
-    pub work_mode: Option<WorkMode>,
-    /// Employment type.
-    pub employment_type: Option<EmploymentType>,
-    /// Seniority.
-    pub seniority: Option<Seniority>,
-    /// Category.
-    pub category: Option<Category>,
-    /// Skills (slugs or known aliases); unioned with the dictionary's.
-    pub skills: Vec<String>,
-    /// Minimum years of experience.
-    pub experience_years_min: Option<i32>,
-    /// Education level.
-    pub education_level: Option<EducationLevel>,
-    /// English level.
-    pub english_level: Option<EnglishLevel>,
-}
+pub use freehire_domain::Structured;
 
 /// What an adapter read about one posting, before normalisation.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -167,6 +137,7 @@ pub fn posting(draft: &Draft, source: Provider, external_id: &str, url: &str) ->
             &draft.company,
             &draft.description,
         ),
+        structured: draft.structured.clone(),
     }
 }
 
@@ -181,8 +152,8 @@ pub struct Rederived {
     pub changed: bool,
 }
 
-/// Re-derives a stored posting's facets (after a dictionary change). Structured values are
-/// not part of a stored posting: pass the ones the source gave, or `Structured::default()`.
+/// Re-derives a stored posting's facets (after a dictionary change), from its text and the
+/// structured values stored with it (`JobPosting::structured`), or others passed in.
 pub fn rederive(stored: &JobPosting, structured: &Structured) -> Rederived {
     let draft = Draft {
         title: stored.title.clone(),

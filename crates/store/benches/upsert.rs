@@ -98,6 +98,7 @@ fn posting(i: usize) -> JobPosting {
         },
         salary: Some(Salary::new(Some(120_000), Some(180_000), "USD", SalaryPeriod::Year).unwrap()),
         role_fingerprint: format!("{i:x}"),
+        structured: Default::default(),
     }
 }
 

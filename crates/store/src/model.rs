@@ -223,3 +223,16 @@ pub enum RunStatus {
     /// Failed as a whole.
     Failed(String),
 }
+
+/// New derived values of a stored job (a re-derivation after a dictionary change).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DerivedUpdate {
+    /// The job.
+    pub id: JobId,
+    /// Its facets as the current dictionaries derive them.
+    pub facets: freehire_domain::Facets,
+    /// Its role fingerprint as the current rules compute it.
+    pub role_fingerprint: String,
+    /// The content hash of the posting with these facets.
+    pub content_hash: String,
+}

@@ -9,9 +9,9 @@ use freehire_domain::{
 };
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, ClaimOptions, JobKey, JobList, ListPage, OutboxItem,
-    OutboxKind, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
-    SeenPosting, UnseenScope, Upserted,
+    AddedBoard, Backend, BoardFilter, ClaimOptions, DerivedUpdate, JobKey, JobList, ListPage,
+    OutboxItem, OutboxKind, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride,
+    SeenJob, SeenPosting, UnseenScope, Upserted,
 };
 
 /// The job catalogue.
@@ -53,6 +53,14 @@ pub trait JobRepo: Send + Sync {
     /// Marks `id` as a duplicate of `canonical` (or clears the mark with `None`). Returns
     /// false when no such job exists. A job cannot duplicate itself.
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool>;
+
+    /// Every job (open or closed) with an id above `after`, by id, at most `limit` (1..=1000).
+    async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>>;
+
+    /// Writes re-derived facets, role fingerprints and content hashes, moving `updated_at`;
+    /// open, non-duplicate jobs among them are queued for re-indexing in the same transaction.
+    /// Returns the rows written.
+    async fn rewrite_derived(&self, updates: &[DerivedUpdate], at: DateTime<Utc>) -> Result<u64>;
 
     /// Open, non-duplicate jobs, newest `created_at` first (ties by id, newest first).
     async fn list_open_jobs(&self, page: ListPage) -> Result<JobList>;

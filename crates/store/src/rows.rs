@@ -60,6 +60,8 @@ pub(crate) struct JobRow<'a> {
     pub salary_period: Option<&'static str>,
     pub content_hash: String,
     pub role_fingerprint: &'a str,
+    /// The structured values as JSON text.
+    pub structured: String,
 }
 
 impl<'a> JobRow<'a> {
@@ -99,6 +101,7 @@ impl<'a> JobRow<'a> {
             salary_period: p.salary.as_ref().map(|s| s.period.as_str()),
             content_hash: p.content_hash(),
             role_fingerprint: &p.role_fingerprint,
+            structured: serde_json::to_string(&p.structured).unwrap_or_else(|_| "{}".to_owned()),
         }
     }
 }
@@ -180,6 +183,7 @@ pub(crate) struct RawJob {
     pub content_hash: String,
     pub role_fingerprint: String,
     pub duplicate_of: Option<i64>,
+    pub structured: freehire_domain::Structured,
 }
 
 fn vocab<T>(
@@ -251,6 +255,7 @@ impl RawJob {
                 facets,
                 salary,
                 role_fingerprint: self.role_fingerprint,
+                structured: self.structured,
             },
             content_hash: self.content_hash,
             created_at: self.created_at,
@@ -338,5 +343,44 @@ impl RawHealth {
             first_seen_at: self.first_seen_at,
             last_yield_at: self.last_yield_at,
         })
+    }
+}
+
+/// Facet columns of one row, flattened for binding (re-derivation writes).
+pub(crate) struct FacetColumns<'a> {
+    pub countries: Vec<&'a str>,
+    pub regions: Vec<&'static str>,
+    pub cities: &'a [String],
+    pub work_mode: Option<&'static str>,
+    pub seniority: Option<&'static str>,
+    pub category: Option<&'static str>,
+    pub is_tech: Option<bool>,
+    pub skills: &'a [String],
+    pub employment_type: Option<&'static str>,
+    pub education_level: Option<&'static str>,
+    pub english_level: Option<&'static str>,
+    pub experience_years_min: Option<i32>,
+    pub requires_clearance: Option<bool>,
+    pub posting_language: Option<&'a str>,
+}
+
+impl<'a> FacetColumns<'a> {
+    pub fn new(f: &'a Facets) -> Self {
+        Self {
+            countries: f.countries.iter().map(CountryCode::as_str).collect(),
+            regions: f.regions.iter().map(|r| r.as_str()).collect(),
+            cities: &f.cities,
+            work_mode: f.work_mode.map(WorkMode::as_str),
+            seniority: f.seniority.map(Seniority::as_str),
+            category: f.category.map(Category::as_str),
+            is_tech: f.is_tech,
+            skills: &f.skills,
+            employment_type: f.employment_type.map(EmploymentType::as_str),
+            education_level: f.education_level.map(EducationLevel::as_str),
+            english_level: f.english_level.map(EnglishLevel::as_str),
+            experience_years_min: f.experience_years_min,
+            requires_clearance: f.requires_clearance,
+            posting_language: f.posting_language.as_deref(),
+        }
     }
 }

@@ -10,7 +10,7 @@ macro_rules! job_columns {
          skills, employment_type, education_level, english_level, experience_years_min, \
          requires_clearance, posting_language, salary_min_source, salary_max_source, \
          salary_currency_source, salary_period_source, content_hash, role_fingerprint, \
-         duplicate_of"
+         duplicate_of, structured"
     };
 }
 
@@ -22,8 +22,8 @@ macro_rules! upsert_columns {
          cities, work_mode, seniority, category, is_tech, skills, employment_type, \
          education_level, english_level, experience_years_min, requires_clearance, \
          posting_language, salary_min_source, salary_max_source, salary_currency_source, \
-         salary_period_source, content_hash, role_fingerprint, created_at, updated_at, \
-         last_seen_at"
+         salary_period_source, content_hash, role_fingerprint, structured, created_at, \
+         updated_at, last_seen_at"
     };
 }
 
@@ -51,6 +51,7 @@ macro_rules! upsert_conflict {
          salary_currency_source = excluded.salary_currency_source, \
          salary_period_source = excluded.salary_period_source, \
          content_hash = excluded.content_hash, role_fingerprint = excluded.role_fingerprint, \
+         structured = excluded.structured, \
          updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at, \
          closed_at = NULL, closed_reason = NULL \
          RETURNING id, source, external_id"
@@ -112,5 +113,55 @@ macro_rules! outbox_statements {
             ),
             depth: concat!("SELECT count(*) FROM ", $table),
         }
+    };
+}
+
+/// Re-derivation write of one row, numbered by the dialect's placeholders `$1`… or `?1`….
+macro_rules! rewrite_derived_sql {
+    ($p:literal) => {
+        concat!(
+            "UPDATE jobs SET countries = ",
+            $p,
+            "1, regions = ",
+            $p,
+            "2, cities = ",
+            $p,
+            "3, \
+             work_mode = ",
+            $p,
+            "4, seniority = ",
+            $p,
+            "5, category = ",
+            $p,
+            "6, is_tech = ",
+            $p,
+            "7, skills = ",
+            $p,
+            "8, employment_type = ",
+            $p,
+            "9, education_level = ",
+            $p,
+            "10, \
+             english_level = ",
+            $p,
+            "11, experience_years_min = ",
+            $p,
+            "12, \
+             requires_clearance = ",
+            $p,
+            "13, posting_language = ",
+            $p,
+            "14, \
+             role_fingerprint = ",
+            $p,
+            "15, content_hash = ",
+            $p,
+            "16, updated_at = ",
+            $p,
+            "17 \
+             WHERE id = ",
+            $p,
+            "18 RETURNING (closed_at IS NULL AND duplicate_of IS NULL) AS listed"
+        )
     };
 }

@@ -25,6 +25,13 @@ pub enum JobsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Re-derive every stored job's facets with the current dictionaries (after an upgrade);
+    /// changed jobs are rewritten and queued for re-indexing.
+    Rederive {
+        /// Jobs per batch (1-1000).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        batch: u32,
+    },
     /// One job by its public slug (closed jobs too).
     Show {
         /// The job's public slug, as in its URL.
@@ -52,6 +59,14 @@ pub async fn run(store: &dyn Store, cmd: JobsCommand, out: &mut impl Write) -> a
             } else {
                 write_table(out, &list.jobs, list.total, page)?;
             }
+        }
+        JobsCommand::Rederive { batch } => {
+            let stats = freehire_app::rederive::rederive_all(store, batch, Utc::now()).await?;
+            writeln!(
+                out,
+                "{} jobs re-derived, {} changed and queued for re-indexing",
+                stats.scanned, stats.changed
+            )?;
         }
         JobsCommand::Show { slug, json } => {
             let parsed =

@@ -27,6 +27,7 @@ fn posting(external_id: &str, title: &str) -> JobPosting {
         },
         salary: None,
         role_fingerprint: String::new(),
+        structured: Default::default(),
     }
 }
 

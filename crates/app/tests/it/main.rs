@@ -4,6 +4,7 @@
 
 mod boards;
 mod pipeline;
+mod rederive;
 mod support;
 
 /// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
@@ -37,6 +38,9 @@ on_both_backends! {
         the_sweep_closes_long_unseen_jobs_of_listed_boards,
         hydrating_boards_touch_what_they_do_not_refetch,
         run_once_refuses_a_held_provider,
+    ],
+    rederive: [
+        stale_facets_are_rederived_and_structured_values_kept,
     ],
     boards: [
         add_from_url_recognises_and_folds_duplicates,

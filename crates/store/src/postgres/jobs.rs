@@ -10,9 +10,10 @@ use super::{
     outbox::{enqueue_delete, enqueue_index},
 };
 use crate::{
-    JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError, Upserted,
+    DerivedUpdate, JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError,
+    Upserted,
     plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
-    rows::{Batch, RawJob, key_columns},
+    rows::{Batch, FacetColumns, RawJob, key_columns},
 };
 
 const UPSERT: &str = concat!(
@@ -23,7 +24,7 @@ const UPSERT: &str = concat!(
      r.countries, r.regions, r.cities, r.work_mode, r.seniority, r.category, r.is_tech, \
      r.skills, r.employment_type, r.education_level, r.english_level, r.experience_years_min, \
      r.requires_clearance, r.posting_language, r.salary_min, r.salary_max, r.salary_currency, \
-     r.salary_period, r.content_hash, r.role_fingerprint, $2, $2, $2 \
+     r.salary_period, r.content_hash, r.role_fingerprint, r.structured::jsonb, $2, $2, $2 \
      FROM jsonb_to_recordset($1::jsonb) AS r(source text, external_id text, url text, \
        public_slug text, title text, company text, company_slug text, \
        company_slug_folded text, location text, remote boolean, description text, \
@@ -32,7 +33,7 @@ const UPSERT: &str = concat!(
        education_level text, english_level text, experience_years_min integer, \
        requires_clearance boolean, posting_language text, salary_min bigint, \
        salary_max bigint, salary_currency text, salary_period text, content_hash text, \
-       role_fingerprint text)",
+       role_fingerprint text, structured text)",
     upsert_conflict!()
 );
 
@@ -122,6 +123,10 @@ pub(super) fn raw_job(row: &PgRow) -> Result<RawJob> {
         content_hash: row.try_get("content_hash")?,
         role_fingerprint: row.try_get("role_fingerprint")?,
         duplicate_of: row.try_get("duplicate_of")?,
+        structured: {
+            let raw: serde_json::Value = row.try_get("structured")?;
+            serde_json::from_value(raw).map_err(|e| StoreError::corrupt("structured", e))?
+        },
     })
 }
 
@@ -232,6 +237,61 @@ impl JobRepo for PgStore {
         }
         tx.commit().await?;
         Ok(done.rows_affected() > 0)
+    }
+
+    async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE id > $1 ORDER BY id LIMIT $2"
+        ))
+        .bind(after.map_or(0, JobId::get))
+        .bind(i64::from(limit.clamp(1, 1000)))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+    }
+
+    async fn rewrite_derived(&self, updates: &[DerivedUpdate], at: DateTime<Utc>) -> Result<u64> {
+        if updates.is_empty() {
+            return Ok(0);
+        }
+        let mut tx = self.pool.begin().await?;
+        let mut listed = Vec::new();
+        let mut written = 0;
+        for u in updates {
+            let f = FacetColumns::new(&u.facets);
+            let row = sqlx::query(rewrite_derived_sql!("$"))
+                .bind(&f.countries)
+                .bind(&f.regions)
+                .bind(f.cities)
+                .bind(f.work_mode)
+                .bind(f.seniority)
+                .bind(f.category)
+                .bind(f.is_tech)
+                .bind(f.skills)
+                .bind(f.employment_type)
+                .bind(f.education_level)
+                .bind(f.english_level)
+                .bind(f.experience_years_min)
+                .bind(f.requires_clearance)
+                .bind(f.posting_language)
+                .bind(&u.role_fingerprint)
+                .bind(&u.content_hash)
+                .bind(at)
+                .bind(u.id.get())
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(row) = row {
+                written += 1;
+                if row.try_get::<bool, _>("listed")? {
+                    listed.push(u.id.get());
+                }
+            }
+        }
+        enqueue_index(&mut tx, &listed, at).await?;
+        tx.commit().await?;
+        Ok(written)
     }
 
     async fn list_open_jobs(&self, page: ListPage) -> Result<JobList> {

@@ -10,9 +10,10 @@ use super::{
     outbox::{enqueue_delete, enqueue_index},
 };
 use crate::{
-    JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError, Upserted,
+    DerivedUpdate, JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError,
+    Upserted,
     plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
-    rows::{Batch, JobRow, RawJob, ts},
+    rows::{Batch, FacetColumns, JobRow, RawJob, ts},
 };
 
 /// One row per execution: a prepared statement with bound values beats extracting ~35
@@ -21,7 +22,7 @@ const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, \
-     ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?33, ?33)",
+     ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?34, ?33, ?33, ?33)",
     upsert_conflict!()
 );
 
@@ -68,6 +69,7 @@ async fn upsert_row(
         .bind(&r.content_hash)
         .bind(r.role_fingerprint)
         .bind(seen_at)
+        .bind(&r.structured)
         .fetch_one(&mut *conn)
         .await?)
 }
@@ -156,6 +158,10 @@ pub(super) fn raw_job(row: &SqliteRow) -> Result<RawJob> {
         content_hash: row.try_get("content_hash")?,
         role_fingerprint: row.try_get("role_fingerprint")?,
         duplicate_of: row.try_get("duplicate_of")?,
+        structured: {
+            let raw: String = row.try_get("structured")?;
+            serde_json::from_str(&raw).map_err(|e| StoreError::corrupt("structured", e))?
+        },
     })
 }
 
@@ -262,6 +268,61 @@ impl JobRepo for SqliteStore {
         }
         tx.commit().await?;
         Ok(done.rows_affected() > 0)
+    }
+
+    async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE id > ?1 ORDER BY id LIMIT ?2"
+        ))
+        .bind(after.map_or(0, JobId::get))
+        .bind(i64::from(limit.clamp(1, 1000)))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+    }
+
+    async fn rewrite_derived(&self, updates: &[DerivedUpdate], at: DateTime<Utc>) -> Result<u64> {
+        if updates.is_empty() {
+            return Ok(0);
+        }
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut listed = Vec::new();
+        let mut written = 0;
+        for u in updates {
+            let f = FacetColumns::new(&u.facets);
+            let row = sqlx::query(rewrite_derived_sql!("?"))
+                .bind(json(&f.countries)?)
+                .bind(json(&f.regions)?)
+                .bind(json(f.cities)?)
+                .bind(f.work_mode)
+                .bind(f.seniority)
+                .bind(f.category)
+                .bind(f.is_tech)
+                .bind(json(f.skills)?)
+                .bind(f.employment_type)
+                .bind(f.education_level)
+                .bind(f.english_level)
+                .bind(f.experience_years_min)
+                .bind(f.requires_clearance)
+                .bind(f.posting_language)
+                .bind(&u.role_fingerprint)
+                .bind(&u.content_hash)
+                .bind(ts(at))
+                .bind(u.id.get())
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(row) = row {
+                written += 1;
+                if row.try_get::<bool, _>("listed")? {
+                    listed.push(u.id.get());
+                }
+            }
+        }
+        enqueue_index(&mut tx, &listed, &ts(at)).await?;
+        tx.commit().await?;
+        Ok(written)
     }
 
     async fn list_open_jobs(&self, page: ListPage) -> Result<JobList> {

@@ -35,5 +35,6 @@ pub fn posting(source: &str, external_id: &str, title: &str) -> JobPosting {
         },
         salary: Some(Salary::new(Some(70_000), Some(90_000), "EUR", SalaryPeriod::Year).unwrap()),
         role_fingerprint: String::new(),
+        structured: Default::default(),
     }
 }

@@ -226,6 +226,8 @@ pub async fn every_field_round_trips(s: &dyn Store) {
     p.remote = true;
     p.role_fingerprint = "abc123".to_owned();
     p.description = "<p>Ünïcödé — “quotes” 日本語 🚀</p>".to_owned();
+    p.structured.countries = vec![freehire_domain::CountryCode::parse("de").unwrap()];
+    p.structured.work_mode = Some(freehire_domain::WorkMode::Remote);
     s.upsert_jobs(std::slice::from_ref(&p), t(2, 10)).await.unwrap();
     let job = s.job_by_key(&key(&p)).await.unwrap().unwrap();
     assert_eq!(job.posting, p);
@@ -279,4 +281,57 @@ pub async fn duplicate_of_cannot_point_at_itself(s: &dyn Store) {
     let id = s.upsert_jobs(&[p], t(2, 10)).await.unwrap()[0].id;
     let err = s.set_duplicate_of(id, Some(id)).await.unwrap_err();
     assert!(err.to_string().contains("duplicate_of"), "{err}");
+}
+
+pub async fn rederive_rewrites_facets_and_requeues_listed_jobs(s: &dyn Store) {
+    let open = posting("greenhouse", "acme:1", "Backend Engineer");
+    let closed = posting("greenhouse", "acme:2", "Designer");
+    let ids = s.upsert_jobs(&[open.clone(), closed.clone()], t(2, 0)).await.unwrap();
+    s.close_jobs(&[key(&closed)], ClosedReason::Expired, t(3, 0)).await.unwrap();
+    let items = s
+        .claim_outbox(freehire_store::OutboxKind::Index, Default::default(), t(3, 1))
+        .await
+        .unwrap();
+    s.ack_outbox(freehire_store::OutboxKind::Index, &items).await.unwrap();
+
+    let page = s.jobs_after(None, 1).await.unwrap();
+    assert_eq!(page.len(), 1);
+    let rest = s.jobs_after(Some(page[0].id), 100).await.unwrap();
+    assert_eq!(rest.len(), 1, "closed jobs are scanned too");
+
+    let mut updates = Vec::new();
+    for (id, p) in [(ids[0].id, &open), (ids[1].id, &closed)] {
+        let mut changed = p.clone();
+        changed.facets.skills = vec!["kubernetes".into()];
+        changed.role_fingerprint = "fp".into();
+        updates.push(freehire_store::DerivedUpdate {
+            id,
+            facets: changed.facets.clone(),
+            role_fingerprint: changed.role_fingerprint.clone(),
+            content_hash: changed.content_hash(),
+        });
+    }
+    assert_eq!(s.rewrite_derived(&updates, t(4, 0)).await.unwrap(), 2);
+    let job = s.job_by_key(&key(&open)).await.unwrap().unwrap();
+    assert_eq!(job.posting.facets.skills, ["kubernetes"]);
+    assert_eq!(job.posting.role_fingerprint, "fp");
+    assert_eq!(job.content_hash, updates[0].content_hash);
+    assert_eq!(job.updated_at, t(4, 0));
+    assert_eq!(job.last_seen_at, t(2, 0), "a re-derivation is not a sighting");
+    let still_closed = s.job_by_key(&key(&closed)).await.unwrap().unwrap();
+    assert!(!still_closed.is_open(), "a re-derivation does not reopen");
+    let queued = s
+        .claim_outbox(freehire_store::OutboxKind::Index, Default::default(), t(4, 1))
+        .await
+        .unwrap();
+    let queued: Vec<JobId> = queued.iter().map(|i| i.job_id).collect();
+    assert_eq!(queued, vec![ids[0].id], "only listed jobs are re-indexed");
+    // The same posting seen again is unchanged: the stored hash matches the new facets.
+    let mut again = open.clone();
+    again.facets = updates[0].facets.clone();
+    again.role_fingerprint = "fp".into();
+    assert_eq!(
+        s.upsert_jobs(&[again], t(5, 0)).await.unwrap()[0].outcome,
+        UpsertOutcome::Unchanged
+    );
 }

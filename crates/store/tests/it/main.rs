@@ -54,6 +54,7 @@ conformance! {
         thousands_per_transaction,
         nul_bytes_are_dropped,
         duplicate_of_cannot_point_at_itself,
+        rederive_rewrites_facets_and_requeues_listed_jobs,
     ],
     boards: [
         add_folds_identity_case_insensitively,
