@@ -156,6 +156,16 @@ pub enum OutboxKind {
     Delete,
 }
 
+impl OutboxKind {
+    /// The other outbox.
+    pub const fn other(self) -> Self {
+        match self {
+            Self::Index => Self::Delete,
+            Self::Delete => Self::Index,
+        }
+    }
+}
+
 /// How a drain claims outbox rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClaimOptions {

@@ -40,20 +40,8 @@ pub(crate) struct JobRow<'a> {
     pub remote: bool,
     pub description: Cow<'a, str>,
     pub posted_at: Option<String>,
-    pub countries: Vec<&'a str>,
-    pub regions: Vec<&'static str>,
-    pub cities: &'a [String],
-    pub work_mode: Option<&'static str>,
-    pub seniority: Option<&'static str>,
-    pub category: Option<&'static str>,
-    pub is_tech: Option<bool>,
-    pub skills: &'a [String],
-    pub employment_type: Option<&'static str>,
-    pub education_level: Option<&'static str>,
-    pub english_level: Option<&'static str>,
-    pub experience_years_min: Option<i32>,
-    pub requires_clearance: Option<bool>,
-    pub posting_language: Option<&'a str>,
+    #[serde(flatten)]
+    pub facets: FacetColumns<'a>,
     pub salary_min: Option<i64>,
     pub salary_max: Option<i64>,
     pub salary_currency: Option<&'a str>,
@@ -66,7 +54,6 @@ pub(crate) struct JobRow<'a> {
 
 impl<'a> JobRow<'a> {
     fn new(p: &'a JobPosting) -> Self {
-        let f = &p.facets;
         let company_slug = p.company_slug();
         Self {
             source: p.source.as_str(),
@@ -81,20 +68,7 @@ impl<'a> JobRow<'a> {
             remote: p.remote,
             description: no_nul(&p.description),
             posted_at: p.posted_at.map(ts),
-            countries: f.countries.iter().map(CountryCode::as_str).collect(),
-            regions: f.regions.iter().map(|r| r.as_str()).collect(),
-            cities: &f.cities,
-            work_mode: f.work_mode.map(WorkMode::as_str),
-            seniority: f.seniority.map(Seniority::as_str),
-            category: f.category.map(Category::as_str),
-            is_tech: f.is_tech,
-            skills: &f.skills,
-            employment_type: f.employment_type.map(EmploymentType::as_str),
-            education_level: f.education_level.map(EducationLevel::as_str),
-            english_level: f.english_level.map(EnglishLevel::as_str),
-            experience_years_min: f.experience_years_min,
-            requires_clearance: f.requires_clearance,
-            posting_language: f.posting_language.as_deref(),
+            facets: FacetColumns::new(&p.facets),
             salary_min: p.salary.as_ref().and_then(|s| s.min),
             salary_max: p.salary.as_ref().and_then(|s| s.max),
             salary_currency: p.salary.as_ref().map(|s| s.currency.as_str()),
@@ -346,7 +320,8 @@ impl RawHealth {
     }
 }
 
-/// Facet columns of one row, flattened for binding (re-derivation writes).
+/// Facet columns of one row, flattened for binding and for the JSON of batch writes.
+#[derive(Debug, Serialize)]
 pub(crate) struct FacetColumns<'a> {
     pub countries: Vec<&'a str>,
     pub regions: Vec<&'static str>,

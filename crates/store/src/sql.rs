@@ -77,8 +77,24 @@ macro_rules! health_columns {
 
 /// Outbox statements for one table in one dialect: its placeholders and its row-lock clause.
 macro_rules! outbox_statements {
-    ($table:literal, $p1:literal, $p2:literal, $p3:literal, $p4:literal, $lock:literal) => {
+    (
+        $table:literal, $p1:literal, $p2:literal, $p3:literal, $p4:literal, $lock:literal,
+        ids_in: $ids:literal
+    ) => {
         crate::plan::OutboxSql {
+            enqueue: concat!(
+                "INSERT INTO ",
+                $table,
+                " (job_id, created_at, job_posted_at) \
+                 SELECT id, ",
+                $p2,
+                ", posted_at FROM jobs WHERE id ",
+                $ids,
+                " ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, \
+                 failed_at = NULL, last_error = NULL, created_at = excluded.created_at, \
+                 job_posted_at = excluded.job_posted_at"
+            ),
+            drop_jobs: concat!("DELETE FROM ", $table, " WHERE job_id ", $ids),
             claim: concat!(
                 "UPDATE ",
                 $table,
@@ -164,4 +180,53 @@ macro_rules! rewrite_derived_sql {
             "18 RETURNING (closed_at IS NULL AND duplicate_of IS NULL) AS listed"
         )
     };
+}
+
+/// Reads a job row into `RawJob`; the dialects differ only in how they store lists and the
+/// structured JSON, which the caller reads with `$list(row, column)` and `$structured(row)`.
+macro_rules! raw_job {
+    ($row:expr, list: $list:expr, structured: $structured:expr) => {{
+        use sqlx::Row as _;
+        Ok(crate::rows::RawJob {
+            id: $row.try_get("id")?,
+            source: $row.try_get("source")?,
+            external_id: $row.try_get("external_id")?,
+            url: $row.try_get("url")?,
+            public_slug: $row.try_get("public_slug")?,
+            title: $row.try_get("title")?,
+            company: $row.try_get("company")?,
+            company_slug: $row.try_get("company_slug")?,
+            location: $row.try_get("location")?,
+            remote: $row.try_get("remote")?,
+            description: $row.try_get("description")?,
+            posted_at: $row.try_get("posted_at")?,
+            created_at: $row.try_get("created_at")?,
+            updated_at: $row.try_get("updated_at")?,
+            last_seen_at: $row.try_get("last_seen_at")?,
+            closed_at: $row.try_get("closed_at")?,
+            closed_reason: $row.try_get("closed_reason")?,
+            countries: $list($row, "countries")?,
+            regions: $list($row, "regions")?,
+            cities: $list($row, "cities")?,
+            work_mode: $row.try_get("work_mode")?,
+            seniority: $row.try_get("seniority")?,
+            category: $row.try_get("category")?,
+            is_tech: $row.try_get("is_tech")?,
+            skills: $list($row, "skills")?,
+            employment_type: $row.try_get("employment_type")?,
+            education_level: $row.try_get("education_level")?,
+            english_level: $row.try_get("english_level")?,
+            experience_years_min: $row.try_get("experience_years_min")?,
+            requires_clearance: $row.try_get("requires_clearance")?,
+            posting_language: $row.try_get("posting_language")?,
+            salary_min: $row.try_get("salary_min_source")?,
+            salary_max: $row.try_get("salary_max_source")?,
+            salary_currency: $row.try_get("salary_currency_source")?,
+            salary_period: $row.try_get("salary_period_source")?,
+            content_hash: $row.try_get("content_hash")?,
+            role_fingerprint: $row.try_get("role_fingerprint")?,
+            duplicate_of: $row.try_get("duplicate_of")?,
+            structured: $structured($row)?,
+        })
+    }};
 }

@@ -10,10 +10,10 @@ use sqlx::Row;
 use super::{
     PgStore,
     jobs::{bump, existing, job_id},
-    outbox::{enqueue_delete, enqueue_index},
+    outbox::enqueue,
 };
 use crate::{
-    IngestRepo, JobKey, Refreshed, Result, SeenJob, StoreError, UnseenScope,
+    IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob, StoreError, UnseenScope,
     plan::{prefix_upper_bound, reopened_ids, touch_plan},
     rows::key_columns,
 };
@@ -65,7 +65,7 @@ impl IngestRepo for PgStore {
         let found = existing(&mut tx, &sources, &external_ids).await?;
         let (out, bumped) = touch_plan(keys, &found);
         bump(&mut tx, &bumped, at).await?;
-        enqueue_index(&mut tx, &reopened_ids(&out), at).await?;
+        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), at).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -101,7 +101,7 @@ impl IngestRepo for PgStore {
         closed.sort();
         closed.dedup();
         let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
-        enqueue_delete(&mut tx, &raw, at).await?;
+        enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
         tx.commit().await?;
         Ok(closed)
     }

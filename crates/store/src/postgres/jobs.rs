@@ -5,13 +5,10 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
 use sqlx::{PgConnection, Row, postgres::PgRow};
 
-use super::{
-    PgStore,
-    outbox::{enqueue_delete, enqueue_index},
-};
+use super::{PgStore, outbox::enqueue};
 use crate::{
-    DerivedUpdate, JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError,
-    Upserted,
+    DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
+    StoreError, Upserted,
     plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
     rows::{Batch, FacetColumns, RawJob, key_columns},
 };
@@ -84,50 +81,13 @@ pub(super) async fn existing(
 }
 
 pub(super) fn raw_job(row: &PgRow) -> Result<RawJob> {
-    Ok(RawJob {
-        id: row.try_get("id")?,
-        source: row.try_get("source")?,
-        external_id: row.try_get("external_id")?,
-        url: row.try_get("url")?,
-        public_slug: row.try_get("public_slug")?,
-        title: row.try_get("title")?,
-        company: row.try_get("company")?,
-        company_slug: row.try_get("company_slug")?,
-        location: row.try_get("location")?,
-        remote: row.try_get("remote")?,
-        description: row.try_get("description")?,
-        posted_at: row.try_get("posted_at")?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-        last_seen_at: row.try_get("last_seen_at")?,
-        closed_at: row.try_get("closed_at")?,
-        closed_reason: row.try_get("closed_reason")?,
-        countries: row.try_get("countries")?,
-        regions: row.try_get("regions")?,
-        cities: row.try_get("cities")?,
-        work_mode: row.try_get("work_mode")?,
-        seniority: row.try_get("seniority")?,
-        category: row.try_get("category")?,
-        is_tech: row.try_get("is_tech")?,
-        skills: row.try_get("skills")?,
-        employment_type: row.try_get("employment_type")?,
-        education_level: row.try_get("education_level")?,
-        english_level: row.try_get("english_level")?,
-        experience_years_min: row.try_get("experience_years_min")?,
-        requires_clearance: row.try_get("requires_clearance")?,
-        posting_language: row.try_get("posting_language")?,
-        salary_min: row.try_get("salary_min_source")?,
-        salary_max: row.try_get("salary_max_source")?,
-        salary_currency: row.try_get("salary_currency_source")?,
-        salary_period: row.try_get("salary_period_source")?,
-        content_hash: row.try_get("content_hash")?,
-        role_fingerprint: row.try_get("role_fingerprint")?,
-        duplicate_of: row.try_get("duplicate_of")?,
-        structured: {
-            let raw: serde_json::Value = row.try_get("structured")?;
-            serde_json::from_value(raw).map_err(|e| StoreError::corrupt("structured", e))?
-        },
-    })
+    let list =
+        |row: &PgRow, column: &'static str| -> Result<Vec<String>> { Ok(row.try_get(column)?) };
+    let structured = |row: &PgRow| -> Result<freehire_domain::Structured> {
+        let raw: serde_json::Value = row.try_get("structured")?;
+        serde_json::from_value(raw).map_err(|e| StoreError::corrupt("structured", e))
+    };
+    raw_job!(row, list: list, structured: structured)
 }
 
 #[async_trait]
@@ -161,7 +121,7 @@ impl JobRepo for PgStore {
         }
         bump(&mut tx, &plan.bumped, seen_at).await?;
         let results = plan.finish(&batch.slot)?;
-        enqueue_index(&mut tx, &index_ids(&results), seen_at).await?;
+        enqueue(&mut tx, OutboxKind::Index, &index_ids(&results), seen_at).await?;
         tx.commit().await?;
         Ok(results)
     }
@@ -180,7 +140,7 @@ impl JobRepo for PgStore {
         let found = existing(&mut tx, &sources, &external_ids).await?;
         let (out, bumped) = refresh_plan(items, &found);
         bump(&mut tx, &bumped, seen_at).await?;
-        enqueue_index(&mut tx, &reopened_ids(&out), seen_at).await?;
+        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), seen_at).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -212,7 +172,7 @@ impl JobRepo for PgStore {
         let mut ids = rows.iter().map(job_id).collect::<Result<Vec<_>>>()?;
         ids.sort();
         let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
-        enqueue_delete(&mut tx, &raw, at).await?;
+        enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
         tx.commit().await?;
         Ok(ids)
     }
@@ -232,8 +192,8 @@ impl JobRepo for PgStore {
             .execute(&mut *tx)
             .await?;
         match canonical {
-            Some(_) => enqueue_delete(&mut tx, &[id.get()], Utc::now()).await?,
-            None => enqueue_index(&mut tx, &[id.get()], Utc::now()).await?,
+            Some(_) => enqueue(&mut tx, OutboxKind::Delete, &[id.get()], Utc::now()).await?,
+            None => enqueue(&mut tx, OutboxKind::Index, &[id.get()], Utc::now()).await?,
         }
         tx.commit().await?;
         Ok(done.rows_affected() > 0)
@@ -289,7 +249,7 @@ impl JobRepo for PgStore {
                 }
             }
         }
-        enqueue_index(&mut tx, &listed, at).await?;
+        enqueue(&mut tx, OutboxKind::Index, &listed, at).await?;
         tx.commit().await?;
         Ok(written)
     }

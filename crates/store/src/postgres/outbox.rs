@@ -12,10 +12,8 @@ use crate::{
     plan::{OutboxSql, cut_error},
 };
 
-const INDEX: OutboxSql =
-    outbox_statements!("search_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED");
-const DELETE: OutboxSql =
-    outbox_statements!("search_delete_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED");
+const INDEX: OutboxSql = outbox_statements!("search_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED", ids_in: "= ANY($1)");
+const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED", ids_in: "= ANY($1)");
 
 fn sql(kind: OutboxKind) -> &'static OutboxSql {
     match kind {
@@ -24,55 +22,19 @@ fn sql(kind: OutboxKind) -> &'static OutboxSql {
     }
 }
 
-/// Queues jobs for (re)indexing and drops any pending removal of them.
-pub(super) async fn enqueue_index(
+/// Queues jobs in the `kind` outbox and drops their pending rows in the other one, so the
+/// latest change wins.
+pub(super) async fn enqueue(
     conn: &mut PgConnection,
+    kind: OutboxKind,
     ids: &[i64],
     at: DateTime<Utc>,
 ) -> Result<()> {
     if ids.is_empty() {
         return Ok(());
     }
-    sqlx::query("DELETE FROM search_delete_outbox WHERE job_id = ANY($1)")
-        .bind(ids)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
-        "INSERT INTO search_outbox (job_id, created_at, job_posted_at) \
-         SELECT id, $2, posted_at FROM jobs WHERE id = ANY($1) \
-         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
-         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
-    )
-    .bind(ids)
-    .bind(at)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-/// Queues jobs for removal from the index and drops any pending (re)indexing of them.
-pub(super) async fn enqueue_delete(
-    conn: &mut PgConnection,
-    ids: &[i64],
-    at: DateTime<Utc>,
-) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    sqlx::query("DELETE FROM search_outbox WHERE job_id = ANY($1)")
-        .bind(ids)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
-        "INSERT INTO search_delete_outbox (job_id, created_at, job_posted_at) \
-         SELECT id, $2, posted_at FROM jobs WHERE id = ANY($1) \
-         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
-         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
-    )
-    .bind(ids)
-    .bind(at)
-    .execute(&mut *conn)
-    .await?;
+    sqlx::query(sql(kind.other()).drop_jobs).bind(ids).execute(&mut *conn).await?;
+    sqlx::query(sql(kind).enqueue).bind(ids).bind(at).execute(&mut *conn).await?;
     Ok(())
 }
 

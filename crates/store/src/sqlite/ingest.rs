@@ -9,10 +9,10 @@ use sqlx::Row;
 use super::{
     SqliteStore,
     jobs::{bump, existing, job_id, keys_json},
-    outbox::{enqueue_delete, enqueue_index},
+    outbox::enqueue,
 };
 use crate::{
-    IngestRepo, JobKey, Refreshed, Result, SeenJob, StoreError, UnseenScope,
+    IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob, StoreError, UnseenScope,
     plan::{prefix_upper_bound, reopened_ids, touch_plan},
     rows::ts,
 };
@@ -67,7 +67,7 @@ impl IngestRepo for SqliteStore {
         .await?;
         let (out, bumped) = touch_plan(keys, &found);
         bump(&mut tx, &bumped, &ts(at)).await?;
-        enqueue_index(&mut tx, &reopened_ids(&out), &ts(at)).await?;
+        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), &ts(at)).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -103,7 +103,7 @@ impl IngestRepo for SqliteStore {
         closed.sort();
         closed.dedup();
         let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
-        enqueue_delete(&mut tx, &raw, &ts(at)).await?;
+        enqueue(&mut tx, OutboxKind::Delete, &raw, &ts(at)).await?;
         tx.commit().await?;
         Ok(closed)
     }

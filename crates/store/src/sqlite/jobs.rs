@@ -5,13 +5,10 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
 use sqlx::{Row, sqlite::SqliteRow};
 
-use super::{
-    SqliteStore, json_list,
-    outbox::{enqueue_delete, enqueue_index},
-};
+use super::{SqliteStore, json_list, outbox::enqueue};
 use crate::{
-    DerivedUpdate, JobKey, JobList, JobRepo, ListPage, Refreshed, Result, SeenPosting, StoreError,
-    Upserted,
+    DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
+    StoreError, Upserted,
     plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
     rows::{Batch, FacetColumns, JobRow, RawJob, ts},
 };
@@ -48,20 +45,20 @@ async fn upsert_row(
         .bind(r.remote)
         .bind(r.description.as_ref())
         .bind(&r.posted_at)
-        .bind(json(&r.countries)?)
-        .bind(json(&r.regions)?)
-        .bind(json(r.cities)?)
-        .bind(r.work_mode)
-        .bind(r.seniority)
-        .bind(r.category)
-        .bind(r.is_tech)
-        .bind(json(r.skills)?)
-        .bind(r.employment_type)
-        .bind(r.education_level)
-        .bind(r.english_level)
-        .bind(r.experience_years_min)
-        .bind(r.requires_clearance)
-        .bind(r.posting_language)
+        .bind(json(&r.facets.countries)?)
+        .bind(json(&r.facets.regions)?)
+        .bind(json(r.facets.cities)?)
+        .bind(r.facets.work_mode)
+        .bind(r.facets.seniority)
+        .bind(r.facets.category)
+        .bind(r.facets.is_tech)
+        .bind(json(r.facets.skills)?)
+        .bind(r.facets.employment_type)
+        .bind(r.facets.education_level)
+        .bind(r.facets.english_level)
+        .bind(r.facets.experience_years_min)
+        .bind(r.facets.requires_clearance)
+        .bind(r.facets.posting_language)
         .bind(r.salary_min)
         .bind(r.salary_max)
         .bind(r.salary_currency)
@@ -119,50 +116,11 @@ pub(super) async fn existing(conn: &mut sqlx::SqliteConnection, keys_json: &str)
 }
 
 pub(super) fn raw_job(row: &SqliteRow) -> Result<RawJob> {
-    Ok(RawJob {
-        id: row.try_get("id")?,
-        source: row.try_get("source")?,
-        external_id: row.try_get("external_id")?,
-        url: row.try_get("url")?,
-        public_slug: row.try_get("public_slug")?,
-        title: row.try_get("title")?,
-        company: row.try_get("company")?,
-        company_slug: row.try_get("company_slug")?,
-        location: row.try_get("location")?,
-        remote: row.try_get("remote")?,
-        description: row.try_get("description")?,
-        posted_at: row.try_get("posted_at")?,
-        created_at: row.try_get("created_at")?,
-        updated_at: row.try_get("updated_at")?,
-        last_seen_at: row.try_get("last_seen_at")?,
-        closed_at: row.try_get("closed_at")?,
-        closed_reason: row.try_get("closed_reason")?,
-        countries: json_list(row, "countries")?,
-        regions: json_list(row, "regions")?,
-        cities: json_list(row, "cities")?,
-        work_mode: row.try_get("work_mode")?,
-        seniority: row.try_get("seniority")?,
-        category: row.try_get("category")?,
-        is_tech: row.try_get("is_tech")?,
-        skills: json_list(row, "skills")?,
-        employment_type: row.try_get("employment_type")?,
-        education_level: row.try_get("education_level")?,
-        english_level: row.try_get("english_level")?,
-        experience_years_min: row.try_get("experience_years_min")?,
-        requires_clearance: row.try_get("requires_clearance")?,
-        posting_language: row.try_get("posting_language")?,
-        salary_min: row.try_get("salary_min_source")?,
-        salary_max: row.try_get("salary_max_source")?,
-        salary_currency: row.try_get("salary_currency_source")?,
-        salary_period: row.try_get("salary_period_source")?,
-        content_hash: row.try_get("content_hash")?,
-        role_fingerprint: row.try_get("role_fingerprint")?,
-        duplicate_of: row.try_get("duplicate_of")?,
-        structured: {
-            let raw: String = row.try_get("structured")?;
-            serde_json::from_str(&raw).map_err(|e| StoreError::corrupt("structured", e))?
-        },
-    })
+    let structured = |row: &SqliteRow| -> Result<freehire_domain::Structured> {
+        let raw: String = row.try_get("structured")?;
+        serde_json::from_str(&raw).map_err(|e| StoreError::corrupt("structured", e))
+    };
+    raw_job!(row, list: json_list, structured: structured)
 }
 
 #[async_trait]
@@ -191,7 +149,7 @@ impl JobRepo for SqliteStore {
         }
         bump(&mut tx, &plan.bumped, &ts(seen_at)).await?;
         let results = plan.finish(&batch.slot)?;
-        enqueue_index(&mut tx, &index_ids(&results), &ts(seen_at)).await?;
+        enqueue(&mut tx, OutboxKind::Index, &index_ids(&results), &ts(seen_at)).await?;
         tx.commit().await?;
         Ok(results)
     }
@@ -212,7 +170,7 @@ impl JobRepo for SqliteStore {
         .await?;
         let (out, bumped) = refresh_plan(items, &found);
         bump(&mut tx, &bumped, &ts(seen_at)).await?;
-        enqueue_index(&mut tx, &reopened_ids(&out), &ts(seen_at)).await?;
+        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), &ts(seen_at)).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -242,7 +200,7 @@ impl JobRepo for SqliteStore {
         let mut ids = rows.iter().map(job_id).collect::<Result<Vec<_>>>()?;
         ids.sort();
         let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
-        enqueue_delete(&mut tx, &raw, &ts(at)).await?;
+        enqueue(&mut tx, OutboxKind::Delete, &raw, &ts(at)).await?;
         tx.commit().await?;
         Ok(ids)
     }
@@ -263,8 +221,8 @@ impl JobRepo for SqliteStore {
             .await?;
         let now = ts(Utc::now());
         match canonical {
-            Some(_) => enqueue_delete(&mut tx, &[id.get()], &now).await?,
-            None => enqueue_index(&mut tx, &[id.get()], &now).await?,
+            Some(_) => enqueue(&mut tx, OutboxKind::Delete, &[id.get()], &now).await?,
+            None => enqueue(&mut tx, OutboxKind::Index, &[id.get()], &now).await?,
         }
         tx.commit().await?;
         Ok(done.rows_affected() > 0)
@@ -320,7 +278,7 @@ impl JobRepo for SqliteStore {
                 }
             }
         }
-        enqueue_index(&mut tx, &listed, &ts(at)).await?;
+        enqueue(&mut tx, OutboxKind::Index, &listed, &ts(at)).await?;
         tx.commit().await?;
         Ok(written)
     }

@@ -12,8 +12,8 @@ use crate::{
     rows::ts,
 };
 
-const INDEX: OutboxSql = outbox_statements!("search_outbox", "?1", "?2", "?3", "?4", "");
-const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "?1", "?2", "?3", "?4", "");
+const INDEX: OutboxSql = outbox_statements!("search_outbox", "?1", "?2", "?3", "?4", "", ids_in: "IN (SELECT value FROM json_each(?1))");
+const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "?1", "?2", "?3", "?4", "", ids_in: "IN (SELECT value FROM json_each(?1))");
 
 fn sql(kind: OutboxKind) -> &'static OutboxSql {
     match kind {
@@ -26,9 +26,11 @@ fn ids_json(ids: &[i64]) -> Result<String> {
     serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))
 }
 
-/// Queues jobs for (re)indexing and drops any pending removal of them.
-pub(super) async fn enqueue_index(
+/// Queues jobs in the `kind` outbox and drops their pending rows in the other one, so the
+/// latest change wins.
+pub(super) async fn enqueue(
     conn: &mut SqliteConnection,
+    kind: OutboxKind,
     ids: &[i64],
     at: &str,
 ) -> Result<()> {
@@ -36,49 +38,8 @@ pub(super) async fn enqueue_index(
         return Ok(());
     }
     let ids = ids_json(ids)?;
-    sqlx::query(
-        "DELETE FROM search_delete_outbox WHERE job_id IN (SELECT value FROM json_each(?1))",
-    )
-    .bind(&ids)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "INSERT INTO search_outbox (job_id, created_at, job_posted_at) \
-         SELECT id, ?2, posted_at FROM jobs WHERE id IN (SELECT value FROM json_each(?1)) \
-         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
-         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
-    )
-    .bind(&ids)
-    .bind(at)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-/// Queues jobs for removal from the index and drops any pending (re)indexing of them.
-pub(super) async fn enqueue_delete(
-    conn: &mut SqliteConnection,
-    ids: &[i64],
-    at: &str,
-) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let ids = ids_json(ids)?;
-    sqlx::query("DELETE FROM search_outbox WHERE job_id IN (SELECT value FROM json_each(?1))")
-        .bind(&ids)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
-        "INSERT INTO search_delete_outbox (job_id, created_at, job_posted_at) \
-         SELECT id, ?2, posted_at FROM jobs WHERE id IN (SELECT value FROM json_each(?1)) \
-         ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, failed_at = NULL, \
-         last_error = NULL, created_at = excluded.created_at, job_posted_at = excluded.job_posted_at",
-    )
-    .bind(&ids)
-    .bind(at)
-    .execute(&mut *conn)
-    .await?;
+    sqlx::query(sql(kind.other()).drop_jobs).bind(&ids).execute(&mut *conn).await?;
+    sqlx::query(sql(kind).enqueue).bind(&ids).bind(at).execute(&mut *conn).await?;
     Ok(())
 }
 
