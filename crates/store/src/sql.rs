@@ -230,3 +230,47 @@ macro_rules! raw_job {
         })
     }};
 }
+
+/// Reads a `boards` row (same columns in both dialects).
+macro_rules! raw_board {
+    ($row:expr) => {{
+        use sqlx::Row as _;
+
+        RawBoard {
+            id: $row.try_get("id")?,
+            provider: $row.try_get("provider")?,
+            board: $row.try_get("board")?,
+            region: $row.try_get("region")?,
+            company: $row.try_get("company")?,
+            url: $row.try_get("url")?,
+            status: $row.try_get("status")?,
+            rejected_reason: $row.try_get("rejected_reason")?,
+            created_at: $row.try_get("created_at")?,
+            activated_at: $row.try_get("activated_at")?,
+        }
+        .into_board()
+    }};
+}
+
+/// Reads a `board_health` row (same columns in both dialects).
+macro_rules! raw_health {
+    ($row:expr) => {{
+        use sqlx::Row as _;
+
+        RawHealth {
+            provider: $row.try_get("provider")?,
+            board: $row.try_get("board")?,
+            region: $row.try_get("region")?,
+            consecutive_failures: $row.try_get("consecutive_failures")?,
+            cooldown_until: $row.try_get("cooldown_until")?,
+            last_error: $row.try_get("last_error")?,
+            last_error_at: $row.try_get("last_error_at")?,
+            last_success_at: $row.try_get("last_success_at")?,
+            last_ingested_count: $row.try_get("last_ingested_count")?,
+            last_run_at: $row.try_get("last_run_at")?,
+            first_seen_at: $row.try_get("first_seen_at")?,
+            last_yield_at: $row.try_get("last_yield_at")?,
+        }
+        .into_health()
+    }};
+}

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{Board, BoardHealth, BoardId, BoardKey, BoardStatus, NewBoard};
-use sqlx::{Row, SqliteConnection, sqlite::SqliteRow};
+use sqlx::{SqliteConnection, sqlite::SqliteRow};
 
 use super::SqliteStore;
 use crate::{
@@ -13,19 +13,7 @@ use crate::{
 };
 
 fn raw_board(row: &SqliteRow) -> Result<Board> {
-    RawBoard {
-        id: row.try_get("id")?,
-        provider: row.try_get("provider")?,
-        board: row.try_get("board")?,
-        region: row.try_get("region")?,
-        company: row.try_get("company")?,
-        url: row.try_get("url")?,
-        status: row.try_get("status")?,
-        rejected_reason: row.try_get("rejected_reason")?,
-        created_at: row.try_get("created_at")?,
-        activated_at: row.try_get("activated_at")?,
-    }
-    .into_board()
+    raw_board!(row)
 }
 
 const LIVE_BY_IDENTITY: &str = concat!(
@@ -131,21 +119,7 @@ impl BoardRepo for SqliteStore {
 }
 
 fn raw_health(row: &SqliteRow) -> Result<BoardHealth> {
-    RawHealth {
-        provider: row.try_get("provider")?,
-        board: row.try_get("board")?,
-        region: row.try_get("region")?,
-        consecutive_failures: row.try_get("consecutive_failures")?,
-        cooldown_until: row.try_get("cooldown_until")?,
-        last_error: row.try_get("last_error")?,
-        last_error_at: row.try_get("last_error_at")?,
-        last_success_at: row.try_get("last_success_at")?,
-        last_ingested_count: row.try_get("last_ingested_count")?,
-        last_run_at: row.try_get("last_run_at")?,
-        first_seen_at: row.try_get("first_seen_at")?,
-        last_yield_at: row.try_get("last_yield_at")?,
-    }
-    .into_health()
+    raw_health!(row)
 }
 
 async fn health(conn: &mut SqliteConnection, key: &BoardKey) -> Result<Option<BoardHealth>> {
