@@ -1,0 +1,83 @@
+//! The `freehire-worker` process: it claims the due provider, crawls it from the replay server,
+//! and stops cleanly on SIGTERM.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::{
+    path::PathBuf,
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use chrono::Utc;
+use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
+use freehire_ingest::replay::ReplayServer;
+use freehire_store::{BoardRepo, JobRepo, ListPage, SqliteLocation, SqliteStore, Store};
+
+fn fixtures() -> PathBuf {
+    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join("shared/fixtures/ats"))
+        .find(|p| p.is_dir())
+        .expect("shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES")
+}
+
+#[tokio::test]
+async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
+    let server = ReplayServer::builder()
+        .directory(
+            "https://api.ashbyhq.com",
+            "/posting-api/job-board/",
+            fixtures().join("ashby-boards"),
+            "json",
+        )
+        .unwrap()
+        .start()
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("freehire.db");
+    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    store.migrate().await.unwrap();
+    let key = BoardKey::new(Provider::parse("ashby").unwrap(), "reedsy", "").unwrap();
+    let board = NewBoard { key, company: "Reedsy".into(), url: None, status: BoardStatus::Pending };
+    store.add_board(&board, Utc::now()).await.unwrap();
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_freehire-worker"))
+        .env("DATABASE_URL", format!("sqlite://{}", path.display()))
+        .env("FREEHIRE_ATS_REPLAY_URL", server.origin().url().to_string())
+        .env("FREEHIRE_WORKER_TICK_SECS", "1")
+        .env("FREEHIRE_WORKER_ID", "test-worker")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let total = loop {
+        let total = store.list_open_jobs(ListPage::default()).await.unwrap().total;
+        if total > 0 {
+            break total;
+        }
+        assert!(Instant::now() < deadline, "the worker never ingested");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(total >= 5, "{total}");
+    let boards = store.list_boards(&Default::default()).await.unwrap();
+    assert_eq!(boards[0].status, BoardStatus::Active, "the first crawl activates the board");
+
+    assert!(
+        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success()
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the worker did not stop on SIGTERM");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status}");
+}
