@@ -30,6 +30,8 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/sqli
 /// The SQLite store.
 #[derive(Clone, Debug)]
 pub struct SqliteStore {
+    /// The database file (none in memory), for the migration lock.
+    file: Option<std::path::PathBuf>,
     /// Readers (WAL lets them run beside the writer).
     pool: SqlitePool,
     /// The one writer connection: writers queue on the pool's fair semaphore instead of
@@ -67,7 +69,11 @@ impl SqliteStore {
                 SqlitePoolOptions::new().max_connections(1).connect_with(options).await?
             }
         };
-        Ok(Self { pool, writer })
+        let file = match location {
+            SqliteLocation::File(path) => Some(path.clone()),
+            SqliteLocation::Memory => None,
+        };
+        Ok(Self { file, pool, writer })
     }
 
     /// The pool, for adapters of later capabilities that share the database.
@@ -83,6 +89,33 @@ impl Store for SqliteStore {
     }
 
     async fn migrate(&self) -> Result<()> {
+        // SQLite has no advisory lock for the migrator: processes starting together on a fresh
+        // file (the API and the worker) take turns through a lock file beside the database.
+        let _guard = match &self.file {
+            Some(path) => {
+                let mut lock_path = path.as_os_str().to_owned();
+                lock_path.push(".migrate-lock");
+                let lock_path = std::path::PathBuf::from(lock_path);
+                let shown = lock_path.display().to_string();
+                let lock = tokio::task::spawn_blocking(move || {
+                    let file = std::fs::OpenOptions::new()
+                        .create(true)
+                        .truncate(false)
+                        .write(true)
+                        .open(&lock_path)?;
+                    file.lock()?;
+                    Ok::<_, std::io::Error>(file)
+                })
+                .await
+                .map_err(|e| StoreError::DataDir {
+                    path: shown.clone(),
+                    source: std::io::Error::other(e),
+                })?
+                .map_err(|source| StoreError::DataDir { path: shown, source })?;
+                Some(lock)
+            }
+            None => None,
+        };
         MIGRATOR.run(&self.writer).await?;
         Ok(())
     }

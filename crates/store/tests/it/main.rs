@@ -85,3 +85,18 @@ conformance! {
         dead_claims_expire_and_interrupted_runs_return,
     ],
 }
+
+/// Two processes starting together on a fresh SQLite file (the API and the worker) both
+/// migrate: they take turns instead of racing to create the tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_migrations_from_two_stores_take_turns() {
+    use freehire_store::{SqliteLocation, SqliteStore, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let location = SqliteLocation::File(dir.path().join("freehire.db"));
+    let a = SqliteStore::connect(&location).await.unwrap();
+    let b = SqliteStore::connect(&location).await.unwrap();
+    let (ra, rb) = tokio::join!(a.migrate(), b.migrate());
+    ra.unwrap();
+    rb.unwrap();
+    a.ping().await.unwrap();
+}
