@@ -13,6 +13,24 @@
 //! - [`FacetsRequest`], [`AgentSearchRequest`]: the facets and agent-search requests.
 //! - [`SearchError`]: a refused query, naming the parameter (HTTP 400).
 //!
+//! ```
+//! use chrono::{TimeZone, Utc};
+//! use freehire_search::{Endpoint, JobQuery};
+//!
+//! let q = JobQuery::from_query_str(
+//!     "q=rust&skills=go,rust&countries=de&regions=eu&seniority_exclude=junior&limit=500",
+//!     Endpoint::Search,
+//! )?;
+//! let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+//! assert_eq!(
+//!     q.filter(now).to_string(),
+//!     r#"(regions = "eu" OR countries = "de") AND enrichment.seniority != "junior" AND (skills = "go" OR skills = "rust")"#
+//! );
+//! assert!(q.sort_directives().is_empty()); // a text query ranks by relevance
+//! assert_eq!(q.page.limit, 100); // clamped, not refused
+//! # Ok::<(), freehire_search::SearchError>(())
+//! ```
+//!
 //! Pure: no IO, no clock (the caller passes `now`), no engine. The `SearchIndex` port, its
 //! engines, the outbox drain and the HTTP routes are not built yet.
 
