@@ -313,3 +313,34 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+proptest! {
+    #[test]
+    fn comma_joined_and_repeated_values_are_equivalent(
+        facet in free_text_facet(),
+        values in prop::collection::vec("[a-z0-9 +#.]{1,8}", 1..6),
+        exclude in any::<bool>(),
+    ) {
+        let name = if exclude { format!("{}_exclude", facet.param()) } else { facet.param().to_owned() };
+        let joined = vec![(name.clone(), values.join(","))];
+        let repeated: Vec<(String, String)> = values.iter().map(|v| (name.clone(), v.clone())).collect();
+        let a = JobQuery::parse(&joined, Endpoint::Search).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let b = JobQuery::parse(&repeated, Endpoint::Search).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(a.filter(now()), b.filter(now()));
+        prop_assert_eq!(a, b);
+    }
+
+    #[test]
+    fn disjunctive_views_never_add_groups(
+        params in prop::collection::vec((name(), value()), 0..12)
+    ) {
+        if let Ok(q) = JobQuery::parse(&params, Endpoint::Facets) {
+            let all = q.filter(now()).groups().len();
+            for facet in Facet::ALL {
+                let without = q.without_selection_of(*facet);
+                prop_assert!(without.filter(now()).groups().len() <= all);
+                prop_assert!(without.facets.get(facet).is_none_or(|s| s.include.is_empty()));
+            }
+        }
+    }
+}
