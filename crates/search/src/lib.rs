@@ -1,0 +1,56 @@
+//! # freehire-search
+//!
+//! The pure query model of job search (reference §5.5, §5.6, §5.9): query parameters parsed
+//! into a typed [`JobQuery`] and rendered to Meilisearch's filter and sort syntax.
+//!
+//! - [`JobQuery::parse`] / [`JobQuery::from_query_str`]: the full grammar — every string
+//!   [`Facet`] with repeated and comma-joined values, OR within a facet, `<facet>_mode=and`,
+//!   `<facet>_exclude`, the geography OR-group, `regions=none`, clearance, the [`Scalars`],
+//!   `q`, `q_fields`, `sort`/`order`, the [`Page`] — checking vocabulary values against the
+//!   `freehire-domain` enums and reporting unknown parameters in `ignored_params`.
+//! - [`JobQuery::filter`] → [`Filter`], [`JobQuery::sort_directives`]: the Meilisearch filter
+//!   (every value a quoted, escaped literal) and sort list.
+//! - [`FacetsRequest`], [`AgentSearchRequest`]: the facets and agent-search requests.
+//! - [`SearchError`]: a refused query, naming the parameter (HTTP 400).
+//!
+//! ```
+//! use chrono::{TimeZone, Utc};
+//! use freehire_search::{Endpoint, JobQuery};
+//!
+//! let q = JobQuery::from_query_str(
+//!     "q=rust&skills=go,rust&countries=de&regions=eu&seniority_exclude=junior&limit=500",
+//!     Endpoint::Search,
+//! )?;
+//! let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+//! assert_eq!(
+//!     q.filter(now).to_string(),
+//!     r#"(regions = "eu" OR countries = "de") AND enrichment.seniority != "junior" AND (skills = "go" OR skills = "rust")"#
+//! );
+//! assert!(q.sort_directives().is_empty()); // a text query ranks by relevance
+//! assert_eq!(q.page.limit, 100); // clamped, not refused
+//! # Ok::<(), freehire_search::SearchError>(())
+//! ```
+//!
+//! Pure: no IO, no clock (the caller passes `now`), no engine. The `SearchIndex` port, its
+//! engines, the outbox drain and the HTTP routes are not built yet.
+
+pub mod error;
+pub mod facet;
+pub mod filter;
+pub mod ignored;
+pub mod page;
+pub mod query;
+pub mod request;
+pub mod scalars;
+pub mod sort;
+pub mod vocab;
+
+pub use error::SearchError;
+pub use facet::{Facet, FacetValue, Mode, NO_REGION, Selection};
+pub use filter::{Filter, quote};
+pub use ignored::{IgnoredParam, MAX_IGNORED, did_you_mean};
+pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
+pub use query::{Endpoint, JobQuery, QField};
+pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};
+pub use scalars::{MAX_WITHIN_DAYS, MIN_WITHIN_DAYS, Scalars};
+pub use sort::{Order, Sort, SortField};

@@ -1,0 +1,255 @@
+//! [`JobQuery`]: the search grammar (reference §5.5, §5.6) parsed from query parameters.
+
+use std::collections::BTreeMap;
+
+use crate::SearchError;
+use crate::facet::{Facet, Mode, Selection};
+use crate::ignored::{self, IgnoredParam, did_you_mean};
+use crate::page::Page;
+use crate::scalars::{Read, SCALAR_PARAMS, Scalars};
+use crate::sort::{Order, Sort, SortField};
+
+/// The endpoint a query is parsed for: it decides which parameters besides the filter grammar
+/// are known (everything else is reported in `ignored_params`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `GET /jobs/search`: `q, q_fields, sort, order, limit, offset`.
+    Search,
+    /// `GET /agent/jobs/search`: the search parameters plus `description_format`.
+    AgentSearch,
+    /// `GET /jobs/facets`: `q, facets, disjunctive` (no paging, no sort).
+    Facets,
+}
+
+impl Endpoint {
+    /// The endpoint's own parameters, besides the filter grammar.
+    pub const fn own_params(self) -> &'static [&'static str] {
+        match self {
+            Endpoint::Search => &["q", "q_fields", "sort", "order", "limit", "offset"],
+            Endpoint::AgentSearch => {
+                &["q", "q_fields", "sort", "order", "limit", "offset", "description_format"]
+            }
+            Endpoint::Facets => &["q", "facets", "disjunctive"],
+        }
+    }
+
+    /// Whether `name` is a parameter this endpoint understands: a facet, its `_exclude` and
+    /// `_mode` forms, a scalar, or one of the endpoint's own.
+    pub fn knows(self, name: &str) -> bool {
+        let base =
+            name.strip_suffix("_exclude").or_else(|| name.strip_suffix("_mode")).unwrap_or(name);
+        Facet::from_param(base).is_some()
+            || SCALAR_PARAMS.contains(&name)
+            || self.own_params().contains(&name)
+    }
+
+    fn pages(self) -> bool {
+        !matches!(self, Endpoint::Facets)
+    }
+}
+
+/// A searchable attribute `q_fields` may scope the text match to (our vocabulary, reference
+/// §17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum QField {
+    /// `title`.
+    Title,
+    /// `company`.
+    Company,
+    /// `description`.
+    Description,
+    /// `location`.
+    Location,
+}
+
+impl QField {
+    /// Every field, in ranking order.
+    pub const ALL: &'static [QField] =
+        &[QField::Title, QField::Company, QField::Description, QField::Location];
+
+    /// The field (and attribute) name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            QField::Title => "title",
+            QField::Company => "company",
+            QField::Description => "description",
+            QField::Location => "location",
+        }
+    }
+
+    /// The field with this exact name.
+    pub fn parse(raw: &str) -> Option<Self> {
+        QField::ALL.iter().copied().find(|f| f.as_str() == raw)
+    }
+}
+
+/// A parsed job search: text, facet selections, scalar bounds, sort, page, and the
+/// parameters that were ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JobQuery {
+    /// The text query, trimmed; `None` when absent or blank.
+    pub q: Option<String>,
+    /// Fields the text match is scoped to; empty means all searchable fields.
+    pub q_fields: Vec<QField>,
+    /// Active facet selections, keyed in the reference's table order.
+    pub facets: BTreeMap<Facet, Selection>,
+    /// Scalar bounds.
+    pub scalars: Scalars,
+    /// The explicit sort, when `sort=` named a sortable field.
+    pub sort: Option<Sort>,
+    /// The page (the default page on the facets endpoint).
+    pub page: Page,
+    /// Unknown or unusable parameters, sorted by name, at most 10.
+    pub ignored_params: Vec<IgnoredParam>,
+}
+
+impl JobQuery {
+    /// Parses a raw query string (`a=1&b=2`, form-urlencoded).
+    pub fn from_query_str(raw: &str, endpoint: Endpoint) -> Result<Self, SearchError> {
+        Self::parse(&crate::request::pairs(raw), endpoint)
+    }
+
+    /// Parses a list of `(name, value)` pairs, in the order given.
+    ///
+    /// Errors name the parameter: a vocabulary value outside its vocabulary, a malformed
+    /// country, currency, provider or company slug, a non-integer `limit`/`offset`, a negative
+    /// `offset`, or `offset + limit` past 10,000.
+    pub fn parse(params: &[(String, String)], endpoint: Endpoint) -> Result<Self, SearchError> {
+        let mut query = JobQuery::default();
+        let mut ignored = Vec::new();
+        let mut first: BTreeMap<&str, &str> = BTreeMap::new();
+
+        for (name, value) in params {
+            let name = name.as_str();
+            if name.is_empty() {
+                continue;
+            }
+            if let Some(facet) = Facet::from_param(name) {
+                let sel = query.facets.entry(facet).or_default();
+                for raw in fragments(value) {
+                    push_unique(&mut sel.include, facet.value(name, raw)?);
+                }
+            } else if let Some(facet) = name.strip_suffix("_exclude").and_then(Facet::from_param) {
+                let sel = query.facets.entry(facet).or_default();
+                for raw in fragments(value) {
+                    push_unique(&mut sel.exclude, facet.value(name, raw)?);
+                }
+            } else if let Some(facet) = name.strip_suffix("_mode").and_then(Facet::from_param) {
+                if value.trim() == "and" && !facet.is_geography() {
+                    query.facets.entry(facet).or_default().mode = Mode::And;
+                }
+            } else if SCALAR_PARAMS.contains(&name) {
+                if let Read::Ignored = query.scalars.read(name, value) {
+                    ignored.push(IgnoredParam { param: name.to_owned(), did_you_mean: None });
+                }
+            } else if endpoint.own_params().contains(&name) {
+                if name == "q_fields" {
+                    query.read_q_fields(value, &mut ignored);
+                } else {
+                    first.entry(name).or_insert(value.as_str());
+                }
+            } else {
+                ignored.push(IgnoredParam {
+                    param: name.to_owned(),
+                    did_you_mean: did_you_mean(name, |c| endpoint.knows(c)),
+                });
+            }
+        }
+
+        query.facets.retain(|_, sel| sel.is_active());
+        query.q = first.get("q").map(|q| q.trim()).filter(|q| !q.is_empty()).map(str::to_owned);
+        if endpoint.pages() {
+            query.sort = first.get("sort").and_then(|s| SortField::parse(s.trim())).map(|field| {
+                Sort { field, order: Order::parse(first.get("order").map(|o| o.trim())) }
+            });
+            query.page = Page::parse(first.get("limit").copied(), first.get("offset").copied())?;
+        }
+        query.ignored_params = ignored::finish(ignored);
+        Ok(query)
+    }
+
+    fn read_q_fields(&mut self, value: &str, ignored: &mut Vec<IgnoredParam>) {
+        for raw in fragments(value) {
+            match QField::parse(raw) {
+                Some(field) => push_unique(&mut self.q_fields, field),
+                None => ignored.push(IgnoredParam {
+                    param: format!("q_fields={raw}"),
+                    did_you_mean: did_you_mean(raw, |c| QField::parse(c).is_some())
+                        .map(|f| format!("q_fields={f}")),
+                }),
+            }
+        }
+    }
+
+    /// The Meilisearch sort list: the explicit sort; otherwise `posted_at:desc` for an empty
+    /// `q` and nothing (relevance) for a non-empty one.
+    pub fn sort_directives(&self) -> Vec<String> {
+        match (self.sort, &self.q) {
+            (Some(sort), _) => vec![sort.directive()],
+            (None, None) => {
+                vec![Sort { field: SortField::PostedAt, order: Order::Desc }.directive()]
+            }
+            (None, Some(_)) => Vec::new(),
+        }
+    }
+
+    /// `attributesToSearchOn`: the `q_fields` names, or `None` for every searchable field.
+    pub fn attributes_to_search_on(&self) -> Option<Vec<&'static str>> {
+        (!self.q_fields.is_empty()).then(|| self.q_fields.iter().map(|f| f.as_str()).collect())
+    }
+
+    /// Whether the query has any filter (facet selections or scalar bounds).
+    pub fn has_filter(&self) -> bool {
+        !self.facets.is_empty() || !self.scalars.active_params().is_empty()
+    }
+
+    /// `search.Narrows`: a non-blank `q` or a non-empty filter. A query that does not narrow
+    /// means "everything" (subscriptions to it are refused).
+    pub fn narrows(&self) -> bool {
+        self.q.is_some() || self.has_filter()
+    }
+
+    /// The parameter names that contribute to the filter, sorted (reported in
+    /// `ignored_params` when the engine rejects the filter and the search is retried without
+    /// it).
+    pub fn active_filter_params(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (facet, sel) in &self.facets {
+            if !sel.include.is_empty() {
+                out.push(facet.param().to_owned());
+            }
+            if !sel.exclude.is_empty() {
+                out.push(format!("{}_exclude", facet.param()));
+            }
+            if sel.mode == Mode::And && !sel.include.is_empty() {
+                out.push(format!("{}_mode", facet.param()));
+            }
+        }
+        out.extend(self.scalars.active_params().into_iter().map(str::to_owned));
+        out.sort();
+        out
+    }
+
+    /// The same query without `facet`'s included values (its excludes stay): the filter a
+    /// disjunctive count of that facet runs under.
+    pub fn without_selection_of(&self, facet: Facet) -> JobQuery {
+        let mut q = self.clone();
+        if let Some(sel) = q.facets.get_mut(&facet) {
+            sel.include.clear();
+            sel.mode = Mode::Or;
+        }
+        q.facets.retain(|_, sel| sel.is_active());
+        q
+    }
+}
+
+/// Comma-separated fragments of a value, trimmed, empty ones dropped.
+fn fragments(value: &str) -> impl Iterator<Item = &str> {
+    value.split(',').map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}

@@ -1,0 +1,127 @@
+//! Endpoint-specific requests built on [`JobQuery`]: the facets request (reference §5.9) and
+//! the agent search's description format (reference §5.7).
+
+use crate::SearchError;
+use crate::facet::Facet;
+use crate::query::{Endpoint, JobQuery};
+
+/// `GET /jobs/facets`: the filter grammar plus `q`, which distributions to compute, and
+/// whether to count disjunctively.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FacetsRequest {
+    /// The filter and text (no page, no sort).
+    pub query: JobQuery,
+    /// The distributions to compute, in table order; every facet with a distribution when
+    /// `facets=` is absent.
+    pub facets: Vec<Facet>,
+    /// `disjunctive=true`: count each facet under the full filter minus its own selection.
+    pub disjunctive: bool,
+}
+
+impl FacetsRequest {
+    /// Parses the facets request. `facets=` names must be facets with a distribution (every
+    /// facet but `company_slug`); an unknown name is an error, and so is `facets=` together
+    /// with `disjunctive=true`.
+    pub fn parse(params: &[(String, String)]) -> Result<Self, SearchError> {
+        let query = JobQuery::parse(params, Endpoint::Facets)?;
+        let mut named: Option<Vec<Facet>> = None;
+        let mut disjunctive = None;
+        for (name, value) in params {
+            match name.as_str() {
+                "facets" => {
+                    let list = named.get_or_insert_with(Vec::new);
+                    for raw in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                        let facet = Facet::from_param(raw)
+                            .filter(|f| f.has_distribution())
+                            .ok_or_else(|| SearchError::unknown("facets", raw, distributions()))?;
+                        if !list.contains(&facet) {
+                            list.push(facet);
+                        }
+                    }
+                }
+                "disjunctive" if disjunctive.is_none() => {
+                    disjunctive = Some(value.trim() == "true");
+                }
+                _ => {}
+            }
+        }
+        let disjunctive = disjunctive.unwrap_or(false);
+        let facets = match named {
+            Some(_) if disjunctive => return Err(SearchError::FacetsWithDisjunctive),
+            Some(mut list) if !list.is_empty() => {
+                list.sort();
+                list
+            }
+            _ => Facet::ALL.iter().copied().filter(|f| f.has_distribution()).collect(),
+        };
+        Ok(Self { query, facets, disjunctive })
+    }
+
+    /// Parses a raw query string.
+    pub fn from_query_str(raw: &str) -> Result<Self, SearchError> {
+        Self::parse(&pairs(raw))
+    }
+}
+
+/// The facet names `facets=` accepts, comma-separated.
+fn distributions() -> String {
+    Facet::ALL
+        .iter()
+        .filter(|f| f.has_distribution())
+        .map(|f| f.param())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How agent search renders each hit's full description (reference §5.7).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DescriptionFormat {
+    /// Verbatim HTML (the default, and what an unknown value means).
+    #[default]
+    Html,
+    /// Plain text.
+    Text,
+    /// Markdown.
+    Markdown,
+}
+
+impl DescriptionFormat {
+    /// `text` and `markdown` are themselves; anything else is `html`.
+    pub fn parse(raw: Option<&str>) -> Self {
+        match raw.map(str::trim) {
+            Some("text") => Self::Text,
+            Some("markdown") => Self::Markdown,
+            _ => Self::Html,
+        }
+    }
+}
+
+/// `GET /agent/jobs/search`: the search grammar plus `description_format`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentSearchRequest {
+    /// The search.
+    pub query: JobQuery,
+    /// How to render descriptions.
+    pub description_format: DescriptionFormat,
+}
+
+impl AgentSearchRequest {
+    /// Parses the agent search request (the first `description_format` wins).
+    pub fn parse(params: &[(String, String)]) -> Result<Self, SearchError> {
+        let query = JobQuery::parse(params, Endpoint::AgentSearch)?;
+        let raw = params.iter().find(|(k, _)| k == "description_format").map(|(_, v)| v.as_str());
+        Ok(Self { query, description_format: DescriptionFormat::parse(raw) })
+    }
+
+    /// Parses a raw query string.
+    pub fn from_query_str(raw: &str) -> Result<Self, SearchError> {
+        Self::parse(&pairs(raw))
+    }
+}
+
+/// Decodes a form-urlencoded query string into owned pairs.
+pub(crate) fn pairs(raw: &str) -> Vec<(String, String)> {
+    url::form_urlencoded::parse(raw.as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}

@@ -1,0 +1,189 @@
+//! Reference §16.2 (query translation, unknown parameters) and §16.3 (search request), one
+//! test per row.
+
+use freehire_search::{FacetsRequest, IgnoredParam, SearchError};
+
+use crate::{filter, now, parse};
+
+fn ignored(param: &str, did_you_mean: Option<&str>) -> IgnoredParam {
+    IgnoredParam { param: param.into(), did_you_mean: did_you_mean.map(Into::into) }
+}
+
+#[test]
+fn repeated_and_comma_joined_values_are_the_same_or_group() {
+    let joined = parse("skills=go,rust").unwrap();
+    let repeated = parse("skills=go&skills=rust").unwrap();
+    assert_eq!(joined, repeated);
+    let f = joined.filter(now());
+    assert_eq!(f.groups(), &[vec![r#"skills = "go""#.to_owned(), r#"skills = "rust""#.to_owned()]]);
+    assert_eq!(f.to_string(), r#"(skills = "go" OR skills = "rust")"#);
+}
+
+#[test]
+fn mode_and_gives_one_group_per_value() {
+    let f = parse("skills=go,rust&skills_mode=and").unwrap().filter(now());
+    assert_eq!(f.groups().len(), 2);
+    assert_eq!(f.to_string(), r#"skills = "go" AND skills = "rust""#);
+}
+
+#[test]
+fn geography_is_one_widening_or_group() {
+    let f = parse("countries=de&regions=eu").unwrap().filter(now());
+    assert_eq!(f.groups().len(), 1);
+    assert_eq!(f.to_string(), r#"(regions = "eu" OR countries = "de")"#);
+}
+
+#[test]
+fn regions_mode_and_is_ignored() {
+    assert_eq!(filter("regions_mode=and"), "");
+    assert_eq!(filter("regions=eu,uk&regions_mode=and"), r#"(regions = "eu" OR regions = "uk")"#);
+    assert!(parse("regions_mode=and").unwrap().ignored_params.is_empty());
+}
+
+#[test]
+fn regions_none_is_empty_and_its_exclusion_not_empty() {
+    assert_eq!(filter("regions=none"), "regions IS EMPTY");
+    assert_eq!(filter("regions_exclude=none"), "regions IS NOT EMPTY");
+}
+
+#[test]
+fn exclusion_is_its_own_and_group() {
+    assert_eq!(filter("seniority_exclude=junior"), r#"enrichment.seniority != "junior""#);
+    let f = parse("seniority=senior&seniority_exclude=junior").unwrap().filter(now());
+    assert_eq!(
+        f.groups(),
+        &[
+            vec![r#"enrichment.seniority = "senior""#.to_owned()],
+            vec![r#"enrichment.seniority != "junior""#.to_owned()]
+        ]
+    );
+}
+
+#[test]
+fn clearance_false_is_not_true() {
+    assert_eq!(filter("requires_clearance=false"), "NOT requires_clearance = true");
+    assert_eq!(filter("requires_clearance=true"), "requires_clearance = true");
+}
+
+#[test]
+fn visa_sponsorship_any_non_true_value_is_false() {
+    assert_eq!(filter("visa_sponsorship=yes"), "enrichment.visa_sponsorship = false");
+    assert_eq!(filter("visa_sponsorship=true"), "enrichment.visa_sponsorship = true");
+}
+
+#[test]
+fn experience_years_max_bounds_the_minimum() {
+    assert_eq!(filter("experience_years_max=3"), "enrichment.experience_years_min <= 3");
+}
+
+#[test]
+fn posted_within_days_is_relative_to_now() {
+    let expected = now().timestamp() - 604_800;
+    assert_eq!(filter("posted_within_days=7"), format!("posted_ts >= {expected}"));
+}
+
+#[test]
+fn out_of_range_or_malformed_within_days_are_ignored() {
+    for qs in ["posted_within_days=0", "posted_within_days=36501", "posted_within_days=abc"] {
+        let q = parse(qs).unwrap();
+        assert_eq!(q.filter(now()).expression(), None, "{qs}");
+        assert_eq!(q.ignored_params, vec![ignored("posted_within_days", None)], "{qs}");
+    }
+}
+
+#[test]
+fn quotes_and_backslashes_are_escaped_inside_quotes() {
+    assert_eq!(filter(r#"skills=a"b"#), r#"skills = "a\"b""#);
+    assert_eq!(filter(r"skills=a\b"), r#"skills = "a\\b""#);
+    assert_eq!(filter(r#"cities=x"%20OR%20source%20=%20"y"#), r#"cities = "x\" OR source = \"y""#);
+}
+
+#[test]
+fn no_parameters_no_filter_and_no_narrowing() {
+    let q = parse("").unwrap();
+    assert!(q.filter(now()).is_empty());
+    assert!(!q.narrows());
+    assert!(parse("q=go").unwrap().narrows());
+    assert!(!parse("q=%20%20").unwrap().narrows());
+    assert!(parse("skills=go").unwrap().narrows());
+}
+
+#[test]
+fn singular_country_suggests_countries() {
+    assert_eq!(
+        parse("country=de").unwrap().ignored_params,
+        vec![ignored("country", Some("countries"))]
+    );
+}
+
+#[test]
+fn skill_exclude_suggests_skills_exclude() {
+    assert_eq!(
+        parse("skill_exclude=x").unwrap().ignored_params,
+        vec![ignored("skill_exclude", Some("skills_exclude"))]
+    );
+}
+
+#[test]
+fn twelve_unknown_parameters_report_ten_sorted() {
+    let qs: Vec<String> = (0..12).rev().map(|i| format!("zz{i:02}=1")).collect();
+    let q = parse(&qs.join("&")).unwrap();
+    let names: Vec<&str> = q.ignored_params.iter().map(|p| p.param.as_str()).collect();
+    let expected: Vec<String> = (0..10).map(|i| format!("zz{i:02}")).collect();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn no_unknown_parameters_no_ignored_params_key() {
+    let q = parse("skills=go&q=rust&limit=5").unwrap();
+    assert!(q.ignored_params.is_empty());
+    let one = serde_json::to_value(ignored("country", None)).unwrap();
+    assert_eq!(one, serde_json::json!({"param": "country"}), "did_you_mean omitted when none");
+}
+
+#[test]
+fn limit_default_clamp_and_window() {
+    assert_eq!(parse("").unwrap().page.limit, 20);
+    assert_eq!(parse("limit=500").unwrap().page.limit, 100);
+    assert_eq!(parse("limit=0").unwrap().page.limit, 1);
+    assert_eq!(
+        parse("offset=9990&limit=20"),
+        Err(SearchError::WindowTooDeep { offset: 9990, limit: 20 })
+    );
+    let ok = parse("offset=9980&limit=20").unwrap();
+    assert_eq!((ok.page.offset, ok.page.limit), (9980, 20));
+}
+
+#[test]
+fn sort_fallbacks() {
+    assert_eq!(parse("sort=bogus").unwrap().sort_directives(), vec!["posted_at:desc"]);
+    assert!(parse("sort=bogus&q=go").unwrap().sort_directives().is_empty(), "relevance");
+    assert_eq!(
+        parse("sort=created_at&order=sideways").unwrap().sort_directives(),
+        vec!["created_at:desc"]
+    );
+    assert_eq!(
+        parse("sort=salary_min").unwrap().sort_directives(),
+        vec!["enrichment.salary_min:desc"]
+    );
+    assert_eq!(
+        parse("sort=salary_max&order=asc&q=go").unwrap().sort_directives(),
+        vec!["enrichment.salary_max:asc"]
+    );
+}
+
+#[test]
+fn sort_match_falls_back_to_the_default_feed() {
+    assert_eq!(parse("sort=match").unwrap().sort_directives(), vec!["posted_at:desc"]);
+}
+
+#[test]
+fn facets_bogus_and_facets_with_disjunctive_are_refused() {
+    let e = FacetsRequest::from_query_str("facets=bogus").unwrap_err();
+    assert_eq!(e.param(), "facets");
+    assert!(
+        e.to_string().starts_with(r#"invalid facets "bogus": allowed values are source, regions"#)
+    );
+    let e = FacetsRequest::from_query_str("facets=skills&disjunctive=true").unwrap_err();
+    assert_eq!(e, SearchError::FacetsWithDisjunctive);
+}
