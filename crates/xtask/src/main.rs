@@ -93,6 +93,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-ingest", "fetch"),
     ("freehire-normalize", "derive"),
     ("freehire-assistant", "runner"),
+    ("freehire-search", "query"),
 ];
 
 fn bench() -> Result<(), String> {
