@@ -198,6 +198,38 @@ impl JobPosting {
         job_slug(&self.title, &self.company, self.source.as_str(), &self.external_id)
     }
 
+    /// `source_hash`: SHA-256 (hex) of what the source said, before any derivation: url, title,
+    /// company, location, description, remote flag, posted date, salary and the structured
+    /// values. Equal source hashes mean re-deriving would give the same facets (with the same
+    /// dictionaries), so a re-crawl may skip derivation and only mark the job seen.
+    pub fn source_hash(&self) -> String {
+        let mut hasher = Sha256::new();
+        let salary = self.salary.as_ref().map_or(String::new(), |s| {
+            format!("{:?}\x1f{:?}\x1f{}\x1f{}", s.min, s.max, s.currency, s.period)
+        });
+        let structured = format!("{:?}", self.structured);
+        let posted = self.posted_at.map_or(String::new(), |t| t.timestamp().to_string());
+        let remote = self.remote.to_string();
+        let fields: [&str; 9] = [
+            &self.url,
+            &self.title,
+            &self.company,
+            &self.location,
+            &self.description,
+            &remote,
+            &posted,
+            &salary,
+            &structured,
+        ];
+        for (i, field) in fields.iter().enumerate() {
+            if i > 0 {
+                hasher.update([0x1e]);
+            }
+            hasher.update(field.as_bytes());
+        }
+        data_encoding::HEXLOWER.encode(&hasher.finalize())
+    }
+
     /// `content_hash`: SHA-256 (hex) of exactly the fields that go into the search document,
     /// fields separated by `\x1e`, list items by `\x1f`. Excludes `source`, `external_id` and
     /// `is_tech`. The change signal for re-indexing.
@@ -354,6 +386,21 @@ mod tests {
         let mut other = posting();
         other.facets.skills = vec!["go".into()];
         assert_ne!(other.content_hash(), h);
+    }
+
+    #[test]
+    fn source_hash_ignores_derived_values() {
+        let base = posting();
+        let mut derived = posting();
+        derived.facets.skills = vec!["go".into()];
+        derived.role_fingerprint = "fp".into();
+        assert_eq!(base.source_hash(), derived.source_hash());
+        let mut edited = posting();
+        edited.description.push('!');
+        assert_ne!(base.source_hash(), edited.source_hash());
+        let mut structured = posting();
+        structured.structured.work_mode = Some(WorkMode::Remote);
+        assert_ne!(base.source_hash(), structured.source_hash());
     }
 
     #[test]

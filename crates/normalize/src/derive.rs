@@ -120,6 +120,16 @@ pub fn draft_salary(draft: &Draft) -> Option<Salary> {
 
 /// Builds the posting a writer stores: facets, salary, posted date and role fingerprint.
 pub fn posting(draft: &Draft, source: Provider, external_id: &str, url: &str) -> JobPosting {
+    let mut posting = source_posting(draft, source, external_id, url);
+    posting.facets = derive(draft);
+    posting.role_fingerprint =
+        fingerprint::role_fingerprint(&draft.title, &draft.company, &draft.description);
+    posting
+}
+
+/// The posting as the source stated it, without derived facets or role fingerprint: enough
+/// for [`JobPosting::source_hash`], so a re-crawl can tell an unchanged posting cheaply.
+pub fn source_posting(draft: &Draft, source: Provider, external_id: &str, url: &str) -> JobPosting {
     JobPosting {
         source,
         external_id: external_id.to_owned(),
@@ -130,13 +140,9 @@ pub fn posting(draft: &Draft, source: Provider, external_id: &str, url: &str) ->
         description: draft.description.clone(),
         remote: draft.remote,
         posted_at: draft.posted_at.as_deref().and_then(dates::parse_posted_at),
-        facets: derive(draft),
+        facets: Facets::default(),
         salary: draft_salary(draft),
-        role_fingerprint: fingerprint::role_fingerprint(
-            &draft.title,
-            &draft.company,
-            &draft.description,
-        ),
+        role_fingerprint: String::new(),
         structured: draft.structured.clone(),
     }
 }

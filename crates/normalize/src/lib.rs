@@ -36,7 +36,9 @@ pub mod title;
 pub mod work_mode;
 
 pub use dates::{effective_posted_at, parse_posted_at};
-pub use derive::{Draft, Rederived, Structured, derive, draft_salary, posting, rederive};
+pub use derive::{
+    Draft, Rederived, Structured, derive, draft_salary, posting, rederive, source_posting,
+};
 pub use fingerprint::{role_fingerprint, role_key};
 pub use freehire_domain::{company_key, company_slug, job_slug, slugify};
 pub use geo::{Geo, parse_location};

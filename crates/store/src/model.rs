@@ -134,6 +134,8 @@ pub struct SeenJob {
     pub external_id: String,
     /// The stored tri-state tech flag.
     pub is_tech: Option<bool>,
+    /// The stored source hash (see `JobPosting::source_hash`).
+    pub source_hash: String,
 }
 
 /// Which open jobs of a source an unseen close may touch.

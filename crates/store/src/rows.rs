@@ -50,6 +50,7 @@ pub(crate) struct JobRow<'a> {
     pub role_fingerprint: &'a str,
     /// The structured values as JSON text.
     pub structured: String,
+    pub source_hash: String,
 }
 
 impl<'a> JobRow<'a> {
@@ -76,6 +77,7 @@ impl<'a> JobRow<'a> {
             content_hash: p.content_hash(),
             role_fingerprint: &p.role_fingerprint,
             structured: serde_json::to_string(&p.structured).unwrap_or_else(|_| "{}".to_owned()),
+            source_hash: p.source_hash(),
         }
     }
 }

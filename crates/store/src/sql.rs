@@ -22,8 +22,8 @@ macro_rules! upsert_columns {
          cities, work_mode, seniority, category, is_tech, skills, employment_type, \
          education_level, english_level, experience_years_min, requires_clearance, \
          posting_language, salary_min_source, salary_max_source, salary_currency_source, \
-         salary_period_source, content_hash, role_fingerprint, structured, created_at, \
-         updated_at, last_seen_at"
+         salary_period_source, content_hash, role_fingerprint, structured, source_hash, \
+         created_at, updated_at, last_seen_at"
     };
 }
 
@@ -51,7 +51,7 @@ macro_rules! upsert_conflict {
          salary_currency_source = excluded.salary_currency_source, \
          salary_period_source = excluded.salary_period_source, \
          content_hash = excluded.content_hash, role_fingerprint = excluded.role_fingerprint, \
-         structured = excluded.structured, \
+         structured = excluded.structured, source_hash = excluded.source_hash, \
          updated_at = excluded.updated_at, last_seen_at = excluded.last_seen_at, \
          closed_at = NULL, closed_reason = NULL \
          RETURNING id, source, external_id"

@@ -45,7 +45,7 @@ pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> a
     let s = run_once(store, &registry, &args.once, &config, &cancel, &Utc::now).await?;
     writeln!(
         out,
-        "{}: {} boards, {} crawled, {} failed, {} cooling; {} postings ({} new, {} changed), \
+        "{}: {} boards, {} crawled, {} failed, {} cooling; {} postings ({} new, {} changed, {} only seen), \
          {} unreadable, {} skipped; closed {} (board) + {} (sweep)",
         args.once,
         s.boards,
@@ -55,6 +55,7 @@ pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> a
         s.ingested,
         s.inserted,
         s.changed,
+        s.touched,
         s.unreadable,
         s.skipped,
         s.closed_board,

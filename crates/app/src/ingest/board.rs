@@ -1,12 +1,16 @@
 //! One board of a run: cooldown check, seen set, fetch, write, health, board-scoped close.
 
-use std::sync::Arc;
+use std::{collections::HashMap, sync::Arc};
 
 use freehire_domain::{Board, ClosedReason, JobPosting};
 use freehire_ingest::{BoardTarget, SeenSet, Source};
 use freehire_store::{JobKey, Store, UnseenScope, UpsertOutcome};
 
-use super::{Clock, convert::to_posting, run::IngestConfig};
+use super::{
+    Clock,
+    convert::{source_hash, to_posting},
+    run::IngestConfig,
+};
 
 /// What happened to one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +36,8 @@ pub struct BoardCounts {
     pub changed: u64,
     /// Rows whose content was the same.
     pub unchanged: u64,
-    /// Stored rows listed without detail (hydrating fetch) and only touched.
+    /// Stored rows only marked seen: listed without detail (hydrating fetch), unreadable, or
+    /// unchanged at the source (same source hash, so no derivation).
     pub touched: u64,
     /// Postings whose detail could not be read.
     pub unreadable: u64,
@@ -60,13 +65,20 @@ pub(super) async fn crawl(
     let prefix = key.external_id_prefix();
     let capabilities = source.capabilities();
 
-    let seen = if capabilities.hydrating && !config.refetch_all {
-        let stored =
-            store.board_seen_set(&key.provider, &prefix, started - config.hydration_retry).await?;
+    // What is stored for this board: the seen set of a hydrating fetch, and every posting's
+    // source hash, so an unchanged posting skips derivation and is only marked seen.
+    let stored = if config.refetch_all {
+        Vec::new()
+    } else {
+        store.board_seen_set(&key.provider, &prefix, started - config.hydration_retry).await?
+    };
+    let seen = if capabilities.hydrating {
         SeenSet::from_external_ids(key, stored.iter().map(|s| s.external_id.as_str()))
     } else {
         SeenSet::new()
     };
+    let known: HashMap<&str, &str> =
+        stored.iter().map(|s| (s.external_id.as_str(), s.source_hash.as_str())).collect();
     let listing = if capabilities.hydrating {
         source.fetch_new(&target, &seen).await
     } else {
@@ -88,7 +100,16 @@ pub(super) async fn crawl(
         ..BoardCounts::default()
     };
     let mut postings: Vec<JobPosting> = Vec::with_capacity(listing.postings.len());
+    let mut unchanged: Vec<JobKey> = Vec::new();
     for raw in &listing.postings {
+        let external_id = freehire_ingest::external_id(key, &raw.native_id);
+        if known
+            .get(external_id.as_str())
+            .is_some_and(|h| *h == source_hash(raw, key, &board.company))
+        {
+            unchanged.push(JobKey { source: key.provider.clone(), external_id });
+            continue;
+        }
         let posting = to_posting(raw, key, &board.company);
         match posting.validate() {
             Ok(()) => postings.push(posting),
@@ -100,7 +121,7 @@ pub(super) async fn crawl(
     }
     // Listed without detail: refresh liveness only. Unreadable postings were listed too, so
     // their stored rows must not look unseen to the close below.
-    let touch: Vec<JobKey> = listing
+    let mut touch: Vec<JobKey> = listing
         .seen_refresh
         .iter()
         .chain(listing.unreadable.iter().map(|u| &u.native_id))
@@ -109,6 +130,7 @@ pub(super) async fn crawl(
             external_id: freehire_ingest::external_id(key, id),
         })
         .collect();
+    touch.extend(unchanged);
 
     let written = async {
         let seen_at = clock();

@@ -6,7 +6,30 @@ use freehire_normalize::{Draft, SalaryParts, Structured};
 
 /// Normalises one posting of `board` (whose company is `board_company`).
 pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> JobPosting {
-    let draft = Draft {
+    let mut posting = freehire_normalize::posting(
+        &draft(raw, board_company),
+        Provider::clone(&board.provider),
+        &freehire_ingest::external_id(board, &raw.native_id),
+        &raw.url,
+    );
+    posting.facets.canonicalize();
+    posting
+}
+
+/// The source hash of a raw posting (see `JobPosting::source_hash`), without deriving facets.
+pub fn source_hash(raw: &RawPosting, board: &BoardKey, board_company: &str) -> String {
+    freehire_normalize::source_posting(
+        &draft(raw, board_company),
+        Provider::clone(&board.provider),
+        &freehire_ingest::external_id(board, &raw.native_id),
+        &raw.url,
+    )
+    .source_hash()
+}
+
+/// What the normaliser reads of a raw posting.
+fn draft(raw: &RawPosting, board_company: &str) -> Draft {
+    Draft {
         title: raw.title.clone(),
         company: raw.company_or(board_company).to_owned(),
         location: raw.location.clone(),
@@ -30,13 +53,5 @@ pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> Jo
             RawDate::Text(t) => t.clone(),
             RawDate::UnixMillis(ms) => ms.to_string(),
         }),
-    };
-    let mut posting = freehire_normalize::posting(
-        &draft,
-        Provider::clone(&board.provider),
-        &freehire_ingest::external_id(board, &raw.native_id),
-        &raw.url,
-    );
-    posting.facets.canonicalize();
-    posting
+    }
 }

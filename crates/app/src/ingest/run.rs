@@ -51,6 +51,8 @@ pub struct RunStats {
     pub inserted: u64,
     /// Rewritten rows.
     pub changed: u64,
+    /// Stored rows only marked seen (unchanged at the source, or listed without detail).
+    pub touched: u64,
     /// Boards whose fetch or write failed.
     pub failed: u64,
     /// Postings dropped before the write.
@@ -73,6 +75,7 @@ impl RunStats {
         self.ingested += c.inserted + c.changed + c.unchanged + c.touched;
         self.inserted += c.inserted;
         self.changed += c.changed;
+        self.touched += c.touched;
         self.skipped += c.skipped;
         self.unreadable += c.unreadable;
         self.closed_board += c.closed;
@@ -143,7 +146,8 @@ pub async fn run_provider(
     }
     tracing::info!(
         %provider, boards = stats.boards, crawled = stats.crawled, ingested = stats.ingested,
-        inserted = stats.inserted, changed = stats.changed, failed = stats.failed,
+        inserted = stats.inserted, changed = stats.changed, touched = stats.touched,
+        failed = stats.failed,
         skipped = stats.skipped, cooled = stats.cooled, unreadable = stats.unreadable,
         closed_board = stats.closed_board, closed_swept = stats.closed_swept,
         not_started = stats.not_started, "ingest run finished"

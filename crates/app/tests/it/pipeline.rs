@@ -94,6 +94,11 @@ pub async fn second_crawl_closes_what_the_board_no_longer_lists(s: &dyn Store) {
     assert_eq!(second.changed, 0, "nothing else changed");
     assert_eq!(second.closed_board, 1);
     assert_eq!(second.ingested, first.ingested - 1);
+    assert_eq!(
+        second.touched,
+        first.inserted - 1,
+        "unchanged postings skip derivation: {second:?}"
+    );
 
     let gone = s.job_by_key(&removed_key).await.unwrap().unwrap();
     assert_eq!(gone.closed_reason, Some(ClosedReason::BoardUnseen));
@@ -103,10 +108,22 @@ pub async fn second_crawl_closes_what_the_board_no_longer_lists(s: &dyn Store) {
     let still = s.list_open_jobs(ListPage::new(100, 0)).await.unwrap();
     assert!(still.jobs.iter().all(|j| j.last_seen_at == t(3, 0)), "the rest were seen again");
 
-    // It comes back: the upsert reopens it.
+    // It comes back unchanged: the touch reopens it and queues it for search again.
     let (_c, registry) = ashby_server(&[("cartesia", json(&full))]).await;
-    run(s, &registry, "ashby", t(4, 0)).await;
-    assert!(s.job_by_key(&removed_key).await.unwrap().unwrap().is_open());
+    let third = run(s, &registry, "ashby", t(4, 0)).await;
+    assert_eq!((third.inserted, third.changed, third.touched), (0, 0, first.inserted));
+    let back = s.job_by_key(&removed_key).await.unwrap().unwrap();
+    assert!(back.is_open());
+    assert_eq!(back.last_seen_at, t(4, 0));
+    assert_eq!(s.outbox_depth(OutboxKind::Delete).await.unwrap(), 0, "its removal is dropped");
+
+    // A posting edited at the source is derived and rewritten again.
+    let mut edited = full.clone();
+    edited["jobs"][1]["descriptionHtml"] =
+        Value::String("<p>Rewritten by the employer.</p>".into());
+    let (_d, registry) = ashby_server(&[("cartesia", json(&edited))]).await;
+    let fourth = run(s, &registry, "ashby", t(5, 0)).await;
+    assert_eq!((fourth.changed, fourth.touched), (1, first.inserted - 1), "{fourth:?}");
 }
 
 pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {

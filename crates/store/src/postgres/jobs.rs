@@ -21,7 +21,7 @@ const UPSERT: &str = concat!(
      r.countries, r.regions, r.cities, r.work_mode, r.seniority, r.category, r.is_tech, \
      r.skills, r.employment_type, r.education_level, r.english_level, r.experience_years_min, \
      r.requires_clearance, r.posting_language, r.salary_min, r.salary_max, r.salary_currency, \
-     r.salary_period, r.content_hash, r.role_fingerprint, r.structured::jsonb, $2, $2, $2 \
+     r.salary_period, r.content_hash, r.role_fingerprint, r.structured::jsonb, r.source_hash, $2, $2, $2 \
      FROM jsonb_to_recordset($1::jsonb) AS r(source text, external_id text, url text, \
        public_slug text, title text, company text, company_slug text, \
        company_slug_folded text, location text, remote boolean, description text, \
@@ -30,7 +30,7 @@ const UPSERT: &str = concat!(
        education_level text, english_level text, experience_years_min integer, \
        requires_clearance boolean, posting_language text, salary_min bigint, \
        salary_max bigint, salary_currency text, salary_period text, content_hash text, \
-       role_fingerprint text, structured text)",
+       role_fingerprint text, structured text, source_hash text)",
     upsert_conflict!()
 );
 

@@ -19,7 +19,8 @@ const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, \
-     ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?34, ?33, ?33, ?33)",
+     ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?34, ?35, ?33, ?33, \
+     ?33)",
     upsert_conflict!()
 );
 
@@ -67,6 +68,7 @@ async fn upsert_row(
         .bind(r.role_fingerprint)
         .bind(seen_at)
         .bind(&r.structured)
+        .bind(&r.source_hash)
         .fetch_one(&mut *conn)
         .await?)
 }
