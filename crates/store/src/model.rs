@@ -127,7 +127,7 @@ pub enum Backend {
     Postgres,
 }
 
-/// A job already stored for a board, as the ingest pipeline's "seen set" holds it.
+/// A job already stored for a board (open or closed), as the ingest pipeline reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeenJob {
     /// The namespaced external id (`<board>:<native id>`).
@@ -136,6 +136,9 @@ pub struct SeenJob {
     pub is_tech: Option<bool>,
     /// The stored source hash (see `JobPosting::source_hash`).
     pub source_hash: String,
+    /// Stored without a description and younger than the hydration window: its detail should
+    /// be fetched again rather than taken as seen.
+    pub needs_detail: bool,
 }
 
 /// Which open jobs of a source an unseen close may touch.

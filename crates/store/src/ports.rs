@@ -126,9 +126,9 @@ pub trait BoardHealthRepo: Send + Sync {
 /// What the ingest pipeline needs beyond [`JobRepo`].
 #[async_trait]
 pub trait IngestRepo: Send + Sync {
-    /// The board's "seen set": stored jobs of `source` whose external id starts with
-    /// `board_prefix` (`<board>:`), open or closed. Rows with an empty description created at
-    /// or after `hydration_cutoff` are withheld, so their detail is fetched again.
+    /// Every stored job of `source` whose external id starts with `board_prefix` (`<board>:`),
+    /// open or closed, sorted by external id. Rows with an empty description created at or
+    /// after `hydration_cutoff` are marked `needs_detail`, so their detail is fetched again.
     async fn board_seen_set(
         &self,
         source: &Provider,

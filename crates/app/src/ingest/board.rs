@@ -1,8 +1,11 @@
 //! One board of a run: cooldown check, seen set, fetch, write, health, board-scoped close.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
 
-use freehire_domain::{Board, ClosedReason, JobPosting};
+use freehire_domain::{Board, BoardStatus, ClosedReason, JobPosting};
 use freehire_ingest::{BoardTarget, SeenSet, Source};
 use freehire_store::{JobKey, Store, UnseenScope, UpsertOutcome};
 
@@ -72,13 +75,14 @@ pub(super) async fn crawl(
     } else {
         store.board_seen_set(&key.provider, &prefix, started - config.hydration_retry).await?
     };
+    let settled = || stored.iter().filter(|s| !s.needs_detail);
     let seen = if capabilities.hydrating {
-        SeenSet::from_external_ids(key, stored.iter().map(|s| s.external_id.as_str()))
+        SeenSet::from_external_ids(key, settled().map(|s| s.external_id.as_str()))
     } else {
         SeenSet::new()
     };
     let known: HashMap<&str, &str> =
-        stored.iter().map(|s| (s.external_id.as_str(), s.source_hash.as_str())).collect();
+        settled().map(|s| (s.external_id.as_str(), s.source_hash.as_str())).collect();
     let listing = if capabilities.hydrating {
         source.fetch_new(&target, &seen).await
     } else {
@@ -160,10 +164,16 @@ pub(super) async fn crawl(
 
     let finished = clock();
     store.record_board_success(key, counts.named, finished).await?;
-    store.activate_board(key, finished).await?;
+    if board.status == BoardStatus::Pending {
+        store.activate_board(key, finished).await?;
+    }
 
-    // Only a complete listing that named something proves what is gone.
-    if capabilities.full_board_listing && counts.named > 0 {
+    // Only a complete listing that named something proves what is gone; when it named every
+    // stored job (the usual re-crawl) there is nothing to look for.
+    let named: HashSet<String> =
+        listing.named_ids().map(|id| freehire_ingest::external_id(key, id)).collect();
+    let something_unnamed = stored.iter().any(|s| !named.contains(&s.external_id));
+    if capabilities.full_board_listing && counts.named > 0 && something_unnamed {
         let scope = UnseenScope {
             source: key.provider.clone(),
             board_prefixes: vec![prefix],

@@ -34,9 +34,9 @@ impl IngestRepo for SqliteStore {
     ) -> Result<Vec<SeenJob>> {
         let (lo, hi) = bounds(board_prefix)?;
         let rows = sqlx::query(
-            "SELECT external_id, is_tech, source_hash FROM jobs \
+            "SELECT external_id, is_tech, source_hash, \
+             (octet_length(description) = 0 AND created_at >= ?4) AS needs_detail FROM jobs \
              WHERE source = ?1 AND external_id >= ?2 AND external_id < ?3 \
-               AND NOT (octet_length(description) = 0 AND created_at >= ?4) \
              ORDER BY external_id",
         )
         .bind(source.as_str())
@@ -51,6 +51,7 @@ impl IngestRepo for SqliteStore {
                     external_id: r.try_get("external_id")?,
                     is_tech: r.try_get("is_tech")?,
                     source_hash: r.try_get("source_hash")?,
+                    needs_detail: r.try_get("needs_detail")?,
                 })
             })
             .collect()

@@ -27,12 +27,14 @@ pub async fn seen_set_is_board_scoped_and_retries_hydration(s: &dyn Store) {
 
     let source = Provider::parse("smartrecruiters").unwrap();
     let seen = s.board_seen_set(&source, "acme:", t(10, 0)).await.unwrap();
-    let ids: Vec<&str> = seen.iter().map(|j| j.external_id.as_str()).collect();
+    let ids: Vec<(&str, bool)> =
+        seen.iter().map(|j| (j.external_id.as_str(), j.needs_detail)).collect();
     assert_eq!(
         ids,
-        ["acme:1", "acme:3"],
-        "closed rows count; young empty descriptions are retried"
+        [("acme:1", false), ("acme:2", true), ("acme:3", false)],
+        "closed rows count; young empty descriptions are marked for a new detail fetch"
     );
+    assert_eq!(seen[0].source_hash, full.source_hash());
     assert_eq!(seen[0].is_tech, Some(true));
     let wild = s.board_seen_set(&source, "ac_e:", t(10, 0)).await.unwrap();
     assert_eq!(wild.len(), 1, "LIKE wildcards in a board name are literal");
