@@ -6,7 +6,8 @@
 //! crawls them all through the real pipeline: safe HTTP client, Ashby adapter, sanitiser,
 //! facet derivation, batch write with outbox rows, board health, board-scoped closes. Printed:
 //! postings/s of the first crawl (inserts) and of an unchanged re-crawl, on SQLite and on
-//! PostgreSQL, and the process's peak RSS (replay server included).
+//! PostgreSQL, and the process's peak RSS (replay server included). `BENCH_BOARD_CONCURRENCY`
+//! overrides the default of 8 boards at once.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::{path::PathBuf, time::Instant};
@@ -48,7 +49,13 @@ async fn crawl(store: &dyn Store, registry: &Registry) -> (RunStats, f64) {
         store,
         registry,
         &Provider::parse("ashby").unwrap(),
-        &IngestConfig::default(),
+        &IngestConfig {
+            board_concurrency: std::env::var("BENCH_BOARD_CONCURRENCY")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(8),
+            ..IngestConfig::default()
+        },
         &CancellationToken::new(),
         &Utc::now,
     )
