@@ -1,5 +1,7 @@
 //! One provider run over all its boards, then the unseen sweep.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use chrono::Duration;
 use freehire_domain::{BoardStatus, ClosedReason, Provider};
 use freehire_ingest::Registry;
@@ -13,6 +15,9 @@ use super::{
     board::{BoardCounts, crawl},
 };
 use crate::AppError;
+
+/// Interval of the progress line while a run crawls.
+const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// How a run behaves. The defaults are the reference's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,16 +111,38 @@ pub async fn run_provider(
     let mut stats = RunStats { boards: boards.len() as u64, ..RunStats::default() };
     tracing::info!(%provider, boards = boards.len(), "ingest run started");
 
-    let outcomes: Vec<_> = stream::iter(boards.iter())
-        .map(|board| async move {
-            if cancel.is_cancelled() {
-                return (board, Ok(BoardOutcome::NotStarted));
+    let done = AtomicU64::new(0);
+    let crawling = stream::iter(boards.iter())
+        .map(|board| {
+            let done = &done;
+            async move {
+                if cancel.is_cancelled() {
+                    return (board, Ok(BoardOutcome::NotStarted));
+                }
+                let outcome = crawl(store, source, board, config, clock).await;
+                done.fetch_add(1, Ordering::Relaxed);
+                (board, outcome)
             }
-            (board, crawl(store, source, board, config, clock).await)
         })
         .buffer_unordered(config.board_concurrency.max(1))
-        .collect()
-        .await;
+        .collect::<Vec<_>>();
+    // A progress line every minute while the boards are crawled.
+    let heartbeat = async {
+        let mut tick = tokio::time::interval(HEARTBEAT);
+        tick.tick().await;
+        loop {
+            tick.tick().await;
+            tracing::info!(
+                %provider, done = done.load(Ordering::Relaxed), boards = boards.len(),
+                "ingest run in progress"
+            );
+        }
+    };
+    let outcomes = tokio::select! {
+        outcomes = crawling => outcomes,
+        // Never taken: the heartbeat loops until the crawl finishes and drops it.
+        () = heartbeat => Vec::new(),
+    };
 
     let mut proven = Vec::new();
     for (board, outcome) in outcomes {
