@@ -42,9 +42,9 @@ use std::sync::Arc;
 
 pub use error::{Result, StoreError};
 pub use model::{
-    AddedBoard, Backend, BoardFilter, ClaimOptions, DerivedUpdate, JobKey, JobList, ListPage,
-    OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
-    SeenPosting, UnseenScope, UpsertOutcome, Upserted,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, DerivedUpdate,
+    JobKey, JobList, ListPage, OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults,
+    ScheduleOverride, SeenJob, SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
 pub use ports::{BoardHealthRepo, BoardRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store};
 pub use postgres::PgStore;

@@ -251,3 +251,37 @@ pub struct DerivedUpdate {
     /// The content hash of the posting with these facets.
     pub content_hash: String,
 }
+
+/// Everything one crawled board writes, in one transaction: its postings (upserted, with
+/// their search rows), the stored jobs it only saw, its health, its activation, and the close
+/// of what its complete listing no longer names.
+#[derive(Debug, Clone, Copy)]
+pub struct BoardWrite<'a> {
+    /// The board.
+    pub board: &'a freehire_domain::BoardKey,
+    /// Postings to upsert.
+    pub postings: &'a [freehire_domain::JobPosting],
+    /// Stored jobs to mark seen (unchanged, listed without detail, unreadable).
+    pub touch: &'a [JobKey],
+    /// Postings the listing named (for board health).
+    pub named: u64,
+    /// Flip a pending board to active.
+    pub activate: bool,
+    /// Close the board's open jobs last seen before this instant (`board_unseen`).
+    pub close_unseen_before: Option<chrono::DateTime<chrono::Utc>>,
+    /// When all of it happened.
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// What a [`BoardWrite`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardWritten {
+    /// Per posting, in input order.
+    pub upserted: Vec<Upserted>,
+    /// Per touched key, in input order.
+    pub touched: Vec<Refreshed>,
+    /// Jobs closed as no longer listed.
+    pub closed: Vec<JobId>,
+    /// The board's health after the success.
+    pub health: freehire_domain::BoardHealth,
+}

@@ -9,9 +9,9 @@ use freehire_domain::{
 };
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, ClaimOptions, DerivedUpdate, JobKey, JobList, ListPage,
-    OutboxItem, OutboxKind, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride,
-    SeenJob, SeenPosting, UnseenScope, Upserted,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, DerivedUpdate,
+    JobKey, JobList, ListPage, OutboxItem, OutboxKind, Refreshed, Result, RunStatus,
+    ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting, UnseenScope, Upserted,
 };
 
 /// The job catalogue.
@@ -139,6 +139,10 @@ pub trait IngestRepo: Send + Sync {
     /// Marks stored jobs as seen without comparing content: bumps `last_seen_at`, reopens
     /// (and re-enqueues for indexing) closed ones.
     async fn touch_jobs(&self, keys: &[JobKey], at: DateTime<Utc>) -> Result<Vec<Refreshed>>;
+
+    /// Writes everything one crawled board changed in one transaction (see [`BoardWrite`]):
+    /// all of it lands or none of it does.
+    async fn write_board(&self, write: &BoardWrite<'_>) -> Result<BoardWritten>;
 
     /// Soft-closes the open jobs in scope last seen before `scope.last_seen_before`, enqueueing
     /// each for removal from search in the same transaction. Returns the ids closed.

@@ -5,9 +5,9 @@ use std::{
     sync::Arc,
 };
 
-use freehire_domain::{Board, BoardStatus, ClosedReason, JobPosting};
+use freehire_domain::{Board, BoardStatus, JobPosting};
 use freehire_ingest::{BoardTarget, SeenSet, Source};
-use freehire_store::{JobKey, Store, UnseenScope, UpsertOutcome};
+use freehire_store::{BoardWrite, JobKey, Refreshed, Store, UpsertOutcome};
 
 use super::{
     Clock,
@@ -136,15 +136,23 @@ pub(super) async fn crawl(
         .collect();
     touch.extend(unchanged);
 
-    let written = async {
-        let seen_at = clock();
-        let results = store.upsert_jobs(&postings, seen_at).await?;
-        let touched = store.touch_jobs(&touch, seen_at).await?;
-        Ok::<_, freehire_store::StoreError>((results, touched))
-    }
-    .await;
-    let (results, touched) = match written {
-        Ok(done) => done,
+    // Only a complete listing that named something proves what is gone; when it named every
+    // stored job (the usual re-crawl) there is nothing to look for.
+    let named: HashSet<String> =
+        listing.named_ids().map(|id| freehire_ingest::external_id(key, id)).collect();
+    let something_unnamed = stored.iter().any(|s| !named.contains(&s.external_id));
+    let close = capabilities.full_board_listing && counts.named > 0 && something_unnamed;
+    let write = BoardWrite {
+        board: key,
+        postings: &postings,
+        touch: &touch,
+        named: counts.named,
+        activate: board.status == BoardStatus::Pending,
+        close_unseen_before: close.then_some(started),
+        at: clock(),
+    };
+    let written = match store.write_board(&write).await {
+        Ok(written) => written,
         Err(e) => {
             let error = format!("storing the listing failed: {e}");
             tracing::error!(board = %key, error = %error, "board not stored");
@@ -152,7 +160,7 @@ pub(super) async fn crawl(
             return Ok(BoardOutcome::Failed(error));
         }
     };
-    for r in &results {
+    for r in &written.upserted {
         match r.outcome {
             UpsertOutcome::Inserted => counts.inserted += 1,
             UpsertOutcome::Changed => counts.changed += 1,
@@ -160,28 +168,8 @@ pub(super) async fn crawl(
         }
     }
     counts.touched =
-        touched.iter().filter(|t| !matches!(t, freehire_store::Refreshed::Missed)).count() as u64;
-
-    let finished = clock();
-    store.record_board_success(key, counts.named, finished).await?;
-    if board.status == BoardStatus::Pending {
-        store.activate_board(key, finished).await?;
-    }
-
-    // Only a complete listing that named something proves what is gone; when it named every
-    // stored job (the usual re-crawl) there is nothing to look for.
-    let named: HashSet<String> =
-        listing.named_ids().map(|id| freehire_ingest::external_id(key, id)).collect();
-    let something_unnamed = stored.iter().any(|s| !named.contains(&s.external_id));
-    if capabilities.full_board_listing && counts.named > 0 && something_unnamed {
-        let scope = UnseenScope {
-            source: key.provider.clone(),
-            board_prefixes: vec![prefix],
-            last_seen_before: started,
-        };
-        counts.closed =
-            store.close_unseen(&scope, ClosedReason::BoardUnseen, finished).await?.len() as u64;
-    }
+        written.touched.iter().filter(|t| !matches!(t, Refreshed::Missed)).count() as u64;
+    counts.closed = written.closed.len() as u64;
     tracing::info!(
         board = %key, named = counts.named, inserted = counts.inserted, changed = counts.changed,
         unchanged = counts.unchanged, touched = counts.touched, unreadable = counts.unreadable,

@@ -109,17 +109,8 @@ impl BoardRepo for PgStore {
     }
 
     async fn activate_board(&self, key: &BoardKey, at: DateTime<Utc>) -> Result<bool> {
-        let done = sqlx::query(
-            "UPDATE boards SET status = 'active', activated_at = $1 \
-             WHERE provider = $2 AND lower(board) = lower($3) AND region = $4 AND status = 'pending'",
-        )
-        .bind(at)
-        .bind(key.provider.as_str())
-        .bind(&key.board)
-        .bind(&key.region)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() > 0)
+        let mut conn = self.pool.acquire().await?;
+        activate_in(&mut conn, key, at).await
     }
 }
 
@@ -180,8 +171,7 @@ impl BoardHealthRepo for PgStore {
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
         let mut tx = self.pool.begin().await?;
-        let next = on_success(health(&mut tx, key).await?, key, ingested, at);
-        save_health(&mut tx, &next).await?;
+        let next = success_in(&mut tx, key, ingested, at).await?;
         tx.commit().await?;
         Ok(next)
     }
@@ -203,4 +193,35 @@ impl BoardHealthRepo for PgStore {
         let mut conn = self.pool.acquire().await?;
         health(&mut conn, key).await
     }
+}
+
+/// Records a successful crawl on `conn` inside the caller's transaction.
+pub(super) async fn success_in(
+    conn: &mut sqlx::PgConnection,
+    key: &BoardKey,
+    ingested: u64,
+    at: DateTime<Utc>,
+) -> Result<BoardHealth> {
+    let next = on_success(health(&mut *conn, key).await?, key, ingested, at);
+    save_health(&mut *conn, &next).await?;
+    Ok(next)
+}
+
+/// Flips a pending board to active on `conn`.
+pub(super) async fn activate_in(
+    conn: &mut sqlx::PgConnection,
+    key: &BoardKey,
+    at: DateTime<Utc>,
+) -> Result<bool> {
+    let done = sqlx::query(
+            "UPDATE boards SET status = 'active', activated_at = $1 \
+             WHERE provider = $2 AND lower(board) = lower($3) AND region = $4 AND status = 'pending'",
+        )
+        .bind(at)
+        .bind(key.provider.as_str())
+        .bind(&key.board)
+        .bind(&key.region)
+        .execute(&mut *conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
 }

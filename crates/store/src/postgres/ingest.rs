@@ -13,7 +13,8 @@ use super::{
     outbox::enqueue,
 };
 use crate::{
-    IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob, StoreError, UnseenScope,
+    BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
+    StoreError, UnseenScope,
     plan::{prefix_upper_bound, reopened_ids, touch_plan},
     rows::key_columns,
 };
@@ -62,14 +63,33 @@ impl IngestRepo for PgStore {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        let (sources, external_ids) = key_columns(keys);
         let mut tx = self.pool.begin().await?;
-        let found = existing(&mut tx, &sources, &external_ids).await?;
-        let (out, bumped) = touch_plan(keys, &found);
-        bump(&mut tx, &bumped, at).await?;
-        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), at).await?;
+        let out = touch_in(&mut tx, keys, at).await?;
         tx.commit().await?;
         Ok(out)
+    }
+
+    async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
+        let mut tx = self.pool.begin().await?;
+        let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
+        let touched = touch_in(&mut tx, w.touch, w.at).await?;
+        let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
+        if w.activate {
+            super::boards::activate_in(&mut tx, w.board, w.at).await?;
+        }
+        let closed = match w.close_unseen_before {
+            Some(before) => {
+                let scope = UnseenScope {
+                    source: w.board.provider.clone(),
+                    board_prefixes: vec![w.board.external_id_prefix()],
+                    last_seen_before: before,
+                };
+                close_unseen_in(&mut tx, &scope, ClosedReason::BoardUnseen, w.at).await?
+            }
+            None => Vec::new(),
+        };
+        tx.commit().await?;
+        Ok(BoardWritten { upserted, touched, closed, health })
     }
 
     async fn close_unseen(
@@ -79,32 +99,60 @@ impl IngestRepo for PgStore {
         at: DateTime<Utc>,
     ) -> Result<Vec<JobId>> {
         let mut tx = self.pool.begin().await?;
-        let mut closed = Vec::new();
-        for prefix in &scope.board_prefixes {
-            let (lo, hi) = bounds(prefix)?;
-            let rows = sqlx::query(
-                "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
+        let out = close_unseen_in(&mut tx, scope, reason, at).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+}
+
+/// See the trait method; runs on `conn` inside the caller's transaction.
+pub(super) async fn touch_in(
+    conn: &mut sqlx::PgConnection,
+    keys: &[JobKey],
+    at: DateTime<Utc>,
+) -> Result<Vec<Refreshed>> {
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (sources, external_ids) = key_columns(keys);
+    let found = existing(&mut *conn, &sources, &external_ids).await?;
+    let (out, bumped) = touch_plan(keys, &found);
+    bump(&mut *conn, &bumped, at).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &reopened_ids(&out), at).await?;
+    Ok(out)
+}
+
+/// See the trait method; runs on `conn` inside the caller's transaction.
+pub(super) async fn close_unseen_in(
+    conn: &mut sqlx::PgConnection,
+    scope: &UnseenScope,
+    reason: ClosedReason,
+    at: DateTime<Utc>,
+) -> Result<Vec<JobId>> {
+    let mut closed = Vec::new();
+    for prefix in &scope.board_prefixes {
+        let (lo, hi) = bounds(prefix)?;
+        let rows = sqlx::query(
+            "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
                  WHERE source = $3 AND external_id ~>=~ $4 AND external_id ~<~ $5 \
                    AND closed_at IS NULL AND last_seen_at < $6 \
                  RETURNING id",
-            )
-            .bind(at)
-            .bind(reason.as_str())
-            .bind(scope.source.as_str())
-            .bind(lo)
-            .bind(&hi)
-            .bind(scope.last_seen_before)
-            .fetch_all(&mut *tx)
-            .await?;
-            for r in &rows {
-                closed.push(job_id(r)?);
-            }
+        )
+        .bind(at)
+        .bind(reason.as_str())
+        .bind(scope.source.as_str())
+        .bind(lo)
+        .bind(&hi)
+        .bind(scope.last_seen_before)
+        .fetch_all(&mut *conn)
+        .await?;
+        for r in &rows {
+            closed.push(job_id(r)?);
         }
-        closed.sort();
-        closed.dedup();
-        let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
-        enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
-        tx.commit().await?;
-        Ok(closed)
     }
+    closed.sort();
+    closed.dedup();
+    let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
+    enqueue(&mut *conn, OutboxKind::Delete, &raw, at).await?;
+    Ok(closed)
 }

@@ -100,28 +100,8 @@ impl JobRepo for PgStore {
         if postings.is_empty() {
             return Ok(Vec::new());
         }
-        let batch = Batch::prepare(postings)?;
-        let (sources, external_ids): (Vec<&str>, Vec<&str>) =
-            batch.rows.iter().map(|r| (r.source, r.external_id)).unzip();
         let mut tx = self.pool.begin().await?;
-        let found = existing(&mut tx, &sources, &external_ids).await?;
-
-        let mut plan = UpsertPlan::new(&batch, &found);
-        if !plan.to_write.is_empty() {
-            let written = sqlx::query(UPSERT)
-                .bind(Batch::json(&plan.to_write)?)
-                .bind(seen_at)
-                .fetch_all(&mut *tx)
-                .await?;
-            for r in &written {
-                let source: String = r.try_get("source")?;
-                let external_id: String = r.try_get("external_id")?;
-                plan.written(&source, &external_id, job_id(r)?)?;
-            }
-        }
-        bump(&mut tx, &plan.bumped, seen_at).await?;
-        let results = plan.finish(&batch.slot)?;
-        enqueue(&mut tx, OutboxKind::Index, &index_ids(&results), seen_at).await?;
+        let results = upsert_in(&mut tx, postings, seen_at).await?;
         tx.commit().await?;
         Ok(results)
     }
@@ -295,4 +275,37 @@ impl JobRepo for PgStore {
         .await?;
         row.map(|r| raw_job(&r)?.into_job()).transpose()
     }
+}
+
+/// Upserts postings on `conn` (inside the caller's transaction), queueing search rows.
+pub(super) async fn upsert_in(
+    conn: &mut sqlx::PgConnection,
+    postings: &[JobPosting],
+    seen_at: DateTime<Utc>,
+) -> Result<Vec<Upserted>> {
+    if postings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let batch = Batch::prepare(postings)?;
+    let (sources, external_ids): (Vec<&str>, Vec<&str>) =
+        batch.rows.iter().map(|r| (r.source, r.external_id)).unzip();
+    let found = existing(&mut *conn, &sources, &external_ids).await?;
+
+    let mut plan = UpsertPlan::new(&batch, &found);
+    if !plan.to_write.is_empty() {
+        let written = sqlx::query(UPSERT)
+            .bind(Batch::json(&plan.to_write)?)
+            .bind(seen_at)
+            .fetch_all(&mut *conn)
+            .await?;
+        for r in &written {
+            let source: String = r.try_get("source")?;
+            let external_id: String = r.try_get("external_id")?;
+            plan.written(&source, &external_id, job_id(r)?)?;
+        }
+    }
+    bump(&mut *conn, &plan.bumped, seen_at).await?;
+    let results = plan.finish(&batch.slot)?;
+    enqueue(&mut *conn, OutboxKind::Index, &index_ids(&results), seen_at).await?;
+    Ok(results)
 }

@@ -104,17 +104,8 @@ impl BoardRepo for SqliteStore {
     }
 
     async fn activate_board(&self, key: &BoardKey, at: DateTime<Utc>) -> Result<bool> {
-        let done = sqlx::query(
-            "UPDATE boards SET status = 'active', activated_at = ?1 \
-             WHERE provider = ?2 AND lower(board) = lower(?3) AND region = ?4 AND status = 'pending'",
-        )
-        .bind(ts(at))
-        .bind(key.provider.as_str())
-        .bind(&key.board)
-        .bind(&key.region)
-        .execute(&self.writer)
-        .await?;
-        Ok(done.rows_affected() > 0)
+        let mut conn = self.writer.acquire().await?;
+        activate_in(&mut conn, key, at).await
     }
 }
 
@@ -175,8 +166,7 @@ impl BoardHealthRepo for SqliteStore {
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let next = on_success(health(&mut tx, key).await?, key, ingested, at);
-        save_health(&mut tx, &next).await?;
+        let next = success_in(&mut tx, key, ingested, at).await?;
         tx.commit().await?;
         Ok(next)
     }
@@ -198,4 +188,35 @@ impl BoardHealthRepo for SqliteStore {
         let mut conn = self.pool.acquire().await?;
         health(&mut conn, key).await
     }
+}
+
+/// Records a successful crawl on `conn` inside the caller's transaction.
+pub(super) async fn success_in(
+    conn: &mut sqlx::SqliteConnection,
+    key: &BoardKey,
+    ingested: u64,
+    at: DateTime<Utc>,
+) -> Result<BoardHealth> {
+    let next = on_success(health(&mut *conn, key).await?, key, ingested, at);
+    save_health(&mut *conn, &next).await?;
+    Ok(next)
+}
+
+/// Flips a pending board to active on `conn`.
+pub(super) async fn activate_in(
+    conn: &mut sqlx::SqliteConnection,
+    key: &BoardKey,
+    at: DateTime<Utc>,
+) -> Result<bool> {
+    let done = sqlx::query(
+            "UPDATE boards SET status = 'active', activated_at = ?1 \
+             WHERE provider = ?2 AND lower(board) = lower(?3) AND region = ?4 AND status = 'pending'",
+        )
+        .bind(ts(at))
+        .bind(key.provider.as_str())
+        .bind(&key.board)
+        .bind(&key.region)
+        .execute(&mut *conn)
+        .await?;
+    Ok(done.rows_affected() > 0)
 }

@@ -12,7 +12,8 @@ use super::{
     outbox::enqueue,
 };
 use crate::{
-    IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob, StoreError, UnseenScope,
+    BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
+    StoreError, UnseenScope,
     plan::{prefix_upper_bound, reopened_ids, touch_plan},
     rows::ts,
 };
@@ -62,16 +63,32 @@ impl IngestRepo for SqliteStore {
             return Ok(Vec::new());
         }
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let found = existing(
-            &mut tx,
-            &keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?,
-        )
-        .await?;
-        let (out, bumped) = touch_plan(keys, &found);
-        bump(&mut tx, &bumped, &ts(at)).await?;
-        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), &ts(at)).await?;
+        let out = touch_in(&mut tx, keys, at).await?;
         tx.commit().await?;
         Ok(out)
+    }
+
+    async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
+        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
+        let touched = touch_in(&mut tx, w.touch, w.at).await?;
+        let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
+        if w.activate {
+            super::boards::activate_in(&mut tx, w.board, w.at).await?;
+        }
+        let closed = match w.close_unseen_before {
+            Some(before) => {
+                let scope = UnseenScope {
+                    source: w.board.provider.clone(),
+                    board_prefixes: vec![w.board.external_id_prefix()],
+                    last_seen_before: before,
+                };
+                close_unseen_in(&mut tx, &scope, ClosedReason::BoardUnseen, w.at).await?
+            }
+            None => Vec::new(),
+        };
+        tx.commit().await?;
+        Ok(BoardWritten { upserted, touched, closed, health })
     }
 
     async fn close_unseen(
@@ -81,32 +98,63 @@ impl IngestRepo for SqliteStore {
         at: DateTime<Utc>,
     ) -> Result<Vec<JobId>> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let mut closed = Vec::new();
-        for prefix in &scope.board_prefixes {
-            let (lo, hi) = bounds(prefix)?;
-            let rows = sqlx::query(
-                "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
+        let out = close_unseen_in(&mut tx, scope, reason, at).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+}
+
+/// See the trait method; runs on `conn` inside the caller's transaction.
+pub(super) async fn touch_in(
+    conn: &mut sqlx::SqliteConnection,
+    keys: &[JobKey],
+    at: DateTime<Utc>,
+) -> Result<Vec<Refreshed>> {
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let found = existing(
+        &mut *conn,
+        &keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?,
+    )
+    .await?;
+    let (out, bumped) = touch_plan(keys, &found);
+    bump(&mut *conn, &bumped, &ts(at)).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &reopened_ids(&out), &ts(at)).await?;
+    Ok(out)
+}
+
+/// See the trait method; runs on `conn` inside the caller's transaction.
+pub(super) async fn close_unseen_in(
+    conn: &mut sqlx::SqliteConnection,
+    scope: &UnseenScope,
+    reason: ClosedReason,
+    at: DateTime<Utc>,
+) -> Result<Vec<JobId>> {
+    let mut closed = Vec::new();
+    for prefix in &scope.board_prefixes {
+        let (lo, hi) = bounds(prefix)?;
+        let rows = sqlx::query(
+            "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
                  WHERE source = ?3 AND external_id >= ?4 AND external_id < ?5 \
                    AND closed_at IS NULL AND last_seen_at < ?6 \
                  RETURNING id",
-            )
-            .bind(ts(at))
-            .bind(reason.as_str())
-            .bind(scope.source.as_str())
-            .bind(lo)
-            .bind(hi)
-            .bind(ts(scope.last_seen_before))
-            .fetch_all(&mut *tx)
-            .await?;
-            for r in &rows {
-                closed.push(job_id(r)?);
-            }
+        )
+        .bind(ts(at))
+        .bind(reason.as_str())
+        .bind(scope.source.as_str())
+        .bind(lo)
+        .bind(hi)
+        .bind(ts(scope.last_seen_before))
+        .fetch_all(&mut *conn)
+        .await?;
+        for r in &rows {
+            closed.push(job_id(r)?);
         }
-        closed.sort();
-        closed.dedup();
-        let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
-        enqueue(&mut tx, OutboxKind::Delete, &raw, &ts(at)).await?;
-        tx.commit().await?;
-        Ok(closed)
     }
+    closed.sort();
+    closed.dedup();
+    let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
+    enqueue(&mut *conn, OutboxKind::Delete, &raw, &ts(at)).await?;
+    Ok(closed)
 }

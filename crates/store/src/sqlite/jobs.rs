@@ -135,23 +135,8 @@ impl JobRepo for SqliteStore {
         if postings.is_empty() {
             return Ok(Vec::new());
         }
-        let batch = Batch::prepare(postings)?;
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let found =
-            existing(&mut tx, &keys_json(batch.rows.iter().map(|r| (r.source, r.external_id)))?)
-                .await?;
-
-        let mut plan = UpsertPlan::new(&batch, &found);
-        let seen = ts(seen_at);
-        for row in std::mem::take(&mut plan.to_write) {
-            let r = upsert_row(&mut tx, row, &seen).await?;
-            let source: String = r.try_get("source")?;
-            let external_id: String = r.try_get("external_id")?;
-            plan.written(&source, &external_id, job_id(&r)?)?;
-        }
-        bump(&mut tx, &plan.bumped, &ts(seen_at)).await?;
-        let results = plan.finish(&batch.slot)?;
-        enqueue(&mut tx, OutboxKind::Index, &index_ids(&results), &ts(seen_at)).await?;
+        let results = upsert_in(&mut tx, postings, seen_at).await?;
         tx.commit().await?;
         Ok(results)
     }
@@ -326,4 +311,32 @@ impl JobRepo for SqliteStore {
         .await?;
         row.map(|r| raw_job(&r)?.into_job()).transpose()
     }
+}
+
+/// Upserts postings on `conn` (inside the caller's transaction), queueing search rows.
+pub(super) async fn upsert_in(
+    conn: &mut sqlx::SqliteConnection,
+    postings: &[JobPosting],
+    seen_at: DateTime<Utc>,
+) -> Result<Vec<Upserted>> {
+    if postings.is_empty() {
+        return Ok(Vec::new());
+    }
+    let batch = Batch::prepare(postings)?;
+    let found =
+        existing(&mut *conn, &keys_json(batch.rows.iter().map(|r| (r.source, r.external_id)))?)
+            .await?;
+
+    let mut plan = UpsertPlan::new(&batch, &found);
+    let seen = ts(seen_at);
+    for row in std::mem::take(&mut plan.to_write) {
+        let r = upsert_row(&mut *conn, row, &seen).await?;
+        let source: String = r.try_get("source")?;
+        let external_id: String = r.try_get("external_id")?;
+        plan.written(&source, &external_id, job_id(&r)?)?;
+    }
+    bump(&mut *conn, &plan.bumped, &ts(seen_at)).await?;
+    let results = plan.finish(&batch.slot)?;
+    enqueue(&mut *conn, OutboxKind::Index, &index_ids(&results), &ts(seen_at)).await?;
+    Ok(results)
 }

@@ -92,3 +92,41 @@ pub async fn close_unseen_respects_scope_and_cutoff(s: &dyn Store) {
     assert!(s.close_unseen(&empty, ClosedReason::Unseen, t(5, 3)).await.unwrap().is_empty());
     assert!(s.job_by_key(&key(&other_source)).await.unwrap().unwrap().is_open());
 }
+
+pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
+    let board =
+        freehire_domain::BoardKey::new(Provider::parse("ashby").unwrap(), "acme", "").unwrap();
+    let kept = posting("ashby", "acme:1", "Kept");
+    let gone = posting("ashby", "acme:2", "Gone");
+    s.upsert_jobs(&[kept.clone(), gone.clone()], t(1, 0)).await.unwrap();
+
+    let fresh = posting("ashby", "acme:3", "Fresh");
+    let mut bad = posting("ashby", "acme:4", "Bad");
+    bad.title = String::new();
+    let failing = freehire_store::BoardWrite {
+        board: &board,
+        postings: &[fresh.clone(), bad],
+        touch: &[key(&kept)],
+        named: 3,
+        activate: true,
+        close_unseen_before: Some(t(2, 0)),
+        at: t(2, 0),
+    };
+    assert!(s.write_board(&failing).await.is_err());
+    assert!(s.job_by_key(&key(&fresh)).await.unwrap().is_none(), "nothing was written");
+    assert!(s.job_by_key(&key(&gone)).await.unwrap().unwrap().is_open(), "nothing was closed");
+    assert!(s.board_health(&board).await.unwrap().is_none(), "no health was recorded");
+
+    let write = freehire_store::BoardWrite { postings: std::slice::from_ref(&fresh), ..failing };
+    let done = s.write_board(&write).await.unwrap();
+    assert_eq!(done.upserted.len(), 1);
+    assert!(matches!(done.touched[0], Refreshed::Touched(_)));
+    assert_eq!(done.closed.len(), 1, "the unlisted job closes");
+    assert_eq!(done.health.last_ingested_count, 3);
+    assert_eq!(
+        s.job_by_key(&key(&gone)).await.unwrap().unwrap().closed_reason,
+        Some(ClosedReason::BoardUnseen)
+    );
+    assert_eq!(s.job_by_key(&key(&kept)).await.unwrap().unwrap().last_seen_at, t(2, 0));
+    assert!(s.job_by_key(&key(&fresh)).await.unwrap().unwrap().is_open());
+}

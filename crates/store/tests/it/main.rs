@@ -78,6 +78,7 @@ conformance! {
         seen_set_is_board_scoped_and_retries_hydration,
         touch_bumps_and_reopens_without_a_hash,
         close_unseen_respects_scope_and_cutoff,
+        a_board_write_lands_whole_or_not_at_all,
     ],
     schedule: [
         due_providers_are_claimed_once_per_cadence,
