@@ -34,10 +34,13 @@
 //! Pure: no IO, no clock (the caller passes `now`), no engine. The `SearchIndex` port, its
 //! engines, the outbox drain and the HTTP routes are not built yet.
 
+pub mod document;
+pub mod embedded;
 pub mod error;
 pub mod facet;
 pub mod filter;
 pub mod ignored;
+pub mod index;
 pub mod page;
 pub mod query;
 pub mod request;
@@ -45,10 +48,15 @@ pub mod scalars;
 pub mod sort;
 pub mod vocab;
 
+pub use document::{MAX_DESCRIPTION_CHARS, SearchDocument, indexable};
+pub use embedded::EmbeddedIndex;
 pub use error::SearchError;
 pub use facet::{Facet, FacetValue, Mode, NO_REGION, Selection};
 pub use filter::{Filter, quote};
 pub use ignored::{IgnoredParam, MAX_IGNORED, did_you_mean};
+pub use index::{
+    Distribution, IndexError, MAX_FACET_VALUES, SearchIndex, SearchRequest, SearchResults,
+};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
 pub use query::{Endpoint, JobQuery, QField};
 pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};

@@ -1,0 +1,76 @@
+//! The [`SearchIndex`] port: what the application needs from a search engine, whichever engine
+//! it is (the embedded tantivy engine here; Meilisearch later). One conformance suite (the
+//! crate's integration tests) holds every adapter to the same answers.
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::JobQuery;
+use crate::document::SearchDocument;
+use crate::facet::Facet;
+
+/// At most this many values per facet distribution, by count (reference §5.9).
+pub const MAX_FACET_VALUES: usize = 1_200;
+
+/// A search: the parsed query and the facet distributions to compute alongside the hits.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchRequest<'a> {
+    /// Text, filter, sort and page.
+    pub query: &'a JobQuery,
+    /// Facets whose value counts to compute over all matching documents (empty: none).
+    pub facets: &'a [Facet],
+    /// Anchors the `posted_within_days` / `open_within_days` windows.
+    pub now: DateTime<Utc>,
+}
+
+/// One facet's value counts, most frequent first (ties by value), at most
+/// [`MAX_FACET_VALUES`].
+pub type Distribution = Vec<(String, u64)>;
+
+/// The answer to a search.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchResults {
+    /// The requested page of hits, in order.
+    pub hits: Vec<SearchDocument>,
+    /// How many documents match in all (exact).
+    pub total: u64,
+    /// Value counts per requested facet, over every matching document.
+    pub facets: BTreeMap<Facet, Distribution>,
+}
+
+/// Why an index operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// The engine failed (I/O, corrupt index, a lock held elsewhere, …).
+    #[error("search engine error: {0}")]
+    Engine(String),
+    /// A stored document could not be read back.
+    #[error("stored search document is unreadable: {0}")]
+    Document(String),
+}
+
+/// A search engine holding [`SearchDocument`]s.
+///
+/// Writes are visible to searches once the call returns.
+#[async_trait]
+pub trait SearchIndex: Send + Sync {
+    /// Adds the documents, replacing any with the same id.
+    async fn upsert(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError>;
+
+    /// Removes the documents with these job ids (unknown ids are ignored).
+    async fn delete(&self, ids: &[i64]) -> Result<(), IndexError>;
+
+    /// Replaces the whole content with `docs` in one step: searches see either the old
+    /// content or the new, never a mix (the rebuild-and-swap of reference §5.1).
+    async fn rebuild(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError>;
+
+    /// Removes every document.
+    async fn clear(&self) -> Result<(), IndexError> {
+        self.rebuild(Vec::new()).await
+    }
+
+    /// Runs a search.
+    async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError>;
+}
