@@ -10,6 +10,8 @@ use chrono::{DateTime, Utc};
 use crate::JobQuery;
 use crate::document::SearchDocument;
 use crate::facet::Facet;
+use crate::page::Page;
+use crate::request::FacetsRequest;
 
 /// At most this many values per facet distribution, by count (reference §5.9).
 pub const MAX_FACET_VALUES: usize = 1_200;
@@ -73,4 +75,39 @@ pub trait SearchIndex: Send + Sync {
 
     /// Runs a search.
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError>;
+}
+
+/// The answer to a facets request (reference §5.9): the number of matching jobs and the
+/// requested distributions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FacetCounts {
+    /// Jobs matching the full filter and text.
+    pub total: u64,
+    /// Value counts per facet.
+    pub facets: BTreeMap<Facet, Distribution>,
+}
+
+/// Computes a facets request on any engine. Plain counts are one search; disjunctive counts
+/// (`disjunctive=true`) run one search per facet under the filter without that facet's own
+/// included values, plus one for the total.
+pub async fn facet_counts(
+    index: &dyn SearchIndex,
+    request: &FacetsRequest,
+    now: DateTime<Utc>,
+) -> Result<FacetCounts, IndexError> {
+    let mut query = request.query.clone();
+    query.page = Page { limit: 1, offset: 0 };
+    if !request.disjunctive {
+        let r = index.search(SearchRequest { query: &query, facets: &request.facets, now }).await?;
+        return Ok(FacetCounts { total: r.total, facets: r.facets });
+    }
+    let total = index.search(SearchRequest { query: &query, facets: &[], now }).await?.total;
+    let mut facets = BTreeMap::new();
+    for facet in &request.facets {
+        let relaxed = query.without_selection_of(*facet);
+        let one = std::slice::from_ref(facet);
+        let mut r = index.search(SearchRequest { query: &relaxed, facets: one, now }).await?;
+        facets.insert(*facet, r.facets.remove(facet).unwrap_or_default());
+    }
+    Ok(FacetCounts { total, facets })
 }

@@ -10,8 +10,8 @@
 //! returns; the reader is reloaded after each commit, so a write is visible to the next
 //! search. Blocking engine work runs on tokio's blocking pool.
 //!
-//! Deliberately absent: disjunctive facet counts (the caller runs one search per facet),
-//! numeric facet stats, highlighting, and any ranking by profile vectors.
+//! Deliberately absent: disjunctive facet counts (engine-independent, in
+//! [`facet_counts`](crate::index::facet_counts)), numeric facet stats, highlighting, and any ranking by profile vectors.
 
 mod collect;
 mod schema;
@@ -111,10 +111,16 @@ impl Inner {
             Gather { ordering, facets: request.facets.iter().map(|f| f.param()).collect() };
         let searcher = self.reader.searcher();
         let (mut rows, counts) = searcher.search(query.as_ref(), &gather).map_err(engine)?;
-        rows.sort_by(|a, b| a.cmp(b, ordering));
         let total = rows.len() as u64;
         let offset = usize::try_from(q.page.offset).unwrap_or(usize::MAX);
         let limit = usize::try_from(q.page.limit).unwrap_or(0);
+        // Only the rows up to the end of the page need ordering.
+        let end = offset.saturating_add(limit);
+        if end < rows.len() {
+            rows.select_nth_unstable_by(end, |a, b| a.cmp(b, ordering));
+            rows.truncate(end);
+        }
+        rows.sort_by(|a, b| a.cmp(b, ordering));
         let mut hits = Vec::with_capacity(limit);
         for row in rows.iter().skip(offset).take(limit) {
             let stored: TantivyDocument = searcher.doc(row.address).map_err(engine)?;

@@ -2,7 +2,10 @@
 //! catalogue of `catalogue.rs`. Each check takes an index already loaded with
 //! [`catalogue::documents`] and may modify it.
 
-use freehire_search::{Endpoint, Facet, JobQuery, SearchIndex, SearchRequest, SearchResults};
+use freehire_search::{
+    Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex, SearchRequest, SearchResults,
+    facet_counts,
+};
 
 use super::catalogue;
 use crate::now;
@@ -34,7 +37,8 @@ pub async fn all(index: &dyn SearchIndex) {
     scalar_bounds(index).await;
     sorts(index).await;
     paging_and_total(index).await;
-    facet_counts(index).await;
+    facet_distributions(index).await;
+    facets_requests(index).await;
     writes(index).await;
 }
 
@@ -151,7 +155,7 @@ pub async fn paging_and_total(index: &dyn SearchIndex) {
     assert!(hit.public_slug.starts_with("product-designer-initech-"));
 }
 
-pub async fn facet_counts(index: &dyn SearchIndex) {
+pub async fn facet_distributions(index: &dyn SearchIndex) {
     let count = |qs: &'static str, facets: &'static [Facet]| async move {
         let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
         index.search(SearchRequest { query: &query, facets, now: now() }).await.unwrap()
@@ -183,9 +187,42 @@ pub async fn facet_counts(index: &dyn SearchIndex) {
     let rust = count("q=rust", &[Facet::Countries, Facet::RequiresClearance]).await;
     assert_eq!(rust.facets[&Facet::Countries], pairs(&[("de", 1), ("us", 1)]));
     assert_eq!(rust.facets[&Facet::RequiresClearance], pairs(&[("true", 1)]));
+    // Multi-word values are counted whole.
+    let cities = count("", &[Facet::Cities]).await;
+    assert_eq!(
+        cities.facets[&Facet::Cities],
+        pairs(&[("Berlin", 1), ("London", 1), ("New York", 1), ("Paris", 1)])
+    );
+    assert_eq!(set(index, "cities=New+York").await, vec![5]);
     // Only the requested facets are counted.
     assert_eq!(rust.facets.len(), 2);
     assert!(run(index, "").await.facets.is_empty());
+}
+
+pub async fn facets_requests(index: &dyn SearchIndex) {
+    let counts = |qs: &'static str| async move {
+        let request = FacetsRequest::from_query_str(qs).unwrap();
+        facet_counts(index, &request, now()).await.unwrap()
+    };
+    let pairs =
+        |v: &[(&str, u64)]| v.iter().map(|(s, n)| ((*s).to_owned(), *n)).collect::<Vec<_>>();
+    // Plain: every facet with a distribution, under the full filter.
+    let plain = counts("work_mode=remote").await;
+    assert_eq!(plain.total, 3);
+    assert_eq!(plain.facets.len(), Facet::ALL.len() - 1);
+    assert!(!plain.facets.contains_key(&Facet::CompanySlug));
+    assert_eq!(plain.facets[&Facet::WorkMode], pairs(&[("remote", 3)]));
+    assert_eq!(plain.facets[&Facet::Seniority], pairs(&[("lead", 1), ("middle", 1), ("staff", 1)]));
+    assert!(plain.facets[&Facet::Domains].is_empty());
+    let some = counts("facets=skills,work_mode&q=rust").await;
+    assert_eq!(some.facets.len(), 2);
+    assert_eq!(some.facets[&Facet::WorkMode], pairs(&[("remote", 2), ("hybrid", 1)]));
+    // Disjunctive: each facet is counted without its own selection, under the others.
+    let dis = counts("work_mode=remote&seniority=staff&disjunctive=true").await;
+    assert_eq!(dis.total, 1);
+    assert_eq!(dis.facets[&Facet::WorkMode], pairs(&[("remote", 1)]));
+    assert_eq!(dis.facets[&Facet::Seniority], pairs(&[("lead", 1), ("middle", 1), ("staff", 1)]));
+    assert_eq!(dis.facets[&Facet::Skills], pairs(&[("go", 1), ("kubernetes", 1), ("rust", 1)]));
 }
 
 /// Upsert replaces, delete removes, rebuild swaps the whole content. Runs last: it changes
