@@ -31,8 +31,13 @@
 //! # Ok::<(), freehire_search::SearchError>(())
 //! ```
 //!
-//! Pure: no IO, no clock (the caller passes `now`), no engine. The `SearchIndex` port, its
-//! engines, the outbox drain and the HTTP routes are not built yet.
+//! - [`SearchDocument`], [`indexable`]: the indexed form of a stored job (reference §5.2).
+//! - [`SearchIndex`]: the engine port (upsert, delete, rebuild, search with hits, total and
+//!   facet counts); [`facet_counts`] answers a facets request on any engine.
+//! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
+//!
+//! The query model is pure (no IO, no clock: the caller passes `now`). The Meilisearch
+//! adapter, the outbox drain and the HTTP routes are not built yet.
 
 pub mod document;
 pub mod embedded;
