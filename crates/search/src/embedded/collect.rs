@@ -1,11 +1,11 @@
 //! One pass over the matching documents: a sortable row per hit and the value counts of the
 //! requested facets, read from fast fields.
 //!
-//! Every match is kept as a small row and sorted afterwards, so `total` and facet counts are
-//! exact; paging takes the requested window of the sorted rows.
+//! Every match is counted, so `total` and facet counts are exact; only the best
+//! `offset + limit` rows are kept (a bounded heap per segment), then merged and sorted.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap};
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::{Column, StrColumn};
@@ -57,12 +57,41 @@ impl Row {
     }
 }
 
-/// What a search pass yields: the rows and, per requested facet field, value counts.
-pub(crate) type Gathered = (Vec<Row>, Vec<BTreeMap<String, u64>>);
+/// A row in a segment's heap: the greatest is the one ranking last.
+struct Ranked(Row, HitOrder);
 
-/// Gathers rows and facet counts.
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Ranked {}
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.cmp(&other.0, self.1)
+    }
+}
+
+/// What a search pass yields.
+pub(crate) struct Gathered {
+    /// The best `keep` rows, in order.
+    pub rows: Vec<Row>,
+    /// How many documents matched.
+    pub total: u64,
+    /// Per requested facet field, value counts.
+    pub counts: Vec<BTreeMap<String, u64>>,
+}
+
+/// Gathers the best rows, the match count and facet counts.
 pub(crate) struct Gather {
     pub ordering: HitOrder,
+    /// How many of the best rows to keep (`offset + limit`).
+    pub keep: usize,
     /// Facet field names to count.
     pub facets: Vec<&'static str>,
 }
@@ -73,8 +102,11 @@ pub(crate) struct SegmentGather {
     posted: Column<i64>,
     created: Column<i64>,
     id: Column<i64>,
-    facets: Vec<(Option<StrColumn>, HashMap<u64, u64>)>,
-    rows: Vec<Row>,
+    facets: Vec<(Option<StrColumn>, Vec<u64>)>,
+    ordering: HitOrder,
+    keep: usize,
+    heap: BinaryHeap<Ranked>,
+    total: u64,
 }
 
 impl Collector for Gather {
@@ -94,7 +126,11 @@ impl Collector for Gather {
         let facets = self
             .facets
             .iter()
-            .map(|name| Ok((fast.str(name)?, HashMap::new())))
+            .map(|name| {
+                let column = fast.str(name)?;
+                let slots = column.as_ref().map_or(0, |c| c.num_terms());
+                Ok((column, vec![0; slots]))
+            })
             .collect::<tantivy::Result<Vec<_>>>()?;
         Ok(SegmentGather {
             segment,
@@ -103,7 +139,10 @@ impl Collector for Gather {
             created: fast.i64(schema::CREATED_TS)?,
             id: fast.i64(schema::ID)?,
             facets,
-            rows: Vec::new(),
+            ordering: self.ordering,
+            keep: self.keep,
+            heap: BinaryHeap::with_capacity(self.keep.saturating_add(1).min(10_001)),
+            total: 0,
         })
     }
 
@@ -113,16 +152,20 @@ impl Collector for Gather {
 
     fn merge_fruits(&self, fruits: Vec<Gathered>) -> tantivy::Result<Gathered> {
         let mut rows = Vec::new();
+        let mut total = 0;
         let mut counts = vec![BTreeMap::new(); self.facets.len()];
-        for (r, c) in fruits {
-            rows.extend(r);
-            for (total, part) in counts.iter_mut().zip(c) {
+        for fruit in fruits {
+            rows.extend(fruit.rows);
+            total += fruit.total;
+            for (sum, part) in counts.iter_mut().zip(fruit.counts) {
                 for (value, n) in part {
-                    *total.entry(value).or_insert(0) += n;
+                    *sum.entry(value).or_insert(0) += n;
                 }
             }
         }
-        Ok((rows, counts))
+        rows.sort_by(|a, b| a.cmp(b, self.ordering));
+        rows.truncate(self.keep);
+        Ok(Gathered { rows, total, counts })
     }
 }
 
@@ -130,20 +173,33 @@ impl SegmentCollector for SegmentGather {
     type Fruit = Gathered;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        self.rows.push(Row {
+        self.total += 1;
+        for (column, counts) in &mut self.facets {
+            if let Some(column) = column {
+                for ord in column.term_ords(doc) {
+                    if let Some(n) = usize::try_from(ord).ok().and_then(|i| counts.get_mut(i)) {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        if self.keep == 0 {
+            return;
+        }
+        let row = Row {
             score,
             key: self.key.as_ref().and_then(|c| c.first(doc)),
             posted: self.posted.first(doc).unwrap_or(0),
             created: self.created.first(doc).unwrap_or(0),
             id: self.id.first(doc).unwrap_or(0),
             address: DocAddress::new(self.segment, doc),
-        });
-        for (column, counts) in &mut self.facets {
-            if let Some(column) = column {
-                for ord in column.term_ords(doc) {
-                    *counts.entry(ord).or_insert(0) += 1;
-                }
-            }
+        };
+        if self.heap.len() < self.keep {
+            self.heap.push(Ranked(row, self.ordering));
+        } else if let Some(mut worst) = self.heap.peek_mut()
+            && row.cmp(&worst.0, self.ordering) == Ordering::Less
+        {
+            *worst = Ranked(row, self.ordering);
         }
     }
 
@@ -154,9 +210,9 @@ impl SegmentCollector for SegmentGather {
             .map(|(column, counts)| {
                 let mut out = BTreeMap::new();
                 if let Some(column) = column {
-                    for (ord, n) in counts {
+                    for (ord, n) in counts.into_iter().enumerate().filter(|(_, n)| *n > 0) {
                         let mut value = String::new();
-                        if column.ord_to_str(ord, &mut value).unwrap_or(false) {
+                        if column.ord_to_str(ord as u64, &mut value).unwrap_or(false) {
                             out.insert(value, n);
                         }
                     }
@@ -164,6 +220,7 @@ impl SegmentCollector for SegmentGather {
                 out
             })
             .collect();
-        (self.rows, counts)
+        let rows = self.heap.into_iter().map(|r| r.0).collect();
+        Gathered { rows, total: self.total, counts }
     }
 }

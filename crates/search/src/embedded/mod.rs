@@ -107,20 +107,16 @@ impl Inner {
             (None, true) => HitOrder::Relevance,
             (None, false) => HitOrder::Field(schema::POSTED_TS, Order::Desc),
         };
-        let gather =
-            Gather { ordering, facets: request.facets.iter().map(|f| f.param()).collect() };
-        let searcher = self.reader.searcher();
-        let (mut rows, counts) = searcher.search(query.as_ref(), &gather).map_err(engine)?;
-        let total = rows.len() as u64;
         let offset = usize::try_from(q.page.offset).unwrap_or(usize::MAX);
         let limit = usize::try_from(q.page.limit).unwrap_or(0);
-        // Only the rows up to the end of the page need ordering.
-        let end = offset.saturating_add(limit);
-        if end < rows.len() {
-            rows.select_nth_unstable_by(end, |a, b| a.cmp(b, ordering));
-            rows.truncate(end);
-        }
-        rows.sort_by(|a, b| a.cmp(b, ordering));
+        let gather = Gather {
+            ordering,
+            keep: offset.saturating_add(limit),
+            facets: request.facets.iter().map(|f| f.param()).collect(),
+        };
+        let searcher = self.reader.searcher();
+        let gathered = searcher.search(query.as_ref(), &gather).map_err(engine)?;
+        let (rows, total, counts) = (gathered.rows, gathered.total, gathered.counts);
         let mut hits = Vec::with_capacity(limit);
         for row in rows.iter().skip(offset).take(limit) {
             let stored: TantivyDocument = searcher.doc(row.address).map_err(engine)?;
