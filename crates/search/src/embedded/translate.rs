@@ -7,8 +7,8 @@
 //! one edit (Levenshtein distance 1, a transposition counting one; for the last word, one edit
 //! of a prefix). Fuzzy and prefix matches score below exact ones.
 //!
-//! **Filter.** The same AND of OR-groups [`JobQuery::filter`] renders for Meilisearch, built
-//! from the typed selections: the geography OR-group, per facet one OR-group (or one group per
+//! **Filter.** Scored as a constant (it selects, never ranks). The same AND of OR-groups
+//! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the geography OR-group, per facet one OR-group (or one group per
 //! value under `_mode=and`), one group per excluded value, then the scalar bounds as ranges.
 //! `regions=none` is "has no region" (`IS EMPTY`), its exclusion "has one".
 
@@ -17,8 +17,8 @@ use std::ops::Bound;
 use chrono::{DateTime, Utc};
 use tantivy::Term;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ExistsQuery, FuzzyTermQuery, Occur, Query, RangeQuery,
-    TermQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, ExistsQuery, FuzzyTermQuery, Occur, Query,
+    RangeQuery, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::tokenizer::TextAnalyzer;
@@ -88,10 +88,18 @@ pub(crate) fn query(
             clauses.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
         }
     }
-    for group in filter_groups(fields, q, now)? {
-        let any: Vec<(Occur, Box<dyn Query>)> =
-            group.into_iter().map(|q| (Occur::Should, q)).collect();
-        clauses.push((Occur::Must, Box::new(BooleanQuery::new(any))));
+    let groups = filter_groups(fields, q, now)?;
+    if !groups.is_empty() {
+        let all: Vec<(Occur, Box<dyn Query>)> = groups
+            .into_iter()
+            .map(|group| {
+                let any = group.into_iter().map(|q| (Occur::Should, q)).collect();
+                (Occur::Must, Box::new(BooleanQuery::new(any)) as Box<dyn Query>)
+            })
+            .collect();
+        // The filter selects; it must not score (a rarer value would otherwise rank higher).
+        let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(all)), 0.0);
+        clauses.push((Occur::Must, Box::new(filter)));
     }
     Ok(Box::new(BooleanQuery::new(clauses)))
 }

@@ -89,6 +89,10 @@ pub async fn facet_filters(index: &dyn SearchIndex) {
     assert_eq!(set(index, "category=backend,devops&posting_language=en").await, vec![1, 2, 5]);
     // A facet nothing carries yet matches nothing.
     assert!(set(index, "domains=fintech").await.is_empty());
+    // The filter does not change relevance: a rarer filter value does not rank higher.
+    let by_text = ids(index, "q=go").await;
+    assert_eq!(by_text.len(), 3);
+    assert_eq!(ids(index, "q=go&skills=go,kubernetes").await, by_text);
     // Text AND filter.
     assert_eq!(ids(index, "q=engineer&countries=fr").await, vec![4]);
 }
