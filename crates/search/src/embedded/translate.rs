@@ -8,8 +8,9 @@
 //! of a prefix). Fuzzy and prefix matches score below exact ones.
 //!
 //! **Filter.** Scored as a constant (it selects, never ranks). The same AND of OR-groups
-//! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the geography OR-group, per facet one OR-group (or one group per
-//! value under `_mode=and`), one group per excluded value, then the scalar bounds as ranges.
+//! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the
+//! geography OR-group, per facet one OR-group (or one group per value under `_mode=and`), one
+//! group per excluded value, then the scalar bounds as ranges.
 //! `regions=none` is "has no region" (`IS EMPTY`), its exclusion "has one".
 
 use std::ops::Bound;
