@@ -4,8 +4,9 @@
 //! searched field (`q_fields`, or all four). Per field, a word matches exactly (BM25, weighted
 //! title 8 > company 4 > description 2 > location 1); the last word also matches as a prefix
 //! (a constant-score automaton query), and a word of 5 or more characters also matches within
-//! one edit (Levenshtein distance 1, a transposition counting one; for the last word, one edit
-//! of a prefix). Fuzzy and prefix matches score below exact ones.
+//! one edit, of 9 or more within two (Meilisearch's default typo thresholds; Levenshtein, a
+//! transposition counting one; for the last word, edits of a prefix). Fuzzy and prefix
+//! matches score below exact ones.
 //!
 //! **Filter.** Scored as a constant (it selects, never ranks). The same AND of OR-groups
 //! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the
@@ -31,8 +32,19 @@ use crate::query::QField;
 
 /// Seconds per day.
 const DAY: i64 = 86_400;
-/// Shortest word given one typo.
-pub(crate) const FUZZY_MIN_CHARS: usize = 5;
+/// Shortest word given one typo (Meilisearch's default `oneTypo`).
+const ONE_TYPO_MIN_CHARS: usize = 5;
+/// Shortest word given two typos (Meilisearch's default `twoTypos`).
+const TWO_TYPOS_MIN_CHARS: usize = 9;
+
+/// How many edits a query word may be away from an indexed word.
+fn typos(word: &str) -> u8 {
+    match word.chars().count() {
+        n if n >= TWO_TYPOS_MIN_CHARS => 2,
+        n if n >= ONE_TYPO_MIN_CHARS => 1,
+        _ => 0,
+    }
+}
 
 type TResult<T> = Result<T, tantivy::TantivyError>;
 
@@ -79,10 +91,11 @@ pub(crate) fn query(
                 if i == last {
                     alt(Box::new(FuzzyTermQuery::new_prefix(term.clone(), 0, true)), w * 0.5);
                 }
-                if word.chars().count() >= FUZZY_MIN_CHARS {
-                    alt(Box::new(FuzzyTermQuery::new(term.clone(), 1, true)), w * 0.3);
+                let typos = typos(word);
+                if typos > 0 {
+                    alt(Box::new(FuzzyTermQuery::new(term.clone(), typos, true)), w * 0.3);
                     if i == last {
-                        alt(Box::new(FuzzyTermQuery::new_prefix(term, 1, true)), w * 0.2);
+                        alt(Box::new(FuzzyTermQuery::new_prefix(term, typos, true)), w * 0.2);
                     }
                 }
             }

@@ -68,6 +68,9 @@ pub async fn prefix_and_typos(index: &dyn SearchIndex) {
     // One typo is forgiven in words of 5+ characters.
     assert_eq!(set(index, "q=enginer").await, vec![1, 4, 5]);
     assert_eq!(ids(index, "q=desinger").await, vec![3]);
+    // Two typos in words of 9+ characters, not in shorter ones.
+    assert_eq!(ids(index, "q=kubrnetis").await, vec![5]);
+    assert!(ids(index, "q=desgnr").await.is_empty());
     // Not in shorter words: "rusk" is not "rust".
     assert!(ids(index, "q=rusk+senior").await.is_empty());
 }
