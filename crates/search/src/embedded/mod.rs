@@ -55,6 +55,8 @@ fn engine(e: impl std::fmt::Display) -> IndexError {
 
 impl EmbeddedIndex {
     /// Opens the index in `dir`, creating the directory and an empty index when needed.
+    /// Blocking (call it at startup). The directory holds tantivy's writer lock while the
+    /// index is open, so a second open of the same directory fails until the first is dropped.
     pub fn open(dir: &Path) -> Result<Self, IndexError> {
         std::fs::create_dir_all(dir).map_err(engine)?;
         let fields = Fields::new();
