@@ -197,7 +197,13 @@ fn main() {
         for i in 0..rounds {
             let q = JobQuery::from_query_str(queries[i % queries.len()], Endpoint::Search).unwrap();
             let start = Instant::now();
-            rt.block_on(index.search(SearchRequest { query: &q, facets, now })).unwrap();
+            rt.block_on(index.search(SearchRequest {
+                query: &q,
+                facets,
+                stats: !facets.is_empty(),
+                now,
+            }))
+            .unwrap();
             times.push(start.elapsed());
         }
         println!(

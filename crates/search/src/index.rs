@@ -23,6 +23,8 @@ pub struct SearchRequest<'a> {
     pub query: &'a JobQuery,
     /// Facets whose value counts to compute over all matching documents (empty: none).
     pub facets: &'a [Facet],
+    /// Whether to compute the [`NumericStats`] over all matching documents.
+    pub stats: bool,
     /// Anchors the `posted_within_days` / `open_within_days` windows.
     pub now: DateTime<Utc>,
 }
@@ -30,6 +32,45 @@ pub struct SearchRequest<'a> {
 /// One facet's value counts, most frequent first (ties by value), at most
 /// [`MAX_FACET_VALUES`].
 pub type Distribution = Vec<(String, u64)>;
+
+/// The smallest and largest value of a numeric field over the matching documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Smallest value.
+    pub min: i64,
+    /// Largest value.
+    pub max: i64,
+}
+
+impl Bounds {
+    /// Widens `bounds` to include `value`.
+    pub fn widen(bounds: Option<Bounds>, value: i64) -> Option<Bounds> {
+        Some(match bounds {
+            None => Bounds { min: value, max: value },
+            Some(b) => Bounds { min: b.min.min(value), max: b.max.max(value) },
+        })
+    }
+
+    /// The union of two optional bounds.
+    pub fn union(a: Option<Bounds>, b: Option<Bounds>) -> Option<Bounds> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(Bounds { min: a.min.min(b.min), max: a.max.max(b.max) }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// The numeric stats of the facets response (reference §5.9); `None` when no matching
+/// document has the value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NumericStats {
+    /// `enrichment.salary_min`.
+    pub salary_min: Option<Bounds>,
+    /// `enrichment.salary_max`.
+    pub salary_max: Option<Bounds>,
+    /// `enrichment.experience_years_min`.
+    pub experience_years_min: Option<Bounds>,
+}
 
 /// The answer to a search.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,6 +81,8 @@ pub struct SearchResults {
     pub total: u64,
     /// Value counts per requested facet, over every matching document.
     pub facets: BTreeMap<Facet, Distribution>,
+    /// Numeric stats over every matching document when requested (default otherwise).
+    pub stats: NumericStats,
 }
 
 /// Why an index operation failed.
@@ -85,11 +128,13 @@ pub struct FacetCounts {
     pub total: u64,
     /// Value counts per facet.
     pub facets: BTreeMap<Facet, Distribution>,
+    /// Numeric stats under the full filter and text.
+    pub stats: NumericStats,
 }
 
 /// Computes a facets request on any engine. Plain counts are one search; disjunctive counts
 /// (`disjunctive=true`) run one search per facet under the filter without that facet's own
-/// included values, plus one for the total.
+/// included values, plus one for the total and stats.
 pub async fn facet_counts(
     index: &dyn SearchIndex,
     request: &FacetsRequest,
@@ -98,16 +143,20 @@ pub async fn facet_counts(
     let mut query = request.query.clone();
     query.page = Page { limit: 1, offset: 0 };
     if !request.disjunctive {
-        let r = index.search(SearchRequest { query: &query, facets: &request.facets, now }).await?;
-        return Ok(FacetCounts { total: r.total, facets: r.facets });
+        let r = index
+            .search(SearchRequest { query: &query, facets: &request.facets, stats: true, now })
+            .await?;
+        return Ok(FacetCounts { total: r.total, facets: r.facets, stats: r.stats });
     }
-    let total = index.search(SearchRequest { query: &query, facets: &[], now }).await?.total;
+    let full = SearchRequest { query: &query, facets: &[], stats: true, now };
+    let full = index.search(full).await?;
     let mut facets = BTreeMap::new();
     for facet in &request.facets {
         let relaxed = query.without_selection_of(*facet);
         let one = std::slice::from_ref(facet);
-        let mut r = index.search(SearchRequest { query: &relaxed, facets: one, now }).await?;
+        let mut r =
+            index.search(SearchRequest { query: &relaxed, facets: one, stats: false, now }).await?;
         facets.insert(*facet, r.facets.remove(facet).unwrap_or_default());
     }
-    Ok(FacetCounts { total, facets })
+    Ok(FacetCounts { total: full.total, facets, stats: full.stats })
 }

@@ -60,8 +60,8 @@ pub use facet::{Facet, FacetValue, Mode, NO_REGION, Selection};
 pub use filter::{Filter, quote};
 pub use ignored::{IgnoredParam, MAX_IGNORED, did_you_mean};
 pub use index::{
-    Distribution, FacetCounts, IndexError, MAX_FACET_VALUES, SearchIndex, SearchRequest,
-    SearchResults, facet_counts,
+    Bounds, Distribution, FacetCounts, IndexError, MAX_FACET_VALUES, NumericStats, SearchIndex,
+    SearchRequest, SearchResults, facet_counts,
 };
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
 pub use query::{Endpoint, JobQuery, QField};

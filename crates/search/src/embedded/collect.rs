@@ -12,6 +12,7 @@ use tantivy::columnar::{Column, StrColumn};
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
 use crate::embedded::schema;
+use crate::index::{Bounds, NumericStats};
 use crate::sort::Order;
 
 /// How hits are ordered; every order ends with the freshness tie-break (effective posted date,
@@ -85,6 +86,8 @@ pub(crate) struct Gathered {
     pub total: u64,
     /// Per requested facet field, value counts.
     pub counts: Vec<BTreeMap<String, u64>>,
+    /// Numeric stats (when asked for).
+    pub stats: NumericStats,
 }
 
 /// Gathers the best rows, the match count and facet counts.
@@ -94,6 +97,8 @@ pub(crate) struct Gather {
     pub keep: usize,
     /// Facet field names to count.
     pub facets: Vec<&'static str>,
+    /// Whether to compute numeric stats.
+    pub stats: bool,
 }
 
 pub(crate) struct SegmentGather {
@@ -103,6 +108,9 @@ pub(crate) struct SegmentGather {
     created: Column<i64>,
     id: Column<i64>,
     facets: Vec<(Option<StrColumn>, Vec<u64>)>,
+    /// Salary min, salary max, experience columns, when stats are asked for.
+    stat_columns: Option<[Column<i64>; 3]>,
+    stats: NumericStats,
     ordering: HitOrder,
     keep: usize,
     heap: BinaryHeap<Ranked>,
@@ -138,6 +146,16 @@ impl Collector for Gather {
             posted: fast.i64(schema::POSTED_TS)?,
             created: fast.i64(schema::CREATED_TS)?,
             id: fast.i64(schema::ID)?,
+            stat_columns: if !self.stats {
+                None
+            } else {
+                Some([
+                    fast.i64(schema::SALARY_MIN)?,
+                    fast.i64(schema::SALARY_MAX)?,
+                    fast.i64(schema::EXPERIENCE_YEARS_MIN)?,
+                ])
+            },
+            stats: NumericStats::default(),
             facets,
             ordering: self.ordering,
             keep: self.keep,
@@ -154,9 +172,15 @@ impl Collector for Gather {
         let mut rows = Vec::new();
         let mut total = 0;
         let mut counts = vec![BTreeMap::new(); self.facets.len()];
+        let mut stats = NumericStats::default();
         for fruit in fruits {
             rows.extend(fruit.rows);
             total += fruit.total;
+            let s = fruit.stats;
+            stats.salary_min = Bounds::union(stats.salary_min, s.salary_min);
+            stats.salary_max = Bounds::union(stats.salary_max, s.salary_max);
+            stats.experience_years_min =
+                Bounds::union(stats.experience_years_min, s.experience_years_min);
             for (sum, part) in counts.iter_mut().zip(fruit.counts) {
                 for (value, n) in part {
                     *sum.entry(value).or_insert(0) += n;
@@ -165,7 +189,7 @@ impl Collector for Gather {
         }
         rows.sort_by(|a, b| a.cmp(b, self.ordering));
         rows.truncate(self.keep);
-        Ok(Gathered { rows, total, counts })
+        Ok(Gathered { rows, total, counts, stats })
     }
 }
 
@@ -181,6 +205,18 @@ impl SegmentCollector for SegmentGather {
                         *n += 1;
                     }
                 }
+            }
+        }
+        if let Some([lo, hi, years]) = &self.stat_columns {
+            let s = &mut self.stats;
+            if let Some(v) = lo.first(doc) {
+                s.salary_min = Bounds::widen(s.salary_min, v);
+            }
+            if let Some(v) = hi.first(doc) {
+                s.salary_max = Bounds::widen(s.salary_max, v);
+            }
+            if let Some(v) = years.first(doc) {
+                s.experience_years_min = Bounds::widen(s.experience_years_min, v);
             }
         }
         if self.keep == 0 {
@@ -221,6 +257,6 @@ impl SegmentCollector for SegmentGather {
             })
             .collect();
         let rows = self.heap.into_iter().map(|r| r.0).collect();
-        Gathered { rows, total: self.total, counts }
+        Gathered { rows, total: self.total, counts, stats: self.stats }
     }
 }

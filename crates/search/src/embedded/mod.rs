@@ -11,7 +11,7 @@
 //! search. Blocking engine work runs on tokio's blocking pool.
 //!
 //! Deliberately absent: disjunctive facet counts (engine-independent, in
-//! [`facet_counts`](crate::index::facet_counts)), numeric facet stats, highlighting, and any ranking by profile vectors.
+//! [`facet_counts`](crate::index::facet_counts)), highlighting, and any ranking by profile vectors.
 
 mod collect;
 mod schema;
@@ -115,10 +115,12 @@ impl Inner {
             ordering,
             keep: offset.saturating_add(limit),
             facets: request.facets.iter().map(|f| f.param()).collect(),
+            stats: request.stats,
         };
         let searcher = self.reader.searcher();
         let gathered = searcher.search(query.as_ref(), &gather).map_err(engine)?;
-        let (rows, total, counts) = (gathered.rows, gathered.total, gathered.counts);
+        let (rows, total, counts, stats) =
+            (gathered.rows, gathered.total, gathered.counts, gathered.stats);
         let mut hits = Vec::with_capacity(limit);
         for row in rows.iter().skip(offset).take(limit) {
             let stored: TantivyDocument = searcher.doc(row.address).map_err(engine)?;
@@ -130,7 +132,7 @@ impl Inner {
         }
         let facets =
             request.facets.iter().copied().zip(counts).map(|(f, c)| (f, distribution(c))).collect();
-        Ok(SearchResults { hits, total, facets })
+        Ok(SearchResults { hits, total, facets, stats })
     }
 }
 
@@ -240,9 +242,9 @@ impl SearchIndex for EmbeddedIndex {
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
         let query = request.query.clone();
         let facets = request.facets.to_vec();
-        let now = request.now;
+        let (now, stats) = (request.now, request.stats);
         self.blocking(move |inner| {
-            inner.search(&SearchRequest { query: &query, facets: &facets, now })
+            inner.search(&SearchRequest { query: &query, facets: &facets, stats, now })
         })
         .await
     }

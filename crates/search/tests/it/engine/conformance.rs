@@ -3,7 +3,7 @@
 //! [`catalogue::documents`] and may modify it.
 
 use freehire_search::{
-    Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex, SearchRequest, SearchResults,
+    Bounds, Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex, SearchRequest, SearchResults,
     facet_counts,
 };
 
@@ -13,7 +13,10 @@ use crate::now;
 /// Runs a search query string (no facet counts).
 pub async fn run(index: &dyn SearchIndex, qs: &str) -> SearchResults {
     let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
-    index.search(SearchRequest { query: &query, facets: &[], now: now() }).await.unwrap()
+    index
+        .search(SearchRequest { query: &query, facets: &[], stats: false, now: now() })
+        .await
+        .unwrap()
 }
 
 /// The hit ids of a search, in order.
@@ -165,7 +168,10 @@ pub async fn paging_and_total(index: &dyn SearchIndex) {
 pub async fn facet_distributions(index: &dyn SearchIndex) {
     let count = |qs: &'static str, facets: &'static [Facet]| async move {
         let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
-        index.search(SearchRequest { query: &query, facets, now: now() }).await.unwrap()
+        index
+            .search(SearchRequest { query: &query, facets, stats: true, now: now() })
+            .await
+            .unwrap()
     };
     let all = count("", &[Facet::WorkMode, Facet::Skills, Facet::Regions]).await;
     let pairs =
@@ -191,6 +197,10 @@ pub async fn facet_distributions(index: &dyn SearchIndex) {
     assert_eq!(eu.total, 2);
     assert_eq!(eu.facets[&Facet::Seniority], pairs(&[("junior", 1), ("senior", 1)]));
     assert_eq!(eu.facets[&Facet::SalaryCurrency], pairs(&[("EUR", 2)]));
+    // Numeric stats over the matches.
+    assert_eq!(eu.stats.salary_min, Some(Bounds { min: 50_000, max: 80_000 }));
+    assert_eq!(eu.stats.salary_max, Some(Bounds { min: 60_000, max: 100_000 }));
+    assert_eq!(eu.stats.experience_years_min, None);
     let rust = count("q=rust", &[Facet::Countries, Facet::RequiresClearance]).await;
     assert_eq!(rust.facets[&Facet::Countries], pairs(&[("de", 1), ("us", 1)]));
     assert_eq!(rust.facets[&Facet::RequiresClearance], pairs(&[("true", 1)]));
@@ -204,6 +214,7 @@ pub async fn facet_distributions(index: &dyn SearchIndex) {
     // Only the requested facets are counted.
     assert_eq!(rust.facets.len(), 2);
     assert!(run(index, "").await.facets.is_empty());
+    assert_eq!(run(index, "").await.stats.salary_min, None, "stats only when asked for");
 }
 
 pub async fn facets_requests(index: &dyn SearchIndex) {
@@ -221,12 +232,14 @@ pub async fn facets_requests(index: &dyn SearchIndex) {
     assert_eq!(plain.facets[&Facet::WorkMode], pairs(&[("remote", 3)]));
     assert_eq!(plain.facets[&Facet::Seniority], pairs(&[("lead", 1), ("middle", 1), ("staff", 1)]));
     assert!(plain.facets[&Facet::Domains].is_empty());
+    assert_eq!(plain.stats.salary_max, Some(Bounds { min: 70_000, max: 70_000 }));
     let some = counts("facets=skills,work_mode&q=rust").await;
     assert_eq!(some.facets.len(), 2);
     assert_eq!(some.facets[&Facet::WorkMode], pairs(&[("remote", 2), ("hybrid", 1)]));
     // Disjunctive: each facet is counted without its own selection, under the others.
     let dis = counts("work_mode=remote&seniority=staff&disjunctive=true").await;
     assert_eq!(dis.total, 1);
+    assert_eq!(dis.stats.salary_min, None, "stats follow the full filter");
     assert_eq!(dis.facets[&Facet::WorkMode], pairs(&[("remote", 1)]));
     assert_eq!(dis.facets[&Facet::Seniority], pairs(&[("lead", 1), ("middle", 1), ("staff", 1)]));
     assert_eq!(dis.facets[&Facet::Skills], pairs(&[("go", 1), ("kubernetes", 1), ("rust", 1)]));
