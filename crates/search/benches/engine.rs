@@ -122,6 +122,7 @@ fn document(id: i64, rng: &mut Rng) -> SearchDocument {
     SearchDocument {
         id,
         public_slug: format!("job-{id}"),
+        external_id: id.to_string(),
         company_slug: company.to_lowercase(),
         title,
         company,
@@ -131,6 +132,7 @@ fn document(id: i64, rng: &mut Rng) -> SearchDocument {
         facets,
         posted_ts: created,
         created_ts: created,
+        updated_ts: created,
         salary_min: salary,
         salary_max: salary.map(|s| s + 20_000),
         experience_years_min: None,

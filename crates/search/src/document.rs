@@ -1,8 +1,8 @@
 //! The search document (reference §5.2): what one indexed job carries, built from a stored
 //! [`Job`], and the rule for which jobs are indexed at all.
 //!
-//! The document holds exactly what a search hit shows (slug, title, company, location, the
-//! truncated description, dates, salary) plus every facet value as a plain string, keyed by
+//! The document holds what a search hit shows (slug, source id, title, company, location, url,
+//! the truncated description, dates, salary) plus every facet value as a plain string, keyed by
 //! [`Facet`], so every engine filters and counts the same strings the query model renders.
 //! Facets the catalogue does not derive yet (domains, company type/size, archetype, role
 //! type, reality, collections, relocation, visa sponsorship) are simply empty.
@@ -25,6 +25,8 @@ pub struct SearchDocument {
     pub id: i64,
     /// Public address.
     pub public_slug: String,
+    /// The job's id at its source (the source itself is the `source` facet).
+    pub external_id: String,
     /// Job title.
     pub title: String,
     /// Company display name.
@@ -44,6 +46,8 @@ pub struct SearchDocument {
     pub posted_ts: i64,
     /// First seen, Unix seconds (`created_ts`).
     pub created_ts: i64,
+    /// Content last changed, Unix seconds.
+    pub updated_ts: i64,
     /// Salary lower bound (`enrichment.salary_min`).
     pub salary_min: Option<i64>,
     /// Salary upper bound (`enrichment.salary_max`).
@@ -93,6 +97,7 @@ impl SearchDocument {
         Self {
             id: job.id.get(),
             public_slug: job.public_slug.as_str().to_owned(),
+            external_id: p.external_id.clone(),
             title: p.title.clone(),
             company: p.company.clone(),
             company_slug: job.company_slug.as_str().to_owned(),
@@ -102,6 +107,7 @@ impl SearchDocument {
             facets,
             posted_ts: job.effective_posted_at(now).timestamp(),
             created_ts: job.created_at.timestamp(),
+            updated_ts: job.updated_at.timestamp(),
             salary_min: p.salary.as_ref().and_then(|s| s.min),
             salary_max: p.salary.as_ref().and_then(|s| s.max),
             experience_years_min: f.experience_years_min.map(i64::from),

@@ -13,6 +13,9 @@ fn a_document_carries_the_hit_fields_and_facets() {
     assert_eq!(doc.id, 1);
     assert_eq!(doc.title, "Senior Rust Engineer");
     assert_eq!(doc.company_slug, "acme");
+    assert_eq!(doc.external_id, "board:1");
+    assert_eq!(doc.url, "https://jobs.example.com/1");
+    assert_eq!(doc.updated_ts, day(12, 20).timestamp());
     assert!(doc.public_slug.starts_with("senior-rust-engineer-acme-gmbh-"), "{}", doc.public_slug);
     assert_eq!(doc.description, "Build our trading core in Rust ; some Go services.");
     assert_eq!(doc.values(Facet::Skills), ["go", "rust"]);
