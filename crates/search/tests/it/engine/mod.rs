@@ -4,3 +4,4 @@ pub mod catalogue;
 pub mod conformance;
 mod document;
 mod embedded;
+mod oracle;
