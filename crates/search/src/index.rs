@@ -133,8 +133,9 @@ pub struct FacetCounts {
 }
 
 /// Computes a facets request on any engine. Plain counts are one search; disjunctive counts
-/// (`disjunctive=true`) run one search per facet under the filter without that facet's own
-/// included values, plus one for the total and stats.
+/// (`disjunctive=true`) count each facet under the filter without that facet's own included
+/// values: one search per facet with a selection, plus one (total, stats and every facet
+/// without a selection) under the full filter.
 pub async fn facet_counts(
     index: &dyn SearchIndex,
     request: &FacetsRequest,
@@ -148,15 +149,21 @@ pub async fn facet_counts(
             .await?;
         return Ok(FacetCounts { total: r.total, facets: r.facets, stats: r.stats });
     }
-    let full = SearchRequest { query: &query, facets: &[], stats: true, now };
+    // A facet without included values counts the same either way: all of those come from the
+    // one search under the full filter; each selected facet needs its own relaxed search.
+    let (selected, unselected): (Vec<Facet>, Vec<Facet>) = request
+        .facets
+        .iter()
+        .partition(|f| query.facets.get(f).is_some_and(|sel| !sel.include.is_empty()));
+    let full = SearchRequest { query: &query, facets: &unselected, stats: true, now };
     let full = index.search(full).await?;
-    let mut facets = BTreeMap::new();
-    for facet in &request.facets {
-        let relaxed = query.without_selection_of(*facet);
-        let one = std::slice::from_ref(facet);
+    let mut facets = full.facets;
+    for facet in selected {
+        let relaxed = query.without_selection_of(facet);
+        let one = std::slice::from_ref(&facet);
         let mut r =
             index.search(SearchRequest { query: &relaxed, facets: one, stats: false, now }).await?;
-        facets.insert(*facet, r.facets.remove(facet).unwrap_or_default());
+        facets.insert(facet, r.facets.remove(&facet).unwrap_or_default());
     }
     Ok(FacetCounts { total: full.total, facets, stats: full.stats })
 }

@@ -239,10 +239,16 @@ pub async fn facets_requests(index: &dyn SearchIndex) {
     // Disjunctive: each facet is counted without its own selection, under the others.
     let dis = counts("work_mode=remote&seniority=staff&disjunctive=true").await;
     assert_eq!(dis.total, 1);
+    assert_eq!(dis.facets.len(), Facet::ALL.len() - 1);
     assert_eq!(dis.stats.salary_min, None, "stats follow the full filter");
     assert_eq!(dis.facets[&Facet::WorkMode], pairs(&[("remote", 1)]));
     assert_eq!(dis.facets[&Facet::Seniority], pairs(&[("lead", 1), ("middle", 1), ("staff", 1)]));
     assert_eq!(dis.facets[&Facet::Skills], pairs(&[("go", 1), ("kubernetes", 1), ("rust", 1)]));
+    // An excluded value stays excluded in its own facet's count.
+    let dis = counts("work_mode=remote&seniority_exclude=staff&disjunctive=true").await;
+    assert_eq!(dis.total, 2);
+    assert_eq!(dis.facets[&Facet::Seniority], pairs(&[("lead", 1), ("middle", 1)]));
+    assert_eq!(dis.facets[&Facet::WorkMode], pairs(&[("hybrid", 2), ("remote", 2), ("onsite", 1)]));
 }
 
 /// Upsert replaces, delete removes, rebuild swaps the whole content. Runs last: it changes
