@@ -31,13 +31,21 @@
 //! # Ok::<(), freehire_search::SearchError>(())
 //! ```
 //!
-//! Pure: no IO, no clock (the caller passes `now`), no engine. The `SearchIndex` port, its
-//! engines, the outbox drain and the HTTP routes are not built yet.
+//! - [`SearchDocument`], [`indexable`]: the indexed form of a stored job (reference §5.2).
+//! - [`SearchIndex`]: the engine port (upsert, delete, rebuild, search with hits, total and
+//!   facet counts); [`facet_counts`] answers a facets request on any engine.
+//! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
+//!
+//! The query model is pure (no IO, no clock: the caller passes `now`). The Meilisearch
+//! adapter, the outbox drain and the HTTP routes are not built yet.
 
+pub mod document;
+pub mod embedded;
 pub mod error;
 pub mod facet;
 pub mod filter;
 pub mod ignored;
+pub mod index;
 pub mod page;
 pub mod query;
 pub mod request;
@@ -45,10 +53,16 @@ pub mod scalars;
 pub mod sort;
 pub mod vocab;
 
+pub use document::{MAX_DESCRIPTION_CHARS, SearchDocument, indexable};
+pub use embedded::EmbeddedIndex;
 pub use error::SearchError;
 pub use facet::{Facet, FacetValue, Mode, NO_REGION, Selection};
 pub use filter::{Filter, quote};
 pub use ignored::{IgnoredParam, MAX_IGNORED, did_you_mean};
+pub use index::{
+    Bounds, Distribution, FacetCounts, IndexError, MAX_FACET_VALUES, NumericStats, SearchIndex,
+    SearchRequest, SearchResults, facet_counts,
+};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
 pub use query::{Endpoint, JobQuery, QField};
 pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};

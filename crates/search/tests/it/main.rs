@@ -1,7 +1,9 @@
-//! Integration tests of the query model: the reference's test expectations (§16.2, §16.3),
+//! Integration tests of the query model and the search engine (`engine`: documents and the
+//! conformance suite on the embedded engine). Query model: the reference's test expectations (§16.2, §16.3),
 //! the grammar rule by rule, and property tests (no panic, no filter injection).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod engine;
 mod grammar;
 mod props;
 mod reference;

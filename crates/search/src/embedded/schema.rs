@@ -1,0 +1,77 @@
+//! The tantivy schema of the embedded engine: one field per searchable text, per facet, per
+//! numeric bound or sort key, plus the stored document.
+
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
+};
+
+use crate::facet::Facet;
+use crate::query::QField;
+
+/// The tokenizer of the searchable text fields.
+pub(crate) const TOKENIZER: &str = "freehire";
+
+/// Name of the stored JSON document.
+const DOC: &str = "doc";
+
+/// The numeric fields (i64, indexed for ranges, fast for sorts).
+pub(crate) const POSTED_TS: &str = "posted_ts";
+pub(crate) const CREATED_TS: &str = "created_ts";
+pub(crate) const ID: &str = "id";
+pub(crate) const SALARY_MIN: &str = "salary_min";
+pub(crate) const SALARY_MAX: &str = "salary_max";
+pub(crate) const EXPERIENCE_YEARS_MIN: &str = "experience_years_min";
+pub(crate) const VIEW_COUNT: &str = "view_count";
+/// `"true"` / `"false"`, absent when unknown.
+pub(crate) const VISA_SPONSORSHIP: &str = "visa_sponsorship";
+
+const NUMBERS: &[&str] =
+    &[POSTED_TS, CREATED_TS, ID, SALARY_MIN, SALARY_MAX, EXPERIENCE_YEARS_MIN, VIEW_COUNT];
+
+/// The analyzer of the searchable text: words of letters and digits, lowercased, folded to
+/// ASCII, words over 40 bytes dropped.
+pub(crate) fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// The schema, with handles on its fields.
+#[derive(Clone)]
+pub(crate) struct Fields {
+    pub schema: Schema,
+    pub doc: Field,
+}
+
+impl Fields {
+    pub fn new() -> Self {
+        let mut b = Schema::builder();
+        let text = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(TOKENIZER)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        );
+        for f in QField::ALL {
+            b.add_text_field(f.as_str(), text.clone());
+        }
+        for f in Facet::ALL {
+            b.add_text_field(f.param(), STRING | FAST);
+        }
+        b.add_text_field(VISA_SPONSORSHIP, STRING | FAST);
+        for n in NUMBERS {
+            b.add_i64_field(n, INDEXED | FAST);
+        }
+        let doc = b.add_text_field(DOC, STORED);
+        Self { schema: b.build(), doc }
+    }
+
+    /// The field named `name` (every name used here is declared in [`Fields::new`]).
+    pub fn get(&self, name: &str) -> Result<Field, tantivy::TantivyError> {
+        self.schema.get_field(name)
+    }
+}

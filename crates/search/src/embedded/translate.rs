@@ -1,0 +1,217 @@
+//! A [`JobQuery`] translated into one tantivy query: the text match ANDed with the filter.
+//!
+//! **Text.** `q` is split with the index's own analyzer. Every word must match in at least one
+//! searched field (`q_fields`, or all four). Per field, a word matches exactly (BM25, weighted
+//! title 8 > company 4 > description 2 > location 1); the last word also matches as a prefix
+//! (a constant-score automaton query), and a word of 5 or more characters also matches within
+//! one edit, of 9 or more within two (Meilisearch's default typo thresholds; Levenshtein, a
+//! transposition counting one; for the last word, edits of a prefix). Fuzzy and prefix
+//! matches score below exact ones.
+//!
+//! **Filter.** Scored as a constant (it selects, never ranks). The same AND of OR-groups
+//! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the
+//! geography OR-group, per facet one OR-group (or one group per value under `_mode=and`), one
+//! group per excluded value, then the scalar bounds as ranges.
+//! `regions=none` is "has no region" (`IS EMPTY`), its exclusion "has one".
+
+use std::ops::Bound;
+
+use chrono::{DateTime, Utc};
+use tantivy::Term;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, ExistsQuery, FuzzyTermQuery, Occur, Query,
+    RangeQuery, TermQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::tokenizer::TextAnalyzer;
+
+use crate::JobQuery;
+use crate::embedded::schema::{self, Fields};
+use crate::facet::{FacetValue, Mode};
+use crate::query::QField;
+
+/// Seconds per day.
+const DAY: i64 = 86_400;
+/// Shortest word given one typo (Meilisearch's default `oneTypo`).
+const ONE_TYPO_MIN_CHARS: usize = 5;
+/// Shortest word given two typos (Meilisearch's default `twoTypos`).
+const TWO_TYPOS_MIN_CHARS: usize = 9;
+
+/// How many edits a query word may be away from an indexed word.
+fn typos(word: &str) -> u8 {
+    match word.chars().count() {
+        n if n >= TWO_TYPOS_MIN_CHARS => 2,
+        n if n >= ONE_TYPO_MIN_CHARS => 1,
+        _ => 0,
+    }
+}
+
+type TResult<T> = Result<T, tantivy::TantivyError>;
+
+/// Ranking weight of a searchable field.
+fn weight(field: QField) -> f32 {
+    match field {
+        QField::Title => 8.0,
+        QField::Company => 4.0,
+        QField::Description => 2.0,
+        QField::Location => 1.0,
+    }
+}
+
+/// The words of `q`, as the index analyzed them.
+pub(crate) fn words(analyzer: &mut TextAnalyzer, q: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stream = analyzer.token_stream(q);
+    stream.process(&mut |t| out.push(t.text.clone()));
+    out
+}
+
+/// The whole query: text (if any) AND filter. Matches everything when both are empty.
+pub(crate) fn query(
+    fields: &Fields,
+    analyzer: &mut TextAnalyzer,
+    q: &JobQuery,
+    now: DateTime<Utc>,
+) -> TResult<Box<dyn Query>> {
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(AllQuery))];
+    if let Some(text) = q.q.as_deref() {
+        let searched: &[QField] = if q.q_fields.is_empty() { QField::ALL } else { &q.q_fields };
+        let words = words(analyzer, text);
+        let last = words.len().saturating_sub(1);
+        for (i, word) in words.iter().enumerate() {
+            let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+            for f in searched {
+                let field = fields.get(f.as_str())?;
+                let term = Term::from_field_text(field, word);
+                let w = weight(*f);
+                let mut alt = |q: Box<dyn Query>, boost: f32| {
+                    alternatives.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
+                };
+                alt(Box::new(TermQuery::new(term.clone(), IndexRecordOption::WithFreqs)), w);
+                if i == last {
+                    alt(Box::new(FuzzyTermQuery::new_prefix(term.clone(), 0, true)), w * 0.5);
+                }
+                let typos = typos(word);
+                if typos > 0 {
+                    alt(Box::new(FuzzyTermQuery::new(term.clone(), typos, true)), w * 0.3);
+                    if i == last {
+                        alt(Box::new(FuzzyTermQuery::new_prefix(term, typos, true)), w * 0.2);
+                    }
+                }
+            }
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
+        }
+    }
+    let groups = filter_groups(fields, q, now)?;
+    if !groups.is_empty() {
+        let all: Vec<(Occur, Box<dyn Query>)> = groups
+            .into_iter()
+            .map(|group| {
+                let any = group.into_iter().map(|q| (Occur::Should, q)).collect();
+                (Occur::Must, Box::new(BooleanQuery::new(any)) as Box<dyn Query>)
+            })
+            .collect();
+        // The filter selects; it must not score (a rarer value would otherwise rank higher).
+        let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(all)), 0.0);
+        clauses.push((Occur::Must, Box::new(filter)));
+    }
+    Ok(Box::new(BooleanQuery::new(clauses)))
+}
+
+/// `base AND NOT inner`.
+fn not(inner: Box<dyn Query>) -> Box<dyn Query> {
+    Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(AllQuery)), (Occur::MustNot, inner)]))
+}
+
+/// The documents where `attr` holds `value` (or, `negated`, does not).
+fn value_query(
+    fields: &Fields,
+    attr: &str,
+    value: &FacetValue,
+    negated: bool,
+) -> TResult<Box<dyn Query>> {
+    let field = fields.get(attr)?;
+    let term = |v: &str| -> Box<dyn Query> {
+        Box::new(TermQuery::new(Term::from_field_text(field, v), IndexRecordOption::Basic))
+    };
+    let positive: Box<dyn Query> = match value {
+        FacetValue::Text(v) => term(v),
+        // "IS EMPTY" is "has no value".
+        FacetValue::Empty => not(Box::new(ExistsQuery::new(attr.to_owned(), false))),
+        // The flag is true or absent: `false` is "not true".
+        FacetValue::Flag(b) => {
+            if *b {
+                term("true")
+            } else {
+                not(term("true"))
+            }
+        }
+    };
+    Ok(if negated { not(positive) } else { positive })
+}
+
+/// `field >= n` (lower) or `field <= n`.
+fn bound(fields: &Fields, name: &str, n: i64, lower: bool) -> TResult<Box<dyn Query>> {
+    let t = Term::from_field_i64(fields.get(name)?, n);
+    Ok(Box::new(if lower {
+        RangeQuery::new(Bound::Included(t), Bound::Unbounded)
+    } else {
+        RangeQuery::new(Bound::Unbounded, Bound::Included(t))
+    }))
+}
+
+/// The filter as OR-groups to AND, in [`JobQuery::filter`]'s order.
+fn filter_groups(
+    fields: &Fields,
+    q: &JobQuery,
+    now: DateTime<Utc>,
+) -> TResult<Vec<Vec<Box<dyn Query>>>> {
+    let mut groups: Vec<Vec<Box<dyn Query>>> = Vec::new();
+    let mut geography = Vec::new();
+    for (facet, sel) in q.facets.iter().filter(|(f, _)| f.is_geography()) {
+        for v in &sel.include {
+            geography.push(value_query(fields, facet.param(), v, false)?);
+        }
+    }
+    if !geography.is_empty() {
+        groups.push(geography);
+    }
+    for (facet, sel) in &q.facets {
+        let attr = facet.param();
+        if !facet.is_geography() && !sel.include.is_empty() {
+            let terms = sel
+                .include
+                .iter()
+                .map(|v| value_query(fields, attr, v, false))
+                .collect::<TResult<Vec<_>>>()?;
+            match sel.mode {
+                Mode::Or => groups.push(terms),
+                Mode::And => groups.extend(terms.into_iter().map(|t| vec![t])),
+            }
+        }
+        for v in &sel.exclude {
+            groups.push(vec![value_query(fields, attr, v, true)?]);
+        }
+    }
+    let s = &q.scalars;
+    if let Some(b) = s.visa_sponsorship {
+        let field = fields.get(schema::VISA_SPONSORSHIP)?;
+        let t = Term::from_field_text(field, if b { "true" } else { "false" });
+        groups.push(vec![Box::new(TermQuery::new(t, IndexRecordOption::Basic))]);
+    }
+    let mut push = |name: &str, n: Option<i64>, lower: bool| -> TResult<()> {
+        if let Some(n) = n {
+            groups.push(vec![bound(fields, name, n, lower)?]);
+        }
+        Ok(())
+    };
+    push(schema::SALARY_MIN, s.salary_min, true)?;
+    push(schema::SALARY_MAX, s.salary_max, false)?;
+    push(schema::EXPERIENCE_YEARS_MIN, s.experience_years_min, true)?;
+    push(schema::EXPERIENCE_YEARS_MIN, s.experience_years_max, false)?;
+    let now = now.timestamp();
+    let since = |d: Option<u32>| d.map(|d| now - i64::from(d) * DAY);
+    push(schema::POSTED_TS, since(s.posted_within_days), true)?;
+    push(schema::CREATED_TS, since(s.open_within_days), true)?;
+    Ok(groups)
+}

@@ -1,0 +1,169 @@
+//! The [`SearchIndex`] port: what the application needs from a search engine, whichever engine
+//! it is (the embedded tantivy engine here; Meilisearch later). One conformance suite (the
+//! crate's integration tests) holds every adapter to the same answers.
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::JobQuery;
+use crate::document::SearchDocument;
+use crate::facet::Facet;
+use crate::page::Page;
+use crate::request::FacetsRequest;
+
+/// At most this many values per facet distribution, by count (reference §5.9).
+pub const MAX_FACET_VALUES: usize = 1_200;
+
+/// A search: the parsed query and the facet distributions to compute alongside the hits.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchRequest<'a> {
+    /// Text, filter, sort and page.
+    pub query: &'a JobQuery,
+    /// Facets whose value counts to compute over all matching documents (empty: none).
+    pub facets: &'a [Facet],
+    /// Whether to compute the [`NumericStats`] over all matching documents.
+    pub stats: bool,
+    /// Anchors the `posted_within_days` / `open_within_days` windows.
+    pub now: DateTime<Utc>,
+}
+
+/// One facet's value counts, most frequent first (ties by value), at most
+/// [`MAX_FACET_VALUES`].
+pub type Distribution = Vec<(String, u64)>;
+
+/// The smallest and largest value of a numeric field over the matching documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Smallest value.
+    pub min: i64,
+    /// Largest value.
+    pub max: i64,
+}
+
+impl Bounds {
+    /// Widens `bounds` to include `value`.
+    pub fn widen(bounds: Option<Bounds>, value: i64) -> Option<Bounds> {
+        Some(match bounds {
+            None => Bounds { min: value, max: value },
+            Some(b) => Bounds { min: b.min.min(value), max: b.max.max(value) },
+        })
+    }
+
+    /// The union of two optional bounds.
+    pub fn union(a: Option<Bounds>, b: Option<Bounds>) -> Option<Bounds> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(Bounds { min: a.min.min(b.min), max: a.max.max(b.max) }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// The numeric stats of the facets response (reference §5.9); `None` when no matching
+/// document has the value.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NumericStats {
+    /// `enrichment.salary_min`.
+    pub salary_min: Option<Bounds>,
+    /// `enrichment.salary_max`.
+    pub salary_max: Option<Bounds>,
+    /// `enrichment.experience_years_min`.
+    pub experience_years_min: Option<Bounds>,
+}
+
+/// The answer to a search.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchResults {
+    /// The requested page of hits, in order.
+    pub hits: Vec<SearchDocument>,
+    /// How many documents match in all (exact).
+    pub total: u64,
+    /// Value counts per requested facet, over every matching document.
+    pub facets: BTreeMap<Facet, Distribution>,
+    /// Numeric stats over every matching document when requested (default otherwise).
+    pub stats: NumericStats,
+}
+
+/// Why an index operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// The engine failed (I/O, corrupt index, a lock held elsewhere, …).
+    #[error("search engine error: {0}")]
+    Engine(String),
+    /// A stored document could not be read back.
+    #[error("stored search document is unreadable: {0}")]
+    Document(String),
+}
+
+/// A search engine holding [`SearchDocument`]s.
+///
+/// Writes are visible to searches once the call returns.
+#[async_trait]
+pub trait SearchIndex: Send + Sync {
+    /// Adds the documents, replacing any with the same id.
+    async fn upsert(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError>;
+
+    /// Removes the documents with these job ids (unknown ids are ignored).
+    async fn delete(&self, ids: &[i64]) -> Result<(), IndexError>;
+
+    /// Replaces the whole content with `docs` in one step: searches see either the old
+    /// content or the new, never a mix (the rebuild-and-swap of reference §5.1).
+    async fn rebuild(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError>;
+
+    /// Removes every document.
+    async fn clear(&self) -> Result<(), IndexError> {
+        self.rebuild(Vec::new()).await
+    }
+
+    /// Runs a search.
+    async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError>;
+}
+
+/// The answer to a facets request (reference §5.9): the number of matching jobs and the
+/// requested distributions.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FacetCounts {
+    /// Jobs matching the full filter and text.
+    pub total: u64,
+    /// Value counts per facet.
+    pub facets: BTreeMap<Facet, Distribution>,
+    /// Numeric stats under the full filter and text.
+    pub stats: NumericStats,
+}
+
+/// Computes a facets request on any engine. Plain counts are one search; disjunctive counts
+/// (`disjunctive=true`) count each facet under the filter without that facet's own included
+/// values: one search per facet with a selection, plus one (total, stats and every facet
+/// without a selection) under the full filter.
+pub async fn facet_counts(
+    index: &dyn SearchIndex,
+    request: &FacetsRequest,
+    now: DateTime<Utc>,
+) -> Result<FacetCounts, IndexError> {
+    let mut query = request.query.clone();
+    query.page = Page { limit: 1, offset: 0 };
+    if !request.disjunctive {
+        let r = index
+            .search(SearchRequest { query: &query, facets: &request.facets, stats: true, now })
+            .await?;
+        return Ok(FacetCounts { total: r.total, facets: r.facets, stats: r.stats });
+    }
+    // A facet without included values counts the same either way: all of those come from the
+    // one search under the full filter; each selected facet needs its own relaxed search.
+    let (selected, unselected): (Vec<Facet>, Vec<Facet>) = request
+        .facets
+        .iter()
+        .partition(|f| query.facets.get(f).is_some_and(|sel| !sel.include.is_empty()));
+    let full = SearchRequest { query: &query, facets: &unselected, stats: true, now };
+    let full = index.search(full).await?;
+    let mut facets = full.facets;
+    for facet in selected {
+        let relaxed = query.without_selection_of(facet);
+        let one = std::slice::from_ref(&facet);
+        let mut r =
+            index.search(SearchRequest { query: &relaxed, facets: one, stats: false, now }).await?;
+        facets.insert(facet, r.facets.remove(&facet).unwrap_or_default());
+    }
+    Ok(FacetCounts { total: full.total, facets, stats: full.stats })
+}

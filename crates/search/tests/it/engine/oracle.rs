@@ -1,0 +1,130 @@
+//! The embedded engine against an oracle: random filter queries, answered by the engine and by
+//! a direct evaluation of the query model's semantics over the documents, must select the same
+//! jobs.
+
+use freehire_search::{
+    EmbeddedIndex, Endpoint, FacetValue, JobQuery, Mode, SearchDocument, SearchIndex,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+use super::{catalogue, conformance};
+use crate::now;
+
+/// Parameters and the values drawn for them.
+const POOL: &[(&str, &[&str])] = &[
+    ("skills", &["go", "rust", "python", "sql", "figma", "kubernetes", "java"]),
+    ("countries", &["de", "us", "fr", "gb", "nl"]),
+    ("regions", &["eu", "uk", "north_america", "global", "none", "apac"]),
+    ("cities", &["Berlin", "London", "New York", "Paris"]),
+    ("work_mode", &["remote", "hybrid", "onsite"]),
+    ("seniority", &["senior", "middle", "junior", "staff", "lead"]),
+    ("company_slug", &["acme", "globex", "initech", "umbrella"]),
+    ("is_tech", &["tech", "non_tech"]),
+    ("requires_clearance", &["true", "false"]),
+    ("salary_currency", &["EUR", "USD"]),
+    ("salary_min", &["0", "55000", "60000", "90000"]),
+    ("salary_max", &["60000", "70000", "100000"]),
+    ("posted_within_days", &["1", "10", "20", "60"]),
+    ("open_within_days", &["5", "40", "90"]),
+];
+
+/// Whether one facet value holds for a document.
+fn holds(doc: &SearchDocument, facet: freehire_search::Facet, value: &FacetValue) -> bool {
+    let values = doc.values(facet);
+    match value {
+        FacetValue::Text(v) => values.contains(v),
+        FacetValue::Empty => values.is_empty(),
+        FacetValue::Flag(b) => values.iter().any(|v| v == "true") == *b,
+    }
+}
+
+/// The query model's filter semantics, evaluated directly.
+fn selects(q: &JobQuery, doc: &SearchDocument) -> bool {
+    let geo: Vec<_> = q.facets.iter().filter(|(f, _)| f.is_geography()).collect();
+    let geo_values = geo.iter().flat_map(|(f, s)| s.include.iter().map(move |v| (**f, v)));
+    let mut geo_values = geo_values.peekable();
+    if geo_values.peek().is_some() && !geo_values.any(|(f, v)| holds(doc, f, v)) {
+        return false;
+    }
+    for (facet, sel) in &q.facets {
+        if !facet.is_geography() && !sel.include.is_empty() {
+            let ok = match sel.mode {
+                Mode::Or => sel.include.iter().any(|v| holds(doc, *facet, v)),
+                Mode::And => sel.include.iter().all(|v| holds(doc, *facet, v)),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        if sel.exclude.iter().any(|v| holds(doc, *facet, v)) {
+            return false;
+        }
+    }
+    let s = &q.scalars;
+    let at_least = |v: Option<i64>, n: Option<i64>| n.is_none_or(|n| v.is_some_and(|v| v >= n));
+    let at_most = |v: Option<i64>, n: Option<i64>| n.is_none_or(|n| v.is_some_and(|v| v <= n));
+    let since = |d: Option<u32>| d.map(|d| now().timestamp() - i64::from(d) * 86_400);
+    at_least(doc.salary_min, s.salary_min)
+        && at_most(doc.salary_max, s.salary_max)
+        && at_least(Some(doc.posted_ts), since(s.posted_within_days))
+        && at_least(Some(doc.created_ts), since(s.open_within_days))
+}
+
+/// One drawn parameter: which, which value, and its form (plain, `_exclude`, plain + `_mode=and`).
+fn param() -> impl Strategy<Value = (usize, usize, u8)> {
+    (0..POOL.len(), 0..16usize, 0..3u8)
+}
+
+fn query_string(drawn: &[(usize, usize, u8)]) -> String {
+    let mut parts = Vec::new();
+    for (p, v, form) in drawn {
+        let (name, values) = POOL[*p];
+        let value = values[v % values.len()].replace(' ', "+");
+        let facet = !matches!(
+            name,
+            "salary_min" | "salary_max" | "posted_within_days" | "open_within_days"
+        );
+        match form {
+            1 if facet => parts.push(format!("{name}_exclude={value}")),
+            2 if facet => {
+                parts.push(format!("{name}={value}"));
+                parts.push(format!("{name}_mode=and"));
+            }
+            _ => parts.push(format!("{name}={value}")),
+        }
+    }
+    parts.push("limit=100".into());
+    parts.join("&")
+}
+
+#[tokio::test]
+async fn random_filters_select_what_the_model_means() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    let docs = catalogue::documents();
+    index.upsert(docs.clone()).await.unwrap();
+
+    let handle = tokio::runtime::Handle::current();
+    let cases = tokio::task::spawn_blocking(move || {
+        let mut runner = TestRunner::new(Config { cases: 256, ..Config::default() });
+        let checked = std::sync::atomic::AtomicUsize::new(0);
+        runner
+            .run(&proptest::collection::vec(param(), 1..5), |drawn| {
+                let qs = query_string(&drawn);
+                let q = JobQuery::from_query_str(&qs, Endpoint::Search).unwrap();
+                let mut expected: Vec<i64> =
+                    docs.iter().filter(|d| selects(&q, d)).map(|d| d.id).collect();
+                expected.sort_unstable();
+                let got = handle.block_on(conformance::set(&index, &qs));
+                prop_assert_eq!(&got, &expected, "query {}", qs);
+                checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Ok(())
+            })
+            .unwrap();
+        checked.into_inner()
+    })
+    .await
+    .unwrap();
+    assert_eq!(cases, 256);
+}
