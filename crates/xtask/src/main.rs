@@ -94,6 +94,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-normalize", "derive"),
     ("freehire-assistant", "runner"),
     ("freehire-search", "query"),
+    ("freehire-search", "engine"),
 ];
 
 fn bench() -> Result<(), String> {
