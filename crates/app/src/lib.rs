@@ -7,7 +7,8 @@
 //!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
 //!   the worker runs;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
-//! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change.
+//! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
+//! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`].
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
 //! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
@@ -17,5 +18,6 @@ pub mod boards;
 mod error;
 pub mod ingest;
 pub mod rederive;
+pub mod search_sync;
 
 pub use error::AppError;

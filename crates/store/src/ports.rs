@@ -54,6 +54,9 @@ pub trait JobRepo: Send + Sync {
     /// false when no such job exists. A job cannot duplicate itself.
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool>;
 
+    /// The jobs with these ids (open or closed; unknown ids are skipped), by id.
+    async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>>;
+
     /// Every job (open or closed) with an id above `after`, by id, at most `limit` (1..=1000).
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>>;
 

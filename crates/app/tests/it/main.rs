@@ -5,6 +5,7 @@
 mod boards;
 mod pipeline;
 mod rederive;
+mod search_sync;
 mod support;
 
 /// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
@@ -41,6 +42,9 @@ on_both_backends! {
     ],
     rederive: [
         stale_facets_are_rederived_and_structured_values_kept,
+    ],
+    search_sync: [
+        ingested_jobs_become_searchable_and_closed_ones_leave,
     ],
     boards: [
         add_from_url_recognises_and_folds_duplicates,

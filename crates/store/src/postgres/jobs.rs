@@ -179,6 +179,22 @@ impl JobRepo for PgStore {
         Ok(done.rows_affected() > 0)
     }
 
+    async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE id = ANY($1) ORDER BY id"
+        ))
+        .bind(&raw)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+    }
+
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
         let rows = sqlx::query(concat!(
             "SELECT ",

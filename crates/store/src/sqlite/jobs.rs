@@ -215,6 +215,22 @@ impl JobRepo for SqliteStore {
         Ok(done.rows_affected() > 0)
     }
 
+    async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id"
+        ))
+        .bind(serde_json::to_string(&raw).map_err(|e| StoreError::corrupt("batch", e))?)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+    }
+
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
         let rows = sqlx::query(concat!(
             "SELECT ",

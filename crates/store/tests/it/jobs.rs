@@ -294,6 +294,11 @@ pub async fn rederive_rewrites_facets_and_requeues_listed_jobs(s: &dyn Store) {
         .unwrap();
     s.ack_outbox(freehire_store::OutboxKind::Index, &items).await.unwrap();
 
+    let by_id = s.jobs_by_ids(&[ids[1].id, JobId::new(987_654).unwrap(), ids[0].id]).await.unwrap();
+    let found: Vec<JobId> = by_id.iter().map(|j| j.id).collect();
+    assert_eq!(found, vec![ids[0].id, ids[1].id], "by id, closed included, unknown skipped");
+    assert!(s.jobs_by_ids(&[]).await.unwrap().is_empty());
+
     let page = s.jobs_after(None, 1).await.unwrap();
     assert_eq!(page.len(), 1);
     let rest = s.jobs_after(Some(page[0].id), 100).await.unwrap();
