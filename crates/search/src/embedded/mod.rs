@@ -46,7 +46,8 @@ struct Inner {
     index: Index,
     fields: Fields,
     reader: IndexReader,
-    writer: Mutex<IndexWriter>,
+    /// `None` when opened read-only (another process writes).
+    writer: Option<Mutex<IndexWriter>>,
 }
 
 fn engine(e: impl std::fmt::Display) -> IndexError {
@@ -58,18 +59,30 @@ impl EmbeddedIndex {
     /// Blocking (call it at startup). The directory holds tantivy's writer lock while the
     /// index is open, so a second open of the same directory fails until the first is dropped.
     pub fn open(dir: &Path) -> Result<Self, IndexError> {
+        Self::open_with(dir, true)
+    }
+
+    /// Opens the index in `dir` for searching only, while another process (the worker) holds
+    /// the writer: the reader follows that process's commits. Writes return an error.
+    /// Creates an empty index when there is none yet. Blocking.
+    pub fn open_read_only(dir: &Path) -> Result<Self, IndexError> {
+        Self::open_with(dir, false)
+    }
+
+    fn open_with(dir: &Path, writable: bool) -> Result<Self, IndexError> {
         std::fs::create_dir_all(dir).map_err(engine)?;
         let fields = Fields::new();
         let directory = MmapDirectory::open(dir).map_err(engine)?;
         let index = Index::open_or_create(directory, fields.schema.clone()).map_err(engine)?;
         index.tokenizers().register(schema::TOKENIZER, schema::analyzer());
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(engine)?;
-        let writer = index.writer_with_num_threads(1, WRITER_BYTES).map_err(engine)?;
-        Ok(Self { inner: Arc::new(Inner { index, fields, reader, writer: Mutex::new(writer) }) })
+        let policy = if writable { ReloadPolicy::Manual } else { ReloadPolicy::OnCommitWithDelay };
+        let reader = index.reader_builder().reload_policy(policy).try_into().map_err(engine)?;
+        let writer = if writable {
+            Some(Mutex::new(index.writer_with_num_threads(1, WRITER_BYTES).map_err(engine)?))
+        } else {
+            None
+        };
+        Ok(Self { inner: Arc::new(Inner { index, fields, reader, writer }) })
     }
 
     /// Runs blocking engine work off the async threads.
@@ -89,7 +102,8 @@ impl Inner {
         &self,
         edit: impl FnOnce(&Fields, &mut IndexWriter) -> Result<(), IndexError>,
     ) -> Result<(), IndexError> {
-        let mut writer = self.writer.lock().map_err(|_| engine("index writer lock poisoned"))?;
+        let writer = self.writer.as_ref().ok_or_else(|| engine("the index is open read-only"))?;
+        let mut writer = writer.lock().map_err(|_| engine("index writer lock poisoned"))?;
         if let Err(e) = edit(&self.fields, &mut writer) {
             writer.rollback().map_err(engine)?;
             return Err(e);

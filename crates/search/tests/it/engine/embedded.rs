@@ -61,3 +61,28 @@ async fn the_index_survives_a_reopen() {
     assert_eq!(conformance::ids(&index, "q=rust+berlin").await, vec![1]);
     assert_eq!(conformance::run(&index, "").await.total, 6);
 }
+
+/// The API opens the index read-only while the worker writes: it sees the worker's commits and
+/// refuses writes itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_open_follows_the_writer() {
+    use freehire_search::SearchIndex as _;
+    let dir = tempfile::tempdir().unwrap();
+    let writer = freehire_search::EmbeddedIndex::open(dir.path()).unwrap();
+    let reader = freehire_search::EmbeddedIndex::open_read_only(dir.path()).unwrap();
+    assert!(
+        reader.upsert(super::catalogue::documents()).await.is_err(),
+        "read-only refuses writes"
+    );
+    writer.upsert(super::catalogue::documents()).await.unwrap();
+    let expected = super::catalogue::documents().len();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let got = super::conformance::ids(&reader, "").await.len();
+        if got == expected {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the reader never saw the commit ({got})");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
