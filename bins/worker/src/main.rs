@@ -2,7 +2,8 @@
 //!
 //! Thin on purpose: parse the config, open and migrate the store, build the adapter registry,
 //! then either run one provider now (`--once`) or claim due providers until SIGINT/SIGTERM.
-//! A shutdown lets started boards finish and records the run as interrupted, so the next
+//! Between runs it drains the search outboxes into the embedded index. A shutdown lets
+//! started boards finish and records the run as interrupted, so the next
 //! claim runs it again.
 
 use anyhow::Context;
@@ -13,6 +14,7 @@ use freehire_app::ingest::{
     scheduler::{WorkerConfig, run_once, run_worker},
 };
 use freehire_domain::Provider;
+use freehire_search::EmbeddedIndex;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
 use tokio_util::sync::CancellationToken;
 
@@ -33,6 +35,11 @@ struct Config {
     /// `http://127.0.0.1:9000`; the original scheme and host go in `X-Upstream-Host`.
     #[arg(long, env = "FREEHIRE_ATS_REPLAY_URL")]
     replay_url: Option<String>,
+
+    /// The embedded search index the worker keeps in step with the catalogue (it holds the
+    /// index's writer; the API opens it read-only).
+    #[arg(long, env = "FREEHIRE_INDEX_DIR", default_value = "./data/index")]
+    index_dir: std::path::PathBuf,
 
     /// Seconds between polls when no provider is due.
     #[arg(long, env = "FREEHIRE_WORKER_TICK_SECS", default_value_t = 60)]
@@ -116,6 +123,10 @@ async fn run(config: Config) -> anyhow::Result<()> {
         .with_context(|| format!("opening {}", config.database_url))?;
     store.migrate().await.context("applying migrations")?;
     let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
+    let index_dir = config.index_dir.clone();
+    let index = tokio::task::spawn_blocking(move || EmbeddedIndex::open(&index_dir))
+        .await?
+        .with_context(|| format!("opening the search index in {}", config.index_dir.display()))?;
     let worker = WorkerConfig {
         worker_id: config
             .worker_id
@@ -135,11 +146,21 @@ async fn run(config: Config) -> anyhow::Result<()> {
     cancel_on_signal(cancel.clone());
     match &config.once {
         Some(provider) => {
-            let stats =
-                run_once(store.as_ref(), &registry, provider, &worker, &cancel, &Utc::now).await?;
+            let stats = run_once(
+                store.as_ref(),
+                &registry,
+                provider,
+                &worker,
+                Some(&index),
+                &cancel,
+                &Utc::now,
+            )
+            .await?;
             tracing::info!(?stats, "done");
         }
-        None => run_worker(store.as_ref(), &registry, &worker, &cancel, &Utc::now).await,
+        None => {
+            run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now).await
+        }
     }
     store.close().await;
     Ok(())

@@ -50,6 +50,7 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
         .env("FREEHIRE_ATS_REPLAY_URL", server.origin().url().to_string())
         .env("FREEHIRE_WORKER_TICK_SECS", "1")
         .env("FREEHIRE_WORKER_ID", "test-worker")
+        .env("FREEHIRE_INDEX_DIR", dir.path().join("index"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -65,6 +66,26 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     assert!(total >= 5, "{total}");
+    // Within a tick the worker drains the search outbox into its index; a read-only open (what
+    // the API does) sees the documents.
+    let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
+    let query =
+        freehire_search::JobQuery::from_query_str("", freehire_search::Endpoint::Search).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let request = freehire_search::SearchRequest {
+            query: &query,
+            facets: &[],
+            stats: false,
+            now: Utc::now(),
+        };
+        let found = freehire_search::SearchIndex::search(&index, request).await.unwrap().total;
+        if found == total {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the index never caught up ({found} of {total})");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     let boards = store.list_boards(&Default::default()).await.unwrap();
     assert_eq!(boards[0].status, BoardStatus::Active, "the first crawl activates the board");
 

@@ -10,7 +10,8 @@
 //!   logs internal causes instead of returning them;
 //! - [`view`] holds the wire shapes (the job of reference §6.5, list and single envelopes).
 //!
-//! Routes: `GET /health`, `GET /api/v1/jobs`, `GET /api/v1/jobs/{slug}`. Unknown routes answer
+//! Routes: `GET /health`, `GET /api/v1/jobs`, `GET /api/v1/jobs/search`,
+//! `GET /api/v1/jobs/{slug}`. Unknown routes answer
 //! 404 and wrong methods 405, both with a JSON error body.
 
 mod error;
@@ -26,6 +27,7 @@ use axum::{
     routing::get,
 };
 use chrono::{DateTime, Utc};
+use freehire_search::SearchIndex;
 use freehire_store::Store;
 use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
 
@@ -36,14 +38,21 @@ pub use error::{ApiError, ErrorBody};
 pub struct AppState {
     /// The catalogue.
     pub store: Arc<dyn Store>,
+    /// The search index, when one is configured (search answers 503 without it).
+    pub search: Option<Arc<dyn SearchIndex>>,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
 }
 
 impl AppState {
-    /// State over a store with the system clock.
+    /// State over a store with the system clock and no search index.
     pub fn new(store: Arc<dyn Store>) -> Self {
-        Self { store, clock: Utc::now }
+        Self { store, search: None, clock: Utc::now }
+    }
+
+    /// The same state with a search index.
+    pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
+        Self { search: Some(index), ..self }
     }
 }
 
@@ -54,6 +63,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/jobs", get(routes::jobs::list))
+        .route("/jobs/search", get(routes::search::search))
         .route("/jobs/{slug}", get(routes::jobs::show));
     Router::new()
         .route("/health", get(routes::health::health))

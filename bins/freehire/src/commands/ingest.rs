@@ -42,7 +42,7 @@ pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> a
             stop.cancel();
         }
     });
-    let s = run_once(store, &registry, &args.once, &config, &cancel, &Utc::now).await?;
+    let s = run_once(store, &registry, &args.once, &config, None, &cancel, &Utc::now).await?;
     writeln!(
         out,
         "{}: {} boards, {} crawled, {} failed, {} cooling; {} postings ({} new, {} changed, {} only seen), \

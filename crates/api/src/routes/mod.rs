@@ -2,3 +2,4 @@
 
 pub mod health;
 pub mod jobs;
+pub mod search;

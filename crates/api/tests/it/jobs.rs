@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::server::Server;
 
-fn posting(external_id: &str, title: &str) -> JobPosting {
+pub fn posting(external_id: &str, title: &str) -> JobPosting {
     JobPosting {
         source: Provider::parse("greenhouse").unwrap(),
         external_id: format!("acme:{external_id}"),

@@ -17,9 +17,16 @@ pub struct Server {
 
 impl Server {
     pub async fn start(db: TestDb) -> Self {
+        Self::start_with(db, None).await
+    }
+
+    pub async fn start_with(
+        db: TestDb,
+        search: Option<std::sync::Arc<dyn freehire_search::SearchIndex>>,
+    ) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = AppState { store: db.store.clone(), clock: now };
+        let state = AppState { store: db.store.clone(), search, clock: now };
         tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
         Self { base, db, http: reqwest::Client::new() }
     }

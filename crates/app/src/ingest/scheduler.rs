@@ -3,11 +3,12 @@
 
 use freehire_domain::Provider;
 use freehire_ingest::Registry;
-use freehire_store::{RunStatus, ScheduleDefaults, Store};
+use freehire_search::SearchIndex;
+use freehire_store::{ClaimOptions, RunStatus, ScheduleDefaults, Store};
 use tokio_util::sync::CancellationToken;
 
 use super::{Clock, IngestConfig, RunStats, run_provider};
-use crate::AppError;
+use crate::{AppError, search_sync::drain};
 
 /// How a worker schedules runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,19 +23,33 @@ pub struct WorkerConfig {
     pub ingest: IngestConfig,
 }
 
-/// Runs one provider now (`--once`), unless another worker holds it.
+/// Runs one provider now (`--once`), unless another worker holds it; then drains the search
+/// outboxes into `search` when there is one.
 pub async fn run_once(
     store: &dyn Store,
     registry: &Registry,
     provider: &Provider,
     config: &WorkerConfig,
+    search: Option<&dyn SearchIndex>,
     cancel: &CancellationToken,
     clock: Clock<'_>,
 ) -> Result<RunStats, AppError> {
     if !store.claim_provider(provider, &config.worker_id, config.schedule, clock()).await? {
         return Err(AppError::Busy(provider.to_string()));
     }
-    run_claimed(store, registry, provider, config, cancel, clock).await
+    let stats = run_claimed(store, registry, provider, config, cancel, clock).await?;
+    sync_search(store, search, clock).await;
+    Ok(stats)
+}
+
+/// Drains the search outboxes into the index, logging (never propagating) a failure: the rows
+/// stay queued for the next drain.
+async fn sync_search(store: &dyn Store, search: Option<&dyn SearchIndex>, clock: Clock<'_>) {
+    if let Some(index) = search
+        && let Err(e) = drain(store, index, ClaimOptions::default(), clock()).await
+    {
+        tracing::error!(error = %e, "search sync failed; retrying on the next tick");
+    }
 }
 
 async fn run_claimed(
@@ -56,16 +71,19 @@ async fn run_claimed(
 }
 
 /// Claims and runs due providers until `cancel` fires; a run in progress finishes its started
-/// boards first. Storage errors are logged and retried after a tick, never fatal.
+/// boards first. Between runs (and every tick) the search outboxes are drained into `search`.
+/// Storage errors are logged and retried after a tick, never fatal.
 pub async fn run_worker(
     store: &dyn Store,
     registry: &Registry,
     config: &WorkerConfig,
+    search: Option<&dyn SearchIndex>,
     cancel: &CancellationToken,
     clock: Clock<'_>,
 ) {
     tracing::info!(worker = %config.worker_id, "worker started");
     while !cancel.is_cancelled() {
+        sync_search(store, search, clock).await;
         let claimed = store.claim_due_provider(&config.worker_id, config.schedule, clock()).await;
         match claimed {
             Ok(Some(provider)) => {

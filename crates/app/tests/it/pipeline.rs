@@ -257,15 +257,16 @@ pub async fn run_once_refuses_a_held_provider(s: &dyn Store) {
             .await
             .unwrap()
     );
-    let err = run_once(s, &registry, &ashby, &config, &CancellationToken::new(), &chrono::Utc::now)
-        .await
-        .unwrap_err();
+    let err =
+        run_once(s, &registry, &ashby, &config, None, &CancellationToken::new(), &chrono::Utc::now)
+            .await
+            .unwrap_err();
     assert!(err.to_string().contains("another worker"), "{err}");
     s.finish_provider_run(&ashby, "other", &freehire_store::RunStatus::Ok, chrono::Utc::now())
         .await
         .unwrap();
     let stats =
-        run_once(s, &registry, &ashby, &config, &CancellationToken::new(), &chrono::Utc::now)
+        run_once(s, &registry, &ashby, &config, None, &CancellationToken::new(), &chrono::Utc::now)
             .await
             .unwrap();
     assert_eq!(stats.crawled, 1);
