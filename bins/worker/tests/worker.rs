@@ -14,14 +14,8 @@ use freehire_ingest::replay::ReplayServer;
 use freehire_store::{BoardRepo, JobRepo, ListPage, SqliteLocation, SqliteStore, Store};
 
 fn fixtures() -> PathBuf {
-    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/fixtures/ats"))
-        .find(|p| p.is_dir())
-        .expect("shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES")
+    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("shared/fixtures/ats not found above the crate; set FREEHIRE_ATS_FIXTURES")
 }
 
 #[tokio::test]

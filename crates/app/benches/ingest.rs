@@ -24,14 +24,9 @@ use freehire_store::{Store, testing::TestDb};
 use tokio_util::sync::CancellationToken;
 
 fn boards_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
-        return PathBuf::from(dir).join("ashby-boards");
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/fixtures/ats/ashby-boards"))
-        .find(|p| p.is_dir())
-        .expect("shared/fixtures/ats/ashby-boards not found; set FREEHIRE_ATS_FIXTURES")
+    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES")
+        .join("ashby-boards")
 }
 
 fn peak_rss_mb() -> f64 {

@@ -20,14 +20,9 @@ const ROUNDS: usize = 200;
 const TIME_LIMIT: Duration = Duration::from_secs(20);
 
 fn boards_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
-        return PathBuf::from(dir).join("ashby-boards");
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/fixtures/ats/ashby-boards"))
-        .find(|p| p.is_dir())
-        .expect("shared/fixtures/ats/ashby-boards not found; set FREEHIRE_ATS_FIXTURES")
+    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES")
+        .join("ashby-boards")
 }
 
 /// Fetches every board `ROUNDS` times (or until `TIME_LIMIT`): (postings, boards, elapsed).

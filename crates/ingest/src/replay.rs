@@ -407,3 +407,13 @@ fn respond(reply: Reply) -> Response {
     }
     resp
 }
+
+/// The recorded ATS responses (`shared/fixtures/ats`) for tests and benches: the folder named
+/// by `FREEHIRE_ATS_FIXTURES`, else the first `shared/fixtures/ats` found walking up from
+/// `start` (a crate's `CARGO_MANIFEST_DIR`; the repository's `shared/` sits beside the clone).
+pub fn recorded_fixtures(start: &Path) -> Option<std::path::PathBuf> {
+    if let Some(dir) = std::env::var_os("FREEHIRE_ATS_FIXTURES") {
+        return Some(std::path::PathBuf::from(dir));
+    }
+    start.ancestors().map(|a| a.join("shared/fixtures/ats")).find(|p| p.is_dir())
+}

@@ -11,13 +11,7 @@ use freehire_ingest::{
 
 /// `shared/fixtures/ats`, found above the crate (or `FREEHIRE_ATS_FIXTURES`).
 pub fn fixtures() -> PathBuf {
-    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|a| a.join("shared/fixtures/ats"))
-        .find(|p| p.is_dir())
+    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
         .expect("shared/fixtures/ats not found above the crate; set FREEHIRE_ATS_FIXTURES")
 }
 
