@@ -8,11 +8,12 @@
 
 use anyhow::Context;
 use chrono::Utc;
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use freehire_app::ingest::{
     IngestConfig,
     scheduler::{WorkerConfig, run_once, run_worker},
 };
+use freehire_app::process::{LogFormat, init_logging};
 use freehire_domain::Provider;
 use freehire_search::EmbeddedIndex;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
@@ -66,39 +67,10 @@ struct Config {
     log_format: LogFormat,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum LogFormat {
-    /// Human-readable lines.
-    Text,
-    /// One JSON object per line.
-    Json,
-}
-
-fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
-    }
-}
-
 /// Cancels `token` on SIGINT or SIGTERM.
 fn cancel_on_signal(token: CancellationToken) {
     tokio::spawn(async move {
-        let terminate = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut s) => {
-                    s.recv().await;
-                }
-                Err(_) => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {},
-            () = terminate => {},
-        }
+        freehire_app::process::shutdown_signal().await;
         tracing::info!("shutting down: finishing started boards");
         token.cancel();
     });

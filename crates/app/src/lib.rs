@@ -8,7 +8,8 @@
 //!   the worker runs;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
-//! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`].
+//! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
+//! - [`process`]: logging set-up and the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
 //! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
@@ -17,6 +18,7 @@
 pub mod boards;
 mod error;
 pub mod ingest;
+pub mod process;
 pub mod rederive;
 pub mod search_sync;
 
