@@ -121,10 +121,16 @@ pub fn draft_salary(draft: &Draft) -> Option<Salary> {
 /// Builds the posting a writer stores: facets, salary, posted date and role fingerprint.
 pub fn posting(draft: &Draft, source: Provider, external_id: &str, url: &str) -> JobPosting {
     let mut posting = source_posting(draft, source, external_id, url);
+    complete(&mut posting, draft);
+    posting
+}
+
+/// Fills the derived values (facets, role fingerprint) of a [`source_posting`] built from the
+/// same draft.
+pub fn complete(posting: &mut JobPosting, draft: &Draft) {
     posting.facets = derive(draft);
     posting.role_fingerprint =
         fingerprint::role_fingerprint(&draft.title, &draft.company, &draft.description);
-    posting
 }
 
 /// The posting as the source stated it, without derived facets or role fingerprint: enough

@@ -37,7 +37,7 @@ pub mod work_mode;
 
 pub use dates::{effective_posted_at, parse_posted_at};
 pub use derive::{
-    Draft, Rederived, Structured, derive, draft_salary, posting, rederive, source_posting,
+    Draft, Rederived, Structured, complete, derive, draft_salary, posting, rederive, source_posting,
 };
 pub use fingerprint::{role_fingerprint, role_key};
 pub use freehire_domain::{company_key, company_slug, job_slug, slugify};

@@ -9,11 +9,7 @@ use freehire_domain::{Board, BoardStatus, JobPosting};
 use freehire_ingest::{BoardTarget, SeenSet, Source};
 use freehire_store::{BoardWrite, JobKey, Refreshed, Store, UpsertOutcome};
 
-use super::{
-    Clock,
-    convert::{source_hash, to_posting},
-    run::IngestConfig,
-};
+use super::{Clock, convert::Converted, run::IngestConfig};
 
 /// What happened to one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,15 +102,14 @@ pub(super) async fn crawl(
     let mut postings: Vec<JobPosting> = Vec::with_capacity(listing.postings.len());
     let mut unchanged: Vec<JobKey> = Vec::new();
     for raw in &listing.postings {
-        let external_id = freehire_ingest::external_id(key, &raw.native_id);
-        if known
-            .get(external_id.as_str())
-            .is_some_and(|h| *h == source_hash(raw, key, &board.company))
-        {
-            unchanged.push(JobKey { source: key.provider.clone(), external_id });
+        let converted = Converted::new(raw, key, &board.company);
+        let external_id = &converted.posting.external_id;
+        if known.get(external_id.as_str()).is_some_and(|h| *h == converted.posting.source_hash()) {
+            unchanged
+                .push(JobKey { source: key.provider.clone(), external_id: external_id.clone() });
             continue;
         }
-        let posting = to_posting(raw, key, &board.company);
+        let posting = converted.derive();
         match posting.validate() {
             Ok(()) => postings.push(posting),
             Err(e) => {

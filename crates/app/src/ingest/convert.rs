@@ -4,27 +4,38 @@ use freehire_domain::{BoardKey, JobPosting, Provider};
 use freehire_ingest::{RawDate, RawPosting};
 use freehire_normalize::{Draft, SalaryParts, Structured};
 
-/// Normalises one posting of `board` (whose company is `board_company`).
-pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> JobPosting {
-    let mut posting = freehire_normalize::posting(
-        &draft(raw, board_company),
-        Provider::clone(&board.provider),
-        &freehire_ingest::external_id(board, &raw.native_id),
-        &raw.url,
-    );
-    posting.facets.canonicalize();
-    posting
+/// A raw posting read into the stored shape, before its facets are derived: enough to tell an
+/// unchanged posting by its source hash without paying for derivation.
+pub struct Converted {
+    draft: Draft,
+    /// The posting as the source stated it (namespaced id, employer, structured values).
+    pub posting: JobPosting,
 }
 
-/// The source hash of a raw posting (see `JobPosting::source_hash`), without deriving facets.
-pub fn source_hash(raw: &RawPosting, board: &BoardKey, board_company: &str) -> String {
-    freehire_normalize::source_posting(
-        &draft(raw, board_company),
-        Provider::clone(&board.provider),
-        &freehire_ingest::external_id(board, &raw.native_id),
-        &raw.url,
-    )
-    .source_hash()
+impl Converted {
+    /// Reads one posting of `board` (whose company is `board_company`).
+    pub fn new(raw: &RawPosting, board: &BoardKey, board_company: &str) -> Self {
+        let draft = draft(raw, board_company);
+        let posting = freehire_normalize::source_posting(
+            &draft,
+            Provider::clone(&board.provider),
+            &freehire_ingest::external_id(board, &raw.native_id),
+            &raw.url,
+        );
+        Self { draft, posting }
+    }
+
+    /// Derives the facets and role fingerprint: the posting as it is stored.
+    pub fn derive(mut self) -> JobPosting {
+        freehire_normalize::complete(&mut self.posting, &self.draft);
+        self.posting.facets.canonicalize();
+        self.posting
+    }
+}
+
+/// Normalises one posting of `board` (whose company is `board_company`).
+pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> JobPosting {
+    Converted::new(raw, board, board_company).derive()
 }
 
 /// What the normaliser reads of a raw posting.

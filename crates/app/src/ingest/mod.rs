@@ -22,7 +22,7 @@ mod convert;
 mod run;
 pub mod scheduler;
 
-pub use convert::to_posting;
+pub use convert::{Converted, to_posting};
 
 /// The time source of a run (tests pin it; binaries pass `&Utc::now`).
 pub type Clock<'a> = &'a (dyn Fn() -> chrono::DateTime<chrono::Utc> + Sync);
