@@ -3,14 +3,21 @@
 //!
 //! Every match is counted, so `total` and facet counts are exact; only the best
 //! `offset + limit` rows are kept (a bounded heap per segment), then merged and sorted.
+//! Facet ordinals and stat values come from the segment's decoded columns
+//! ([`ColumnCache`]); unscored searches arrive in blocks of documents, whose sort keys are
+//! read a column at a time for the whole block. A match whose sort key or score cannot
+//! enter the full heap is dropped before its tie-break columns are read.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
+use std::sync::Arc;
+
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::{Column, StrColumn};
+use tantivy::columnar::Column;
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
+use crate::embedded::columns::{ColumnCache, FacetOrds, Values};
 use crate::embedded::schema;
 use crate::index::{Bounds, NumericStats};
 use crate::sort::Order;
@@ -99,6 +106,8 @@ pub(crate) struct Gather {
     pub facets: Vec<&'static str>,
     /// Whether to compute numeric stats.
     pub stats: bool,
+    /// The decoded facet and stat columns of the segments.
+    pub columns: Arc<ColumnCache>,
 }
 
 pub(crate) struct SegmentGather {
@@ -107,14 +116,16 @@ pub(crate) struct SegmentGather {
     posted: Column<i64>,
     created: Column<i64>,
     id: Column<i64>,
-    facets: Vec<(Option<StrColumn>, Vec<u64>)>,
-    /// Salary min, salary max, experience columns, when stats are asked for.
-    stat_columns: Option<[Column<i64>; 3]>,
+    facets: Vec<(Option<Arc<FacetOrds>>, Vec<u64>)>,
+    /// Salary min, salary max, experience values, when stats are asked for.
+    stat_columns: Option<[Arc<Values>; 3]>,
     stats: NumericStats,
     ordering: HitOrder,
     keep: usize,
     heap: BinaryHeap<Ranked>,
     total: u64,
+    /// Scratch buffer of the block reads of sort keys.
+    key_buf: Vec<Option<i64>>,
 }
 
 impl Collector for Gather {
@@ -135,7 +146,7 @@ impl Collector for Gather {
             .facets
             .iter()
             .map(|name| {
-                let column = fast.str(name)?;
+                let column = self.columns.facet(reader, name)?;
                 let slots = column.as_ref().map_or(0, |c| c.num_terms());
                 Ok((column, vec![0; slots]))
             })
@@ -150,9 +161,9 @@ impl Collector for Gather {
                 None
             } else {
                 Some([
-                    fast.i64(schema::SALARY_MIN)?,
-                    fast.i64(schema::SALARY_MAX)?,
-                    fast.i64(schema::EXPERIENCE_YEARS_MIN)?,
+                    self.columns.values(reader, schema::SALARY_MIN)?,
+                    self.columns.values(reader, schema::SALARY_MAX)?,
+                    self.columns.values(reader, schema::EXPERIENCE_YEARS_MIN)?,
                 ])
             },
             stats: NumericStats::default(),
@@ -161,6 +172,7 @@ impl Collector for Gather {
             keep: self.keep,
             heap: BinaryHeap::with_capacity(self.keep.saturating_add(1).min(10_001)),
             total: 0,
+            key_buf: Vec::new(),
         })
     }
 
@@ -193,38 +205,57 @@ impl Collector for Gather {
     }
 }
 
-impl SegmentCollector for SegmentGather {
-    type Fruit = Gathered;
-
-    fn collect(&mut self, doc: DocId, score: Score) {
-        self.total += 1;
+impl SegmentGather {
+    /// Counts the facet values and widens the stats of a block of matching documents.
+    fn tally(&mut self, docs: &[DocId]) {
         for (column, counts) in &mut self.facets {
             if let Some(column) = column {
-                for ord in column.term_ords(doc) {
-                    if let Some(n) = usize::try_from(ord).ok().and_then(|i| counts.get_mut(i)) {
-                        *n += 1;
+                column.count(docs, counts);
+            }
+        }
+        if let Some(columns) = &self.stat_columns {
+            let s = &mut self.stats;
+            let targets = [&mut s.salary_min, &mut s.salary_max, &mut s.experience_years_min];
+            for (values, bounds) in columns.iter().zip(targets) {
+                for &doc in docs {
+                    if let Some(v) = values.get(doc) {
+                        *bounds = Bounds::widen(*bounds, v);
                     }
                 }
             }
         }
-        if let Some([lo, hi, years]) = &self.stat_columns {
-            let s = &mut self.stats;
-            if let Some(v) = lo.first(doc) {
-                s.salary_min = Bounds::widen(s.salary_min, v);
-            }
-            if let Some(v) = hi.first(doc) {
-                s.salary_max = Bounds::widen(s.salary_max, v);
-            }
-            if let Some(v) = years.first(doc) {
-                s.experience_years_min = Bounds::widen(s.experience_years_min, v);
-            }
+    }
+
+    /// Whether a row with this primary key could still enter the full heap (ties must be
+    /// read in full: the tie-break decides).
+    fn may_enter(&self, score: Score, key: Option<i64>) -> bool {
+        let Some(worst) = self.heap.peek() else { return true };
+        if self.heap.len() < self.keep {
+            return true;
         }
-        if self.keep == 0 {
+        let worst = &worst.0;
+        match self.ordering {
+            HitOrder::Relevance => score >= worst.score,
+            HitOrder::Field(_, order) => match (key, worst.key) {
+                (Some(a), Some(b)) => match order {
+                    Order::Asc => a <= b,
+                    Order::Desc => a >= b,
+                },
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => true,
+            },
+        }
+    }
+
+    /// Offers one matching document to the heap of the best rows.
+    fn offer(&mut self, doc: DocId, score: Score, key: Option<i64>) {
+        if self.keep == 0 || !self.may_enter(score, key) {
             return;
         }
         let row = Row {
             score,
-            key: self.key.as_ref().and_then(|c| c.first(doc)),
+            key,
             posted: self.posted.first(doc).unwrap_or(0),
             created: self.created.first(doc).unwrap_or(0),
             id: self.id.first(doc).unwrap_or(0),
@@ -238,6 +269,35 @@ impl SegmentCollector for SegmentGather {
             *worst = Ranked(row, self.ordering);
         }
     }
+}
+
+impl SegmentCollector for SegmentGather {
+    type Fruit = Gathered;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        self.total += 1;
+        self.tally(std::slice::from_ref(&doc));
+        let key = self.key.as_ref().and_then(|c| c.first(doc));
+        self.offer(doc, score, key);
+    }
+
+    fn collect_block(&mut self, docs: &[DocId]) {
+        self.total += docs.len() as u64;
+        self.tally(docs);
+        if self.keep == 0 {
+            return;
+        }
+        let mut keys = std::mem::take(&mut self.key_buf);
+        keys.clear();
+        keys.resize(docs.len(), None);
+        if let Some(column) = &self.key {
+            column.first_vals(docs, &mut keys);
+        }
+        for (&doc, &key) in docs.iter().zip(&keys) {
+            self.offer(doc, 0.0, key);
+        }
+        self.key_buf = keys;
+    }
 
     fn harvest(self) -> Gathered {
         let counts = self
@@ -248,7 +308,7 @@ impl SegmentCollector for SegmentGather {
                 if let Some(column) = column {
                     for (ord, n) in counts.into_iter().enumerate().filter(|(_, n)| *n > 0) {
                         let mut value = String::new();
-                        if column.ord_to_str(ord as u64, &mut value).unwrap_or(false) {
+                        if column.dictionary.ord_to_str(ord as u64, &mut value).unwrap_or(false) {
                             out.insert(value, n);
                         }
                     }

@@ -2,9 +2,13 @@
 //! data dir in production, a temporary directory in tests).
 //!
 //! - `schema`: fields, and the text analyzer (words lowercased and folded to ASCII).
+//! - `derivations`: the dictionary words a query word stands for (prefixes, typos).
 //! - `translate`: a [`JobQuery`](crate::JobQuery) as one tantivy query (text rules and filter
 //!   translation are documented there).
 //! - `collect`: one pass over the matches for hits, the exact total and facet counts.
+//! - `columns`: each segment's facet ordinals and stat values, decoded once and kept.
+//!
+//! Segments are searched in parallel on a pool of one thread per core.
 //!
 //! Writes go through one `IndexWriter` behind a mutex and are committed before the call
 //! returns; the reader is reloaded after each commit, so a write is visible to the next
@@ -14,6 +18,8 @@
 //! [`facet_counts`](crate::index::facet_counts)), highlighting, and any ranking by profile vectors.
 
 mod collect;
+mod columns;
+mod derivations;
 mod schema;
 mod translate;
 
@@ -31,6 +37,7 @@ use crate::index::{IndexError, MAX_FACET_VALUES, SearchIndex, SearchRequest, Sea
 use crate::query::QField;
 use crate::sort::{Order, SortField};
 use collect::{Gather, HitOrder};
+use columns::ColumnCache;
 use schema::Fields;
 
 /// Memory budget of the index writer.
@@ -48,6 +55,8 @@ struct Inner {
     reader: IndexReader,
     /// `None` when opened read-only (another process writes).
     writer: Option<Mutex<IndexWriter>>,
+    /// Decoded facet and stat columns of the live segments.
+    columns: Arc<ColumnCache>,
 }
 
 fn engine(e: impl std::fmt::Display) -> IndexError {
@@ -73,7 +82,10 @@ impl EmbeddedIndex {
         std::fs::create_dir_all(dir).map_err(engine)?;
         let fields = Fields::new();
         let directory = MmapDirectory::open(dir).map_err(engine)?;
-        let index = Index::open_or_create(directory, fields.schema.clone()).map_err(engine)?;
+        let mut index = Index::open_or_create(directory, fields.schema.clone()).map_err(engine)?;
+        // A search runs its segments in parallel, one thread per core: latency, not
+        // throughput, is what a user waits on.
+        index.set_default_multithread_executor().map_err(engine)?;
         index.tokenizers().register(schema::TOKENIZER, schema::analyzer());
         let policy = if writable { ReloadPolicy::Manual } else { ReloadPolicy::OnCommitWithDelay };
         let reader = index.reader_builder().reload_policy(policy).try_into().map_err(engine)?;
@@ -82,7 +94,8 @@ impl EmbeddedIndex {
         } else {
             None
         };
-        Ok(Self { inner: Arc::new(Inner { index, fields, reader, writer }) })
+        let columns = Arc::default();
+        Ok(Self { inner: Arc::new(Inner { index, fields, reader, writer, columns }) })
     }
 
     /// Runs blocking engine work off the async threads.
@@ -116,8 +129,9 @@ impl Inner {
         let q = request.query;
         let mut analyzer =
             self.index.tokenizers().get(schema::TOKENIZER).unwrap_or_else(schema::analyzer);
-        let query =
-            translate::query(&self.fields, &mut analyzer, q, request.now).map_err(engine)?;
+        let searcher = self.reader.searcher();
+        let query = translate::query(&self.fields, &searcher, &mut analyzer, q, request.now)
+            .map_err(engine)?;
         let ordering = match (q.sort, q.q.is_some()) {
             (Some(sort), _) => HitOrder::Field(sort_field(sort.field), sort.order),
             (None, true) => HitOrder::Relevance,
@@ -130,8 +144,10 @@ impl Inner {
             keep: offset.saturating_add(limit),
             facets: request.facets.iter().map(|f| f.param()).collect(),
             stats: request.stats,
+            columns: Arc::clone(&self.columns),
         };
-        let searcher = self.reader.searcher();
+        let live: Vec<_> = searcher.segment_readers().iter().map(|r| r.segment_id()).collect();
+        self.columns.retain(&live);
         let gathered = searcher.search(query.as_ref(), &gather).map_err(engine)?;
         let (rows, total, counts, stats) =
             (gathered.rows, gathered.total, gathered.counts, gathered.stats);

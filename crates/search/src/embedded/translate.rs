@@ -2,11 +2,12 @@
 //!
 //! **Text.** `q` is split with the index's own analyzer. Every word must match in at least one
 //! searched field (`q_fields`, or all four). Per field, a word matches exactly (BM25, weighted
-//! title 8 > company 4 > description 2 > location 1); the last word also matches as a prefix
-//! (a constant-score automaton query), and a word of 5 or more characters also matches within
-//! one edit, of 9 or more within two (Meilisearch's default typo thresholds; Levenshtein, a
-//! transposition counting one; for the last word, edits of a prefix). Fuzzy and prefix
-//! matches score below exact ones.
+//! title 8 > company 4 > description 2 > location 1); the last word also matches as a prefix,
+//! and a word of 5 or more characters also matches within one edit, of 9 or more within two
+//! (Meilisearch's default typo thresholds; Levenshtein, a transposition counting one; for the
+//! last word, edits of a prefix). The derived words are looked up in the term dictionaries
+//! first (`derivations`) and each scored as a term, below exact matches: prefix ×0.5, typo
+//! ×0.3, typo of a prefix ×0.2.
 //!
 //! **Filter.** Scored as a constant (it selects, never ranks). The same AND of OR-groups
 //! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the
@@ -17,15 +18,17 @@
 use std::ops::Bound;
 
 use chrono::{DateTime, Utc};
+use tantivy::Searcher;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, ExistsQuery, FuzzyTermQuery, Occur, Query,
     RangeQuery, TermQuery,
 };
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
 use crate::JobQuery;
+use crate::embedded::derivations::{self, Derivation};
 use crate::embedded::schema::{self, Fields};
 use crate::facet::{FacetValue, Mode};
 use crate::query::QField;
@@ -66,14 +69,60 @@ pub(crate) fn words(analyzer: &mut TextAnalyzer, q: &str) -> Vec<String> {
     out
 }
 
+/// Relative weight of a derived word against the query word itself.
+fn derivation_boost(kind: Derivation) -> f32 {
+    match kind {
+        Derivation::Exact => 1.0,
+        Derivation::Prefix => 0.5,
+        Derivation::Typo => 0.3,
+        Derivation::TypoPrefix => 0.2,
+    }
+}
+
+/// One query word in one field: a scored term per derived word, and for a kind with too many
+/// words to list, one constant-score automaton query.
+fn word_alternatives(
+    searcher: &Searcher,
+    field: Field,
+    word: &str,
+    weight: f32,
+    last: bool,
+    out: &mut Vec<(Occur, Box<dyn Query>)>,
+) -> TResult<()> {
+    let typos = typos(word);
+    let derived = derivations::derive(searcher, field, word, typos, last)?;
+    for (term, kind) in derived.terms {
+        let scored = TermQuery::new(term, IndexRecordOption::WithFreqs);
+        out.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(Box::new(scored), weight * derivation_boost(kind))),
+        ));
+    }
+    let term = Term::from_field_text(field, word);
+    for kind in derived.overflow {
+        let automaton = match kind {
+            Derivation::Prefix => FuzzyTermQuery::new_prefix(term.clone(), 0, true),
+            Derivation::Typo => FuzzyTermQuery::new(term.clone(), typos, true),
+            Derivation::TypoPrefix if last => FuzzyTermQuery::new_prefix(term.clone(), typos, true),
+            Derivation::TypoPrefix | Derivation::Exact => continue,
+        };
+        out.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(Box::new(automaton), weight * derivation_boost(kind))),
+        ));
+    }
+    Ok(())
+}
+
 /// The whole query: text (if any) AND filter. Matches everything when both are empty.
 pub(crate) fn query(
     fields: &Fields,
+    searcher: &Searcher,
     analyzer: &mut TextAnalyzer,
     q: &JobQuery,
     now: DateTime<Utc>,
 ) -> TResult<Box<dyn Query>> {
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(AllQuery))];
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     if let Some(text) = q.q.as_deref() {
         let searched: &[QField] = if q.q_fields.is_empty() { QField::ALL } else { &q.q_fields };
         let words = words(analyzer, text);
@@ -82,22 +131,7 @@ pub(crate) fn query(
             let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             for f in searched {
                 let field = fields.get(f.as_str())?;
-                let term = Term::from_field_text(field, word);
-                let w = weight(*f);
-                let mut alt = |q: Box<dyn Query>, boost: f32| {
-                    alternatives.push((Occur::Should, Box::new(BoostQuery::new(q, boost))));
-                };
-                alt(Box::new(TermQuery::new(term.clone(), IndexRecordOption::WithFreqs)), w);
-                if i == last {
-                    alt(Box::new(FuzzyTermQuery::new_prefix(term.clone(), 0, true)), w * 0.5);
-                }
-                let typos = typos(word);
-                if typos > 0 {
-                    alt(Box::new(FuzzyTermQuery::new(term.clone(), typos, true)), w * 0.3);
-                    if i == last {
-                        alt(Box::new(FuzzyTermQuery::new_prefix(term, typos, true)), w * 0.2);
-                    }
-                }
+                word_alternatives(searcher, field, word, weight(*f), i == last, &mut alternatives)?;
             }
             clauses.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
         }
@@ -114,6 +148,9 @@ pub(crate) fn query(
         // The filter selects; it must not score (a rarer value would otherwise rank higher).
         let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(all)), 0.0);
         clauses.push((Occur::Must, Box::new(filter)));
+    }
+    if clauses.is_empty() {
+        return Ok(Box::new(AllQuery));
     }
     Ok(Box::new(BooleanQuery::new(clauses)))
 }

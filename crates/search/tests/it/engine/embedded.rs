@@ -86,3 +86,48 @@ async fn a_read_only_open_follows_the_writer() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
 }
+
+/// Documents whose titles are `words`, ids from 100.
+fn titled(words: &[String]) -> Vec<freehire_search::SearchDocument> {
+    let template = catalogue::documents().remove(0);
+    words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let mut doc = template.clone();
+            doc.id = 100 + i as i64;
+            doc.title = w.clone();
+            doc.description = "plain text".into();
+            doc
+        })
+        .collect()
+}
+
+/// A prefix or a typo standing for more words than are scored one by one still finds every
+/// job: past the cap, that kind of derivation matches through one automaton query.
+#[tokio::test]
+async fn derivations_past_the_cap_still_match_every_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    // 100 words starting with "zorb", and 72 words one substitution away from "kwyxq".
+    let mut words: Vec<String> = (0..100).map(|i| format!("zorb{i:03}x")).collect();
+    for c in ('a'..='z').chain('0'..='9') {
+        words.push(format!("kw{c}xq"));
+        words.push(format!("kwy{c}q"));
+    }
+    words.sort();
+    words.dedup();
+    let typo_words = words.iter().filter(|w| w.starts_with("kw")).count();
+    index.upsert(titled(&words)).await.unwrap();
+    assert_eq!(conformance::run(&index, "q=zorb&limit=100").await.total, 100);
+    // The 18 words one digit away and "zorb005x" (a transposition) match too, the exact
+    // word first.
+    let exact = 100 + words.iter().position(|w| w == "zorb050x").unwrap() as i64;
+    let found = conformance::run(&index, "q=zorb050x").await;
+    assert_eq!((found.total, found.hits[0].id), (20, exact));
+    // A non-last word takes typos but no prefixes; the last word takes both.
+    assert_eq!(conformance::run(&index, "q=kwyxq+plain").await.total, typo_words as u64);
+    assert_eq!(conformance::run(&index, "q=kwyxq").await.total, typo_words as u64);
+    // Below the cap the same rules hold: "kwaxq" is one edit from the 36 words "kw?xq".
+    assert_eq!(conformance::run(&index, "q=kwaxq+plain").await.total, 36);
+}

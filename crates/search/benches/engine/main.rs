@@ -1,0 +1,206 @@
+//! The search engines on a generated catalogue of realistic jobs (`catalogue`: built from the
+//! shared fixtures' vocabulary with a long-tailed facet skew): index build rate and size, then
+//! search latency p50/p99 for a mixed set of 1,000 queries (`queries`: text only, text + 3
+//! facet filters, filters with 6 facet distributions, disjunctive facets), each run twice (the
+//! second pass is measured).
+//!
+//! `BENCH_DOCS` sets the catalogue size (default 1,000,000). The embedded engine always runs;
+//! when `MEILI_URL` points to a Meilisearch server (`MEILI_MASTER_KEY` optional) the same
+//! catalogue and queries run there too and the figures print side by side.
+//!
+//! Run with `cargo bench -p freehire-search --bench engine`; prints figures, asserts nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod catalogue;
+mod queries;
+
+use std::time::{Duration, Instant};
+
+use chrono::{TimeZone, Utc};
+use freehire_search::{
+    EmbeddedIndex, Endpoint, FacetsRequest, JobQuery, SearchDocument, SearchIndex, SearchRequest,
+    facet_counts,
+};
+
+use catalogue::{Rng, Seeds};
+use queries::{BenchQuery, Kind};
+
+/// Documents per write call while building.
+const BATCH: usize = 100_000;
+
+fn percentile(v: &mut [Duration], p: f64) -> f64 {
+    v.sort();
+    v[((v.len() - 1) as f64 * p).round() as usize].as_secs_f64() * 1e3
+}
+
+/// The figures of one engine.
+struct Figures {
+    engine: &'static str,
+    build_rate: f64,
+    build_secs: f64,
+    size_mb: Option<f64>,
+    /// Per kind: p50 and p99 in ms.
+    latency: Vec<(Kind, f64, f64)>,
+    all: (f64, f64),
+}
+
+async fn build(index: &dyn SearchIndex, docs: &[SearchDocument]) -> f64 {
+    let start = Instant::now();
+    let mut batches = docs.chunks(BATCH);
+    if let Some(first) = batches.next() {
+        index.rebuild(first.to_vec()).await.unwrap();
+    }
+    for batch in batches {
+        index.upsert(batch.to_vec()).await.unwrap();
+    }
+    start.elapsed().as_secs_f64()
+}
+
+async fn run_one(index: &dyn SearchIndex, q: &BenchQuery) -> Duration {
+    let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    let start = Instant::now();
+    match q.kind {
+        Kind::TextOnly | Kind::TextAndFilters => {
+            let query = JobQuery::from_query_str(&q.query_string, Endpoint::Search).unwrap();
+            index
+                .search(SearchRequest { query: &query, facets: &[], stats: false, now })
+                .await
+                .unwrap();
+        }
+        Kind::FiltersAndFacets | Kind::Disjunctive => {
+            let request = FacetsRequest::from_query_str(&q.query_string).unwrap();
+            facet_counts(index, &request, now).await.unwrap();
+        }
+    }
+    start.elapsed()
+}
+
+async fn measure(
+    engine: &'static str,
+    index: &dyn SearchIndex,
+    docs: &[SearchDocument],
+    queries: &[BenchQuery],
+    size: impl Fn() -> Option<u64>,
+) -> Figures {
+    let build_secs = build(index, docs).await;
+    let size_mb = size().map(|b| b as f64 / 1e6);
+    // Warm-up pass (page cache, lazily built automata), then the measured pass.
+    for q in queries {
+        run_one(index, q).await;
+    }
+    let mut times: Vec<(Kind, Duration)> = Vec::with_capacity(queries.len());
+    for q in queries {
+        times.push((q.kind, run_one(index, q).await));
+    }
+    // The slowest queries of each kind, for whoever tunes the engine.
+    let slowest: usize =
+        std::env::var("BENCH_SLOWEST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    for &k in &Kind::ALL {
+        let mut of_kind: Vec<(Duration, &str)> = times
+            .iter()
+            .zip(queries)
+            .filter(|((kind, _), _)| *kind == k)
+            .map(|((_, d), q)| (*d, q.query_string.as_str()))
+            .collect();
+        of_kind.sort_by_key(|k| std::cmp::Reverse(k.0));
+        for (d, q) in of_kind.iter().take(slowest) {
+            println!("{engine} slow {}: {:.1} ms  {q}", k.name(), d.as_secs_f64() * 1e3);
+        }
+    }
+    let latency = Kind::ALL
+        .iter()
+        .filter(|&&k| times.iter().any(|(kind, _)| *kind == k))
+        .map(|&k| {
+            let mut v: Vec<Duration> =
+                times.iter().filter(|(kind, _)| *kind == k).map(|(_, d)| *d).collect();
+            (k, percentile(&mut v, 0.5), percentile(&mut v, 0.99))
+        })
+        .collect();
+    let mut all: Vec<Duration> = times.iter().map(|(_, d)| *d).collect();
+    let all = (percentile(&mut all, 0.5), percentile(&mut all, 0.99));
+    Figures {
+        engine,
+        build_rate: docs.len() as f64 / build_secs,
+        build_secs,
+        size_mb,
+        latency,
+        all,
+    }
+}
+
+fn dir_size(path: &std::path::Path) -> u64 {
+    std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| match e.metadata() {
+                    Ok(m) if m.is_dir() => dir_size(&e.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn print(figures: &[Figures], docs: usize) {
+    println!("\nsearch engines on {docs} generated jobs, 1,000 mixed queries (250 per kind):");
+    let mut header = format!("{:<40}", "");
+    for f in figures {
+        header.push_str(&format!("{:>24}", f.engine));
+    }
+    println!("{header}");
+    let row = |label: &str, cell: &dyn Fn(&Figures) -> String| {
+        let mut line = format!("{label:<40}");
+        for f in figures {
+            line.push_str(&format!("{:>24}", cell(f)));
+        }
+        println!("{line}");
+    };
+    row("build (docs/s)", &|f| format!("{:.0} ({:.1} s)", f.build_rate, f.build_secs));
+    row("index size", &|f| f.size_mb.map_or("n/a".into(), |m| format!("{m:.0} MB")));
+    for kind in Kind::ALL {
+        if !figures.iter().any(|f| f.latency.iter().any(|(k, _, _)| *k == kind)) {
+            continue;
+        }
+        row(&format!("{} p50 / p99", kind.name()), &|f| {
+            f.latency
+                .iter()
+                .find(|(k, _, _)| *k == kind)
+                .map_or("n/a".into(), |(_, p50, p99)| format!("{p50:.2} / {p99:.2} ms"))
+        });
+    }
+    row("all 1,000 p50 / p99", &|f| format!("{:.2} / {:.2} ms", f.all.0, f.all.1));
+    println!(
+        "targets (embedded): text + filters p99 <= 25 ms, 6 facet distributions p99 <= 60 ms, build >= 20,000 docs/s"
+    );
+}
+
+fn main() {
+    let n: usize =
+        std::env::var("BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let seeds = Seeds::load();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let start = Instant::now();
+    let docs: Vec<SearchDocument> = (1..=n as i64).map(|id| seeds.generate(id, &mut rng)).collect();
+    println!(
+        "generated {n} jobs from {} fixture postings in {:.1} s",
+        seeds.docs.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let mut queries = queries::generate(&docs, 0x2545_F491_4F6C_DD1D);
+    // `BENCH_ONLY=text` keeps the queries of the kinds whose name contains "text" (profiling).
+    if let Ok(only) = std::env::var("BENCH_ONLY") {
+        queries.retain(|q| q.kind.name().contains(only.as_str()));
+    }
+    let mut figures = Vec::new();
+
+    let dir = tempfile::tempdir().unwrap();
+    let embedded = EmbeddedIndex::open(dir.path()).unwrap();
+    figures.push(
+        rt.block_on(measure("embedded", &embedded, &docs, &queries, || Some(dir_size(dir.path())))),
+    );
+    drop(embedded);
+    print(&figures, n);
+}

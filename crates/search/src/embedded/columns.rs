@@ -1,0 +1,180 @@
+//! Facet ordinals and stat values of each segment, laid out for counting and kept in memory.
+//!
+//! Counting a facet over half a million matches reads one ordinal per match: through
+//! tantivy's columnar format that is a rank lookup in an optional or multi-value index per
+//! document, which dominated the facet requests. Segments never change once written, so
+//! each segment's columns are decoded once, on first use, into flat arrays (one ordinal per
+//! document for single-valued facets, offsets plus ordinals for multi-valued ones, one value
+//! per document for the stat fields) and shared by every later search. Entries of segments
+//! that left the index (merged or deleted) are dropped whenever a search sees a new segment
+//! set. Memory is about four bytes per facet value and eight per stat value of every
+//! document.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use tantivy::columnar::{Column, StrColumn};
+use tantivy::index::SegmentId;
+use tantivy::{DocId, SegmentReader};
+
+/// No value (an ordinal or a stat).
+const NONE_ORD: u32 = u32::MAX;
+const NONE_VALUE: i64 = i64::MIN;
+
+/// One facet's ordinals in one segment, with its dictionary.
+pub(crate) struct FacetOrds {
+    /// `None`: at most one value per document, `ords[doc]`. `Some(starts)`: the values of
+    /// `doc` are `ords[starts[doc]..starts[doc + 1]]`.
+    starts: Option<Vec<u32>>,
+    ords: Vec<u32>,
+    /// Resolves ordinals back to values.
+    pub dictionary: StrColumn,
+}
+
+impl FacetOrds {
+    fn build(column: StrColumn, max_doc: DocId) -> Self {
+        let multi = column.ords().get_cardinality().is_multivalue();
+        if !multi {
+            let mut ords = vec![NONE_ORD; max_doc as usize];
+            for (doc, slot) in ords.iter_mut().enumerate() {
+                if let Some(ord) = column.ords().first(doc as DocId) {
+                    *slot = u32::try_from(ord).unwrap_or(NONE_ORD);
+                }
+            }
+            return Self { starts: None, ords, dictionary: column };
+        }
+        let mut starts = Vec::with_capacity(max_doc as usize + 1);
+        let mut ords = Vec::with_capacity(max_doc as usize);
+        for doc in 0..max_doc {
+            starts.push(u32::try_from(ords.len()).unwrap_or(u32::MAX));
+            ords.extend(column.term_ords(doc).filter_map(|o| u32::try_from(o).ok()));
+        }
+        starts.push(u32::try_from(ords.len()).unwrap_or(u32::MAX));
+        Self { starts: Some(starts), ords, dictionary: column }
+    }
+
+    /// Number of distinct values in the segment (the size of a count table).
+    pub fn num_terms(&self) -> usize {
+        self.dictionary.num_terms()
+    }
+
+    /// Adds one to `counts[ord]` for every value of every document in `docs`.
+    #[inline]
+    pub fn count(&self, docs: &[DocId], counts: &mut [u64]) {
+        match &self.starts {
+            None => {
+                for &doc in docs {
+                    let ord = self.ords.get(doc as usize).copied().unwrap_or(NONE_ORD);
+                    if let Some(n) = counts.get_mut(ord as usize) {
+                        *n += 1;
+                    }
+                }
+            }
+            Some(starts) => {
+                for &doc in docs {
+                    let d = doc as usize;
+                    let (Some(&a), Some(&b)) = (starts.get(d), starts.get(d + 1)) else {
+                        continue;
+                    };
+                    for &ord in self.ords.get(a as usize..b as usize).unwrap_or_default() {
+                        if let Some(n) = counts.get_mut(ord as usize) {
+                            *n += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One numeric field's first value per document in one segment.
+pub(crate) struct Values(Vec<i64>);
+
+impl Values {
+    fn build(column: &Column<i64>, max_doc: DocId) -> Self {
+        Self((0..max_doc).map(|doc| column.first(doc).unwrap_or(NONE_VALUE)).collect())
+    }
+
+    /// The value of `doc`, if it has one.
+    #[inline]
+    pub fn get(&self, doc: DocId) -> Option<i64> {
+        self.0.get(doc as usize).copied().filter(|v| *v != NONE_VALUE)
+    }
+}
+
+#[derive(Clone)]
+enum Entry {
+    /// A facet without any value in the segment.
+    Absent,
+    Facet(Arc<FacetOrds>),
+    Values(Arc<Values>),
+}
+
+/// The decoded columns of every live segment, by segment and field name.
+#[derive(Default)]
+pub(crate) struct ColumnCache {
+    entries: Mutex<HashMap<(SegmentId, &'static str), Entry>>,
+}
+
+impl ColumnCache {
+    /// Forgets the segments not in `live`.
+    pub fn retain(&self, live: &[SegmentId]) {
+        if let Ok(mut entries) = self.entries.lock()
+            && entries.keys().any(|(s, _)| !live.contains(s))
+        {
+            entries.retain(|(s, _), _| live.contains(s));
+        }
+    }
+
+    fn get_or_build(
+        &self,
+        reader: &SegmentReader,
+        field: &'static str,
+        build: impl FnOnce() -> tantivy::Result<Entry>,
+    ) -> tantivy::Result<Entry> {
+        let key = (reader.segment_id(), field);
+        if let Some(entry) = self.entries.lock().ok().and_then(|e| e.get(&key).cloned()) {
+            return Ok(entry);
+        }
+        // Built outside the lock: another segment's search may build its own meanwhile.
+        let entry = build()?;
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.insert(key, entry.clone());
+        }
+        Ok(entry)
+    }
+
+    /// The ordinals of a string facet in this segment (`None`: no document has a value).
+    pub fn facet(
+        &self,
+        reader: &SegmentReader,
+        field: &'static str,
+    ) -> tantivy::Result<Option<Arc<FacetOrds>>> {
+        let entry = self.get_or_build(reader, field, || {
+            Ok(match reader.fast_fields().str(field)? {
+                Some(column) => Entry::Facet(Arc::new(FacetOrds::build(column, reader.max_doc()))),
+                None => Entry::Absent,
+            })
+        })?;
+        Ok(match entry {
+            Entry::Facet(f) => Some(f),
+            _ => None,
+        })
+    }
+
+    /// The values of a numeric field in this segment.
+    pub fn values(
+        &self,
+        reader: &SegmentReader,
+        field: &'static str,
+    ) -> tantivy::Result<Arc<Values>> {
+        let entry = self.get_or_build(reader, field, || {
+            let column = reader.fast_fields().i64(field)?;
+            Ok(Entry::Values(Arc::new(Values::build(&column, reader.max_doc()))))
+        })?;
+        match entry {
+            Entry::Values(v) => Ok(v),
+            _ => Err(tantivy::TantivyError::InternalError(format!("{field} is not numeric"))),
+        }
+    }
+}
