@@ -7,7 +7,8 @@
 //! facet derivation, batch write with outbox rows, board health, board-scoped closes. Printed:
 //! postings/s of the first crawl (inserts) and of an unchanged re-crawl, on SQLite and on
 //! PostgreSQL, and the process's peak RSS (replay server included). `BENCH_BOARD_CONCURRENCY`
-//! overrides the default of 8 boards at once.
+//! overrides the default of 8 boards at once; `BENCH_RECRAWLS` repeats the re-crawl (fastest
+//! reported); `BENCH_BACKENDS=sqlite|postgres` runs one backend.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::{path::PathBuf, time::Instant};
@@ -68,8 +69,18 @@ async fn bench(name: &str, db: TestDb, registry: &Registry, boards: &[(String, S
     }
     let (first, t1) = crawl(store, registry).await;
     assert_eq!(first.failed, 0, "{first:?}");
-    let (second, t2) = crawl(store, registry).await;
-    assert_eq!((second.inserted, second.changed), (0, 0), "{second:?}");
+    // `BENCH_RECRAWLS` unchanged re-crawls (default 1); the fastest is reported.
+    let recrawls: usize =
+        std::env::var("BENCH_RECRAWLS").ok().and_then(|v| v.parse().ok()).unwrap_or(1).max(1);
+    let mut best: Option<(RunStats, f64)> = None;
+    for _ in 0..recrawls {
+        let (stats, t) = crawl(store, registry).await;
+        assert_eq!((stats.inserted, stats.changed), (0, 0), "{stats:?}");
+        if best.as_ref().is_none_or(|(_, b)| t < *b) {
+            best = Some((stats, t));
+        }
+    }
+    let Some((second, t2)) = best else { return };
     println!(
         "{name:<9} first crawl  {:>7.0} postings/s ({} postings, {} boards, {t1:.2} s)",
         first.ingested as f64 / t1,
@@ -118,8 +129,14 @@ fn main() {
             "ingest bench: {} Ashby boards ({copies} copies of each recorded board)",
             boards.len()
         );
-        bench("sqlite", TestDb::sqlite().await, &registry, &boards).await;
-        bench("postgres", TestDb::postgres().await, &registry, &boards).await;
+        // `BENCH_BACKENDS=sqlite` (or `postgres`) runs one backend only.
+        let backends = std::env::var("BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+        if backends.contains("sqlite") {
+            bench("sqlite", TestDb::sqlite().await, &registry, &boards).await;
+        }
+        if backends.contains("postgres") {
+            bench("postgres", TestDb::postgres().await, &registry, &boards).await;
+        }
         println!("peak RSS {:.0} MB (bench process, replay server included)", peak_rss_mb());
     });
 }
