@@ -5,7 +5,7 @@
 //! item by item; an item that still fails is released with its error for a later attempt.
 
 use chrono::{DateTime, Utc};
-use freehire_domain::JobId;
+use freehire_domain::{Job, JobId};
 use freehire_search::{SearchDocument, SearchIndex, indexable};
 use freehire_store::{ClaimOptions, OutboxItem, OutboxKind, Store};
 
@@ -47,6 +47,27 @@ async fn apply(index: &dyn SearchIndex, changes: Vec<Change>) -> Result<(u64, u6
     Ok((indexed, removed))
 }
 
+/// The search documents of indexable `jobs`, each with its role cluster's geography (the
+/// open duplicates' countries, regions and cities; reference §3.10).
+pub async fn documents(
+    store: &dyn Store,
+    jobs: &[&Job],
+    now: DateTime<Utc>,
+) -> Result<Vec<SearchDocument>, AppError> {
+    let ids: Vec<JobId> = jobs.iter().map(|j| j.id).collect();
+    let duplicates = store.open_duplicates_of(&ids).await?;
+    Ok(jobs
+        .iter()
+        .map(|job| {
+            let mut doc = SearchDocument::from_job(job, now);
+            doc.merge_cluster_geography(
+                duplicates.iter().filter(|d| d.duplicate_of == Some(job.id)),
+            );
+            doc
+        })
+        .collect())
+}
+
 async fn changes(
     store: &dyn Store,
     items: &[OutboxItem],
@@ -54,13 +75,14 @@ async fn changes(
 ) -> Result<Vec<Change>, AppError> {
     let ids: Vec<JobId> = items.iter().map(|i| i.job_id).collect();
     let jobs = store.jobs_by_ids(&ids).await?;
+    let live: Vec<&Job> = jobs.iter().filter(|j| indexable(j)).collect();
+    let mut docs: std::collections::HashMap<i64, SearchDocument> =
+        documents(store, &live, now).await?.into_iter().map(|d| (d.id, d)).collect();
     Ok(ids
         .iter()
-        .map(|id| match jobs.iter().find(|j| j.id == *id) {
-            Some(job) if indexable(job) => {
-                Change::Put(Box::new(SearchDocument::from_job(job, now)))
-            }
-            _ => Change::Remove(id.get()),
+        .map(|id| match docs.remove(&id.get()) {
+            Some(doc) => Change::Put(Box::new(doc)),
+            None => Change::Remove(id.get()),
         })
         .collect())
 }

@@ -117,6 +117,33 @@ impl SearchDocument {
     }
 }
 
+impl SearchDocument {
+    /// Adds the geography of the canonical job's open duplicates (its role cluster) to the
+    /// document: countries, regions and cities become the union over the cluster, so a role
+    /// posted once per city stays findable in every one of them (reference §3.10).
+    pub fn merge_cluster_geography<'a>(&mut self, duplicates: impl IntoIterator<Item = &'a Job>) {
+        for job in duplicates {
+            let f = &job.posting.facets;
+            let values: [(Facet, Vec<String>); 3] = [
+                (Facet::Countries, f.countries.iter().map(|c| c.as_str().to_owned()).collect()),
+                (Facet::Regions, f.regions.iter().map(|r| r.as_str().to_owned()).collect()),
+                (Facet::Cities, f.cities.clone()),
+            ];
+            for (facet, extra) in values {
+                if extra.is_empty() {
+                    continue;
+                }
+                let merged = self.facets.entry(facet.param().to_owned()).or_default();
+                for value in extra {
+                    if !merged.contains(&value) {
+                        merged.push(value);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Whether a job belongs in the index: open, not a duplicate, and with a description that has
 /// visible text (reference §5.2).
 pub fn indexable(job: &Job) -> bool {

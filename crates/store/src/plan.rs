@@ -221,6 +221,21 @@ pub(crate) fn run_status_columns(status: &crate::RunStatus) -> (&'static str, Op
     }
 }
 
+/// The rows an upsert inserted.
+pub(crate) fn inserted_ids(results: &[Upserted]) -> Vec<i64> {
+    results.iter().filter(|u| u.outcome == UpsertOutcome::Inserted).map(|u| u.id.get()).collect()
+}
+
+/// The rows to index once reposts are marked: a marked duplicate is not indexed, its canonical
+/// is (its document's cluster geography grew). Each once, sorted.
+pub(crate) fn after_reposts(mut ids: Vec<i64>, marked: &[(i64, i64)]) -> Vec<i64> {
+    ids.retain(|id| !marked.iter().any(|(dup, _)| dup == id));
+    ids.extend(marked.iter().map(|(_, canonical)| *canonical));
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

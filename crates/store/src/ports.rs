@@ -57,6 +57,10 @@ pub trait JobRepo: Send + Sync {
     /// The jobs with these ids (open or closed; unknown ids are skipped), by id.
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>>;
 
+    /// The open jobs marked as duplicates of any of `canonicals` (their role clusters, for the
+    /// cluster geography of the canonical's search document), by id.
+    async fn open_duplicates_of(&self, canonicals: &[JobId]) -> Result<Vec<Job>>;
+
     /// Every job (open or closed) with an id above `after`, by id, at most `limit` (1..=1000).
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>>;
 

@@ -274,3 +274,25 @@ macro_rules! raw_health {
         .into_health()
     }};
 }
+
+/// The repost check of reference §3.10 as one `UPDATE`: each row of the batch (`$ids`: the
+/// dialect's "id is in the batch" condition on `j.id`) that has an older open, non-duplicate
+/// job of the same company and role fingerprint points at the oldest such job. Returns
+/// `(id, duplicate_of)` of the rows marked.
+macro_rules! mark_reposts_sql {
+    ($ids:literal) => {
+        concat!(
+            "UPDATE jobs AS j SET duplicate_of = ( \
+               SELECT min(c.id) FROM jobs AS c \
+               WHERE c.company_slug = j.company_slug AND c.role_fingerprint = j.role_fingerprint \
+                 AND c.closed_at IS NULL AND c.duplicate_of IS NULL AND c.id < j.id) \
+             WHERE ",
+            $ids,
+            " AND j.role_fingerprint <> '' AND j.closed_at IS NULL AND j.duplicate_of IS NULL \
+               AND EXISTS (SELECT 1 FROM jobs AS c \
+                 WHERE c.company_slug = j.company_slug AND c.role_fingerprint = j.role_fingerprint \
+                   AND c.closed_at IS NULL AND c.duplicate_of IS NULL AND c.id < j.id) \
+             RETURNING id, duplicate_of"
+        )
+    };
+}

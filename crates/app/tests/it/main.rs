@@ -45,6 +45,7 @@ on_both_backends! {
     ],
     search_sync: [
         ingested_jobs_become_searchable_and_closed_ones_leave,
+        a_role_cluster_is_one_hit_found_in_every_city,
     ],
     boards: [
         add_from_url_recognises_and_folds_duplicates,

@@ -1,8 +1,9 @@
 //! The outbox drain: after ingest a job is searchable within one drain; a closed job leaves
 //! within one.
 
+use chrono::{DateTime, Utc};
 use freehire_app::{
-    ingest::{IngestConfig, run_provider},
+    ingest::{IngestConfig, RunStats, run_provider},
     search_sync::drain,
 };
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
@@ -12,6 +13,22 @@ use freehire_store::{ClaimOptions, OutboxKind, Store};
 use tokio_util::sync::CancellationToken;
 
 use crate::support::{ashby_board, ashby_server, t};
+
+/// One run of the Ashby provider with the `cartesia` board answering `body`.
+async fn crawl_cartesia(s: &dyn Store, body: serde_json::Value, at: DateTime<Utc>) -> RunStats {
+    let (_server, registry) =
+        ashby_server(&[("cartesia", Reply::json(serde_json::to_vec(&body).unwrap()))]).await;
+    run_provider(
+        s,
+        &registry,
+        &Provider::parse("ashby").unwrap(),
+        &IngestConfig::default(),
+        &CancellationToken::new(),
+        &move || at,
+    )
+    .await
+    .unwrap()
+}
 
 async fn total(index: &dyn SearchIndex, q: &str) -> u64 {
     let query = JobQuery::from_query_str(q, Endpoint::Search).unwrap();
@@ -25,20 +42,7 @@ pub async fn ingested_jobs_become_searchable_and_closed_ones_leave(s: &dyn Store
         NewBoard { key, company: "Cartesia".into(), url: None, status: BoardStatus::Active };
     s.add_board(&board, t(1, 0)).await.unwrap();
     let full = ashby_board("cartesia");
-    let crawl = |body: serde_json::Value, at| async move {
-        let (_server, registry) =
-            ashby_server(&[("cartesia", Reply::json(serde_json::to_vec(&body).unwrap()))]).await;
-        run_provider(
-            s,
-            &registry,
-            &Provider::parse("ashby").unwrap(),
-            &IngestConfig::default(),
-            &CancellationToken::new(),
-            &move || at,
-        )
-        .await
-        .unwrap()
-    };
+    let crawl = |body, at| crawl_cartesia(s, body, at);
     let first = crawl(full.clone(), t(2, 0)).await;
 
     let dir = tempfile::tempdir().unwrap();
@@ -60,4 +64,40 @@ pub async fn ingested_jobs_become_searchable_and_closed_ones_leave(s: &dyn Store
         drain(s, &index, ClaimOptions::default(), t(3, 2)).await.unwrap(),
         Default::default()
     );
+}
+
+/// A role posted once per city is one search hit that every city finds; when that posting
+/// closes, the next one takes the role over in the index.
+pub async fn a_role_cluster_is_one_hit_found_in_every_city(s: &dyn Store) {
+    let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();
+    let board =
+        NewBoard { key, company: "Cartesia".into(), url: None, status: BoardStatus::Active };
+    s.add_board(&board, t(1, 0)).await.unwrap();
+    let mut body = ashby_board("cartesia");
+    let jobs = body["jobs"].as_array_mut().unwrap();
+    let original = jobs[0].clone();
+    jobs.truncate(1);
+    let mut paris = original.clone();
+    paris["id"] = "paris-copy-of-the-first-role".into();
+    paris["location"] = "Paris, France".into();
+    paris["address"] = serde_json::json!({"postalAddress": {
+        "addressCountry": "France", "addressLocality": "Paris"}});
+    jobs.push(paris);
+    let crawl = |body, at| crawl_cartesia(s, body, at);
+    assert_eq!(crawl(body.clone(), t(2, 0)).await.inserted, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    drain(s, &index, ClaimOptions::default(), t(2, 1)).await.unwrap();
+    assert_eq!(total(&index, "").await, 1, "the repost is not a second hit");
+    assert_eq!(total(&index, "countries=us").await, 1);
+    assert_eq!(total(&index, "countries=fr").await, 1, "the cluster's cities all find it");
+    assert_eq!(total(&index, "cities=Paris").await, 1);
+
+    // The first posting disappears: the Paris one is the role now, alone.
+    body["jobs"].as_array_mut().unwrap().remove(0);
+    crawl(body, t(3, 0)).await;
+    drain(s, &index, ClaimOptions::default(), t(3, 1)).await.unwrap();
+    assert_eq!(total(&index, "").await, 1);
+    assert_eq!(total(&index, "countries=fr").await, 1);
+    assert_eq!(total(&index, "countries=us").await, 0);
 }

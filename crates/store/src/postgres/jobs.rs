@@ -9,7 +9,7 @@ use super::{PgStore, outbox::enqueue};
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
     StoreError, Upserted,
-    plan::{Found, UpsertPlan, index_ids, refresh_plan, reopened_ids},
+    plan::{Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan, reopened_ids},
     rows::{Batch, FacetColumns, RawJob, key_columns},
 };
 
@@ -153,6 +153,8 @@ impl JobRepo for PgStore {
         ids.sort();
         let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
         enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
+        let released = super::clusters::release_duplicates(&mut tx, &raw).await?;
+        enqueue(&mut tx, OutboxKind::Index, &released, at).await?;
         tx.commit().await?;
         Ok(ids)
     }
@@ -188,6 +190,22 @@ impl JobRepo for PgStore {
             "SELECT ",
             job_columns!(),
             " FROM jobs WHERE id = ANY($1) ORDER BY id"
+        ))
+        .bind(&raw)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+    }
+
+    async fn open_duplicates_of(&self, canonicals: &[JobId]) -> Result<Vec<Job>> {
+        if canonicals.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<i64> = canonicals.iter().map(|i| i.get()).collect();
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE duplicate_of = ANY($1) AND closed_at IS NULL ORDER BY id"
         ))
         .bind(&raw)
         .fetch_all(&self.pool)
@@ -322,6 +340,9 @@ pub(super) async fn upsert_in(
     }
     bump(&mut *conn, &plan.bumped, seen_at).await?;
     let results = plan.finish(&batch.slot)?;
-    enqueue(&mut *conn, OutboxKind::Index, &index_ids(&results), seen_at).await?;
+    // A new row repeating an open role is a repost: marked, and not indexed (reference §3.10).
+    let marked = super::clusters::mark_reposts(&mut *conn, &inserted_ids(&results)).await?;
+    let index = after_reposts(index_ids(&results), &marked);
+    enqueue(&mut *conn, OutboxKind::Index, &index, seen_at).await?;
     Ok(results)
 }

@@ -6,6 +6,7 @@
 //! update.
 
 mod boards;
+mod clusters;
 mod ingest;
 mod jobs;
 mod outbox;

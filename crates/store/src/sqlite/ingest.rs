@@ -156,5 +156,7 @@ pub(super) async fn close_unseen_in(
     closed.dedup();
     let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
     enqueue(&mut *conn, OutboxKind::Delete, &raw, &ts(at)).await?;
+    let released = super::clusters::release_duplicates(&mut *conn, &raw).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &released, &ts(at)).await?;
     Ok(closed)
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod boards;
+mod clusters;
 mod fixtures;
 mod health;
 mod ingest;
@@ -79,6 +80,10 @@ conformance! {
         touch_bumps_and_reopens_without_a_hash,
         close_unseen_respects_scope_and_cutoff,
         a_board_write_lands_whole_or_not_at_all,
+    ],
+    clusters: [
+        reposts_point_at_the_oldest_open_role,
+        closing_the_canonical_hands_the_role_on,
     ],
     schedule: [
         due_providers_are_claimed_once_per_cadence,

@@ -1,0 +1,45 @@
+//! Role clusters on SQLite: marking reposts at insert and releasing a closed canonical's
+//! duplicates (see `crate::clusters` for the rules).
+
+use crate::{Result, StoreError};
+
+/// Marks each of `ids` that has an older open, non-duplicate job of the same role as a
+/// duplicate of the oldest one. Returns `(duplicate, canonical)` pairs.
+pub(super) async fn mark_reposts(
+    conn: &mut sqlx::SqliteConnection,
+    ids: &[i64],
+) -> Result<Vec<(i64, i64)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids = serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))?;
+    let rows: Vec<(i64, i64)> =
+        sqlx::query_as(mark_reposts_sql!("j.id IN (SELECT value FROM json_each(?1))"))
+            .bind(ids)
+            .fetch_all(&mut *conn)
+            .await?;
+    Ok(rows)
+}
+
+/// Releases the open duplicates of the `closed` jobs and clusters them again (the oldest of a
+/// role becomes its canonical). Returns the released ids.
+pub(super) async fn release_duplicates(
+    conn: &mut sqlx::SqliteConnection,
+    closed: &[i64],
+) -> Result<Vec<i64>> {
+    if closed.is_empty() {
+        return Ok(Vec::new());
+    }
+    let closed = serde_json::to_string(closed).map_err(|e| StoreError::corrupt("batch", e))?;
+    let mut released: Vec<i64> = sqlx::query_scalar(
+        "UPDATE jobs SET duplicate_of = NULL \
+         WHERE duplicate_of IN (SELECT value FROM json_each(?1)) AND closed_at IS NULL \
+         RETURNING id",
+    )
+    .bind(closed)
+    .fetch_all(&mut *conn)
+    .await?;
+    released.sort_unstable();
+    mark_reposts(conn, &released).await?;
+    Ok(released)
+}
