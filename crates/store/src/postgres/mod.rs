@@ -6,6 +6,7 @@
 //! update.
 
 mod boards;
+mod companies;
 mod ingest;
 mod jobs;
 mod outbox;

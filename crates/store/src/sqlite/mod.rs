@@ -7,6 +7,7 @@
 //! process queue fairly; `busy_timeout` covers other processes (the API, the CLI, a worker).
 
 mod boards;
+mod companies;
 mod ingest;
 mod jobs;
 mod outbox;
