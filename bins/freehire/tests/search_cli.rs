@@ -123,6 +123,11 @@ async fn search_prints_a_table_json_and_facets() {
     let body: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(body["facets"]["total"], 3);
     assert_eq!(body["facets"]["facets"]["work_mode"], serde_json::json!({"remote": 3}));
+
+    let (ok, out, _) = freehire(&index, &["search", "engineer", "--facets", "--json"]);
+    assert!(ok);
+    let at = |needle: &str| out.find(needle).unwrap_or_else(|| panic!("{needle} in {out}"));
+    assert!(at("\"remote\": 3") < at("\"hybrid\": 1"), "values ranked by count: {out}");
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use freehire_api::view::{FacetsData, FacetsView, SearchHit, SearchMeta};
 use freehire_app::search::{Found, SearchArgs};
 use freehire_search::{EmbeddedIndex, Facet, SearchIndex};
+use serde::Serialize;
 
 /// How many values `--facets` prints per facet.
 const TOP_VALUES: usize = 8;
@@ -117,24 +118,31 @@ pub async fn run(cmd: SearchCommand, out: &mut impl Write) -> anyhow::Result<()>
 }
 
 /// The API's shapes: the search answer, and the facets answer's `data` under `facets`.
-fn json(found: Found) -> serde_json::Value {
-    let meta = SearchMeta {
-        total: found.results.total,
-        limit: found.query.page.limit,
-        offset: found.query.page.offset,
-        ignored_params: found.query.ignored_params.clone(),
-    };
-    let hits: Vec<SearchHit> = found.results.hits.iter().map(SearchHit::new).collect();
-    let mut body = serde_json::json!({"data": hits, "meta": meta});
-    if let Some(counts) = found.facets {
-        let data = FacetsData {
+/// Serialised from typed values (never through `serde_json::Value`, whose maps would sort the
+/// facet values by name instead of by count).
+#[derive(Debug, Serialize)]
+struct JsonAnswer {
+    data: Vec<SearchHit>,
+    meta: SearchMeta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    facets: Option<FacetsData>,
+}
+
+fn json(found: Found) -> JsonAnswer {
+    JsonAnswer {
+        data: found.results.hits.iter().map(SearchHit::new).collect(),
+        meta: SearchMeta {
+            total: found.results.total,
+            limit: found.query.page.limit,
+            offset: found.query.page.offset,
+            ignored_params: found.query.ignored_params,
+        },
+        facets: found.facets.map(|counts| FacetsData {
             total: counts.total,
             facets: FacetsView(counts.facets),
             stats: counts.stats.into(),
-        };
-        body["facets"] = serde_json::to_value(data).unwrap_or_default();
+        }),
     }
-    body
 }
 
 /// The hits as an aligned table with the page and total under it, the ignored parameters,
