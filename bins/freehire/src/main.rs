@@ -23,6 +23,15 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Search the index the worker fills (the filters of `GET /api/v1/jobs/search`).
+    Search(commands::search::SearchCommand),
+    #[command(flatten)]
+    Catalogue(Catalogue),
+}
+
+/// The commands that work on the database.
+#[derive(Debug, Subcommand)]
+enum Catalogue {
     /// Apply pending database migrations.
     Migrate,
     /// Browse the job catalogue.
@@ -54,16 +63,21 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    let command = match cli.command {
+        // Search reads the index only: no database needed.
+        Command::Search(cmd) => return commands::search::run(cmd, &mut std::io::stdout()).await,
+        Command::Catalogue(command) => command,
+    };
     let store = commands::open(&cli.database_url).await?;
-    let result = match cli.command {
-        Command::Migrate => commands::migrate::run(store.as_ref(), &cli.database_url).await,
-        Command::Jobs(cmd) => {
+    let result = match command {
+        Catalogue::Migrate => commands::migrate::run(store.as_ref(), &cli.database_url).await,
+        Catalogue::Jobs(cmd) => {
             commands::jobs::run(store.as_ref(), cmd, &mut std::io::stdout()).await
         }
-        Command::Boards(cmd) => {
+        Catalogue::Boards(cmd) => {
             commands::boards::run(store.as_ref(), cmd, &mut std::io::stdout()).await
         }
-        Command::Ingest(args) => {
+        Catalogue::Ingest(args) => {
             commands::ingest::run(store.as_ref(), args, &mut std::io::stdout()).await
         }
     };

@@ -10,10 +10,23 @@
 //!   logs internal causes instead of returning them;
 //! - [`view`] holds the wire shapes (the job of reference §6.5, list and single envelopes).
 //!
-//! Routes: `GET /health`, `GET /api/v1/jobs`, `GET /api/v1/jobs/search`,
-//! `GET /api/v1/jobs/{slug}`. Unknown routes answer
-//! 404 and wrong methods 405, both with a JSON error body.
+//! Routes (under `/api/v1` except the health check):
+//!
+//! | route | answer |
+//! |---|---|
+//! | `GET /health` | `{"status": "ok"}`, 503 when the database does not answer |
+//! | `GET /jobs` | open jobs, newest first, `limit`/`offset` |
+//! | `GET /jobs/{slug}` | one job, open or closed; 404 when unknown |
+//! | `GET /jobs/search` | the search grammar over the index: hits as indexed (truncated description) |
+//! | `GET /agent/jobs/search` | the same search, each hit the full job from the store with its description as `description_format` = `html` (default), `text` or `markdown` |
+//! | `GET /jobs/facets` | value counts per facet (`facets=`, `disjunctive=true`) and numeric stats |
+//! | `GET /companies` | companies derived from the open jobs, most jobs first, `q`, `limit`/`offset` |
+//! | `GET /companies/{slug}` | one company and a page of its open jobs; 400 for a malformed slug, 404 when it has no open job |
+//!
+//! The search routes answer 400 naming a bad parameter, 503 when no index is configured or the
+//! engine fails. Unknown routes answer 404 and wrong methods 405, both with a JSON error body.
 
+mod describe;
 mod error;
 mod params;
 mod routes;
@@ -64,7 +77,11 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/jobs", get(routes::jobs::list))
         .route("/jobs/search", get(routes::search::search))
-        .route("/jobs/{slug}", get(routes::jobs::show));
+        .route("/jobs/facets", get(routes::search::facets))
+        .route("/jobs/{slug}", get(routes::jobs::show))
+        .route("/agent/jobs/search", get(routes::search::agent_search))
+        .route("/companies", get(routes::companies::list))
+        .route("/companies/{slug}", get(routes::companies::show));
     Router::new()
         .route("/health", get(routes::health::health))
         .nest("/api/v1", api)

@@ -1,15 +1,20 @@
-//! Wire shapes: the job as clients see it (reference §6.5) and the list/single envelopes.
+//! Wire shapes: the job as clients see it (reference §6.5), the search hit, the facets
+//! answer, the company, and the list/single envelopes.
 //!
 //! Jobs are addressed by `public_slug`; the internal id never appears. Optional facets are
 //! omitted when unknown; `requires_clearance` appears only when true; `posted_at` is the
 //! effective posted date (first-seen date when the source's is missing or implausible).
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Job, Region,
-    SalaryPeriod, Seniority, TechFlag, WorkMode,
+    Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Job,
+    Provider, Region, SalaryPeriod, Seniority, TechFlag, WorkMode,
 };
-use serde::Serialize;
+use freehire_search::{Bounds, Distribution, Facet, IgnoredParam, NumericStats, SearchDocument};
+use freehire_store::Company;
+use serde::{Serialize, Serializer, ser::SerializeMap};
 
 /// A job on the wire.
 #[derive(Debug, Clone, Serialize)]
@@ -135,4 +140,229 @@ pub struct ListMeta {
 #[derive(Debug, Serialize)]
 pub struct Single<T> {
     pub data: T,
+}
+
+/// A search hit: the job fields of §6.5 that the search document carries, in [`JobView`]'s
+/// order and spelling. The description is the indexed visible text (at most 1,000 characters,
+/// cut at a word); `remote` (not a §6.5 field) and `last_seen_at` (it moves on every crawl, so
+/// the index does not hold it) are left out; `closed_at` is always null (only open jobs are
+/// indexed).
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    pub public_slug: String,
+    pub title: String,
+    pub company: String,
+    pub company_slug: String,
+    pub url: String,
+    pub source: String,
+    pub external_id: String,
+    pub manually_added: bool,
+    pub location: String,
+    pub description: String,
+    pub regions: Vec<String>,
+    pub countries: Vec<String>,
+    pub cities: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub work_mode: Option<String>,
+    pub skills: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_tech: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requires_clearance: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seniority: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub employment_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub education_level: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub english_level: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experience_years_min: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub posting_language: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salary: Option<HitSalary>,
+    pub posted_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// A hit's salary range (the same shape as [`SalaryView`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct HitSalary {
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub currency: String,
+    pub period: String,
+}
+
+impl SearchHit {
+    /// The wire form of an indexed document (its internal id stays behind).
+    pub fn new(doc: &SearchDocument) -> Self {
+        let all = |facet: Facet| doc.values(facet).to_vec();
+        let one = |facet: Facet| doc.values(facet).first().cloned();
+        let salary = match (one(Facet::SalaryCurrency), one(Facet::SalaryPeriod)) {
+            (Some(currency), Some(period)) => {
+                Some(HitSalary { min: doc.salary_min, max: doc.salary_max, currency, period })
+            }
+            _ => None,
+        };
+        let source = one(Facet::Source).unwrap_or_default();
+        Self {
+            public_slug: doc.public_slug.clone(),
+            title: doc.title.clone(),
+            company: doc.company.clone(),
+            company_slug: doc.company_slug.clone(),
+            url: doc.url.clone(),
+            manually_added: Provider::parse(&source).is_ok_and(|p| p.is_manual()),
+            source,
+            external_id: doc.external_id.clone(),
+            location: doc.location.clone(),
+            description: doc.description.clone(),
+            regions: all(Facet::Regions),
+            countries: all(Facet::Countries),
+            cities: all(Facet::Cities),
+            work_mode: one(Facet::WorkMode),
+            skills: all(Facet::Skills),
+            is_tech: one(Facet::IsTech),
+            requires_clearance: one(Facet::RequiresClearance).map(|_| true),
+            seniority: one(Facet::Seniority),
+            category: one(Facet::Category),
+            employment_type: one(Facet::EmploymentType),
+            education_level: one(Facet::EducationLevel),
+            english_level: one(Facet::EnglishLevel),
+            experience_years_min: doc.experience_years_min,
+            posting_language: one(Facet::PostingLanguage),
+            salary,
+            posted_at: instant(doc.posted_ts),
+            created_at: instant(doc.created_ts),
+            updated_at: instant(doc.updated_ts),
+            closed_at: None,
+        }
+    }
+}
+
+/// Unix seconds as an instant (the epoch for a value out of range, which no document has).
+fn instant(secs: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(secs, 0).unwrap_or_default()
+}
+
+/// The `meta` of a search answer: the page, the exact total and any ignored parameters.
+#[derive(Debug, Serialize)]
+pub struct SearchMeta {
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u32,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored_params: Vec<IgnoredParam>,
+}
+
+/// The answer of the facets route: `{total, facets, stats}`.
+#[derive(Debug, Serialize)]
+pub struct FacetsData {
+    pub total: u64,
+    pub facets: FacetsView,
+    pub stats: StatsView,
+}
+
+/// `{facet: {value: count}}`: facets in table order, each facet's values in count order (most
+/// frequent first, ties by value). JSON objects carry the order as written; clients that keep
+/// insertion order (JavaScript, Python) see the values ranked.
+#[derive(Debug)]
+pub struct FacetsView(pub BTreeMap<Facet, Distribution>);
+
+impl Serialize for FacetsView {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (facet, counts) in &self.0 {
+            map.serialize_entry(facet.param(), &Ranked(counts))?;
+        }
+        map.end()
+    }
+}
+
+/// One facet's counts, serialised as an object in their order.
+struct Ranked<'a>(&'a [(String, u64)]);
+
+impl Serialize for Ranked<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (value, count) in self.0 {
+            map.serialize_entry(value, count)?;
+        }
+        map.end()
+    }
+}
+
+/// The numeric stats; a field no match has is absent.
+#[derive(Debug, Serialize)]
+pub struct StatsView {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salary_min: Option<BoundsView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub salary_max: Option<BoundsView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub experience_years_min: Option<BoundsView>,
+}
+
+/// `{min, max}`.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct BoundsView {
+    pub min: i64,
+    pub max: i64,
+}
+
+impl From<NumericStats> for StatsView {
+    fn from(s: NumericStats) -> Self {
+        let view = |b: Option<Bounds>| b.map(|b| BoundsView { min: b.min, max: b.max });
+        Self {
+            salary_min: view(s.salary_min),
+            salary_max: view(s.salary_max),
+            experience_years_min: view(s.experience_years_min),
+        }
+    }
+}
+
+/// A company on the wire: derived from its open jobs.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompanyView {
+    pub slug: String,
+    pub name: String,
+    pub job_count: u64,
+    /// The newest effective posted date among its open jobs.
+    pub latest_posted_at: DateTime<Utc>,
+    /// Most jobs first.
+    pub regions: Vec<Region>,
+    pub countries: Vec<CountryCode>,
+    pub work_modes: Vec<WorkMode>,
+    pub top_skills: Vec<String>,
+    pub sources: Vec<String>,
+}
+
+impl CompanyView {
+    /// The wire form of a company.
+    pub fn new(c: &Company) -> Self {
+        Self {
+            slug: c.slug.to_string(),
+            name: c.name.clone(),
+            job_count: c.job_count,
+            latest_posted_at: c.latest_posted_at,
+            regions: c.regions.clone(),
+            countries: c.countries.clone(),
+            work_modes: c.work_modes.clone(),
+            top_skills: c.top_skills.clone(),
+            sources: c.sources.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+/// `GET /companies/{slug}`: the company and one page of its open jobs.
+#[derive(Debug, Serialize)]
+pub struct CompanyDetail {
+    pub company: CompanyView,
+    pub jobs: Vec<JobView>,
 }

@@ -12,6 +12,12 @@ pub enum AppError {
     /// A value failed validation.
     #[error(transparent)]
     Invalid(#[from] freehire_domain::DomainError),
+    /// A search query the grammar refuses (the message names the parameter).
+    #[error(transparent)]
+    Query(#[from] freehire_search::SearchError),
+    /// The search index failed.
+    #[error(transparent)]
+    Index(#[from] freehire_search::IndexError),
     /// Another worker holds the provider.
     #[error("provider {0} is being ingested by another worker")]
     Busy(String),

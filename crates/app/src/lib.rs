@@ -8,6 +8,7 @@
 //!   the worker runs;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
+//! - [`search`]: the command line's search, flags turned into the HTTP search grammar;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`process`]: logging set-up and the shutdown signal the servers share.
 //!
@@ -20,6 +21,7 @@ mod error;
 pub mod ingest;
 pub mod process;
 pub mod rederive;
+pub mod search;
 pub mod search_sync;
 
 pub use error::AppError;

@@ -37,7 +37,8 @@
 //! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
 //!
 //! The query model is pure (no IO, no clock: the caller passes `now`). The Meilisearch
-//! adapter, the outbox drain and the HTTP routes are not built yet.
+//! adapter is not built yet; the outbox drain lives in `freehire-app`, the HTTP routes in
+//! `freehire-api` and the `freehire search` command in `freehire-app` and the CLI.
 
 pub mod document;
 pub mod embedded;

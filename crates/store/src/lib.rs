@@ -5,7 +5,7 @@
 //! - [`SqliteStore`]: the embedded default, a SQLite file under the data dir in WAL mode;
 //! - [`PgStore`]: production PostgreSQL.
 //!
-//! Callers use the traits ([`JobRepo`], [`BoardRepo`], [`BoardHealthRepo`], bundled as
+//! Callers use the traits ([`JobRepo`], [`CompanyRepo`], [`BoardRepo`], [`BoardHealthRepo`], bundled as
 //! [`Store`]) through an `Arc<dyn Store>` from [`connect`], and never know which backend is
 //! behind them. One conformance suite (`tests/it`) runs every behaviour against both over real
 //! connections.
@@ -26,6 +26,7 @@
 #[macro_use]
 mod sql;
 
+mod companies;
 mod error;
 mod health;
 mod model;
@@ -42,11 +43,14 @@ use std::sync::Arc;
 
 pub use error::{Result, StoreError};
 pub use model::{
-    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, DerivedUpdate,
-    JobKey, JobList, ListPage, OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults,
-    ScheduleOverride, SeenJob, SeenPosting, UnseenScope, UpsertOutcome, Upserted,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, Company,
+    CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem, OutboxKind,
+    Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting, UnseenScope,
+    UpsertOutcome, Upserted,
 };
-pub use ports::{BoardHealthRepo, BoardRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store};
+pub use ports::{
+    BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store,
+};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, SqliteLocation};

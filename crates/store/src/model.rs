@@ -285,3 +285,57 @@ pub struct BoardWritten {
     /// The board's health after the success.
     pub health: freehire_domain::BoardHealth,
 }
+
+/// Which companies a company list shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompanyFilter {
+    /// Name or slug search: companies whose slug contains the slugified text
+    /// (`"Acme Labs"` matches `acme-labs` and `big-acme-labs-group`). Blank = every company.
+    pub q: Option<String>,
+}
+
+impl CompanyFilter {
+    /// The slug fragment to look for, if any (`q` slugified; blank after folding = none).
+    pub fn needle(&self) -> Option<String> {
+        let folded = freehire_domain::slugify(self.q.as_deref()?);
+        (!folded.is_empty()).then_some(folded)
+    }
+}
+
+/// A company as the catalogue shows it: derived from its open, non-duplicate jobs (there is
+/// no companies table; a company without an open job does not exist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Company {
+    /// Its key (the slug of the name its jobs carry).
+    pub slug: freehire_domain::CompanySlug,
+    /// Display name: the name most of its open jobs carry (ties: the newest job's).
+    pub name: String,
+    /// Open, non-duplicate jobs.
+    pub job_count: u64,
+    /// The newest effective posted date among them (see `Job::effective_posted_at`).
+    pub latest_posted_at: chrono::DateTime<chrono::Utc>,
+    /// Regions of its jobs, most jobs first (ties by value).
+    pub regions: Vec<freehire_domain::Region>,
+    /// Countries of its jobs, most jobs first.
+    pub countries: Vec<freehire_domain::CountryCode>,
+    /// Work modes of its jobs, most jobs first.
+    pub work_modes: Vec<freehire_domain::WorkMode>,
+    /// The most frequent skills of its jobs (at most [`Company::TOP_SKILLS`]), most jobs first.
+    pub top_skills: Vec<String>,
+    /// Where its jobs come from (ATS providers), most jobs first.
+    pub sources: Vec<Provider>,
+}
+
+impl Company {
+    /// How many skills [`Company::top_skills`] keeps.
+    pub const TOP_SKILLS: usize = 10;
+}
+
+/// One page of companies with the number of companies in the whole list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompanyList {
+    /// The companies of this page.
+    pub companies: Vec<Company>,
+    /// Companies in the whole (filtered) list.
+    pub total: u64,
+}

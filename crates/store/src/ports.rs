@@ -4,14 +4,15 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason, Job, JobId, JobPosting,
-    NewBoard, Provider, PublicSlug,
+    Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason, CompanySlug, Job, JobId,
+    JobPosting, NewBoard, Provider, PublicSlug,
 };
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, DerivedUpdate,
-    JobKey, JobList, ListPage, OutboxItem, OutboxKind, Refreshed, Result, RunStatus,
-    ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting, UnseenScope, Upserted,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, Company,
+    CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem, OutboxKind,
+    Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
+    UnseenScope, Upserted,
 };
 
 /// The job catalogue.
@@ -77,6 +78,30 @@ pub trait JobRepo: Send + Sync {
 
     /// A job by its source key, open or closed.
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>>;
+}
+
+/// Companies, derived from the catalogue: the open, non-duplicate jobs grouped by company
+/// slug (jobs without a company belong to none). `now` anchors the effective posted dates.
+#[async_trait]
+pub trait CompanyRepo: Send + Sync {
+    /// Companies matching the filter, most open jobs first, then by slug.
+    async fn list_companies(
+        &self,
+        filter: &CompanyFilter,
+        page: ListPage,
+        now: DateTime<Utc>,
+    ) -> Result<CompanyList>;
+
+    /// One company by slug; `None` when it has no open job.
+    async fn company_by_slug(
+        &self,
+        slug: &CompanySlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Company>>;
+
+    /// A company's open, non-duplicate jobs, newest `created_at` first (ties by id, newest
+    /// first), with their total.
+    async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList>;
 }
 
 /// The board catalogue.
@@ -239,7 +264,7 @@ pub trait ScheduleRepo: Send + Sync {
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
-    JobRepo + BoardRepo + BoardHealthRepo + IngestRepo + OutboxRepo + ScheduleRepo
+    JobRepo + CompanyRepo + BoardRepo + BoardHealthRepo + IngestRepo + OutboxRepo + ScheduleRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -1,49 +1,145 @@
-//! `GET /api/v1/jobs/search`: faceted search over the search index.
+//! Search over the search index: `GET /api/v1/jobs/search` (hits as the index holds them),
+//! `GET /api/v1/agent/jobs/search` (each hit's full description re-read from the store and
+//! rendered as asked) and `GET /api/v1/jobs/facets` (value counts and numeric stats).
+//!
+//! All three answer 400 naming a bad parameter (before looking for the index), 503 when no
+//! index is configured, and 503 when the engine fails (the cause is logged, not returned).
+
+use std::{collections::HashMap, sync::Arc};
 
 use axum::{
     Json,
     extract::{RawQuery, State},
 };
-use freehire_search::{Endpoint, JobQuery, SearchRequest};
-use serde_json::{Map, Value, json};
+use freehire_domain::JobId;
+use freehire_search::{
+    AgentSearchRequest, Endpoint, FacetsRequest, IndexError, JobQuery, SearchError, SearchIndex,
+    SearchRequest, SearchResults,
+};
+use serde::Serialize;
 
-use crate::{ApiError, AppState};
+use crate::{
+    ApiError, AppState, describe,
+    view::{FacetsData, FacetsView, JobView, SearchHit, SearchMeta},
+};
 
-/// Hits for the query: `{"data": [hit…], "meta": {"total", "limit", "offset",
-/// "ignored_params"?}}`. A bad parameter is a 400 naming it; no index is a 503.
+/// `{"data": [hit…], "meta": {…}}`.
+#[derive(Debug, Serialize)]
+pub struct Hits<T> {
+    data: Vec<T>,
+    meta: SearchMeta,
+}
+
+/// `{"data": {…}, "meta"?: {"ignored_params"}}`.
+#[derive(Debug, Serialize)]
+pub struct FacetsAnswer {
+    data: FacetsData,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    meta: Option<Ignored>,
+}
+
+#[derive(Debug, Serialize)]
+struct Ignored {
+    ignored_params: Vec<freehire_search::IgnoredParam>,
+}
+
+fn bad_query(e: SearchError) -> ApiError {
+    ApiError::BadRequest(e.to_string())
+}
+
+fn index(state: &AppState) -> Result<&Arc<dyn SearchIndex>, ApiError> {
+    state
+        .search
+        .as_ref()
+        .ok_or(ApiError::Unavailable("search is not available: no search index is configured"))
+}
+
+fn engine_failed(e: IndexError) -> ApiError {
+    tracing::error!(error = %e, "search failed");
+    ApiError::Unavailable("search is temporarily unavailable")
+}
+
+/// Runs `query` for its page of hits.
+async fn run(state: &AppState, query: &JobQuery) -> Result<SearchResults, ApiError> {
+    let index = index(state)?;
+    let request = SearchRequest { query, facets: &[], stats: false, now: (state.clock)() };
+    index.search(request).await.map_err(engine_failed)
+}
+
+fn meta(query: &JobQuery, total: u64) -> SearchMeta {
+    SearchMeta {
+        total,
+        limit: query.page.limit,
+        offset: query.page.offset,
+        ignored_params: query.ignored_params.clone(),
+    }
+}
+
+/// Hits for the query, as the index holds them (truncated description, no internal id).
 pub async fn search(
     State(state): State<AppState>,
     RawQuery(raw): RawQuery,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Hits<SearchHit>>, ApiError> {
     let query = JobQuery::from_query_str(raw.as_deref().unwrap_or_default(), Endpoint::Search)
-        .map_err(|e| ApiError::BadRequest(e.to_string()))?;
-    let index = state
-        .search
-        .as_ref()
-        .ok_or(ApiError::Unavailable("search is not available: no search index is configured"))?;
-    let request = SearchRequest { query: &query, facets: &[], stats: false, now: (state.clock)() };
-    let results = index.search(request).await.map_err(|e| {
-        tracing::error!(error = %e, "search failed");
-        ApiError::Unavailable("search is temporarily unavailable")
-    })?;
-    let data: Vec<Value> = results
+        .map_err(bad_query)?;
+    let results = run(&state, &query).await?;
+    Ok(Json(Hits {
+        data: results.hits.iter().map(SearchHit::new).collect(),
+        meta: meta(&query, results.total),
+    }))
+}
+
+/// Hits for the query as full jobs read from the store, descriptions in
+/// `description_format`. A hit whose job the store no longer has (deleted between the index
+/// read and the store read) is skipped; `total` stays the index's count, since the next drain
+/// corrects the index. A job closed since it was indexed is served with its `closed_at`.
+pub async fn agent_search(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<Hits<JobView>>, ApiError> {
+    let request = AgentSearchRequest::from_query_str(raw.as_deref().unwrap_or_default())
+        .map_err(bad_query)?;
+    let results = run(&state, &request.query).await?;
+    let ids: Vec<JobId> = results.hits.iter().filter_map(|h| JobId::new(h.id).ok()).collect();
+    let mut jobs: HashMap<i64, _> =
+        state.store.jobs_by_ids(&ids).await?.into_iter().map(|j| (j.id.get(), j)).collect();
+    let now = (state.clock)();
+    let data = results
         .hits
         .iter()
-        .map(|doc| {
-            let mut hit = serde_json::to_value(doc).unwrap_or(Value::Null);
-            if let Some(fields) = hit.as_object_mut() {
-                // The index's primary key is an internal id: never on the wire.
-                fields.remove("id");
-            }
-            hit
+        .filter_map(|hit| jobs.remove(&hit.id))
+        .map(|job| {
+            let mut view = JobView::new(&job, now);
+            view.description =
+                describe::render(&job.posting.description, request.description_format);
+            view
         })
         .collect();
-    let mut meta = Map::new();
-    meta.insert("total".into(), json!(results.total));
-    meta.insert("limit".into(), json!(query.page.limit));
-    meta.insert("offset".into(), json!(query.page.offset));
-    if !query.ignored_params.is_empty() {
-        meta.insert("ignored_params".into(), json!(query.ignored_params));
+    Ok(Json(Hits { data, meta: meta(&request.query, results.total) }))
+}
+
+/// Value counts per facet and numeric stats for the query's matches.
+pub async fn facets(
+    State(state): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<FacetsAnswer>, ApiError> {
+    let request =
+        FacetsRequest::from_query_str(raw.as_deref().unwrap_or_default()).map_err(bad_query)?;
+    let index = index(&state)?;
+    let mut counts = freehire_search::facet_counts(index.as_ref(), &request, (state.clock)())
+        .await
+        .map_err(engine_failed)?;
+    // Every requested facet is in the answer, an empty object when nothing has a value.
+    for facet in &request.facets {
+        counts.facets.entry(*facet).or_default();
     }
-    Ok(Json(json!({"data": data, "meta": meta})))
+    let ignored = request.query.ignored_params;
+    Ok(Json(FacetsAnswer {
+        data: FacetsData {
+            total: counts.total,
+            facets: FacetsView(counts.facets),
+            stats: counts.stats.into(),
+        },
+        meta: (!ignored.is_empty()).then_some(Ignored { ignored_params: ignored }),
+    }))
 }

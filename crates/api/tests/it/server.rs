@@ -41,4 +41,11 @@ impl Server {
         );
         (status, res.json().await.unwrap())
     }
+
+    /// The raw body of a 200 answer (for what a parsed value cannot show, like key order).
+    pub async fn get_text(&self, path: &str) -> String {
+        let res = self.http.get(format!("{}{path}", self.base)).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 200, "{path}");
+        res.text().await.unwrap()
+    }
 }

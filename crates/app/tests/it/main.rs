@@ -5,6 +5,7 @@
 mod boards;
 mod pipeline;
 mod rederive;
+mod search;
 mod search_sync;
 mod support;
 

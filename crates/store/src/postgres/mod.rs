@@ -7,6 +7,7 @@
 
 mod boards;
 mod clusters;
+mod companies;
 mod ingest;
 mod jobs;
 mod outbox;

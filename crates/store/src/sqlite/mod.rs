@@ -8,6 +8,7 @@
 
 mod boards;
 mod clusters;
+mod companies;
 mod ingest;
 mod jobs;
 mod outbox;

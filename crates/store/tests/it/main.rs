@@ -4,6 +4,7 @@
 
 mod boards;
 mod clusters;
+mod companies;
 mod fixtures;
 mod health;
 mod ingest;
@@ -56,6 +57,12 @@ conformance! {
         nul_bytes_are_dropped,
         duplicate_of_cannot_point_at_itself,
         rederive_rewrites_facets_and_requeues_listed_jobs,
+    ],
+    companies: [
+        companies_are_the_open_catalogue_by_job_count,
+        company_search_matches_slug_fragments,
+        a_company_aggregates_its_open_jobs,
+        company_jobs_are_open_newest_first,
     ],
     boards: [
         add_folds_identity_case_insensitively,

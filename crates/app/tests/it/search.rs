@@ -1,0 +1,130 @@
+//! `freehire search`'s service: flags as the HTTP grammar's parameters, over a real index.
+
+use std::collections::BTreeMap;
+
+use freehire_app::{
+    AppError,
+    search::{SearchArgs, search},
+};
+use freehire_search::{EmbeddedIndex, Endpoint, Facet, JobQuery, SearchDocument, SearchIndex};
+
+use crate::support::t;
+
+fn doc(id: i64, title: &str, work_mode: &str, country: &str) -> SearchDocument {
+    let mut facets = BTreeMap::new();
+    facets.insert("work_mode".to_owned(), vec![work_mode.to_owned()]);
+    facets.insert("countries".to_owned(), vec![country.to_owned()]);
+    facets.insert("skills".to_owned(), vec!["rust".to_owned()]);
+    SearchDocument {
+        id,
+        public_slug: format!("job-{id}-aaaaaaaa"),
+        external_id: format!("b:{id}"),
+        title: title.to_owned(),
+        company: "Acme".to_owned(),
+        company_slug: "acme".to_owned(),
+        location: "Somewhere".to_owned(),
+        description: format!("{title} wanted."),
+        url: format!("https://acme.example/{id}"),
+        facets,
+        posted_ts: t(1, 0).timestamp() + id,
+        created_ts: t(1, 0).timestamp() + id,
+        updated_ts: t(1, 0).timestamp() + id,
+        salary_min: None,
+        salary_max: None,
+        experience_years_min: None,
+        visa_sponsorship: None,
+        view_count: 0,
+    }
+}
+
+async fn index() -> (tempfile::TempDir, EmbeddedIndex) {
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    index
+        .upsert(vec![
+            doc(1, "Rust Engineer", "remote", "de"),
+            doc(2, "Rust Engineer", "onsite", "de"),
+            doc(3, "Rust Engineer", "remote", "fr"),
+            doc(4, "Go Engineer", "remote", "de"),
+        ])
+        .await
+        .unwrap();
+    (dir, index)
+}
+
+fn args(text: &str, filters: &[(&str, &[&str])]) -> SearchArgs {
+    SearchArgs {
+        text: Some(text.to_owned()),
+        filters: filters
+            .iter()
+            .map(|(k, vs)| ((*k).to_owned(), vs.iter().map(|v| (*v).to_owned()).collect()))
+            .collect(),
+        ..SearchArgs::default()
+    }
+}
+
+#[tokio::test]
+async fn flags_mean_what_the_parameters_mean() {
+    let (_dir, index) = index().await;
+    let mut a = args("rust engineer", &[("countries", &["de"]), ("work_mode", &["remote"])]);
+    a.extra = vec![("countri".into(), "x".into())];
+    a.limit = Some(500);
+    assert_eq!(
+        a.params(),
+        [
+            ("q", "rust engineer"),
+            ("countries", "de"),
+            ("work_mode", "remote"),
+            ("countri", "x"),
+            ("limit", "500")
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    );
+    let http = JobQuery::from_query_str(
+        "q=rust+engineer&countries=de&work_mode=remote&countri=x&limit=500",
+        Endpoint::Search,
+    )
+    .unwrap();
+    let found = search(&index, &a, t(10, 0)).await.unwrap();
+    assert_eq!(found.query, http, "the command line and HTTP parse alike");
+    assert_eq!(found.query.page.limit, 100, "clamped like HTTP");
+    assert_eq!(found.results.total, 1);
+    assert_eq!(found.results.hits[0].id, 1);
+    assert_eq!(found.query.ignored_params[0].param, "countri");
+    assert!(found.facets.is_none());
+
+    let a = args("rust", &[("countries", &["de,fr"])]);
+    let found = search(&index, &a, t(10, 0)).await.unwrap();
+    assert_eq!(found.results.total, 3, "comma-joined values as over HTTP");
+}
+
+#[tokio::test]
+async fn facets_count_every_match_not_the_page() {
+    let (_dir, index) = index().await;
+    let mut a = args("engineer", &[("countries", &["de"])]);
+    a.limit = Some(1);
+    a.facets = true;
+    a.extra = vec![("sort".into(), "posted_at".into())];
+    let found = search(&index, &a, t(10, 0)).await.unwrap();
+    assert_eq!(found.results.hits.len(), 1);
+    let counts = found.facets.unwrap();
+    assert_eq!(counts.total, 3);
+    assert_eq!(
+        counts.facets[&Facet::WorkMode],
+        [("remote".to_owned(), 2), ("onsite".to_owned(), 1)]
+    );
+    assert!(!counts.facets.contains_key(&Facet::CompanySlug));
+}
+
+#[tokio::test]
+async fn bad_values_are_refused_naming_the_parameter() {
+    let (_dir, index) = index().await;
+    let a = args("rust", &[("work_mode", &["office"])]);
+    let err = search(&index, &a, t(10, 0)).await.unwrap_err();
+    assert!(matches!(err, AppError::Query(_)));
+    assert!(err.to_string().starts_with("invalid work_mode \"office\""), "{err}");
+    let mut a = args("rust", &[]);
+    a.offset = Some(9_999);
+    let err = search(&index, &a, t(10, 0)).await.unwrap_err();
+    assert!(err.to_string().contains("offset + limit"), "{err}");
+}

@@ -1,0 +1,162 @@
+//! [`CompanyRepo`] on PostgreSQL: the same queries as SQLite's, with arrays instead of JSON
+//! text (`unnest`, `= ANY`) and the C collation for the slug order, so both backends page alike.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use freehire_domain::CompanySlug;
+use sqlx::{Row, postgres::PgRow};
+
+use super::{PgStore, jobs::raw_job};
+use crate::{
+    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
+    companies::{NameRow, Summary, ValueRow, assemble},
+};
+
+/// One page of companies: slug and open-job count, most jobs first, then by slug (bytewise,
+/// as SQLite orders). `$1` is the slug fragment (NULL = every company).
+const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
+       AND ($1::text IS NULL OR strpos(company_slug, $1) > 0) \
+     GROUP BY company_slug ORDER BY job_count DESC, company_slug COLLATE \"C\" \
+     LIMIT $2 OFFSET $3";
+
+const COUNT: &str = "SELECT count(DISTINCT company_slug) FROM jobs \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
+       AND ($1::text IS NULL OR strpos(company_slug, $1) > 0)";
+
+const ONE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
+     GROUP BY company_slug";
+
+/// Names per company of `$1`; `$2` is `now` for the effective posted date (the source's date
+/// unless missing, in the future or before 2000).
+const NAMES: &str = "SELECT company_slug, company, count(*) AS jobs, \
+       max(created_at) AS newest, \
+       max(CASE WHEN posted_at IS NOT NULL AND posted_at <= $2 \
+                     AND posted_at >= TIMESTAMPTZ '2000-01-01 00:00:00+00' \
+                THEN posted_at ELSE created_at END) AS latest_posted_at \
+     FROM jobs \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ANY($1) \
+     GROUP BY company_slug, company";
+
+/// Value counts per company of `$1` for every aggregated kind.
+const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions, countries, \
+       skills FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
+       AND company_slug = ANY($1)) \
+     SELECT company_slug, 'regions' AS kind, e AS value, count(*) AS jobs \
+       FROM o, unnest(o.regions) AS e GROUP BY 1, 3 \
+     UNION ALL SELECT company_slug, 'countries', e, count(*) \
+       FROM o, unnest(o.countries) AS e GROUP BY 1, 3 \
+     UNION ALL SELECT company_slug, 'skills', e, count(*) \
+       FROM o, unnest(o.skills) AS e GROUP BY 1, 3 \
+     UNION ALL SELECT company_slug, 'work_mode', work_mode, count(*) \
+       FROM o WHERE work_mode IS NOT NULL GROUP BY 1, 3 \
+     UNION ALL SELECT company_slug, 'source', source, count(*) FROM o GROUP BY 1, 3";
+
+fn summary(row: &PgRow) -> Result<Summary> {
+    Ok(Summary { slug: row.try_get("company_slug")?, job_count: row.try_get("job_count")? })
+}
+
+fn instant(row: &PgRow, column: &'static str) -> Result<DateTime<Utc>> {
+    Ok(row.try_get(column)?)
+}
+
+impl PgStore {
+    /// The companies of `summaries`, with their names and values.
+    async fn companies(&self, summaries: Vec<Summary>, now: DateTime<Utc>) -> Result<Vec<Company>> {
+        if summaries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let slugs: Vec<&str> = summaries.iter().map(|s| s.slug.as_str()).collect();
+        let names = sqlx::query(NAMES).bind(&slugs).bind(now).fetch_all(&self.pool).await?;
+        let names = names
+            .iter()
+            .map(|r| {
+                Ok(NameRow {
+                    slug: r.try_get("company_slug")?,
+                    name: r.try_get("company")?,
+                    jobs: r.try_get("jobs")?,
+                    newest: instant(r, "newest")?,
+                    latest_posted_at: instant(r, "latest_posted_at")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let values = sqlx::query(VALUES).bind(&slugs).fetch_all(&self.pool).await?;
+        let values = values
+            .iter()
+            .map(|r| {
+                Ok(ValueRow {
+                    slug: r.try_get("company_slug")?,
+                    kind: r.try_get("kind")?,
+                    value: r.try_get("value")?,
+                    jobs: r.try_get("jobs")?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        assemble(summaries, names, values)
+    }
+}
+
+#[async_trait]
+impl CompanyRepo for PgStore {
+    async fn list_companies(
+        &self,
+        filter: &CompanyFilter,
+        page: ListPage,
+        now: DateTime<Utc>,
+    ) -> Result<CompanyList> {
+        let needle = filter.needle();
+        let rows = sqlx::query(PAGE)
+            .bind(needle.as_deref())
+            .bind(i64::from(page.limit()))
+            .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
+            .fetch_all(&self.pool)
+            .await?;
+        let total: i64 =
+            sqlx::query_scalar(COUNT).bind(needle.as_deref()).fetch_one(&self.pool).await?;
+        let summaries = rows.iter().map(summary).collect::<Result<Vec<_>>>()?;
+        Ok(CompanyList {
+            companies: self.companies(summaries, now).await?,
+            total: u64::try_from(total).unwrap_or_default(),
+        })
+    }
+
+    async fn company_by_slug(
+        &self,
+        slug: &CompanySlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Company>> {
+        if slug.as_str().is_empty() {
+            return Ok(None);
+        }
+        let row = sqlx::query(ONE).bind(slug.as_str()).fetch_optional(&self.pool).await?;
+        let summaries = row.iter().map(summary).collect::<Result<Vec<_>>>()?;
+        Ok(self.companies(summaries, now).await?.into_iter().next())
+    }
+
+    async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
+        if slug.as_str().is_empty() {
+            return Ok(JobList { jobs: Vec::new(), total: 0 });
+        }
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
+              ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
+        ))
+        .bind(slug.as_str())
+        .bind(i64::from(page.limit()))
+        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await?;
+        let total: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM jobs \
+             WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1",
+        )
+        .bind(slug.as_str())
+        .fetch_one(&self.pool)
+        .await?;
+        let jobs = rows.iter().map(|r| raw_job(r)?.into_job()).collect::<Result<_>>()?;
+        Ok(JobList { jobs, total: u64::try_from(total).unwrap_or_default() })
+    }
+}
