@@ -4,12 +4,16 @@ use freehire_domain::{BoardKey, JobPosting, Provider};
 use freehire_ingest::{RawDate, RawPosting};
 use freehire_normalize::{Draft, SalaryParts, Structured};
 
-/// A raw posting read into the stored shape, before its facets are derived: enough to tell an
-/// unchanged posting by its source hash without paying for derivation.
+/// A raw posting read into the stored shape, before its description is sanitised and its
+/// facets are derived: enough to tell an unchanged posting by its source hash without paying
+/// for either.
 pub struct Converted {
     draft: Draft,
-    /// The posting as the source stated it (namespaced id, employer, structured values).
+    /// The posting as the source stated it (namespaced id, employer, structured values), its
+    /// description still unsanitised: never store it as it is, [`Converted::derive`] it.
     pub posting: JobPosting,
+    /// [`JobPosting::source_hash`] of `posting`: over the description as the source stated it.
+    pub source_hash: String,
 }
 
 impl Converted {
@@ -22,18 +26,24 @@ impl Converted {
             &freehire_ingest::external_id(board, &raw.native_id),
             &raw.url,
         );
-        Self { draft, posting }
+        let source_hash = posting.source_hash();
+        Self { draft, posting, source_hash }
     }
 
-    /// Derives the facets and role fingerprint: the posting as it is stored.
+    /// Sanitises the description and derives the facets and role fingerprint: the posting as
+    /// it is stored.
     pub fn derive(mut self) -> JobPosting {
+        let clean = freehire_ingest::sanitize_html(&self.draft.description);
+        self.draft.description.clone_from(&clean);
+        self.posting.description = clean;
         freehire_normalize::complete(&mut self.posting, &self.draft);
         self.posting.facets.canonicalize();
         self.posting
     }
 }
 
-/// Normalises one posting of `board` (whose company is `board_company`).
+/// Normalises one posting of `board` (whose company is `board_company`), its description
+/// sanitised.
 pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> JobPosting {
     Converted::new(raw, board, board_company).derive()
 }
