@@ -19,13 +19,15 @@ pub struct Converted {
 impl Converted {
     /// Reads one posting of `board` (whose company is `board_company`).
     pub fn new(raw: &RawPosting, board: &BoardKey, board_company: &str) -> Self {
+        // The draft's description stays empty until `derive`: the posting holds the one copy.
         let draft = draft(raw, board_company);
-        let posting = freehire_normalize::source_posting(
+        let mut posting = freehire_normalize::source_posting(
             &draft,
             Provider::clone(&board.provider),
             &freehire_ingest::external_id(board, &raw.native_id),
             &raw.url,
         );
+        posting.description.clone_from(&raw.description_html);
         let source_hash = posting.source_hash();
         Self { draft, posting, source_hash }
     }
@@ -33,7 +35,7 @@ impl Converted {
     /// Sanitises the description and derives the facets and role fingerprint: the posting as
     /// it is stored.
     pub fn derive(mut self) -> JobPosting {
-        let clean = freehire_ingest::sanitize_html(&self.draft.description);
+        let clean = freehire_ingest::sanitize_html(&self.posting.description);
         self.draft.description.clone_from(&clean);
         self.posting.description = clean;
         freehire_normalize::complete(&mut self.posting, &self.draft);
@@ -48,13 +50,13 @@ pub fn to_posting(raw: &RawPosting, board: &BoardKey, board_company: &str) -> Jo
     Converted::new(raw, board, board_company).derive()
 }
 
-/// What the normaliser reads of a raw posting.
+/// What the normaliser reads of a raw posting, but its description (see [`Converted::new`]).
 fn draft(raw: &RawPosting, board_company: &str) -> Draft {
     Draft {
         title: raw.title.clone(),
         company: raw.company_or(board_company).to_owned(),
         location: raw.location.clone(),
-        description: raw.description_html.clone(),
+        description: String::new(),
         remote: raw.remote.unwrap_or(false),
         structured: Structured {
             countries: raw.countries.clone(),
