@@ -201,7 +201,9 @@ impl JobPosting {
     /// `source_hash`: SHA-256 (hex) of what the source said, before any derivation: url, title,
     /// company, location, description, remote flag, posted date, salary and the structured
     /// values. Equal source hashes mean re-deriving would give the same facets (with the same
-    /// dictionaries), so a re-crawl may skip derivation and only mark the job seen.
+    /// dictionaries), so a re-crawl may skip derivation and only mark the job seen. The ingest
+    /// pipeline takes it before the description is sanitised (over the HTML as the source
+    /// stated it), so an unchanged posting is not sanitised either, and stores that hash.
     pub fn source_hash(&self) -> String {
         let mut hasher = Sha256::new();
         let salary = self.salary.as_ref().map_or(String::new(), |s| {

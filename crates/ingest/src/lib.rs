@@ -11,7 +11,8 @@
 //!   replay routing).
 //! - [`recognize()`]: board URL recognition; [`board_identity`]: the duplicate-board fold;
 //!   [`parse_board_csv`]: board import files.
-//! - [`sanitize_html`]: the description allowlist; [`external_id`]: `<board>:<native id>`.
+//! - [`sanitize_html`]: the description allowlist, applied by the pipeline (adapters hand over
+//!   the description as stated, decoded but not sanitised); [`external_id`]: `<board>:<native id>`.
 //! - [`replay`]: a local server that replays recorded ATS responses for tests and benches.
 //!
 //! Deliberately absent: storage, the pipeline, lifecycle and scheduling (they live with the
@@ -34,7 +35,10 @@ pub use identity::board_identity;
 pub use import::{BoardRow, parse_board_csv};
 pub use posting::{BoardListing, RawDate, RawPosting, SeenSet, Unreadable, external_id};
 pub use recognize::{Recognized, recognize};
-pub use sanitize::{sanitize_encoded_html, sanitize_html, sanitize_maybe_encoded_html};
+pub use sanitize::{
+    decode_encoded_html, decode_maybe_encoded_html, sanitize_encoded_html, sanitize_html,
+    sanitize_maybe_encoded_html,
+};
 pub use source::{BoardTarget, Capabilities, Registry, Source, SourceConfig};
 
 /// Checks a board's shape for its provider without any request.

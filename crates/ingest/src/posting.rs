@@ -5,9 +5,11 @@ use std::collections::HashSet;
 
 use freehire_domain::{BoardKey, CountryCode, EmploymentType, Salary, Seniority, WorkMode};
 
-/// A posting as the platform states it. Description HTML is already sanitised
-/// ([`crate::sanitize_html`]); everything else is verbatim or taken from a structured source
-/// field. Structured fields are `None`/empty unless the platform states them in a structured
+/// A posting as the platform states it. Description HTML is the source's own, decoded where
+/// the platform entity-encodes it but **not sanitised**: the pipeline sanitises it
+/// ([`crate::sanitize_html`]) before anything is stored or served, and only for postings it
+/// writes (an unchanged posting is only marked seen). Everything else is verbatim or taken
+/// from a structured source field. Structured fields are `None`/empty unless the platform states them in a structured
 /// field: they are never guessed from free text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RawPosting {
@@ -21,8 +23,9 @@ pub struct RawPosting {
     pub company: Option<String>,
     /// Location as free text, verbatim (several locations joined with `"; "`).
     pub location: String,
-    /// Sanitised description HTML. Empty when the source gives none (e.g. a listing without
-    /// detail).
+    /// Description HTML as the source states it (entity-decoded, unsanitised: never store or
+    /// serve it without [`crate::sanitize_html`]). Empty when the source gives none (e.g. a
+    /// listing without detail).
     pub description_html: String,
     /// When it was posted, as the platform states it; parsed by the normaliser.
     pub posted_at: Option<RawDate>,

@@ -67,17 +67,27 @@ pub fn sanitize_html(html: &str) -> String {
     SANITIZER.clean(html).to_string().trim().to_owned()
 }
 
-/// Decodes entity-encoded HTML (Greenhouse `content`: `&lt;p&gt;…`) and sanitises the result.
-pub fn sanitize_encoded_html(encoded: &str) -> String {
-    sanitize_html(&html_escape::decode_html_entities(encoded))
+/// Decodes entity-encoded HTML (Greenhouse `content`: `&lt;p&gt;…`) into HTML; not sanitised.
+pub fn decode_encoded_html(encoded: &str) -> String {
+    html_escape::decode_html_entities(encoded).into_owned()
 }
 
-/// Sanitises HTML that some sources entity-encode and others do not (ld+json descriptions,
-/// board "about" texts): decoded first only when it carries encoded markup (`&lt;`) and no
-/// raw tags.
-pub fn sanitize_maybe_encoded_html(html: &str) -> String {
+/// Decodes HTML that some sources entity-encode and others do not (ld+json descriptions,
+/// board "about" texts): only when it carries encoded markup (`&lt;`) and no raw tags. Not
+/// sanitised.
+pub fn decode_maybe_encoded_html(html: &str) -> String {
     let encoded = html.contains("&lt;") && !html.contains('<');
-    if encoded { sanitize_encoded_html(html) } else { sanitize_html(html) }
+    if encoded { decode_encoded_html(html) } else { html.to_owned() }
+}
+
+/// Decodes entity-encoded HTML ([`decode_encoded_html`]) and sanitises the result.
+pub fn sanitize_encoded_html(encoded: &str) -> String {
+    sanitize_html(&decode_encoded_html(encoded))
+}
+
+/// Sanitises HTML that may be entity-encoded ([`decode_maybe_encoded_html`]).
+pub fn sanitize_maybe_encoded_html(html: &str) -> String {
+    sanitize_html(&decode_maybe_encoded_html(html))
 }
 
 #[cfg(test)]

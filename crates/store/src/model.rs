@@ -261,6 +261,10 @@ pub struct BoardWrite<'a> {
     pub board: &'a freehire_domain::BoardKey,
     /// Postings to upsert.
     pub postings: &'a [freehire_domain::JobPosting],
+    /// The source hash to store for each posting, in `postings` order, when the caller hashed
+    /// the posting as the source stated it (before sanitising its description); empty to store
+    /// each posting's own [`freehire_domain::JobPosting::source_hash`].
+    pub source_hashes: &'a [String],
     /// Stored jobs to mark seen (unchanged, listed without detail, unreadable).
     pub touch: &'a [JobKey],
     /// Postings the listing named (for board health).

@@ -186,6 +186,59 @@ pub(crate) fn touch_plan(keys: &[crate::JobKey], found: &Found) -> (Vec<Refreshe
     (out, bumped)
 }
 
+/// The `(id, source hash)` pairs a board write stores for its upserted postings, one per row
+/// (a posting repeated in the batch keeps its last hash); none when the caller gave no hashes.
+pub(crate) fn source_hash_pairs<'h>(
+    upserted: &[Upserted],
+    hashes: &'h [String],
+) -> Result<(Vec<i64>, Vec<&'h str>)> {
+    if hashes.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    if hashes.len() != upserted.len() {
+        return Err(StoreError::corrupt(
+            "source_hashes",
+            format!("{} source hashes for {} postings", hashes.len(), upserted.len()),
+        ));
+    }
+    let mut by_id: HashMap<i64, &str> = HashMap::with_capacity(hashes.len());
+    for (u, h) in upserted.iter().zip(hashes) {
+        by_id.insert(u.id.get(), h.as_str());
+    }
+    let mut pairs: Vec<(i64, &str)> = by_id.into_iter().collect();
+    pairs.sort_unstable();
+    Ok(pairs.into_iter().unzip())
+}
+
+/// Open rows a touch bumped in one statement, by `(source, external_id)`.
+pub(crate) type Bumped = HashMap<(String, String), JobId>;
+
+/// The keys a touch's open-row bump did not reach (closed, missing, or closed since they
+/// were read): they go through [`touch_plan`].
+pub(crate) fn touch_rest(keys: &[crate::JobKey], bumped: &Bumped) -> Vec<crate::JobKey> {
+    keys.iter()
+        .filter(|k| !bumped.contains_key(&(k.source.as_str().to_owned(), k.external_id.clone())))
+        .cloned()
+        .collect()
+}
+
+/// Puts a touch's results back in input order: keys the open-row bump reached are
+/// [`Refreshed::Touched`], the others take the next result of `rest` (the [`touch_plan`] of
+/// [`touch_rest`], in the same order).
+pub(crate) fn touch_merge(
+    keys: &[crate::JobKey],
+    bumped: &Bumped,
+    rest: Vec<Refreshed>,
+) -> Vec<Refreshed> {
+    let mut rest = rest.into_iter();
+    keys.iter()
+        .map(|k| match bumped.get(&(k.source.as_str().to_owned(), k.external_id.clone())) {
+            Some(id) => Refreshed::Touched(*id),
+            None => rest.next().unwrap_or(Refreshed::Missed),
+        })
+        .collect()
+}
+
 /// A provider's run state as the scheduler reads it.
 pub(crate) struct RunCandidate {
     pub provider: String,

@@ -153,6 +153,10 @@ pub trait BoardHealthRepo: Send + Sync {
 
     /// The board's health row, if it was ever crawled.
     async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>>;
+
+    /// The health rows of `provider`'s boards that carry a cooldown (current or past): what a
+    /// provider run reads once to skip cooling boards without a query per board.
+    async fn cooldowns(&self, provider: &Provider) -> Result<Vec<BoardHealth>>;
 }
 
 /// What the ingest pipeline needs beyond [`JobRepo`].

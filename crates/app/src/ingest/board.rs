@@ -5,6 +5,7 @@ use std::{
     sync::Arc,
 };
 
+use chrono::{DateTime, Utc};
 use freehire_domain::{Board, BoardStatus, JobPosting};
 use freehire_ingest::{BoardTarget, SeenSet, Source};
 use freehire_store::{BoardWrite, JobKey, Refreshed, Store, UpsertOutcome};
@@ -46,18 +47,20 @@ pub struct BoardCounts {
     pub closed: u64,
 }
 
-/// Crawls one board. Errors of the board itself become [`BoardOutcome::Failed`] (and board
-/// health); only storage failures while recording that are returned as errors.
+/// Crawls one board, whose cooldown (read by the run) ends at `cooldown_until`. Errors of the
+/// board itself become [`BoardOutcome::Failed`] (and board health); only storage failures
+/// while recording that are returned as errors.
 pub(super) async fn crawl(
     store: &dyn Store,
     source: &Arc<dyn Source>,
     board: &Board,
+    cooldown_until: Option<DateTime<Utc>>,
     config: &IngestConfig,
     clock: Clock<'_>,
 ) -> Result<BoardOutcome, freehire_store::StoreError> {
     let key = &board.key;
     let started = clock();
-    if store.board_health(key).await?.is_some_and(|h| h.is_cooling(started)) {
+    if cooldown_until.is_some_and(|until| until > started) {
         return Ok(BoardOutcome::Cooled);
     }
     let target = BoardTarget::new(key.clone(), board.company.clone());
@@ -100,18 +103,23 @@ pub(super) async fn crawl(
         ..BoardCounts::default()
     };
     let mut postings: Vec<JobPosting> = Vec::with_capacity(listing.postings.len());
+    let mut source_hashes: Vec<String> = Vec::with_capacity(listing.postings.len());
     let mut unchanged: Vec<JobKey> = Vec::new();
     for raw in &listing.postings {
         let converted = Converted::new(raw, key, &board.company);
         let external_id = &converted.posting.external_id;
-        if known.get(external_id.as_str()).is_some_and(|h| *h == converted.posting.source_hash()) {
+        if known.get(external_id.as_str()).is_some_and(|h| *h == converted.source_hash) {
             unchanged
                 .push(JobKey { source: key.provider.clone(), external_id: external_id.clone() });
             continue;
         }
+        let source_hash = converted.source_hash.clone();
         let posting = converted.derive();
         match posting.validate() {
-            Ok(()) => postings.push(posting),
+            Ok(()) => {
+                postings.push(posting);
+                source_hashes.push(source_hash);
+            }
             Err(e) => {
                 counts.skipped += 1;
                 tracing::debug!(board = %key, native_id = %raw.native_id, error = %e, "posting skipped");
@@ -140,6 +148,7 @@ pub(super) async fn crawl(
     let write = BoardWrite {
         board: key,
         postings: &postings,
+        source_hashes: &source_hashes,
         touch: &touch,
         named: counts.named,
         activate: board.status == BoardStatus::Pending,

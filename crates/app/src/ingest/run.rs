@@ -1,8 +1,11 @@
 //! One provider run over all its boards, then the unseen sweep.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::{
+    collections::HashMap,
+    sync::atomic::{AtomicU64, Ordering},
+};
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 use freehire_domain::{BoardStatus, ClosedReason, Provider};
 use freehire_ingest::Registry;
 use freehire_store::{BoardFilter, Store, UnseenScope};
@@ -108,6 +111,15 @@ pub async fn run_provider(
         statuses: vec![BoardStatus::Pending, BoardStatus::Active],
     };
     let boards = store.list_boards(&filter).await?;
+    // One read for the run instead of one per board: when each board's cooldown ends (health
+    // rows are keyed by board identity, the board folded to lowercase). Only this run writes
+    // these boards' health while it runs (the provider is claimed).
+    let cooldowns: HashMap<(String, String), DateTime<Utc>> = store
+        .cooldowns(provider)
+        .await?
+        .into_iter()
+        .filter_map(|h| Some(((h.key.board, h.key.region), h.cooldown_until?)))
+        .collect();
     let mut stats = RunStats { boards: boards.len() as u64, ..RunStats::default() };
     tracing::info!(%provider, boards = boards.len(), "ingest run started");
 
@@ -115,11 +127,14 @@ pub async fn run_provider(
     let crawling = stream::iter(boards.iter())
         .map(|board| {
             let done = &done;
+            let cooldowns = &cooldowns;
             async move {
                 if cancel.is_cancelled() {
                     return (board, Ok(BoardOutcome::NotStarted));
                 }
-                let outcome = crawl(store, source, board, config, clock).await;
+                let identity = (board.key.board.to_ascii_lowercase(), board.key.region.clone());
+                let cooldown = cooldowns.get(&identity).copied();
+                let outcome = crawl(store, source, board, cooldown, config, clock).await;
                 done.fetch_add(1, Ordering::Relaxed);
                 (board, outcome)
             }

@@ -35,6 +35,7 @@ on_both_backends! {
     pipeline: [
         first_crawl_fills_the_catalogue_and_activates_the_board,
         second_crawl_closes_what_the_board_no_longer_lists,
+        descriptions_are_sanitised_only_for_postings_written,
         a_failed_crawl_closes_nothing_and_backs_off,
         cooling_boards_are_skipped,
         the_sweep_closes_long_unseen_jobs_of_listed_boards,

@@ -126,6 +126,40 @@ pub async fn second_crawl_closes_what_the_board_no_longer_lists(s: &dyn Store) {
     assert_eq!((fourth.changed, fourth.touched), (1, first.inserted - 1), "{fourth:?}");
 }
 
+pub async fn descriptions_are_sanitised_only_for_postings_written(s: &dyn Store) {
+    add(s, "ashby", "cartesia", BoardStatus::Active).await;
+    let mut board = ashby_board("cartesia");
+    let id = board["jobs"][0]["id"].as_str().unwrap().to_owned();
+    let job_key =
+        JobKey { source: Provider::parse("ashby").unwrap(), external_id: format!("cartesia:{id}") };
+    board["jobs"][0]["descriptionHtml"] = Value::String(
+        r#"<p style="color:red" onclick="x()">Build <img src="x.png">it.</p><script>steal()</script>"#
+            .into(),
+    );
+    let (_a, registry) = ashby_server(&[("cartesia", json(&board))]).await;
+    let first = run(s, &registry, "ashby", t(2, 0)).await;
+    let stored = s.job_by_key(&job_key).await.unwrap().unwrap();
+    assert_eq!(stored.posting.description, "<p>Build it.</p>", "nothing unsanitised is stored");
+
+    // Unchanged at the source: only marked seen.
+    let second = run(s, &registry, "ashby", t(3, 0)).await;
+    assert_eq!((second.changed, second.touched), (0, first.inserted), "{second:?}");
+
+    // Edited at the source in what the sanitiser drops: derived again, the same content is
+    // only bumped, and the new source hash is kept so the next crawl skips it again.
+    board["jobs"][0]["descriptionHtml"] =
+        Value::String(r#"<p style="color:blue">Build <img src="y.png">it.</p>"#.into());
+    let (_b, registry) = ashby_server(&[("cartesia", json(&board))]).await;
+    let third = run(s, &registry, "ashby", t(4, 0)).await;
+    assert_eq!((third.changed, third.touched), (0, first.inserted - 1), "{third:?}");
+    assert_eq!(third.ingested, first.inserted);
+    let fourth = run(s, &registry, "ashby", t(5, 0)).await;
+    assert_eq!((fourth.changed, fourth.touched), (0, first.inserted), "{fourth:?}");
+    let stored = s.job_by_key(&job_key).await.unwrap().unwrap();
+    assert_eq!(stored.posting.description, "<p>Build it.</p>");
+    assert_eq!(stored.last_seen_at, t(5, 0));
+}
+
 pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Active).await;
     let (_a, registry) = ashby_server(&[("cartesia", json(&ashby_board("cartesia")))]).await;

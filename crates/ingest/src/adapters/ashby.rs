@@ -8,7 +8,6 @@ use super::Base;
 use super::common::{add_location, build_url, country, employment_type, salary, workplace_mode};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Ashby(pub(crate) Base);
@@ -117,7 +116,7 @@ fn posting(job: Job) -> RawPosting {
         url: job.job_url,
         title: job.title.trim().to_owned(),
         location,
-        description_html: job.description_html.as_deref().map(sanitize_html).unwrap_or_default(),
+        description_html: job.description_html.unwrap_or_default(),
         posted_at: job.published_at.map(RawDate::Text),
         remote: job.is_remote,
         work_mode: job.workplace_type.as_deref().and_then(workplace_mode),

@@ -13,7 +13,6 @@ use super::common::{
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct BambooHr(pub(crate) Base);
@@ -125,7 +124,7 @@ impl BambooHr {
             if let Some(u) = o.job_opening_share_url.filter(|u| !u.trim().is_empty()) {
                 p.url = u;
             }
-            p.description_html = o.description.as_deref().map(sanitize_html).unwrap_or_default();
+            p.description_html = o.description.unwrap_or_default();
             p.posted_at = o.date_posted.map(RawDate::Text);
             let detail_loc = loc_text(o.location.as_ref());
             if !detail_loc.is_empty() {

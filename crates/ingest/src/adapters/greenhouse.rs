@@ -10,7 +10,7 @@ use super::Base;
 use super::common::{build_url, employment_type};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::{sanitize_encoded_html, sanitize_maybe_encoded_html};
+use crate::sanitize::{decode_encoded_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Greenhouse(pub(crate) Base);
@@ -77,7 +77,7 @@ fn posting(job: Job) -> Option<RawPosting> {
         title: job.title.trim().to_owned(),
         company: job.company_name.map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()),
         location: job.location.and_then(|l| l.name).unwrap_or_default().trim().to_owned(),
-        description_html: job.content.as_deref().map(sanitize_encoded_html).unwrap_or_default(),
+        description_html: job.content.as_deref().map(decode_encoded_html).unwrap_or_default(),
         posted_at: job.first_published.or(job.updated_at).map(RawDate::Text),
         employment_type: employment,
         departments: job.departments.into_iter().filter_map(|d| d.name).collect(),

@@ -9,7 +9,6 @@ use super::Base;
 use super::common::{build_url, country, employment_type, invalid_board, salary, workplace_mode};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Lever(pub(crate) Base);
@@ -85,7 +84,7 @@ fn posting(p: Posting) -> RawPosting {
         url: p.hosted_url,
         title: p.text.trim().to_owned(),
         location,
-        description_html: sanitize_html(&html),
+        description_html: html,
         posted_at: p.created_at.map(RawDate::UnixMillis),
         work_mode: p.workplace_type.as_deref().and_then(workplace_mode),
         employment_type: c.commitment.as_deref().and_then(employment_type),

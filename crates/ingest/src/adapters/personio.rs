@@ -12,7 +12,7 @@ use super::Base;
 use super::common::{add_location, build_url, experience_years_min, host_label, seniority};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::{sanitize_html, sanitize_maybe_encoded_html};
+use crate::sanitize::decode_maybe_encoded_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Personio(pub(crate) Base);
@@ -70,7 +70,7 @@ fn description_html(p: &Position) -> String {
         }
         html.push_str(value);
     }
-    sanitize_html(&html)
+    html
 }
 
 /// Employment type from `employmentType` (intern, freelance) or else `schedule`.
@@ -139,7 +139,7 @@ impl Personio {
         let html = super::ldjson::job_posting(&text)
             .and_then(|jp| jp.get("description").and_then(|d| d.as_str()).map(str::to_owned))
             .unwrap_or_default();
-        sanitize_maybe_encoded_html(&html)
+        decode_maybe_encoded_html(&html)
     }
 }
 

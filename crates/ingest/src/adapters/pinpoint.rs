@@ -9,7 +9,6 @@ use super::Base;
 use super::common::{build_url, employment_type, host_label, salary, workplace_mode};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Pinpoint(pub(crate) Base);
@@ -100,7 +99,7 @@ fn posting(board: &str, p: Posting) -> Option<RawPosting> {
         url,
         title: p.title.trim().to_owned(),
         location: p.location.and_then(|l| l.name).unwrap_or_default().trim().to_owned(),
-        description_html: sanitize_html(&html),
+        description_html: html,
         posted_at: p.published_at.map(RawDate::Text),
         remote: work_mode.map(|m| m == freehire_domain::WorkMode::Remote),
         work_mode,

@@ -10,7 +10,6 @@ use super::Base;
 use super::common::{build_url, country, employment_type, host_label, number, salary, seniority};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Recruitee(pub(crate) Base);
@@ -76,11 +75,7 @@ fn posting(o: &Map<String, Value>) -> Option<RawPosting> {
         title: text(o, "title").trim().to_owned(),
         company: Some(text(o, "company_name").trim().to_owned()).filter(|c| !c.is_empty()),
         location: text(o, "location").trim().to_owned(),
-        description_html: sanitize_html(&format!(
-            "{}{}",
-            text(o, "description"),
-            text(o, "requirements")
-        )),
+        description_html: format!("{}{}", text(o, "description"), text(o, "requirements")),
         posted_at: published,
         remote: flag(o, "remote"),
         work_mode: mode,

@@ -8,7 +8,6 @@ use super::Base;
 use super::common::{Detail, add_location, build_url, collect_details, fan_out};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Rippling(pub(crate) Base);
@@ -70,12 +69,7 @@ impl Rippling {
             let url =
                 build_url("ats.rippling.com", &["api", "v1", "board", board, "jobs", &id], &[])?;
             let doc: DetailDoc = self.0.http.get_json(&url).await?;
-            p.description_html = doc
-                .description
-                .and_then(|d| d.role)
-                .as_deref()
-                .map(sanitize_html)
-                .unwrap_or_default();
+            p.description_html = doc.description.and_then(|d| d.role).unwrap_or_default();
             p.posted_at = doc.created_on.map(RawDate::Text);
             Ok(p)
         }

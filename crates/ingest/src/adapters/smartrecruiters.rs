@@ -14,7 +14,6 @@ use super::common::{
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 const PAGE_SIZE: usize = 100;
@@ -196,7 +195,7 @@ impl SmartRecruiters {
         if let Some(u) = doc.posting_url.clone().filter(|u| !u.trim().is_empty()) {
             p.url = u;
         }
-        p.description_html = sanitize_html(&description(&doc));
+        p.description_html = description(&doc);
         Ok(p)
     }
 }

@@ -16,7 +16,7 @@ use super::common::{
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::{sanitize_html, sanitize_maybe_encoded_html};
+use crate::sanitize::decode_maybe_encoded_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 const MAX_PAGES: usize = 1000;
@@ -135,11 +135,11 @@ fn posting(item: Item) -> Option<RawPosting> {
         .and_then(employment_type);
     // The feed's `content_html` is HTML; an ld+json description may be entity-encoded.
     let html = match item.content_html.filter(|h| !h.trim().is_empty()) {
-        Some(h) => sanitize_html(&h),
+        Some(h) => h,
         None => jp
             .as_ref()
             .and_then(|j| j.description.as_deref())
-            .map(sanitize_maybe_encoded_html)
+            .map(decode_maybe_encoded_html)
             .unwrap_or_default(),
     };
     let posted = item.date_published.or_else(|| jp.as_ref().and_then(|j| j.date_posted.clone()));

@@ -8,7 +8,6 @@ use super::Base;
 use super::common::{add_location, build_url, country, employment_type, join_non_empty};
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) struct Workable(pub(crate) Base);
@@ -102,7 +101,7 @@ impl Source for Workable {
                 url: job.url.clone(),
                 title: job.title.trim().to_owned(),
                 company: company.clone(),
-                description_html: job.description.as_deref().map(sanitize_html).unwrap_or_default(),
+                description_html: job.description.clone().unwrap_or_default(),
                 posted_at: job.published_on.clone().or(job.created_at.clone()).map(RawDate::Text),
                 remote: job.telecommuting,
                 work_mode: (job.telecommuting == Some(true))

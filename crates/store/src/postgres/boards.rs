@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use freehire_domain::{Board, BoardHealth, BoardId, BoardKey, BoardStatus, NewBoard};
+use freehire_domain::{Board, BoardHealth, BoardId, BoardKey, BoardStatus, NewBoard, Provider};
 use sqlx::{PgConnection, postgres::PgRow};
 
 use super::PgStore;
@@ -133,32 +133,40 @@ async fn health(conn: &mut PgConnection, key: &BoardKey) -> Result<Option<BoardH
     row.as_ref().map(raw_health).transpose()
 }
 
-async fn save_health(conn: &mut PgConnection, h: &BoardHealth) -> Result<()> {
-    sqlx::query(concat!(
-        "INSERT INTO board_health (",
-        health_columns!(),
-        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+const SAVE_HEALTH: &str = concat!(
+    "INSERT INTO board_health (",
+    health_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
          ON CONFLICT (provider, board, region) DO UPDATE SET \
          consecutive_failures = excluded.consecutive_failures, \
          cooldown_until = excluded.cooldown_until, last_error = excluded.last_error, \
          last_error_at = excluded.last_error_at, last_success_at = excluded.last_success_at, \
          last_ingested_count = excluded.last_ingested_count, last_run_at = excluded.last_run_at, \
          last_yield_at = excluded.last_yield_at"
-    ))
-    .bind(h.key.provider.as_str())
-    .bind(&h.key.board)
-    .bind(&h.key.region)
-    .bind(i32::try_from(h.consecutive_failures).unwrap_or(i32::MAX))
-    .bind(h.cooldown_until)
-    .bind(&h.last_error)
-    .bind(h.last_error_at)
-    .bind(h.last_success_at)
-    .bind(h.last_ingested_count)
-    .bind(h.last_run_at)
-    .bind(h.first_seen_at)
-    .bind(h.last_yield_at)
-    .execute(&mut *conn)
-    .await?;
+);
+
+/// Binds a health row's twelve columns in [`health_columns!`] order.
+fn bind_health<'q>(
+    query: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    h: &'q BoardHealth,
+) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+    query
+        .bind(h.key.provider.as_str())
+        .bind(&h.key.board)
+        .bind(&h.key.region)
+        .bind(i32::try_from(h.consecutive_failures).unwrap_or(i32::MAX))
+        .bind(h.cooldown_until)
+        .bind(&h.last_error)
+        .bind(h.last_error_at)
+        .bind(h.last_success_at)
+        .bind(h.last_ingested_count)
+        .bind(h.last_run_at)
+        .bind(h.first_seen_at)
+        .bind(h.last_yield_at)
+}
+
+async fn save_health(conn: &mut PgConnection, h: &BoardHealth) -> Result<()> {
+    bind_health(sqlx::query(SAVE_HEALTH), h).execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -189,11 +197,39 @@ impl BoardHealthRepo for PgStore {
         Ok(next)
     }
 
+    async fn cooldowns(&self, provider: &Provider) -> Result<Vec<BoardHealth>> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            health_columns!(),
+            " FROM board_health WHERE provider = $1 AND cooldown_until IS NOT NULL"
+        ))
+        .bind(provider.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(raw_health).collect()
+    }
+
     async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>> {
         let mut conn = self.pool.acquire().await?;
         health(&mut conn, key).await
     }
 }
+
+/// Heals the row in one statement: a first success inserts [`on_success`] of nothing; a later
+/// one applies the same transition to the stored row (failures and cooldown reset, success and
+/// run stamped, yield only when the listing named anything, the last error kept).
+const SUCCESS: &str = concat!(
+    "INSERT INTO board_health (",
+    health_columns!(),
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+     ON CONFLICT (provider, board, region) DO UPDATE SET \
+     consecutive_failures = 0, cooldown_until = NULL, \
+     last_success_at = excluded.last_success_at, \
+     last_ingested_count = excluded.last_ingested_count, last_run_at = excluded.last_run_at, \
+     last_yield_at = COALESCE(excluded.last_yield_at, board_health.last_yield_at) \
+     RETURNING ",
+    health_columns!()
+);
 
 /// Records a successful crawl on `conn` inside the caller's transaction.
 pub(super) async fn success_in(
@@ -202,9 +238,9 @@ pub(super) async fn success_in(
     ingested: u64,
     at: DateTime<Utc>,
 ) -> Result<BoardHealth> {
-    let next = on_success(health(&mut *conn, key).await?, key, ingested, at);
-    save_health(&mut *conn, &next).await?;
-    Ok(next)
+    let first = on_success(None, key, ingested, at);
+    let row = bind_health(sqlx::query(SUCCESS), &first).fetch_one(&mut *conn).await?;
+    raw_health(&row)
 }
 
 /// Flips a pending board to active on `conn`.

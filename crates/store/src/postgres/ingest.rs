@@ -15,7 +15,10 @@ use super::{
 use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
     StoreError, UnseenScope,
-    plan::{prefix_upper_bound, reopened_ids, touch_plan},
+    plan::{
+        Bumped, prefix_upper_bound, reopened_ids, source_hash_pairs, touch_merge, touch_plan,
+        touch_rest,
+    },
     rows::key_columns,
 };
 
@@ -72,6 +75,10 @@ impl IngestRepo for PgStore {
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
         let mut tx = self.pool.begin().await?;
         let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
+        let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
+        if !ids.is_empty() {
+            sqlx::query(SET_SOURCE_HASHES).bind(ids).bind(hashes).execute(&mut *tx).await?;
+        }
         let touched = touch_in(&mut tx, w.touch, w.at).await?;
         let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
         if w.activate {
@@ -114,13 +121,41 @@ pub(super) async fn touch_in(
     if keys.is_empty() {
         return Ok(Vec::new());
     }
+    // The usual re-crawl: every key is an open row, bumped by one statement. The rest (closed
+    // rows to reopen, keys not stored) is looked up, locked and planned as before.
     let (sources, external_ids) = key_columns(keys);
+    let rows = sqlx::query(BUMP_OPEN)
+        .bind(at)
+        .bind(&sources)
+        .bind(&external_ids)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut bumped = Bumped::with_capacity(rows.len());
+    for r in &rows {
+        bumped.insert((r.try_get("source")?, r.try_get("external_id")?), job_id(r)?);
+    }
+    let rest = touch_rest(keys, &bumped);
+    if rest.is_empty() {
+        return Ok(touch_merge(keys, &bumped, Vec::new()));
+    }
+    let (sources, external_ids) = key_columns(&rest);
     let found = existing(&mut *conn, &sources, &external_ids).await?;
-    let (out, bumped) = touch_plan(keys, &found);
-    bump(&mut *conn, &bumped, at).await?;
+    let (out, ids) = touch_plan(&rest, &found);
+    bump(&mut *conn, &ids, at).await?;
     enqueue(&mut *conn, OutboxKind::Index, &reopened_ids(&out), at).await?;
-    Ok(out)
+    Ok(touch_merge(keys, &bumped, out))
 }
+
+/// Stores the caller's source hashes where they differ.
+const SET_SOURCE_HASHES: &str = "UPDATE jobs AS j SET source_hash = k.hash \
+     FROM UNNEST($1::bigint[], $2::text[]) AS k(id, hash) \
+     WHERE j.id = k.id AND j.source_hash IS DISTINCT FROM k.hash";
+
+/// Bumps the open rows of a batch of keys, returning them.
+const BUMP_OPEN: &str = "UPDATE jobs AS j SET last_seen_at = $1 \
+     FROM UNNEST($2::text[], $3::text[]) AS k(source, external_id) \
+     WHERE j.source = k.source AND j.external_id = k.external_id AND j.closed_at IS NULL \
+     RETURNING j.id, j.source, j.external_id";
 
 /// See the trait method; runs on `conn` inside the caller's transaction.
 pub(super) async fn close_unseen_in(

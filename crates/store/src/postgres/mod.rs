@@ -26,6 +26,9 @@ use crate::{Backend, Result, Store};
 /// Embedded migrations for PostgreSQL.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
 
+/// Connections idle for longer than this are pinged before they are handed out.
+const PING_WHEN_IDLE_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The PostgreSQL store.
 #[derive(Clone, Debug)]
 pub struct PgStore {
@@ -40,7 +43,22 @@ impl PgStore {
 
     /// Connects with explicit options (tests use this to pin a schema via `search_path`).
     pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
-        let pool = PgPoolOptions::new().max_connections(10).connect_with(options).await?;
+        // A connection used within the last second is known to be alive: only one idle for
+        // longer is pinged before it is handed out (sqlx pings every acquire by default, one
+        // more round trip per acquire; a crawl acquires twice per board).
+        let pool = PgPoolOptions::new()
+            .max_connections(10)
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for > PING_WHEN_IDLE_FOR {
+                        sqlx::Connection::ping(conn).await?;
+                    }
+                    Ok(true)
+                })
+            })
+            .connect_with(options)
+            .await?;
         Ok(Self { pool })
     }
 

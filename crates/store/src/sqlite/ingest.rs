@@ -14,7 +14,10 @@ use super::{
 use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
     StoreError, UnseenScope,
-    plan::{prefix_upper_bound, reopened_ids, touch_plan},
+    plan::{
+        Bumped, prefix_upper_bound, reopened_ids, source_hash_pairs, touch_merge, touch_plan,
+        touch_rest,
+    },
     rows::ts,
 };
 
@@ -71,6 +74,13 @@ impl IngestRepo for SqliteStore {
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
+        let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
+        if !ids.is_empty() {
+            let pairs: Vec<(i64, &str)> = ids.into_iter().zip(hashes).collect();
+            let pairs =
+                serde_json::to_string(&pairs).map_err(|e| StoreError::corrupt("batch", e))?;
+            sqlx::query(SET_SOURCE_HASHES).bind(pairs).execute(&mut *tx).await?;
+        }
         let touched = touch_in(&mut tx, w.touch, w.at).await?;
         let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
         if w.activate {
@@ -113,16 +123,40 @@ pub(super) async fn touch_in(
     if keys.is_empty() {
         return Ok(Vec::new());
     }
+    // The usual re-crawl: every key is an open row, bumped by one statement. The rest (closed
+    // rows to reopen, keys not stored) is looked up and planned as before.
+    let at = ts(at);
+    let json = keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?;
+    let rows = sqlx::query(BUMP_OPEN).bind(&at).bind(&json).fetch_all(&mut *conn).await?;
+    let mut bumped = Bumped::with_capacity(rows.len());
+    for r in &rows {
+        bumped.insert((r.try_get("source")?, r.try_get("external_id")?), job_id(r)?);
+    }
+    let rest = touch_rest(keys, &bumped);
+    if rest.is_empty() {
+        return Ok(touch_merge(keys, &bumped, Vec::new()));
+    }
     let found = existing(
         &mut *conn,
-        &keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?,
+        &keys_json(rest.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?,
     )
     .await?;
-    let (out, bumped) = touch_plan(keys, &found);
-    bump(&mut *conn, &bumped, &ts(at)).await?;
-    enqueue(&mut *conn, OutboxKind::Index, &reopened_ids(&out), &ts(at)).await?;
-    Ok(out)
+    let (out, ids) = touch_plan(&rest, &found);
+    bump(&mut *conn, &ids, &at).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &reopened_ids(&out), &at).await?;
+    Ok(touch_merge(keys, &bumped, out))
 }
+
+/// Stores the caller's source hashes (`[[id, hash], …]`) where they differ.
+const SET_SOURCE_HASHES: &str = "UPDATE jobs SET source_hash = k.value ->> 1 \
+     FROM json_each(?1) AS k \
+     WHERE jobs.id = k.value ->> 0 AND jobs.source_hash IS NOT k.value ->> 1";
+
+/// Bumps the open rows of a batch of keys (`[[source, external_id], …]`), returning them.
+const BUMP_OPEN: &str = "UPDATE jobs SET last_seen_at = ?1 \
+     WHERE closed_at IS NULL AND id IN (SELECT j.id FROM json_each(?2) AS k \
+       JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1) \
+     RETURNING id, source, external_id";
 
 /// See the trait method; runs on `conn` inside the caller's transaction.
 pub(super) async fn close_unseen_in(

@@ -62,13 +62,22 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
-        let pool =
-            SqlitePoolOptions::new().max_connections(max).connect_with(options.clone()).await?;
+        // No ping before each acquire: a connection to a local file cannot go stale, and the
+        // ping is one more round trip to the connection's worker thread per statement.
+        let pool = SqlitePoolOptions::new()
+            .max_connections(max)
+            .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await?;
         let writer = match location {
             // Another connection to `:memory:` would be another database.
             SqliteLocation::Memory => pool.clone(),
             SqliteLocation::File(_) => {
-                SqlitePoolOptions::new().max_connections(1).connect_with(options).await?
+                SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .test_before_acquire(false)
+                    .connect_with(options)
+                    .await?
             }
         };
         let file = match location {

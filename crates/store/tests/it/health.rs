@@ -63,3 +63,21 @@ pub async fn long_errors_are_cut_on_a_char_boundary(s: &dyn Store) {
     assert!(kept.len() <= 2000 && kept.len() >= 1998);
     assert!(kept.chars().all(|c| c == 'é'));
 }
+
+pub async fn cooldowns_are_read_per_provider(s: &dyn Store) {
+    let cooling = key("lever", "Acme");
+    let failing = key("lever", "beta");
+    let healed = key("lever", "gamma");
+    let other = key("greenhouse", "acme");
+    for h in 0..3 {
+        s.record_board_failure(&cooling, "boom", t(1, h)).await.unwrap();
+        s.record_board_failure(&healed, "boom", t(1, h)).await.unwrap();
+        s.record_board_failure(&other, "boom", t(1, h)).await.unwrap();
+    }
+    s.record_board_failure(&failing, "boom", t(1, 0)).await.unwrap();
+    s.record_board_success(&healed, 1, t(1, 3)).await.unwrap();
+    let rows = s.cooldowns(&cooling.provider).await.unwrap();
+    assert_eq!(rows.len(), 1, "only boards with a cooldown, only the provider's");
+    assert_eq!(rows[0].key.board, "acme", "keyed by board identity");
+    assert_eq!(rows[0].cooldown_until, Some(t(1, 2) + Duration::hours(6)));
+}

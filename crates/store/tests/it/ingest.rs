@@ -106,6 +106,7 @@ pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
     let failing = freehire_store::BoardWrite {
         board: &board,
         postings: &[fresh.clone(), bad],
+        source_hashes: &[],
         touch: &[key(&kept)],
         named: 3,
         activate: true,
@@ -129,4 +130,83 @@ pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
     );
     assert_eq!(s.job_by_key(&key(&kept)).await.unwrap().unwrap().last_seen_at, t(2, 0));
     assert!(s.job_by_key(&key(&fresh)).await.unwrap().unwrap().is_open());
+}
+
+pub async fn a_board_write_stores_the_callers_source_hashes(s: &dyn Store) {
+    let board =
+        freehire_domain::BoardKey::new(Provider::parse("ashby").unwrap(), "acme", "").unwrap();
+    let a = posting("ashby", "acme:1", "Engineer");
+    let b = posting("ashby", "acme:2", "Analyst");
+    let hashes = ["stated-1".to_owned(), "stated-2".to_owned()];
+    let write = freehire_store::BoardWrite {
+        board: &board,
+        postings: &[a.clone(), b.clone()],
+        source_hashes: &hashes[..1],
+        touch: &[],
+        named: 2,
+        activate: false,
+        close_unseen_before: None,
+        at: t(1, 0),
+    };
+    assert!(s.write_board(&write).await.is_err(), "one hash per posting");
+    assert!(s.job_by_key(&key(&a)).await.unwrap().is_none(), "nothing was written");
+
+    s.write_board(&freehire_store::BoardWrite { source_hashes: &hashes, ..write }).await.unwrap();
+    let source = Provider::parse("ashby").unwrap();
+    let seen = s.board_seen_set(&source, "acme:", t(1, 0)).await.unwrap();
+    let stored: Vec<&str> = seen.iter().map(|j| j.source_hash.as_str()).collect();
+    assert_eq!(stored, ["stated-1", "stated-2"]);
+
+    // Without hashes the posting's own is stored; an unchanged rewrite keeps the caller's.
+    s.write_board(&freehire_store::BoardWrite {
+        postings: std::slice::from_ref(&b),
+        source_hashes: &[],
+        at: t(2, 0),
+        ..write
+    })
+    .await
+    .unwrap();
+    let mut edited = a.clone();
+    edited.title = "Staff Engineer".into();
+    s.write_board(&freehire_store::BoardWrite {
+        postings: std::slice::from_ref(&edited),
+        source_hashes: &[],
+        at: t(2, 0),
+        ..write
+    })
+    .await
+    .unwrap();
+    let seen = s.board_seen_set(&source, "acme:", t(1, 0)).await.unwrap();
+    assert_eq!(seen[0].source_hash, edited.source_hash());
+    assert_eq!(seen[1].source_hash, "stated-2", "an unchanged posting is only bumped");
+}
+
+pub async fn touch_keeps_input_order_across_open_closed_and_missing(s: &dyn Store) {
+    let a = posting("workday", "acme:1", "Engineer");
+    let b = posting("workday", "acme:2", "Analyst");
+    let c = posting("workday", "acme:3", "Writer");
+    s.upsert_jobs(&[a.clone(), b.clone(), c.clone()], t(2, 0)).await.unwrap();
+    s.close_jobs(&[key(&b)], ClosedReason::BoardUnseen, t(3, 0)).await.unwrap();
+    let missing = posting("workday", "acme:9", "Nobody");
+    let keys = [key(&b), key(&missing), key(&a), key(&c), key(&a)];
+    let out = s.touch_jobs(&keys, t(4, 0)).await.unwrap();
+    let id_a = s.job_by_key(&key(&a)).await.unwrap().unwrap().id;
+    let id_b = s.job_by_key(&key(&b)).await.unwrap().unwrap().id;
+    let id_c = s.job_by_key(&key(&c)).await.unwrap().unwrap().id;
+    assert_eq!(
+        out,
+        [
+            Refreshed::Reopened(id_b),
+            Refreshed::Missed,
+            Refreshed::Touched(id_a),
+            Refreshed::Touched(id_c),
+            Refreshed::Touched(id_a),
+        ]
+    );
+    for k in [key(&a), key(&b), key(&c)] {
+        let job = s.job_by_key(&k).await.unwrap().unwrap();
+        assert!(job.is_open());
+        assert_eq!(job.last_seen_at, t(4, 0));
+    }
+    assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 3, "three inserts; b's reopen");
 }

@@ -76,6 +76,7 @@ conformance! {
         success_heals_and_stamps_yield,
         health_is_keyed_by_board_identity,
         long_errors_are_cut_on_a_char_boundary,
+        cooldowns_are_read_per_provider,
     ],
     outbox: [
         writes_enqueue_in_the_same_transaction,
@@ -87,6 +88,8 @@ conformance! {
         touch_bumps_and_reopens_without_a_hash,
         close_unseen_respects_scope_and_cutoff,
         a_board_write_lands_whole_or_not_at_all,
+        a_board_write_stores_the_callers_source_hashes,
+        touch_keeps_input_order_across_open_closed_and_missing,
     ],
     clusters: [
         reposts_point_at_the_oldest_open_role,

@@ -28,7 +28,6 @@ use super::common::{
 };
 use crate::Error;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
-use crate::sanitize::sanitize_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 const PAGE_SIZE: usize = 20;
@@ -220,11 +219,7 @@ impl Workday {
                     .unwrap_or_else(|| format!("https://{}/{}{path}", site.host, site.site)),
                 title: info.title.or(item.title).unwrap_or_default().trim().to_owned(),
                 location,
-                description_html: info
-                    .job_description
-                    .as_deref()
-                    .map(sanitize_html)
-                    .unwrap_or_default(),
+                description_html: info.job_description.unwrap_or_default(),
                 posted_at: info.start_date.or(item.posted_on).map(RawDate::Text),
                 remote: work_mode.map(|m| m == freehire_domain::WorkMode::Remote),
                 work_mode,
