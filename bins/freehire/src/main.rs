@@ -33,6 +33,8 @@ enum Command {
     Boards(commands::boards::BoardsCommand),
     /// Crawl a provider's boards now.
     Ingest(commands::ingest::IngestArgs),
+    /// Rebuild the whole search index from the database.
+    Reindex(commands::reindex::ReindexArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -65,6 +67,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Ingest(args) => {
             commands::ingest::run(store.as_ref(), args, &mut std::io::stdout()).await
+        }
+        Command::Reindex(args) => {
+            commands::reindex::run(store.as_ref(), args, &mut std::io::stdout()).await
         }
     };
     store.close().await;

@@ -12,6 +12,12 @@ pub enum AppError {
     /// A value failed validation.
     #[error(transparent)]
     Invalid(#[from] freehire_domain::DomainError),
+    /// The search engine failed.
+    #[error(transparent)]
+    Search(#[from] freehire_search::IndexError),
+    /// The configuration is inconsistent (named in the message).
+    #[error("configuration: {0}")]
+    Config(String),
     /// Another worker holds the provider.
     #[error("provider {0} is being ingested by another worker")]
     Busy(String),

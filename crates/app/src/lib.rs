@@ -9,6 +9,9 @@
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
+//! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
+//! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
+//!   opening it for reading or writing;
 //! - [`process`]: logging set-up and the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
@@ -20,6 +23,8 @@ mod error;
 pub mod ingest;
 pub mod process;
 pub mod rederive;
+pub mod reindex;
+pub mod search_engine;
 pub mod search_sync;
 
 pub use error::AppError;

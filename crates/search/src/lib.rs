@@ -35,9 +35,10 @@
 //! - [`SearchIndex`]: the engine port (upsert, delete, rebuild, search with hits, total and
 //!   facet counts); [`facet_counts`] answers a facets request on any engine.
 //! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
+//! - [`MeiliIndex`]: the Meilisearch adapter (index settings, awaited writes,
+//!   rebuild-and-swap), configured by [`MeiliConfig`].
 //!
-//! The query model is pure (no IO, no clock: the caller passes `now`). The Meilisearch
-//! adapter, the outbox drain and the HTTP routes are not built yet.
+//! The query model is pure (no IO, no clock: the caller passes `now`).
 
 pub mod document;
 pub mod embedded;
@@ -46,6 +47,7 @@ pub mod facet;
 pub mod filter;
 pub mod ignored;
 pub mod index;
+pub mod meili;
 pub mod page;
 pub mod query;
 pub mod request;
@@ -63,6 +65,7 @@ pub use index::{
     Bounds, Distribution, FacetCounts, IndexError, MAX_FACET_VALUES, NumericStats, SearchIndex,
     SearchRequest, SearchResults, facet_counts,
 };
+pub use meili::{MeiliConfig, MeiliIndex};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
 pub use query::{Endpoint, JobQuery, QField};
 pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};

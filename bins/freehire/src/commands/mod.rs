@@ -4,6 +4,7 @@ pub mod boards;
 pub mod ingest;
 pub mod jobs;
 pub mod migrate;
+pub mod reindex;
 
 use std::sync::Arc;
 

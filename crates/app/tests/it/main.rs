@@ -5,6 +5,7 @@
 mod boards;
 mod pipeline;
 mod rederive;
+mod reindex;
 mod search_sync;
 mod support;
 
@@ -45,6 +46,9 @@ on_both_backends! {
     ],
     search_sync: [
         ingested_jobs_become_searchable_and_closed_ones_leave,
+    ],
+    reindex: [
+        rebuilds_from_the_store_and_purges_the_outbox,
     ],
     boards: [
         add_from_url_recognises_and_folds_duplicates,
