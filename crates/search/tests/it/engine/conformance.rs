@@ -47,8 +47,13 @@ pub async fn all(index: &dyn SearchIndex) {
 
 pub async fn text_match_and_title_boost(index: &dyn SearchIndex) {
     // The title match (1) outranks description-only matches, even one repeating the word
-    // three times (2); among those, more occurrences rank higher.
-    assert_eq!(ids(index, "q=rust").await, vec![1, 2, 5]);
+    // three times (2). The order among the description-only matches (2, 5) is left open on
+    // purpose: the reference's ranking rules decide it by word position within the attribute
+    // (Meilisearch's `attribute` rule: 5 names Rust earlier), the embedded engine by BM25 term
+    // frequency (2 names it three times); neither is part of the search contract.
+    let rust = ids(index, "q=rust").await;
+    assert_eq!(rust.first(), Some(&1), "{rust:?}");
+    assert_eq!(set(index, "q=rust").await, vec![1, 2, 5]);
     // Every word must match somewhere.
     assert_eq!(ids(index, "q=rust+berlin").await, vec![1]);
     assert_eq!(ids(index, "q=globex+marketing").await, vec![6]);

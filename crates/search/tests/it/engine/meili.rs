@@ -158,3 +158,21 @@ async fn a_filter_the_settings_do_not_allow_is_rejected() {
         std::panic::resume_unwind(panic);
     }
 }
+
+/// The first call on a server without the index creates it with the settings: a search
+/// answers (no hits) instead of failing on a missing index, and a filter works at once.
+#[tokio::test]
+async fn a_missing_index_is_created_on_first_use() {
+    let Some(config) = config("first_use") else { return };
+    let index = MeiliIndex::new(config).unwrap();
+    let outcome = AssertUnwindSafe(async {
+        let empty = conformance::run(&index, "skills=go&sort=salary_min").await;
+        assert_eq!((empty.total, empty.hits.len()), (0, 0));
+    })
+    .catch_unwind()
+    .await;
+    index.drop_index().await.unwrap();
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
