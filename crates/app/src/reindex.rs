@@ -5,7 +5,9 @@
 //! index's content in one step (the embedded engine in one commit; Meilisearch fills
 //! `<uid>_rebuild` and swaps it in). Then the `search_outbox` rows queued before the run
 //! started are purged: the rebuild read the catalogue after them. Rows queued during the run
-//! stay for the drain, so a change made while the rebuild ran is not lost.
+//! stay for the drain, so a change made while the rebuild ran is not lost, provided no drain
+//! runs meanwhile: a drain acknowledges what it wrote into the index the swap then replaces
+//! (the reference pauses the drain during a rebuild; here the operator stops the worker).
 
 use chrono::{DateTime, Utc};
 use freehire_domain::JobId;

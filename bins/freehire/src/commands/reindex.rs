@@ -13,8 +13,10 @@ use freehire_store::Store;
 /// Arguments of `freehire reindex`.
 #[derive(Debug, Args)]
 pub struct ReindexArgs {
-    /// The index to rebuild (the same options as the worker's). With the embedded engine,
-    /// stop the worker first: it holds the index directory's writer.
+    /// The index to rebuild (the same options as the worker's). Stop the worker first: with
+    /// the embedded engine it holds the index directory's writer, and with Meilisearch a drain
+    /// during the rebuild writes into the index the swap replaces (the reference pauses the
+    /// drain while it rebuilds).
     #[command(flatten)]
     search: SearchEngineArgs,
 }
