@@ -6,4 +6,4 @@ pub mod conformance;
 mod document;
 mod embedded;
 mod meili;
-mod oracle;
+pub mod oracle;
