@@ -111,7 +111,7 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     assert!(ok && out.contains("cartesia") && out.contains("active"), "{out}");
 
     // The whole search index is rebuilt from the same file (the default embedded engine).
-    let (ok, out, err) = freehire(url, replay, &["reindex"]).await;
+    let (ok, out, err) = freehire(url.clone(), replay, &["reindex"]).await;
     assert!(ok, "{err}");
     assert!(out.contains(&format!("indexed {total} documents from {total} jobs")), "{out}");
     let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
@@ -124,4 +124,29 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     };
     use freehire_search::SearchIndex as _;
     assert_eq!(index.search(request).await.unwrap().total, total);
+
+    // The same command on Meilisearch, when a server is given (MEILI_URL, MEILI_MASTER_KEY).
+    if let Ok(meili) = std::env::var("MEILI_URL") {
+        let uid = format!("freehire_test_cli_{}", std::process::id());
+        let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(["reindex"])
+            .env("DATABASE_URL", &url)
+            .env("FREEHIRE_SEARCH_ENGINE", "meilisearch")
+            .env("MEILI_URL", &meili)
+            .env("MEILI_INDEX", &uid)
+            .output()
+            .unwrap();
+        let config = freehire_search::MeiliConfig::new(meili)
+            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_index_uid(uid);
+        let meili = freehire_search::MeiliIndex::new(config).unwrap();
+        let found = meili.search(request).await.map(|r| r.total);
+        meili.drop_index().await.unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("indexed {total} documents")), "{stdout}");
+        assert_eq!(found.unwrap(), total);
+    } else {
+        eprintln!("MEILI_URL is not set; `freehire reindex` on Meilisearch did not run");
+    }
 }
