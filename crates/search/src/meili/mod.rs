@@ -1,8 +1,9 @@
 //! The Meilisearch adapter of [`SearchIndex`] (reference §5.1–§5.3, §5.11.3).
 //!
 //! [`MeiliIndex`] talks to a Meilisearch server through `meilisearch-sdk` over the workspace's
-//! reqwest. Before its first use it creates the index (primary key `id`) when missing and
-//! applies the `jobs` settings ([`settings`]), waiting for both tasks. Every write waits for
+//! reqwest. Before its first write it creates the index (primary key `id`) when missing and
+//! applies the `jobs` settings ([`settings`]), waiting for both tasks; the first search tries
+//! the same and searches anyway when it fails (a key that may only search). Every write waits for
 //! its task, so it is visible to the next search when the call returns. [`SearchIndex::rebuild`]
 //! fills `<uid>_rebuild` (settings first, documents in batches, every task awaited), swaps it
 //! with the live index in one step (`POST /swap-indexes`) and drops the old content, so a
@@ -17,6 +18,7 @@ mod http;
 mod search;
 mod settings;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -95,6 +97,8 @@ pub struct MeiliIndex {
     uid: String,
     task_timeout: Duration,
     ready: OnceCell<()>,
+    /// Whether a search already tried [`MeiliIndex::prepare`].
+    search_tried: AtomicBool,
 }
 
 impl std::fmt::Debug for MeiliIndex {
@@ -132,6 +136,7 @@ impl MeiliIndex {
             uid: config.index_uid,
             task_timeout: config.task_timeout,
             ready: OnceCell::new(),
+            search_tried: AtomicBool::new(false),
         })
     }
 
@@ -141,8 +146,9 @@ impl MeiliIndex {
     }
 
     /// Creates the index when missing and applies the settings, once per adapter (a failure
-    /// is retried by the next call). Every operation calls it first; call it at start-up to
-    /// fail early.
+    /// is retried by the next call). Every write calls it first; a search tries it once and
+    /// searches anyway when it fails (a key that may only search cannot change settings: the
+    /// writer applies them). Call it at start-up to fail early.
     pub async fn prepare(&self) -> Result<(), IndexError> {
         self.ready.get_or_try_init(|| self.create_with_settings(&self.uid)).await.map(|_| ())
     }
@@ -255,7 +261,11 @@ impl SearchIndex for MeiliIndex {
     }
 
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
-        self.prepare().await?;
+        if self.ready.get().is_none() && !self.search_tried.swap(true, Ordering::Relaxed) {
+            // Best effort: a search-only key cannot apply settings; the search below reports
+            // any real failure.
+            let _ = self.prepare().await;
+        }
         search::search(&self.client.index(&self.uid), request).await
     }
 }

@@ -276,3 +276,47 @@ async fn both_engines_answer_random_queries_alike() {
         std::panic::resume_unwind(panic);
     }
 }
+
+/// The API may hold a key that can only search: its adapter cannot apply settings, and still
+/// searches the index the writer prepared (and refuses writes).
+#[tokio::test]
+async fn a_search_only_key_searches() {
+    let Some(config) = config("search_key") else { return };
+    let Some(master) = config.api_key.clone() else {
+        eprintln!("a_search_only_key_searches: MEILI_MASTER_KEY is not set; did not run");
+        return;
+    };
+    let writer = MeiliIndex::new(config.clone()).unwrap();
+    let http = reqwest::Client::new();
+    let key: serde_json::Value = http
+        .post(format!("{}/keys", config.url))
+        .bearer_auth(&master)
+        .json(&serde_json::json!({
+            "actions": ["search"], "indexes": [config.index_uid], "expiresAt": null
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let (search_key, key_uid) = (key["key"].as_str().unwrap(), key["uid"].as_str().unwrap());
+    let reader = MeiliIndex::new(config.clone().with_api_key(Some(search_key.to_owned()))).unwrap();
+    let outcome = AssertUnwindSafe(async {
+        writer.upsert(catalogue::documents()).await.unwrap();
+        assert_eq!(conformance::set(&reader, "skills=go").await, vec![1, 2, 5]);
+        assert_eq!(conformance::ids(&reader, "q=rust+berlin").await, vec![1]);
+        assert!(reader.upsert(catalogue::documents()).await.is_err(), "the key cannot write");
+    })
+    .catch_unwind()
+    .await;
+    writer.drop_index().await.unwrap();
+    http.delete(format!("{}/keys/{key_uid}", config.url))
+        .bearer_auth(&master)
+        .send()
+        .await
+        .unwrap();
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
