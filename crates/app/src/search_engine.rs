@@ -117,9 +117,10 @@ pub enum Access {
     Write,
 }
 
-/// Opens the configured engine. The embedded engine is opened (and created when writing) now;
-/// a Meilisearch index is created and given its settings now when the server answers, and
-/// otherwise on first use (a warning is logged), so a server that starts later is picked up.
+/// Opens the configured engine. The embedded engine is opened (and created when writing) now.
+/// A Meilisearch index opened for writing is created and given its settings now when the
+/// server answers, and otherwise on first use (a warning is logged), so a server that starts
+/// later is picked up; one opened for reading does that on its first search, if its key may.
 pub async fn open(
     config: &SearchEngineConfig,
     access: Access,
@@ -137,7 +138,10 @@ pub async fn open(
         }
         SearchEngineConfig::Meilisearch(meili) => {
             let index = MeiliIndex::new(meili.clone())?;
-            if let Err(e) = index.prepare().await {
+            // A reader's key may only search: the first search applies the settings if it can.
+            if access == Access::Write
+                && let Err(e) = index.prepare().await
+            {
                 tracing::warn!(error = %e, url = %meili.url, "Meilisearch is not ready; retrying on first use");
             }
             Ok(Arc::new(index))
