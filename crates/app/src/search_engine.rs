@@ -162,18 +162,22 @@ mod tests {
         search: SearchEngineArgs,
     }
 
+    // Flags are given explicitly: they win over the environment (a developer's MEILI_URL).
     #[test]
     fn the_default_is_the_embedded_engine() {
-        let cli = Cli::try_parse_from(["x"]).unwrap();
-        match cli.search.config().unwrap() {
+        match SearchEngineArgs::default().config().unwrap() {
             SearchEngineConfig::Embedded { dir } => assert_eq!(dir, PathBuf::from("./data/index")),
             other => panic!("{other}"),
         }
+        let cli =
+            Cli::try_parse_from(["x", "--search-engine", "embedded", "--index-dir", "/i"]).unwrap();
+        assert!(matches!(cli.search.config().unwrap(), SearchEngineConfig::Embedded { .. }));
     }
 
     #[test]
     fn meilisearch_needs_a_url() {
-        let cli = Cli::try_parse_from(["x", "--search-engine", "meilisearch"]).unwrap();
+        let cli = Cli::try_parse_from(["x", "--search-engine", "meilisearch", "--meili-url", " "])
+            .unwrap();
         assert!(cli.search.config().unwrap_err().to_string().contains("MEILI_URL"));
         let cli = Cli::try_parse_from([
             "x",
@@ -183,6 +187,8 @@ mod tests {
             "http://127.0.0.1:7700",
             "--meili-key",
             "k",
+            "--meili-index",
+            "jobs",
         ])
         .unwrap();
         match cli.search.config().unwrap() {
