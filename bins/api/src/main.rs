@@ -8,10 +8,9 @@ use std::net::SocketAddr;
 use anyhow::Context;
 use clap::Parser;
 use freehire_app::process::{LogFormat, init_logging};
-use std::sync::Arc;
 
 use freehire_api::AppState;
-use freehire_search::EmbeddedIndex;
+use freehire_app::search_engine::{self, Access, SearchEngineArgs};
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 
 /// Serves the freehire HTTP API (job search, job detail, health).
@@ -27,10 +26,10 @@ struct Config {
     #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: DatabaseUrl,
 
-    /// The embedded search index, opened read-only (the worker writes it). Search answers 503
-    /// when it cannot be opened.
-    #[arg(long, env = "FREEHIRE_INDEX_DIR", default_value = "./data/index")]
-    index_dir: std::path::PathBuf,
+    /// The search index, opened for reading (the worker writes it). Search answers 503 when
+    /// it cannot be opened.
+    #[command(flatten)]
+    search: SearchEngineArgs,
 
     /// Log format. Log levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -70,15 +69,11 @@ async fn run(config: Config) -> anyhow::Result<()> {
         "freehire-api listening: try http://{}/api/v1/jobs",
         config.listen
     );
-    let index_dir = config.index_dir.clone();
-    let index =
-        tokio::task::spawn_blocking(move || EmbeddedIndex::open_read_only(&index_dir)).await?;
+    let engine = config.search.config()?;
     let mut state = AppState::new(store.clone());
-    match index {
-        Ok(index) => state = state.with_search(Arc::new(index)),
-        Err(e) => {
-            tracing::warn!(error = %e, dir = %config.index_dir.display(), "search is off: cannot open the index")
-        }
+    match search_engine::open(&engine, Access::Read).await {
+        Ok(index) => state = state.with_search(index),
+        Err(e) => tracing::warn!(error = %e, %engine, "search is off: cannot open the index"),
     }
     freehire_api::serve(listener, state, shutdown_signal()).await.context("serving")?;
     store.close().await;

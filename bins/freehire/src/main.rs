@@ -42,6 +42,8 @@ enum Catalogue {
     Boards(commands::boards::BoardsCommand),
     /// Crawl a provider's boards now.
     Ingest(commands::ingest::IngestArgs),
+    /// Rebuild the whole search index from the database.
+    Reindex(commands::reindex::ReindexArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -79,6 +81,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Catalogue::Ingest(args) => {
             commands::ingest::run(store.as_ref(), args, &mut std::io::stdout()).await
+        }
+        Catalogue::Reindex(args) => {
+            commands::reindex::run(store.as_ref(), args, &mut std::io::stdout()).await
         }
     };
     store.close().await;

@@ -12,6 +12,11 @@ fn fixtures() -> PathBuf {
         .expect("shared/fixtures/ats not found above the crate; set FREEHIRE_ATS_FIXTURES")
 }
 
+/// The file of a `sqlite://PATH` URL.
+fn db_path(url: &str) -> &str {
+    url.trim_start_matches("sqlite://")
+}
+
 async fn freehire(
     db_url: String,
     replay: String,
@@ -20,8 +25,13 @@ async fn freehire(
     tokio::task::spawn_blocking(move || {
         let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
             .args(args)
-            .env("DATABASE_URL", db_url)
+            .env("DATABASE_URL", &db_url)
             .env("FREEHIRE_ATS_REPLAY_URL", replay)
+            .env(
+                "FREEHIRE_INDEX_DIR",
+                std::path::Path::new(db_path(&db_url)).with_file_name("index"),
+            )
+            .env_remove("FREEHIRE_SEARCH_ENGINE")
             .output()
             .unwrap();
         (
@@ -97,6 +107,46 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
         reqwest::get(format!("{base}/api/v1/jobs/{slug}")).await.unwrap().json().await.unwrap();
     assert_eq!(detail["data"]["public_slug"], slug);
 
-    let (ok, out, _) = freehire(url, replay, &["boards", "list"]).await;
+    let (ok, out, _) = freehire(url.clone(), replay.clone(), &["boards", "list"]).await;
     assert!(ok && out.contains("cartesia") && out.contains("active"), "{out}");
+
+    // The whole search index is rebuilt from the same file (the default embedded engine).
+    let (ok, out, err) = freehire(url.clone(), replay, &["reindex"]).await;
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("indexed {total} documents from {total} jobs")), "{out}");
+    let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
+    let query = freehire_search::JobQuery::default();
+    let request = freehire_search::SearchRequest {
+        query: &query,
+        facets: &[],
+        stats: false,
+        now: chrono::Utc::now(),
+    };
+    use freehire_search::SearchIndex as _;
+    assert_eq!(index.search(request).await.unwrap().total, total);
+
+    // The same command on Meilisearch, when a server is given (MEILI_URL, MEILI_MASTER_KEY).
+    if let Ok(meili) = std::env::var("MEILI_URL") {
+        let uid = format!("freehire_test_cli_{}", std::process::id());
+        let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(["reindex"])
+            .env("DATABASE_URL", &url)
+            .env("FREEHIRE_SEARCH_ENGINE", "meilisearch")
+            .env("MEILI_URL", &meili)
+            .env("MEILI_INDEX", &uid)
+            .output()
+            .unwrap();
+        let config = freehire_search::MeiliConfig::new(meili)
+            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_index_uid(uid);
+        let meili = freehire_search::MeiliIndex::new(config).unwrap();
+        let found = meili.search(request).await.map(|r| r.total);
+        meili.drop_index().await.unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("indexed {total} documents")), "{stdout}");
+        assert_eq!(found.unwrap(), total);
+    } else {
+        eprintln!("MEILI_URL is not set; `freehire reindex` on Meilisearch did not run");
+    }
 }

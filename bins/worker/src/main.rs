@@ -2,7 +2,8 @@
 //!
 //! Thin on purpose: parse the config, open and migrate the store, build the adapter registry,
 //! then either run one provider now (`--once`) or claim due providers until SIGINT/SIGTERM.
-//! Between runs it drains the search outboxes into the embedded index. A shutdown lets
+//! Between runs it drains the search outboxes into the search index (embedded or
+//! Meilisearch). A shutdown lets
 //! started boards finish and records the run as interrupted, so the next
 //! claim runs it again.
 
@@ -14,8 +15,8 @@ use freehire_app::ingest::{
     scheduler::{WorkerConfig, run_once, run_worker},
 };
 use freehire_app::process::{LogFormat, init_logging};
+use freehire_app::search_engine::{self, Access, SearchEngineArgs};
 use freehire_domain::Provider;
-use freehire_search::EmbeddedIndex;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
 use tokio_util::sync::CancellationToken;
 
@@ -37,10 +38,10 @@ struct Config {
     #[arg(long, env = "FREEHIRE_ATS_REPLAY_URL")]
     replay_url: Option<String>,
 
-    /// The embedded search index the worker keeps in step with the catalogue (it holds the
-    /// index's writer; the API opens it read-only).
-    #[arg(long, env = "FREEHIRE_INDEX_DIR", default_value = "./data/index")]
-    index_dir: std::path::PathBuf,
+    /// The search index the worker keeps in step with the catalogue (for the embedded engine
+    /// it holds the index's writer; the API opens it read-only).
+    #[command(flatten)]
+    search: SearchEngineArgs,
 
     /// Seconds between polls when no provider is due.
     #[arg(long, env = "FREEHIRE_WORKER_TICK_SECS", default_value_t = 60)]
@@ -95,10 +96,10 @@ async fn run(config: Config) -> anyhow::Result<()> {
         .with_context(|| format!("opening {}", config.database_url))?;
     store.migrate().await.context("applying migrations")?;
     let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
-    let index_dir = config.index_dir.clone();
-    let index = tokio::task::spawn_blocking(move || EmbeddedIndex::open(&index_dir))
-        .await?
-        .with_context(|| format!("opening the search index in {}", config.index_dir.display()))?;
+    let engine = config.search.config()?;
+    let index = search_engine::open(&engine, Access::Write)
+        .await
+        .with_context(|| format!("opening the search index ({engine})"))?;
     let worker = WorkerConfig {
         worker_id: config
             .worker_id
@@ -123,7 +124,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
                 &registry,
                 provider,
                 &worker,
-                Some(&index),
+                Some(index.as_ref()),
                 &cancel,
                 &Utc::now,
             )
@@ -131,7 +132,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
             tracing::info!(?stats, "done");
         }
         None => {
-            run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now).await
+            run_worker(store.as_ref(), &registry, &worker, Some(index.as_ref()), &cancel, &Utc::now)
+                .await
         }
     }
     store.close().await;

@@ -15,9 +15,12 @@ pub enum AppError {
     /// A search query the grammar refuses (the message names the parameter).
     #[error(transparent)]
     Query(#[from] freehire_search::SearchError),
-    /// The search index failed.
+    /// The search engine failed.
     #[error(transparent)]
-    Index(#[from] freehire_search::IndexError),
+    Search(#[from] freehire_search::IndexError),
+    /// The configuration is inconsistent (named in the message).
+    #[error("configuration: {0}")]
+    Config(String),
     /// Another worker holds the provider.
     #[error("provider {0} is being ingested by another worker")]
     Busy(String),

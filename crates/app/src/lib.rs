@@ -10,6 +10,9 @@
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search`]: the command line's search, flags turned into the HTTP search grammar;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
+//! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
+//! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
+//!   opening it for reading or writing;
 //! - [`process`]: logging set-up and the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
@@ -21,7 +24,9 @@ mod error;
 pub mod ingest;
 pub mod process;
 pub mod rederive;
+pub mod reindex;
 pub mod search;
+pub mod search_engine;
 pub mod search_sync;
 
 pub use error::AppError;

@@ -1,5 +1,5 @@
 //! The [`SearchIndex`] port: what the application needs from a search engine, whichever engine
-//! it is (the embedded tantivy engine here; Meilisearch later). One conformance suite (the
+//! it is (the embedded tantivy engine, or Meilisearch). One conformance suite (the
 //! crate's integration tests) holds every adapter to the same answers.
 
 use std::collections::BTreeMap;
@@ -91,6 +91,11 @@ pub enum IndexError {
     /// The engine failed (I/O, corrupt index, a lock held elsewhere, …).
     #[error("search engine error: {0}")]
     Engine(String),
+    /// The engine refused the query as invalid (Meilisearch's HTTP 400 on a search: a filter
+    /// or sort the live index settings do not allow, …). The API may answer 400, or retry
+    /// without the filter and report the filter parameters as ignored (reference §5.3).
+    #[error("search engine refused the query: {0}")]
+    Rejected(String),
     /// A stored document could not be read back.
     #[error("stored search document is unreadable: {0}")]
     Document(String),

@@ -35,10 +35,12 @@
 //! - [`SearchIndex`]: the engine port (upsert, delete, rebuild, search with hits, total and
 //!   facet counts); [`facet_counts`] answers a facets request on any engine.
 //! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
+//! - [`MeiliIndex`]: the Meilisearch adapter (index settings, awaited writes,
+//!   rebuild-and-swap), configured by [`MeiliConfig`].
 //!
-//! The query model is pure (no IO, no clock: the caller passes `now`). The Meilisearch
-//! adapter is not built yet; the outbox drain lives in `freehire-app`, the HTTP routes in
-//! `freehire-api` and the `freehire search` command in `freehire-app` and the CLI.
+//! The query model is pure (no IO, no clock: the caller passes `now`). The outbox drain lives
+//! in `freehire-app`, the HTTP routes in `freehire-api` and the `freehire search` command in
+//! `freehire-app` and the CLI.
 
 pub mod document;
 pub mod embedded;
@@ -47,6 +49,7 @@ pub mod facet;
 pub mod filter;
 pub mod ignored;
 pub mod index;
+pub mod meili;
 pub mod page;
 pub mod query;
 pub mod request;
@@ -64,6 +67,7 @@ pub use index::{
     Bounds, Distribution, FacetCounts, IndexError, MAX_FACET_VALUES, NumericStats, SearchIndex,
     SearchRequest, SearchResults, facet_counts,
 };
+pub use meili::{MeiliConfig, MeiliIndex};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
 pub use query::{Endpoint, JobQuery, QField};
 pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};

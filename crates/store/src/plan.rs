@@ -145,6 +145,8 @@ pub(crate) struct OutboxSql {
     pub ack: &'static str,
     pub fail: &'static str,
     pub depth: &'static str,
+    /// Delete the rows queued before `$1`/`?1`.
+    pub purge_before: &'static str,
 }
 
 /// Longest outbox error kept.

@@ -220,6 +220,11 @@ pub trait OutboxRepo: Send + Sync {
 
     /// Rows waiting (claimed or not).
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64>;
+
+    /// Deletes the rows (claimed or not) queued before `before`: a full rebuild that read the
+    /// catalogue after `before` has made them moot (`DeleteSearchOutboxCreatedBefore`,
+    /// reference §5.11.3). A row re-queued at or after `before` stays. Returns the rows deleted.
+    async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64>;
 }
 
 /// The provider schedule: which provider runs next, claimed so several workers can share one

@@ -128,6 +128,7 @@ macro_rules! outbox_statements {
                 $p4
             ),
             depth: concat!("SELECT count(*) FROM ", $table),
+            purge_before: concat!("DELETE FROM ", $table, " WHERE created_at < ", $p1),
         }
     };
 }

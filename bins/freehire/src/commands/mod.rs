@@ -4,6 +4,7 @@ pub mod boards;
 pub mod ingest;
 pub mod jobs;
 pub mod migrate;
+pub mod reindex;
 pub mod search;
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! `GET /api/v1/jobs/search` (the flags become its query parameters; see
 //! `freehire_app::search`).
 
-use std::{io::Write, path::Path, sync::Arc};
+use std::{io::Write, sync::Arc};
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
@@ -10,7 +10,8 @@ use clap::Args;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use freehire_api::view::{FacetsData, FacetsView, SearchHit, SearchMeta};
 use freehire_app::search::{Found, SearchArgs};
-use freehire_search::{EmbeddedIndex, Facet, SearchIndex};
+use freehire_app::search_engine::{self, Access, SearchEngineArgs, SearchEngineConfig};
+use freehire_search::{Facet, SearchIndex};
 use serde::Serialize;
 
 /// How many values `--facets` prints per facet.
@@ -53,9 +54,9 @@ pub struct SearchCommand {
     /// answers with `--facets`).
     #[arg(long)]
     json: bool,
-    /// The search index the worker fills.
-    #[arg(long, env = "FREEHIRE_INDEX_DIR", default_value = "./data/index")]
-    index_dir: std::path::PathBuf,
+    /// The search index the worker fills (the same options as the API's).
+    #[command(flatten)]
+    search: SearchEngineArgs,
 }
 
 fn key_value(raw: &str) -> Result<(String, String), String> {
@@ -90,24 +91,26 @@ impl SearchCommand {
     }
 }
 
-/// Opens the search index for reading, following the worker's commits. The one place this
-/// command chooses its engine.
-pub async fn open_index(dir: &Path) -> anyhow::Result<Arc<dyn SearchIndex>> {
-    anyhow::ensure!(
-        dir.is_dir(),
-        "no search index in {}: run freehire-worker to build it, or set FREEHIRE_INDEX_DIR",
-        dir.display()
-    );
-    let owned = dir.to_owned();
-    let index = tokio::task::spawn_blocking(move || EmbeddedIndex::open_read_only(&owned))
-        .await?
-        .with_context(|| format!("opening the search index in {}", dir.display()))?;
-    Ok(Arc::new(index))
+/// Opens the configured search index for reading, following the worker's commits. An
+/// embedded index directory that does not exist yet is an error here (searching it would
+/// create an empty index), not created.
+pub async fn open_index(args: &SearchEngineArgs) -> anyhow::Result<Arc<dyn SearchIndex>> {
+    let engine = args.config()?;
+    if let SearchEngineConfig::Embedded { dir } = &engine {
+        anyhow::ensure!(
+            dir.is_dir(),
+            "no search index in {}: run freehire-worker to build it, or set FREEHIRE_INDEX_DIR",
+            dir.display()
+        );
+    }
+    search_engine::open(&engine, Access::Read)
+        .await
+        .with_context(|| format!("opening the search index ({engine})"))
 }
 
 /// Runs the search and prints it to `out`.
 pub async fn run(cmd: SearchCommand, out: &mut impl Write) -> anyhow::Result<()> {
-    let index = open_index(&cmd.index_dir).await?;
+    let index = open_index(&cmd.search).await?;
     let found = freehire_app::search::search(index.as_ref(), &cmd.args(), Utc::now()).await?;
     if cmd.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&json(found))?)?;

@@ -13,8 +13,8 @@ use axum::{
 };
 use freehire_domain::JobId;
 use freehire_search::{
-    AgentSearchRequest, Endpoint, FacetsRequest, IndexError, JobQuery, SearchError, SearchIndex,
-    SearchRequest, SearchResults,
+    AgentSearchRequest, Endpoint, FacetsRequest, IgnoredParam, IndexError, JobQuery, SearchError,
+    SearchIndex, SearchRequest, SearchResults,
 };
 use serde::Serialize;
 
@@ -55,15 +55,46 @@ fn index(state: &AppState) -> Result<&Arc<dyn SearchIndex>, ApiError> {
 }
 
 fn engine_failed(e: IndexError) -> ApiError {
-    tracing::error!(error = %e, "search failed");
-    ApiError::Unavailable("search is temporarily unavailable")
+    match e {
+        IndexError::Rejected(reason) => {
+            ApiError::BadRequest(format!("the search engine refused the query: {reason}"))
+        }
+        e => {
+            tracing::error!(error = %e, "search failed");
+            ApiError::Unavailable("search is temporarily unavailable")
+        }
+    }
 }
 
-/// Runs `query` for its page of hits.
-async fn run(state: &AppState, query: &JobQuery) -> Result<SearchResults, ApiError> {
+/// Runs `query` for its page of hits. When the engine refuses the query (Meilisearch answers
+/// 400 on a filter its live settings do not allow yet), the search is run again without any
+/// filter and every filter parameter is reported in `ignored_params` (reference §5.3); the
+/// query actually answered is returned with the results.
+async fn run(state: &AppState, query: &JobQuery) -> Result<(SearchResults, JobQuery), ApiError> {
     let index = index(state)?;
-    let request = SearchRequest { query, facets: &[], stats: false, now: (state.clock)() };
-    index.search(request).await.map_err(engine_failed)
+    let now = (state.clock)();
+    let request = SearchRequest { query, facets: &[], stats: false, now };
+    match index.search(request).await {
+        Ok(results) => Ok((results, query.clone())),
+        Err(IndexError::Rejected(reason)) if !query.active_filter_params().is_empty() => {
+            tracing::warn!(%reason, "search engine refused the filter; searching without it");
+            let mut degraded = query.clone();
+            degraded.facets.clear();
+            degraded.scalars = Default::default();
+            degraded.ignored_params.extend(
+                query
+                    .active_filter_params()
+                    .into_iter()
+                    .map(|param| IgnoredParam { param, did_you_mean: None }),
+            );
+            degraded.ignored_params.sort_by(|a, b| a.param.cmp(&b.param));
+            degraded.ignored_params.dedup_by(|a, b| a.param == b.param);
+            let request = SearchRequest { query: &degraded, facets: &[], stats: false, now };
+            let results = index.search(request).await.map_err(engine_failed)?;
+            Ok((results, degraded))
+        }
+        Err(e) => Err(engine_failed(e)),
+    }
 }
 
 fn meta(query: &JobQuery, total: u64) -> SearchMeta {
@@ -82,7 +113,7 @@ pub async fn search(
 ) -> Result<Json<Hits<SearchHit>>, ApiError> {
     let query = JobQuery::from_query_str(raw.as_deref().unwrap_or_default(), Endpoint::Search)
         .map_err(bad_query)?;
-    let results = run(&state, &query).await?;
+    let (results, query) = run(&state, &query).await?;
     Ok(Json(Hits {
         data: results.hits.iter().map(SearchHit::new).collect(),
         meta: meta(&query, results.total),
@@ -99,7 +130,7 @@ pub async fn agent_search(
 ) -> Result<Json<Hits<JobView>>, ApiError> {
     let request = AgentSearchRequest::from_query_str(raw.as_deref().unwrap_or_default())
         .map_err(bad_query)?;
-    let results = run(&state, &request.query).await?;
+    let (results, query) = run(&state, &request.query).await?;
     let ids: Vec<JobId> = results.hits.iter().filter_map(|h| JobId::new(h.id).ok()).collect();
     let mut jobs: HashMap<i64, _> =
         state.store.jobs_by_ids(&ids).await?.into_iter().map(|j| (j.id.get(), j)).collect();
@@ -115,7 +146,7 @@ pub async fn agent_search(
             view
         })
         .collect();
-    Ok(Json(Hits { data, meta: meta(&request.query, results.total) }))
+    Ok(Json(Hits { data, meta: meta(&query, results.total) }))
 }
 
 /// Value counts per facet and numeric stats for the query's matches.

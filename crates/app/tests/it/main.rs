@@ -5,6 +5,7 @@
 mod boards;
 mod pipeline;
 mod rederive;
+mod reindex;
 mod search;
 mod search_sync;
 mod support;
@@ -48,6 +49,9 @@ on_both_backends! {
     search_sync: [
         ingested_jobs_become_searchable_and_closed_ones_leave,
         a_role_cluster_is_one_hit_found_in_every_city,
+    ],
+    reindex: [
+        rebuilds_from_the_store_and_purges_the_outbox,
     ],
     boards: [
         add_from_url_recognises_and_folds_duplicates,

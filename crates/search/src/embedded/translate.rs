@@ -22,7 +22,7 @@ use tantivy::Searcher;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, ExistsQuery, FuzzyTermQuery, Occur, Query,
-    RangeQuery, TermQuery,
+    RangeQuery, RegexQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
@@ -30,7 +30,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use crate::JobQuery;
 use crate::embedded::derivations::{self, Derivation};
 use crate::embedded::schema::{self, Fields};
-use crate::facet::{FacetValue, Mode};
+use crate::facet::{Facet, FacetValue, Mode};
 use crate::query::QField;
 
 /// Seconds per day.
@@ -160,7 +160,34 @@ fn not(inner: Box<dyn Query>) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(AllQuery)), (Occur::MustNot, inner)]))
 }
 
-/// The documents where `attr` holds `value` (or, `negated`, does not).
+/// Whether `attr` is a free-text facet (`cities`, `skills`, `collections`,
+/// `posting_language`), whose values a filter matches regardless of case, as Meilisearch
+/// (which lowercases facet values for filtering) does. Every other facet's values are checked
+/// and canonical on both sides, so an exact term is the same thing.
+fn free_text(attr: &str) -> bool {
+    matches!(
+        Facet::from_param(attr),
+        Some(Facet::Cities | Facet::Skills | Facet::Collections | Facet::PostingLanguage)
+    )
+}
+
+/// A regex matching exactly `value`: every ASCII character other than a letter or digit as a
+/// hex escape (`\x{2E}`: never a meta character, an assertion or a class operator), every
+/// other character literal (none of them is regex syntax).
+fn literal(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 8);
+    for c in value.chars() {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() {
+            out.push_str(&format!("\\x{{{:02X}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The documents where `attr` holds `value` (or, `negated`, does not). Free-text values
+/// match regardless of case.
 fn value_query(
     fields: &Fields,
     attr: &str,
@@ -172,6 +199,9 @@ fn value_query(
         Box::new(TermQuery::new(Term::from_field_text(field, v), IndexRecordOption::Basic))
     };
     let positive: Box<dyn Query> = match value {
+        FacetValue::Text(v) if free_text(attr) => {
+            Box::new(RegexQuery::from_pattern(&format!("(?i){}", literal(v)), field)?)
+        }
         FacetValue::Text(v) => term(v),
         // "IS EMPTY" is "has no value".
         FacetValue::Empty => not(Box::new(ExistsQuery::new(attr.to_owned(), false))),

@@ -106,4 +106,12 @@ impl OutboxRepo for PgStore {
         let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
         Ok(u64::try_from(n).unwrap_or_default())
     }
+
+    async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {
+        let done = sqlx::query(sql(kind).purge_before)
+            .bind(before.trunc_subsecs(6))
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
 }

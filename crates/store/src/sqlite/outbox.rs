@@ -113,4 +113,10 @@ impl OutboxRepo for SqliteStore {
         let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
         Ok(u64::try_from(n).unwrap_or_default())
     }
+
+    async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {
+        let before = ts(before.trunc_subsecs(6));
+        let done = sqlx::query(sql(kind).purge_before).bind(before).execute(&self.writer).await?;
+        Ok(done.rows_affected())
+    }
 }

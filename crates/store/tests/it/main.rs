@@ -82,6 +82,7 @@ conformance! {
         writes_enqueue_in_the_same_transaction,
         claims_lease_and_retry,
         a_change_during_a_claim_is_not_lost,
+        rows_queued_before_a_rebuild_are_purged,
     ],
     ingest: [
         seen_set_is_board_scoped_and_retries_hydration,

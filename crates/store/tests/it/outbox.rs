@@ -108,3 +108,33 @@ pub async fn a_change_during_a_claim_is_not_lost(s: &dyn Store) {
     assert_eq!(again.len(), 1);
     assert_eq!(again[0].attempts, 1, "a re-enqueue resets the attempts");
 }
+
+/// `freehire reindex` purges what its rebuild made moot: rows queued before the run; a row
+/// queued (or re-queued) at or after the cut stays, claimed rows included.
+pub async fn rows_queued_before_a_rebuild_are_purged(s: &dyn Store) {
+    let a = posting("lever", "acme:a", "Role A");
+    let b = posting("lever", "acme:b", "Role B");
+    let c = posting("lever", "acme:c", "Role C");
+    let ids = s.upsert_jobs(&[a.clone(), b.clone()], t(2, 0)).await.unwrap();
+    s.upsert_jobs(std::slice::from_ref(&c), t(4, 0)).await.unwrap();
+    // b changes after the cut: its row is re-queued then and must stay.
+    let mut b2 = b.clone();
+    b2.title = "Role B, changed".into();
+    s.upsert_jobs(&[b2], t(5, 0)).await.unwrap();
+    // A claimed row is purged too (its ack then finds nothing to delete).
+    let claimed =
+        s.claim_outbox(OutboxKind::Index, ClaimOptions::default(), t(6, 0)).await.unwrap();
+    assert_eq!(claimed.len(), 3);
+    s.close_jobs(&[key(&a)], ClosedReason::BoardUnseen, t(7, 0)).await.unwrap();
+
+    let purged = s.purge_outbox_before(OutboxKind::Index, t(4, 0)).await.unwrap();
+    assert_eq!(purged, 0, "a's row went with its close; b and c were queued at or after the cut");
+    assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 2);
+    assert_eq!(s.purge_outbox_before(OutboxKind::Index, t(5, 0)).await.unwrap(), 1, "c");
+    let left = s.claim_outbox(OutboxKind::Index, ClaimOptions::default(), t(30, 0)).await.unwrap();
+    assert_eq!(left.iter().map(|i| i.job_id).collect::<Vec<_>>(), vec![ids[1].id], "b stays");
+    assert_eq!(s.ack_outbox(OutboxKind::Index, &claimed).await.unwrap(), 0, "purged rows are gone");
+    // The other outbox is purged independently.
+    assert_eq!(s.purge_outbox_before(OutboxKind::Delete, t(7, 0)).await.unwrap(), 0);
+    assert_eq!(s.purge_outbox_before(OutboxKind::Delete, t(8, 0)).await.unwrap(), 1, "a's removal");
+}

@@ -33,6 +33,7 @@ conformance!(
     facet_distributions,
     facets_requests,
     writes,
+    free_text_values_are_literal,
 );
 
 #[tokio::test]

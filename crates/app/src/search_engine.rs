@@ -1,0 +1,223 @@
+//! Choosing the search engine by configuration: the embedded engine (a directory, no server;
+//! the default) or a Meilisearch server. The binaries flatten [`SearchEngineArgs`] into their
+//! command lines and open the engine with [`open`]: the API for reading, the worker and
+//! `freehire reindex` for writing.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use freehire_search::{EmbeddedIndex, MeiliConfig, MeiliIndex, SearchIndex};
+
+use crate::AppError;
+
+/// Default directory of the embedded index.
+pub const DEFAULT_INDEX_DIR: &str = "./data/index";
+
+/// Which engine holds the search index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineKind {
+    /// The embedded tantivy engine in a directory (no server).
+    #[default]
+    Embedded,
+    /// A Meilisearch server.
+    Meilisearch,
+}
+
+/// The search-engine options every binary shares (flattened into its clap config).
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchEngineArgs {
+    /// Search engine: `embedded` (an index directory, no server) or `meilisearch` (needs
+    /// `MEILI_URL`).
+    #[arg(long, env = "FREEHIRE_SEARCH_ENGINE", value_enum, default_value_t = EngineKind::Embedded)]
+    pub search_engine: EngineKind,
+
+    /// The embedded engine's index directory (the worker holds its writer; the API opens it
+    /// read-only).
+    #[arg(long, env = "FREEHIRE_INDEX_DIR", default_value = DEFAULT_INDEX_DIR)]
+    pub index_dir: PathBuf,
+
+    /// Meilisearch server address, e.g. `http://127.0.0.1:7700`.
+    #[arg(long, env = "MEILI_URL")]
+    pub meili_url: Option<String>,
+
+    /// Meilisearch API key (the master key, or a key allowed to manage the index).
+    #[arg(long, env = "MEILI_MASTER_KEY", hide_env_values = true)]
+    pub meili_key: Option<String>,
+
+    /// Meilisearch index uid (rebuilds use `<uid>_rebuild`).
+    #[arg(long, env = "MEILI_INDEX", default_value = freehire_search::meili::DEFAULT_INDEX_UID)]
+    pub meili_index: String,
+}
+
+impl Default for SearchEngineArgs {
+    fn default() -> Self {
+        Self {
+            search_engine: EngineKind::Embedded,
+            index_dir: PathBuf::from(DEFAULT_INDEX_DIR),
+            meili_url: None,
+            meili_key: None,
+            meili_index: freehire_search::meili::DEFAULT_INDEX_UID.to_owned(),
+        }
+    }
+}
+
+/// A checked engine choice.
+#[derive(Debug, Clone)]
+pub enum SearchEngineConfig {
+    /// The embedded engine in this directory.
+    Embedded {
+        /// The index directory.
+        dir: PathBuf,
+    },
+    /// A Meilisearch server.
+    Meilisearch(MeiliConfig),
+}
+
+impl SearchEngineArgs {
+    /// The engine these options name; `meilisearch` without a URL is refused.
+    pub fn config(&self) -> Result<SearchEngineConfig, AppError> {
+        match self.search_engine {
+            EngineKind::Embedded => {
+                Ok(SearchEngineConfig::Embedded { dir: self.index_dir.clone() })
+            }
+            EngineKind::Meilisearch => {
+                let url = self.meili_url.as_deref().map(str::trim).unwrap_or_default();
+                if url.is_empty() {
+                    return Err(AppError::Config(
+                        "FREEHIRE_SEARCH_ENGINE=meilisearch needs MEILI_URL (--meili-url)".into(),
+                    ));
+                }
+                Ok(SearchEngineConfig::Meilisearch(
+                    MeiliConfig::new(url)
+                        .with_api_key(self.meili_key.clone())
+                        .with_index_uid(self.meili_index.clone()),
+                ))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for SearchEngineConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Embedded { dir } => write!(f, "embedded index in {}", dir.display()),
+            Self::Meilisearch(c) => write!(f, "Meilisearch index {} at {}", c.index_uid, c.url),
+        }
+    }
+}
+
+/// What the opener needs the index for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Searching only (the API): the embedded engine opens read-only and follows the writer's
+    /// commits.
+    Read,
+    /// Searching and writing (the worker, `freehire reindex`): the embedded engine takes the
+    /// directory's one writer.
+    Write,
+}
+
+/// Opens the configured engine. The embedded engine is opened (and created when writing) now.
+/// A Meilisearch index opened for writing is created and given its settings now when the
+/// server answers, and otherwise on first use (a warning is logged), so a server that starts
+/// later is picked up; one opened for reading does that on its first search, if its key may.
+pub async fn open(
+    config: &SearchEngineConfig,
+    access: Access,
+) -> Result<Arc<dyn SearchIndex>, AppError> {
+    match config {
+        SearchEngineConfig::Embedded { dir } => {
+            let dir = dir.clone();
+            let index = tokio::task::spawn_blocking(move || match access {
+                Access::Read => EmbeddedIndex::open_read_only(&dir),
+                Access::Write => EmbeddedIndex::open(&dir),
+            })
+            .await
+            .map_err(|e| AppError::Config(format!("opening the index: {e}")))??;
+            Ok(Arc::new(index))
+        }
+        SearchEngineConfig::Meilisearch(meili) => {
+            let index = MeiliIndex::new(meili.clone())?;
+            // A reader's key may only search: the first search applies the settings if it can.
+            if access == Access::Write
+                && let Err(e) = index.prepare().await
+            {
+                tracing::warn!(error = %e, url = %meili.url, "Meilisearch is not ready; retrying on first use");
+            }
+            Ok(Arc::new(index))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        search: SearchEngineArgs,
+    }
+
+    // Flags are given explicitly: they win over the environment (a developer's MEILI_URL).
+    #[test]
+    fn the_default_is_the_embedded_engine() {
+        match SearchEngineArgs::default().config().unwrap() {
+            SearchEngineConfig::Embedded { dir } => assert_eq!(dir, PathBuf::from("./data/index")),
+            other => panic!("{other}"),
+        }
+        let cli =
+            Cli::try_parse_from(["x", "--search-engine", "embedded", "--index-dir", "/i"]).unwrap();
+        assert!(matches!(cli.search.config().unwrap(), SearchEngineConfig::Embedded { .. }));
+    }
+
+    #[test]
+    fn meilisearch_needs_a_url() {
+        let cli = Cli::try_parse_from(["x", "--search-engine", "meilisearch", "--meili-url", " "])
+            .unwrap();
+        assert!(cli.search.config().unwrap_err().to_string().contains("MEILI_URL"));
+        let cli = Cli::try_parse_from([
+            "x",
+            "--search-engine",
+            "meilisearch",
+            "--meili-url",
+            "http://127.0.0.1:7700",
+            "--meili-key",
+            "k",
+            "--meili-index",
+            "jobs",
+        ])
+        .unwrap();
+        match cli.search.config().unwrap() {
+            SearchEngineConfig::Meilisearch(c) => {
+                assert_eq!(
+                    (c.url.as_str(), c.index_uid.as_str()),
+                    ("http://127.0.0.1:7700", "jobs")
+                );
+                assert_eq!(c.api_key.as_deref(), Some("k"));
+                assert!(!format!("{c:?}").contains("\"k\""), "the key never prints");
+            }
+            other => panic!("{other}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn an_embedded_index_opens_for_writing_then_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = SearchEngineConfig::Embedded { dir: dir.path().join("index") };
+        let writer = open(&config, Access::Write).await.unwrap();
+        writer.upsert(Vec::new()).await.unwrap();
+        let reader = open(&config, Access::Read).await.unwrap();
+        let query = freehire_search::JobQuery::default();
+        let request = freehire_search::SearchRequest {
+            query: &query,
+            facets: &[],
+            stats: false,
+            now: chrono::Utc::now(),
+        };
+        assert_eq!(reader.search(request).await.unwrap().total, 0);
+    }
+}
