@@ -17,6 +17,7 @@ mod queries;
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
+use freehire_search::meili::{MeiliConfig, MeiliIndex};
 use freehire_search::{
     EmbeddedIndex, Endpoint, FacetsRequest, JobQuery, SearchDocument, SearchIndex, SearchRequest,
     facet_counts,
@@ -202,5 +203,15 @@ fn main() {
         rt.block_on(measure("embedded", &embedded, &docs, &queries, || Some(dir_size(dir.path())))),
     );
     drop(embedded);
+
+    if let Ok(url) = std::env::var("MEILI_URL") {
+        let uid = format!("bench_jobs_{}", std::process::id());
+        let config = MeiliConfig::new(url)
+            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_index_uid(uid);
+        let meili = MeiliIndex::new(config).unwrap();
+        figures.push(rt.block_on(measure("meilisearch", &meili, &docs, &queries, || None)));
+        rt.block_on(meili.drop_index()).unwrap();
+    }
     print(&figures, n);
 }
