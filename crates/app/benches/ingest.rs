@@ -119,7 +119,9 @@ fn main() {
                     )
                     .reply(reply.clone()),
                 );
-                boards.push((board, stem.clone()));
+                // Each copy is its own company, as boards are: otherwise every copy after the
+                // first would be a repost of the first (one role cluster per recorded job).
+                boards.push((board, format!("{stem} {i:04}")));
             }
         }
         let server = builder.start().await.unwrap();

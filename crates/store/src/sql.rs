@@ -277,22 +277,32 @@ macro_rules! raw_health {
 }
 
 /// The repost check of reference §3.10 as one `UPDATE`: each row of the batch (`$ids`: the
-/// dialect's "id is in the batch" condition on `j.id`) that has an older open, non-duplicate
-/// job of the same company and role fingerprint points at the oldest such job. Returns
+/// dialect's "id is in the batch" condition on `j.id`) whose role (company slug and non-empty
+/// fingerprint) has an older open, non-duplicate job points at the oldest such job. Returns
 /// `(id, duplicate_of)` of the rows marked.
+///
+/// Written so that no plan can walk the table, even one made while `jobs` was empty and
+/// unanalysed: the batch rows are found by id only (their own conditions sit in a `CASE`,
+/// which no partial index can serve), and the cluster minimum is taken over the other
+/// members (`c.id <> j.id`, compared afterwards) through the role's index, never through an
+/// `id <` range over every older job.
 macro_rules! mark_reposts_sql {
     ($ids:literal) => {
         concat!(
             "UPDATE jobs AS j SET duplicate_of = ( \
                SELECT min(c.id) FROM jobs AS c \
                WHERE c.company_slug = j.company_slug AND c.role_fingerprint = j.role_fingerprint \
-                 AND c.closed_at IS NULL AND c.duplicate_of IS NULL AND c.id < j.id) \
+                 AND c.role_fingerprint <> '' AND c.closed_at IS NULL AND c.duplicate_of IS NULL \
+                 AND c.id <> j.id) \
              WHERE ",
             $ids,
-            " AND j.role_fingerprint <> '' AND j.closed_at IS NULL AND j.duplicate_of IS NULL \
-               AND EXISTS (SELECT 1 FROM jobs AS c \
-                 WHERE c.company_slug = j.company_slug AND c.role_fingerprint = j.role_fingerprint \
-                   AND c.closed_at IS NULL AND c.duplicate_of IS NULL AND c.id < j.id) \
+            " AND CASE WHEN j.role_fingerprint <> '' AND j.closed_at IS NULL \
+                         AND j.duplicate_of IS NULL THEN 1 ELSE 0 END = 1 \
+               AND ( \
+               SELECT min(c.id) FROM jobs AS c \
+               WHERE c.company_slug = j.company_slug AND c.role_fingerprint = j.role_fingerprint \
+                 AND c.role_fingerprint <> '' AND c.closed_at IS NULL AND c.duplicate_of IS NULL \
+                 AND c.id <> j.id) < j.id \
              RETURNING id, duplicate_of"
         )
     };

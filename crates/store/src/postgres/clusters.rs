@@ -1,5 +1,10 @@
 //! Role clusters on PostgreSQL: marking reposts at insert and releasing a closed canonical's
-//! duplicates (see `crate::clusters` for the rules).
+//! duplicates (the rules: the storage spec's "Role clusters"; the shared statement:
+//! `mark_reposts_sql!`).
+//!
+//! The repost statement runs with sequential scans off, so it reads `jobs` through the
+//! primary key and the role's index even when its cached plan was made while the table was
+//! empty and unanalysed.
 
 use crate::Result;
 
@@ -12,8 +17,10 @@ pub(super) async fn mark_reposts(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
+    sqlx::query("SET LOCAL enable_seqscan = off").execute(&mut *conn).await?;
     let rows: Vec<(i64, i64)> =
         sqlx::query_as(mark_reposts_sql!("j.id = ANY($1)")).bind(ids).fetch_all(&mut *conn).await?;
+    sqlx::query("SET LOCAL enable_seqscan = on").execute(&mut *conn).await?;
     Ok(rows)
 }
 

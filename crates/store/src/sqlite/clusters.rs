@@ -1,5 +1,6 @@
 //! Role clusters on SQLite: marking reposts at insert and releasing a closed canonical's
-//! duplicates (see `crate::clusters` for the rules).
+//! duplicates (the rules: the storage spec's "Role clusters"; the shared statement:
+//! `mark_reposts_sql!`).
 
 use crate::{Result, StoreError};
 
