@@ -276,6 +276,14 @@ pub(crate) fn run_status_columns(status: &crate::RunStatus) -> (&'static str, Op
     }
 }
 
+/// `a` and `b` as one sorted list, each id once.
+pub(crate) fn union(mut a: Vec<i64>, b: Vec<i64>) -> Vec<i64> {
+    a.extend(b);
+    a.sort_unstable();
+    a.dedup();
+    a
+}
+
 /// The rows an upsert inserted.
 pub(crate) fn inserted_ids(results: &[Upserted]) -> Vec<i64> {
     results.iter().filter(|u| u.outcome == UpsertOutcome::Inserted).map(|u| u.id.get()).collect()

@@ -45,3 +45,28 @@ pub(super) async fn release_duplicates(
     mark_reposts(conn, &released).await?;
     Ok(released)
 }
+
+/// Clusters the roles of the `reopened` jobs again from scratch: every open member is released
+/// and marked anew, so a reopened job older than its role's canonical takes the role back.
+/// Returns the ids of the roles' open members (to be re-read by the index).
+pub(super) async fn recluster(conn: &mut sqlx::PgConnection, reopened: &[i64]) -> Result<Vec<i64>> {
+    if reopened.is_empty() {
+        return Ok(Vec::new());
+    }
+    sqlx::query("SET LOCAL enable_seqscan = off").execute(&mut *conn).await?;
+    let mut members: Vec<i64> = sqlx::query_scalar(
+        "UPDATE jobs SET duplicate_of = NULL \
+         WHERE closed_at IS NULL AND role_fingerprint <> '' \
+           AND (company_slug, role_fingerprint) IN ( \
+             SELECT company_slug, role_fingerprint FROM jobs \
+             WHERE id = ANY($1) AND role_fingerprint <> '') \
+         RETURNING id",
+    )
+    .bind(reopened)
+    .fetch_all(&mut *conn)
+    .await?;
+    sqlx::query("SET LOCAL enable_seqscan = on").execute(&mut *conn).await?;
+    members.sort_unstable();
+    mark_reposts(conn, &members).await?;
+    Ok(members)
+}

@@ -44,3 +44,30 @@ pub(super) async fn release_duplicates(
     mark_reposts(conn, &released).await?;
     Ok(released)
 }
+
+/// Clusters the roles of the `reopened` jobs again from scratch: every open member is released
+/// and marked anew, so a reopened job older than its role's canonical takes the role back.
+/// Returns the ids of the roles' open members (to be re-read by the index).
+pub(super) async fn recluster(
+    conn: &mut sqlx::SqliteConnection,
+    reopened: &[i64],
+) -> Result<Vec<i64>> {
+    if reopened.is_empty() {
+        return Ok(Vec::new());
+    }
+    let reopened = serde_json::to_string(reopened).map_err(|e| StoreError::corrupt("batch", e))?;
+    let mut members: Vec<i64> = sqlx::query_scalar(
+        "UPDATE jobs SET duplicate_of = NULL \
+         WHERE closed_at IS NULL AND role_fingerprint <> '' \
+           AND (company_slug, role_fingerprint) IN ( \
+             SELECT company_slug, role_fingerprint FROM jobs \
+             WHERE id IN (SELECT value FROM json_each(?1)) AND role_fingerprint <> '') \
+         RETURNING id",
+    )
+    .bind(reopened)
+    .fetch_all(&mut *conn)
+    .await?;
+    members.sort_unstable();
+    mark_reposts(conn, &members).await?;
+    Ok(members)
+}

@@ -143,7 +143,9 @@ pub(super) async fn touch_in(
     .await?;
     let (out, ids) = touch_plan(&rest, &found);
     bump(&mut *conn, &ids, &at).await?;
-    enqueue(&mut *conn, OutboxKind::Index, &reopened_ids(&out), &at).await?;
+    let members = super::clusters::recluster(&mut *conn, &reopened_ids(&out)).await?;
+    let index = crate::plan::union(reopened_ids(&out), members);
+    enqueue(&mut *conn, OutboxKind::Index, &index, &at).await?;
     Ok(touch_merge(keys, &bumped, out))
 }
 

@@ -157,7 +157,9 @@ impl JobRepo for SqliteStore {
         .await?;
         let (out, bumped) = refresh_plan(items, &found);
         bump(&mut tx, &bumped, &ts(seen_at)).await?;
-        enqueue(&mut tx, OutboxKind::Index, &reopened_ids(&out), &ts(seen_at)).await?;
+        let members = super::clusters::recluster(&mut tx, &reopened_ids(&out)).await?;
+        let index = crate::plan::union(reopened_ids(&out), members);
+        enqueue(&mut tx, OutboxKind::Index, &index, &ts(seen_at)).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -373,7 +375,9 @@ pub(super) async fn upsert_in(
     let results = plan.finish(&batch.slot)?;
     // A new row repeating an open role is a repost: marked, and not indexed (reference §3.10).
     let marked = super::clusters::mark_reposts(&mut *conn, &inserted_ids(&results)).await?;
-    let index = after_reposts(index_ids(&results), &marked);
+    let reopened: Vec<i64> = results.iter().filter(|u| u.reopened).map(|u| u.id.get()).collect();
+    let members = super::clusters::recluster(&mut *conn, &reopened).await?;
+    let index = crate::plan::union(after_reposts(index_ids(&results), &marked), members);
     enqueue(&mut *conn, OutboxKind::Index, &index, &ts(seen_at)).await?;
     Ok(results)
 }

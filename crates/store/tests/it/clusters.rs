@@ -67,14 +67,20 @@ pub async fn reposts_point_at_the_oldest_open_role(s: &dyn Store) {
     assert_eq!(duplicate_of(s, again[0].id).await, Some(canonical));
 }
 
-pub async fn closing_the_canonical_hands_the_role_on(s: &dyn Store) {
+/// One role posted in Berlin, Paris and Rome, stored in that order; returns the postings and
+/// their ids.
+async fn three_city_role(s: &dyn Store) -> ([JobPosting; 3], Vec<JobId>) {
     let postings = [
         role("acme:1", "fp", "Berlin"),
         role("acme:2", "fp", "Paris"),
         role("acme:3", "fp", "Rome"),
     ];
-    let ids: Vec<JobId> =
-        s.upsert_jobs(&postings, t(1, 0)).await.unwrap().iter().map(|u| u.id).collect();
+    let ids = s.upsert_jobs(&postings, t(1, 0)).await.unwrap().iter().map(|u| u.id).collect();
+    (postings, ids)
+}
+
+pub async fn closing_the_canonical_hands_the_role_on(s: &dyn Store) {
+    let (postings, ids) = three_city_role(s).await;
     assert_eq!(duplicate_of(s, ids[2]).await, Some(ids[0]));
     take_index_queue(s).await;
 
@@ -95,4 +101,28 @@ pub async fn closing_the_canonical_hands_the_role_on(s: &dyn Store) {
     assert_eq!(closed, vec![ids[1]]);
     assert_eq!(duplicate_of(s, ids[2]).await, None, "the last of the role stands alone");
     assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 1);
+}
+
+pub async fn a_reopened_older_job_takes_its_role_back(s: &dyn Store) {
+    let (postings, ids) = three_city_role(s).await;
+    s.close_jobs(&[key(&postings[0])], ClosedReason::Expired, t(2, 0)).await.unwrap();
+    assert_eq!(duplicate_of(s, ids[2]).await, Some(ids[1]));
+    take_index_queue(s).await;
+
+    // Seen again (an upsert reopens it): the oldest job is the role's canonical once more.
+    s.upsert_jobs(&postings[..1], t(3, 0)).await.unwrap();
+    assert_eq!(duplicate_of(s, ids[0]).await, None);
+    assert_eq!(duplicate_of(s, ids[1]).await, Some(ids[0]));
+    assert_eq!(duplicate_of(s, ids[2]).await, Some(ids[0]));
+    assert_eq!(take_index_queue(s).await, ids, "the whole role is re-read");
+    assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 1);
+
+    // The same through a touch (listed without detail).
+    s.close_jobs(&[key(&postings[0])], ClosedReason::Expired, t(4, 0)).await.unwrap();
+    assert_eq!(duplicate_of(s, ids[1]).await, None);
+    take_index_queue(s).await;
+    s.touch_jobs(&[key(&postings[0])], t(5, 0)).await.unwrap();
+    assert_eq!(duplicate_of(s, ids[1]).await, Some(ids[0]));
+    assert_eq!(duplicate_of(s, ids[2]).await, Some(ids[0]));
+    assert_eq!(take_index_queue(s).await, ids);
 }

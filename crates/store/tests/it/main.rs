@@ -95,6 +95,7 @@ conformance! {
     clusters: [
         reposts_point_at_the_oldest_open_role,
         closing_the_canonical_hands_the_role_on,
+        a_reopened_older_job_takes_its_role_back,
     ],
     schedule: [
         due_providers_are_claimed_once_per_cadence,
