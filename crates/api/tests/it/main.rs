@@ -6,5 +6,6 @@ mod catalogue;
 mod companies;
 mod facets;
 mod jobs;
+mod meili;
 mod search;
 mod server;
