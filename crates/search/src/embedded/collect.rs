@@ -43,22 +43,27 @@ pub(crate) struct Row {
     pub address: DocAddress,
 }
 
+/// The order of two matches by their score and sort key alone, under `ordering` (`Less`: the
+/// first ranks before the second); the freshness tie-break decides what this leaves equal.
+fn primary(ordering: HitOrder, a: (Score, Option<i64>), b: (Score, Option<i64>)) -> Ordering {
+    match ordering {
+        HitOrder::Relevance => b.0.total_cmp(&a.0),
+        HitOrder::Field(_, order) => match (a.1, b.1) {
+            (Some(a), Some(b)) => match order {
+                Order::Asc => a.cmp(&b),
+                Order::Desc => b.cmp(&a),
+            },
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        },
+    }
+}
+
 impl Row {
     /// The order of two rows under `ordering`.
     pub fn cmp(&self, other: &Row, ordering: HitOrder) -> Ordering {
-        let primary = match ordering {
-            HitOrder::Relevance => other.score.total_cmp(&self.score),
-            HitOrder::Field(_, order) => match (self.key, other.key) {
-                (Some(a), Some(b)) => match order {
-                    Order::Asc => a.cmp(&b),
-                    Order::Desc => b.cmp(&a),
-                },
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (None, None) => Ordering::Equal,
-            },
-        };
-        primary
+        primary(ordering, (self.score, self.key), (other.score, other.key))
             .then(other.posted.cmp(&self.posted))
             .then(other.created.cmp(&self.created))
             .then(other.id.cmp(&self.id))
@@ -233,19 +238,7 @@ impl SegmentGather {
         if self.heap.len() < self.keep {
             return true;
         }
-        let worst = &worst.0;
-        match self.ordering {
-            HitOrder::Relevance => score >= worst.score,
-            HitOrder::Field(_, order) => match (key, worst.key) {
-                (Some(a), Some(b)) => match order {
-                    Order::Asc => a <= b,
-                    Order::Desc => a >= b,
-                },
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => true,
-            },
-        }
+        primary(self.ordering, (score, key), (worst.0.score, worst.0.key)) != Ordering::Greater
     }
 
     /// Offers one matching document to the heap of the best rows.
