@@ -284,6 +284,11 @@ pub(crate) fn union(mut a: Vec<i64>, b: Vec<i64>) -> Vec<i64> {
     a
 }
 
+/// The rows an upsert reopened (closed before this sighting).
+pub(crate) fn reopened_upserts(results: &[Upserted]) -> Vec<i64> {
+    results.iter().filter(|u| u.reopened).map(|u| u.id.get()).collect()
+}
+
 /// The rows an upsert inserted.
 pub(crate) fn inserted_ids(results: &[Upserted]) -> Vec<i64> {
     results.iter().filter(|u| u.outcome == UpsertOutcome::Inserted).map(|u| u.id.get()).collect()

@@ -48,7 +48,7 @@ pub(super) async fn release_duplicates(
 
 /// Clusters the roles of the `reopened` jobs again from scratch: every open member is released
 /// and marked anew, so a reopened job older than its role's canonical takes the role back.
-/// Returns the ids of the roles' open members (to be re-read by the index).
+/// Returns the ids to re-read into the index: the reopened jobs and their roles' open members.
 pub(super) async fn recluster(conn: &mut sqlx::PgConnection, reopened: &[i64]) -> Result<Vec<i64>> {
     if reopened.is_empty() {
         return Ok(Vec::new());
@@ -68,5 +68,5 @@ pub(super) async fn recluster(conn: &mut sqlx::PgConnection, reopened: &[i64]) -
     sqlx::query("SET LOCAL enable_seqscan = on").execute(&mut *conn).await?;
     members.sort_unstable();
     mark_reposts(conn, &members).await?;
-    Ok(members)
+    Ok(crate::plan::union(reopened.to_vec(), members))
 }

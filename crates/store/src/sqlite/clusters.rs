@@ -47,7 +47,7 @@ pub(super) async fn release_duplicates(
 
 /// Clusters the roles of the `reopened` jobs again from scratch: every open member is released
 /// and marked anew, so a reopened job older than its role's canonical takes the role back.
-/// Returns the ids of the roles' open members (to be re-read by the index).
+/// Returns the ids to re-read into the index: the reopened jobs and their roles' open members.
 pub(super) async fn recluster(
     conn: &mut sqlx::SqliteConnection,
     reopened: &[i64],
@@ -55,7 +55,7 @@ pub(super) async fn recluster(
     if reopened.is_empty() {
         return Ok(Vec::new());
     }
-    let reopened = serde_json::to_string(reopened).map_err(|e| StoreError::corrupt("batch", e))?;
+    let ids = serde_json::to_string(reopened).map_err(|e| StoreError::corrupt("batch", e))?;
     let mut members: Vec<i64> = sqlx::query_scalar(
         "UPDATE jobs SET duplicate_of = NULL \
          WHERE closed_at IS NULL AND role_fingerprint <> '' \
@@ -64,10 +64,10 @@ pub(super) async fn recluster(
              WHERE id IN (SELECT value FROM json_each(?1)) AND role_fingerprint <> '') \
          RETURNING id",
     )
-    .bind(reopened)
+    .bind(ids)
     .fetch_all(&mut *conn)
     .await?;
     members.sort_unstable();
     mark_reposts(conn, &members).await?;
-    Ok(members)
+    Ok(crate::plan::union(reopened.to_vec(), members))
 }

@@ -143,8 +143,7 @@ pub(super) async fn touch_in(
     .await?;
     let (out, ids) = touch_plan(&rest, &found);
     bump(&mut *conn, &ids, &at).await?;
-    let members = super::clusters::recluster(&mut *conn, &reopened_ids(&out)).await?;
-    let index = crate::plan::union(reopened_ids(&out), members);
+    let index = super::clusters::recluster(&mut *conn, &reopened_ids(&out)).await?;
     enqueue(&mut *conn, OutboxKind::Index, &index, &at).await?;
     Ok(touch_merge(keys, &bumped, out))
 }

@@ -9,7 +9,10 @@ use super::{SqliteStore, json_list, outbox::enqueue};
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
     StoreError, Upserted,
-    plan::{Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan, reopened_ids},
+    plan::{
+        Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan, reopened_ids,
+        reopened_upserts,
+    },
     rows::{Batch, FacetColumns, JobRow, RawJob, ts},
 };
 
@@ -157,8 +160,7 @@ impl JobRepo for SqliteStore {
         .await?;
         let (out, bumped) = refresh_plan(items, &found);
         bump(&mut tx, &bumped, &ts(seen_at)).await?;
-        let members = super::clusters::recluster(&mut tx, &reopened_ids(&out)).await?;
-        let index = crate::plan::union(reopened_ids(&out), members);
+        let index = super::clusters::recluster(&mut tx, &reopened_ids(&out)).await?;
         enqueue(&mut tx, OutboxKind::Index, &index, &ts(seen_at)).await?;
         tx.commit().await?;
         Ok(out)
@@ -375,8 +377,7 @@ pub(super) async fn upsert_in(
     let results = plan.finish(&batch.slot)?;
     // A new row repeating an open role is a repost: marked, and not indexed (reference §3.10).
     let marked = super::clusters::mark_reposts(&mut *conn, &inserted_ids(&results)).await?;
-    let reopened: Vec<i64> = results.iter().filter(|u| u.reopened).map(|u| u.id.get()).collect();
-    let members = super::clusters::recluster(&mut *conn, &reopened).await?;
+    let members = super::clusters::recluster(&mut *conn, &reopened_upserts(&results)).await?;
     let index = crate::plan::union(after_reposts(index_ids(&results), &marked), members);
     enqueue(&mut *conn, OutboxKind::Index, &index, &ts(seen_at)).await?;
     Ok(results)
