@@ -184,20 +184,11 @@ pub struct SearchHit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub posting_language: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub salary: Option<HitSalary>,
+    pub salary: Option<SalaryView>,
     pub posted_at: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub closed_at: Option<DateTime<Utc>>,
-}
-
-/// A hit's salary range (the same shape as [`SalaryView`]).
-#[derive(Debug, Clone, Serialize)]
-pub struct HitSalary {
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    pub currency: String,
-    pub period: String,
 }
 
 impl SearchHit {
@@ -205,9 +196,10 @@ impl SearchHit {
     pub fn new(doc: &SearchDocument) -> Self {
         let all = |facet: Facet| doc.values(facet).to_vec();
         let one = |facet: Facet| doc.values(facet).first().cloned();
-        let salary = match (one(Facet::SalaryCurrency), one(Facet::SalaryPeriod)) {
+        let period = one(Facet::SalaryPeriod).and_then(|p| SalaryPeriod::parse(&p).ok());
+        let salary = match (one(Facet::SalaryCurrency), period) {
             (Some(currency), Some(period)) => {
-                Some(HitSalary { min: doc.salary_min, max: doc.salary_max, currency, period })
+                Some(SalaryView { min: doc.salary_min, max: doc.salary_max, currency, period })
             }
             _ => None,
         };
