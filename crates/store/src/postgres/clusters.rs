@@ -1,10 +1,7 @@
 //! Role clusters on PostgreSQL: marking reposts at insert and releasing a closed canonical's
 //! duplicates (the rules: the storage spec's "Role clusters"; the shared statement:
-//! `mark_reposts_sql!`).
-//!
-//! The repost statement runs with sequential scans off, so it reads `jobs` through the
-//! primary key and the role's index even when its cached plan was made while the table was
-//! empty and unanalysed.
+//! `mark_reposts_sql!`, written so that even a plan cached while `jobs` was empty reads it
+//! through the primary key and the role's index).
 
 use crate::Result;
 
@@ -17,10 +14,8 @@ pub(super) async fn mark_reposts(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    sqlx::query("SET LOCAL enable_seqscan = off").execute(&mut *conn).await?;
     let rows: Vec<(i64, i64)> =
         sqlx::query_as(mark_reposts_sql!("j.id = ANY($1)")).bind(ids).fetch_all(&mut *conn).await?;
-    sqlx::query("SET LOCAL enable_seqscan = on").execute(&mut *conn).await?;
     Ok(rows)
 }
 
@@ -53,7 +48,6 @@ pub(super) async fn recluster(conn: &mut sqlx::PgConnection, reopened: &[i64]) -
     if reopened.is_empty() {
         return Ok(Vec::new());
     }
-    sqlx::query("SET LOCAL enable_seqscan = off").execute(&mut *conn).await?;
     let mut members: Vec<i64> = sqlx::query_scalar(
         "UPDATE jobs SET duplicate_of = NULL \
          WHERE closed_at IS NULL AND role_fingerprint <> '' \
@@ -65,7 +59,6 @@ pub(super) async fn recluster(conn: &mut sqlx::PgConnection, reopened: &[i64]) -
     .bind(reopened)
     .fetch_all(&mut *conn)
     .await?;
-    sqlx::query("SET LOCAL enable_seqscan = on").execute(&mut *conn).await?;
     members.sort_unstable();
     mark_reposts(conn, &members).await?;
     Ok(crate::plan::union(reopened.to_vec(), members))
