@@ -176,9 +176,7 @@ fn match_host(host: &str, segs: &[&str], url: &Url) -> Option<Recognized> {
             ["api", "v1", "widget", "accounts", b, ..] | ["api", "v3", "accounts", b, ..] => {
                 workable(path_board(Some(b))?)
             }
-            [first, ..] if !["j", "api", "careers"].contains(first) => {
-                workable(path_board(Some(first))?)
-            }
+            [first, ..] => workable(path_board(Some(first))?),
             _ => None,
         },
         "ats.rippling.com" => {
@@ -298,7 +296,14 @@ fn smartrecruiters(b: String) -> Option<Recognized> {
     found("smartrecruiters", b.clone(), "", format!("https://jobs.smartrecruiters.com/{b}"))
 }
 
+/// First path segments of `apply.workable.com` that are the site's own, never an account:
+/// no URL form may name them as a board (its canonical URL would not be a board's).
+const WORKABLE_RESERVED: &[&str] = &["j", "api", "careers"];
+
 fn workable(b: String) -> Option<Recognized> {
+    if WORKABLE_RESERVED.contains(&b.as_str()) {
+        return None;
+    }
     found("workable", b.clone(), "", format!("https://apply.workable.com/{b}"))
 }
 

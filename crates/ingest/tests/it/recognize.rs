@@ -154,6 +154,9 @@ fn unrecognised_urls_are_errors() {
         "https://jobs.lever.co/",
         "https://jobs.ashbyhq.com/",
         "https://apply.workable.com/j/DD136DD7E7",
+        // Workable's own paths are no account, whichever URL form names them.
+        "https://j.workable.com/",
+        "https://apply.workable.com/api/v3/accounts/careers/jobs",
         "https://www.workday.com/en-us/company/careers.html",
         "https://example.com/careers",
         "https://greenhouse.io/",
