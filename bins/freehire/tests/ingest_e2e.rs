@@ -116,12 +116,7 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     assert!(out.contains(&format!("indexed {total} documents from {total} jobs")), "{out}");
     let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
     let query = freehire_search::JobQuery::default();
-    let request = freehire_search::SearchRequest {
-        query: &query,
-        facets: &[],
-        stats: false,
-        now: chrono::Utc::now(),
-    };
+    let request = freehire_search::SearchRequest::new(&query, chrono::Utc::now());
     use freehire_search::SearchIndex as _;
     assert_eq!(index.search(request).await.unwrap().total, total);
 

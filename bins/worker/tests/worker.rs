@@ -67,12 +67,7 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
         freehire_search::JobQuery::from_query_str("", freehire_search::Endpoint::Search).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let request = freehire_search::SearchRequest {
-            query: &query,
-            facets: &[],
-            stats: false,
-            now: Utc::now(),
-        };
+        let request = freehire_search::SearchRequest::new(&query, Utc::now());
         let found = freehire_search::SearchIndex::search(&index, request).await.unwrap().total;
         if found == total {
             break;

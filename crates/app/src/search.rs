@@ -70,8 +70,7 @@ pub async fn search(
 ) -> Result<Found, AppError> {
     let params = args.params();
     let query = JobQuery::parse(&params, Endpoint::Search)?;
-    let results =
-        index.search(SearchRequest { query: &query, facets: &[], stats: false, now }).await?;
+    let results = index.search(SearchRequest::new(&query, now)).await?;
     let facets = if args.facets {
         // The same filter and text; the page and order mean nothing to counts.
         let counted: Vec<(String, String)> = params

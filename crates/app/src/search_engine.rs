@@ -212,12 +212,7 @@ mod tests {
         writer.upsert(Vec::new()).await.unwrap();
         let reader = open(&config, Access::Read).await.unwrap();
         let query = freehire_search::JobQuery::default();
-        let request = freehire_search::SearchRequest {
-            query: &query,
-            facets: &[],
-            stats: false,
-            now: chrono::Utc::now(),
-        };
+        let request = freehire_search::SearchRequest::new(&query, chrono::Utc::now());
         assert_eq!(reader.search(request).await.unwrap().total, 0);
     }
 }

@@ -29,6 +29,23 @@ pub struct SearchRequest<'a> {
     pub now: DateTime<Utc>,
 }
 
+impl<'a> SearchRequest<'a> {
+    /// A search for `query`'s page of hits alone: no facet distributions, no stats.
+    pub fn new(query: &'a JobQuery, now: DateTime<Utc>) -> Self {
+        Self { query, facets: &[], stats: false, now }
+    }
+
+    /// Also computes these facets' value counts over every matching document.
+    pub fn with_facets(self, facets: &'a [Facet]) -> Self {
+        Self { facets, ..self }
+    }
+
+    /// Also computes the [`NumericStats`] over every matching document.
+    pub fn with_stats(self) -> Self {
+        Self { stats: true, ..self }
+    }
+}
+
 /// One facet's value counts, most frequent first (ties by value), at most
 /// [`MAX_FACET_VALUES`].
 pub type Distribution = Vec<(String, u64)>;
@@ -150,7 +167,7 @@ pub async fn facet_counts(
     query.page = Page { limit: 1, offset: 0 };
     if !request.disjunctive {
         let r = index
-            .search(SearchRequest { query: &query, facets: &request.facets, stats: true, now })
+            .search(SearchRequest::new(&query, now).with_facets(&request.facets).with_stats())
             .await?;
         return Ok(FacetCounts { total: r.total, facets: r.facets, stats: r.stats });
     }
@@ -160,14 +177,13 @@ pub async fn facet_counts(
         .facets
         .iter()
         .partition(|f| query.facets.get(f).is_some_and(|sel| !sel.include.is_empty()));
-    let full = SearchRequest { query: &query, facets: &unselected, stats: true, now };
+    let full = SearchRequest::new(&query, now).with_facets(&unselected).with_stats();
     let full = index.search(full).await?;
     let mut facets = full.facets;
     for facet in selected {
         let relaxed = query.without_selection_of(facet);
         let one = std::slice::from_ref(&facet);
-        let mut r =
-            index.search(SearchRequest { query: &relaxed, facets: one, stats: false, now }).await?;
+        let mut r = index.search(SearchRequest::new(&relaxed, now).with_facets(one)).await?;
         facets.insert(facet, r.facets.remove(&facet).unwrap_or_default());
     }
     Ok(FacetCounts { total: full.total, facets, stats: full.stats })

@@ -73,7 +73,7 @@ fn engine_failed(e: IndexError) -> ApiError {
 async fn run(state: &AppState, query: &JobQuery) -> Result<(SearchResults, JobQuery), ApiError> {
     let index = index(state)?;
     let now = (state.clock)();
-    let request = SearchRequest { query, facets: &[], stats: false, now };
+    let request = SearchRequest::new(query, now);
     match index.search(request).await {
         Ok(results) => Ok((results, query.clone())),
         Err(IndexError::Rejected(reason)) if !query.active_filter_params().is_empty() => {
@@ -89,7 +89,7 @@ async fn run(state: &AppState, query: &JobQuery) -> Result<(SearchResults, JobQu
             );
             degraded.ignored_params.sort_by(|a, b| a.param.cmp(&b.param));
             degraded.ignored_params.dedup_by(|a, b| a.param == b.param);
-            let request = SearchRequest { query: &degraded, facets: &[], stats: false, now };
+            let request = SearchRequest::new(&degraded, now);
             let results = index.search(request).await.map_err(engine_failed)?;
             Ok((results, degraded))
         }

@@ -15,7 +15,7 @@ use crate::support::{ashby_board, ashby_server, t};
 
 async fn ids(index: &dyn SearchIndex) -> Vec<i64> {
     let query = JobQuery::from_query_str("limit=100", Endpoint::Search).unwrap();
-    let request = SearchRequest { query: &query, facets: &[], stats: false, now: t(10, 0) };
+    let request = SearchRequest::new(&query, t(10, 0));
     let mut ids: Vec<i64> =
         index.search(request).await.unwrap().hits.iter().map(|h| h.id).collect();
     ids.sort_unstable();

@@ -32,7 +32,7 @@ async fn crawl_cartesia(s: &dyn Store, body: serde_json::Value, at: DateTime<Utc
 
 async fn total(index: &dyn SearchIndex, q: &str) -> u64 {
     let query = JobQuery::from_query_str(q, Endpoint::Search).unwrap();
-    let request = SearchRequest { query: &query, facets: &[], stats: false, now: t(10, 0) };
+    let request = SearchRequest::new(&query, t(10, 0));
     index.search(request).await.unwrap().total
 }
 

@@ -63,10 +63,7 @@ async fn run_one(index: &dyn SearchIndex, q: &BenchQuery) -> Duration {
     match q.kind {
         Kind::TextOnly | Kind::TextAndFilters => {
             let query = JobQuery::from_query_str(&q.query_string, Endpoint::Search).unwrap();
-            index
-                .search(SearchRequest { query: &query, facets: &[], stats: false, now })
-                .await
-                .unwrap();
+            index.search(SearchRequest::new(&query, now)).await.unwrap();
         }
         Kind::FiltersAndFacets | Kind::Disjunctive => {
             let request = FacetsRequest::from_query_str(&q.query_string).unwrap();

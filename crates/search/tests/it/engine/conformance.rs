@@ -13,10 +13,7 @@ use crate::now;
 /// Runs a search query string (no facet counts).
 pub async fn run(index: &dyn SearchIndex, qs: &str) -> SearchResults {
     let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
-    index
-        .search(SearchRequest { query: &query, facets: &[], stats: false, now: now() })
-        .await
-        .unwrap()
+    index.search(SearchRequest::new(&query, now())).await.unwrap()
 }
 
 /// The hit ids of a search, in order.
@@ -181,7 +178,7 @@ pub async fn facet_distributions(index: &dyn SearchIndex) {
     let count = |qs: &'static str, facets: &'static [Facet]| async move {
         let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
         index
-            .search(SearchRequest { query: &query, facets, stats: true, now: now() })
+            .search(SearchRequest::new(&query, now()).with_facets(facets).with_stats())
             .await
             .unwrap()
     };

@@ -142,12 +142,7 @@ async fn a_filter_the_settings_do_not_allow_is_rejected() {
             freehire_search::Endpoint::Search,
         )
         .unwrap();
-        let request = freehire_search::SearchRequest {
-            query: &query,
-            facets: &[],
-            stats: false,
-            now: crate::now(),
-        };
+        let request = freehire_search::SearchRequest::new(&query, crate::now());
         let err = index.search(request).await.unwrap_err();
         assert!(matches!(err, freehire_search::IndexError::Rejected(_)), "{err}");
         assert_eq!(conformance::run(&index, "").await.total, 6);
@@ -243,12 +238,8 @@ async fn both_engines_answer_random_queries_alike() {
                     qs = qs.replace("limit=100", "");
                     qs.push_str(EXTRA[extra]);
                     let query = JobQuery::from_query_str(&qs, Endpoint::Search).unwrap();
-                    let request = SearchRequest {
-                        query: &query,
-                        facets: &facets,
-                        stats: true,
-                        now: crate::now(),
-                    };
+                    let request =
+                        SearchRequest::new(&query, crate::now()).with_facets(&facets).with_stats();
                     let m = handle.block_on(engines.0.search(request)).unwrap();
                     let e = handle.block_on(engines.1.search(request)).unwrap();
                     let ids = |r: &freehire_search::SearchResults| {
