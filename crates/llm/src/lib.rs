@@ -2,7 +2,8 @@
 //!
 //! - [`ChatModel`] is the one method the runner needs: `chat(request) -> Choice`. A
 //!   [`ChatRequest`] carries the conversation ([`Message`]: system, user, assistant with tool
-//!   calls, tool results), the tool definitions ([`ToolSpec`]), an optional [`StreamSink`]
+//!   calls, tool results), the tool definitions ([`ToolSpec`], the one definition type: the
+//!   tool registry builds it, this crate sends it), an optional [`StreamSink`]
 //!   that receives answer and reasoning deltas as they arrive, and extra HTTP headers for
 //!   this call (per-user keys, spend tags such as `x-bf-dim-feature`). The returned
 //!   [`Choice`] holds the final text, the assembled tool calls and the token [`Usage`] when
@@ -16,7 +17,8 @@
 //!   ([`OpenAiClient::with_tool_choice`]; never on a tool-less call), because some servers
 //!   reject `null` content and `"required"`. Failures are
 //!   typed ([`LlmError`]): rate limiting, other HTTP statuses with the provider's message, a
-//!   stream cut mid-way, a malformed body, a timeout.
+//!   stream cut mid-way, a malformed body, a timeout. A wrapped lower error is kept as the
+//!   source ([`Cause`]) and not repeated in the message.
 //! - [`ScriptedModel`] replays a script of replies and failures, streams them through the
 //!   sink like a real model, and records what it was asked: for tests and offline demos.
 //!
@@ -29,7 +31,7 @@ mod model;
 pub mod openai;
 mod scripted;
 
-pub use error::LlmError;
+pub use error::{Cause, LlmError};
 pub use message::{Choice, Message, ToolCall, ToolSpec, Usage};
 pub use model::{ChatModel, ChatRequest, NoStream, StreamSink};
 pub use openai::{OpenAiClient, OpenAiConfig};

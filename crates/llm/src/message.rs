@@ -50,7 +50,10 @@ impl ToolCall {
     }
 }
 
-/// A tool as offered to the model: name, description and JSON Schema of its arguments.
+/// A tool as offered to the model: name, description and JSON Schema of its arguments. The
+/// one tool-definition type: the tool registry produces it, the model port sends it.
+/// Serialises in the OpenAI `tools` shape:
+/// `{"type":"function","function":{"name","description","parameters"}}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolSpec {
     /// The tool's name.
@@ -59,6 +62,29 @@ pub struct ToolSpec {
     pub description: String,
     /// The JSON Schema of its arguments.
     pub parameters: serde_json::Value,
+}
+
+impl Serialize for ToolSpec {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        #[derive(Serialize)]
+        struct Function<'a> {
+            name: &'a str,
+            description: &'a str,
+            parameters: &'a serde_json::Value,
+        }
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("type", "function")?;
+        map.serialize_entry(
+            "function",
+            &Function {
+                name: &self.name,
+                description: &self.description,
+                parameters: &self.parameters,
+            },
+        )?;
+        map.end()
+    }
 }
 
 /// Token counts reported by the provider.

@@ -13,7 +13,7 @@ use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, Header
 
 pub use wire::{parse_response, request_body};
 
-use crate::{ChatModel, ChatRequest, Choice, LlmError};
+use crate::{Cause, ChatModel, ChatRequest, Choice, LlmError};
 use stream::Assembler;
 
 /// The default per-call deadline.
@@ -96,7 +96,7 @@ impl OpenAiClient {
             format!("{base}/v1/chat/completions")
         };
         let http =
-            reqwest::Client::builder().build().map_err(|e| LlmError::Config(e.to_string()))?;
+            reqwest::Client::builder().build().map_err(|e| LlmError::Client(Cause::new(e)))?;
         Ok(Self {
             http,
             url: url.into(),
@@ -179,11 +179,8 @@ impl OpenAiClient {
         req: &ChatRequest<'_>,
         stream: bool,
     ) -> Result<reqwest::Response, LlmError> {
-        let resp = self
-            .post(req, stream)?
-            .send()
-            .await
-            .map_err(|e| LlmError::Transport(error_chain(&e)))?;
+        let resp =
+            self.post(req, stream)?.send().await.map_err(|e| LlmError::Transport(Cause::new(e)))?;
         let status = resp.status();
         if status.is_success() {
             return Ok(resp);
@@ -205,7 +202,7 @@ impl OpenAiClient {
 
     async fn plain(&self, req: &ChatRequest<'_>) -> Result<Choice, LlmError> {
         let resp = self.send(req, false).await?;
-        let body = resp.text().await.map_err(|e| LlmError::Transport(error_chain(&e)))?;
+        let body = resp.text().await.map_err(|e| LlmError::Transport(Cause::new(e)))?;
         parse_response(&body)
     }
 
@@ -220,7 +217,7 @@ impl OpenAiClient {
             .is_some_and(|v| v.starts_with("text/event-stream"));
         if !is_sse {
             // The server ignored `stream: true` and answered in one piece (or with nothing).
-            let body = resp.text().await.map_err(|e| LlmError::Transport(error_chain(&e)))?;
+            let body = resp.text().await.map_err(|e| LlmError::Transport(Cause::new(e)))?;
             if body.trim().is_empty() {
                 return Ok(None);
             }
@@ -232,7 +229,10 @@ impl OpenAiClient {
         let mut acc = Assembler::default();
         let mut done = false;
         while let Some(event) = events.next().await {
-            let event = event.map_err(|e| LlmError::StreamCut(e.to_string()))?;
+            let event = event.map_err(|e| LlmError::StreamCut {
+                reason: "the event stream failed".into(),
+                source: Some(Cause::new(e)),
+            })?;
             let data = event.data.trim();
             if data.is_empty() {
                 continue;
@@ -247,7 +247,7 @@ impl OpenAiClient {
             return Ok(None);
         }
         if !done && !acc.finished() {
-            return Err(LlmError::StreamCut(format!(
+            return Err(LlmError::stream_cut(format!(
                 "no [DONE] and no finish_reason after {} chunks",
                 acc.chunks
             )));
@@ -320,15 +320,4 @@ pub(crate) fn snippet(body: &str) -> String {
     } else {
         cut
     }
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }

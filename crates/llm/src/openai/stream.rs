@@ -1,7 +1,7 @@
 //! Assembling a streamed answer from its chunks.
 
 use super::wire::{Chunk, arguments_text};
-use crate::{Choice, LlmError, StreamSink, ToolCall, Usage};
+use crate::{Cause, Choice, LlmError, StreamSink, ToolCall, Usage};
 
 #[derive(Default)]
 struct Partial {
@@ -28,8 +28,9 @@ pub(crate) struct Assembler {
 impl Assembler {
     /// Applies one `data:` payload.
     pub fn push(&mut self, data: &str, sink: &dyn StreamSink) -> Result<(), LlmError> {
-        let chunk: Chunk = serde_json::from_str(data).map_err(|e| {
-            LlmError::Malformed(format!("stream chunk: {e}: {}", super::snippet(data)))
+        let chunk: Chunk = serde_json::from_str(data).map_err(|e| LlmError::Malformed {
+            body: format!("stream chunk: {}", super::snippet(data)),
+            source: Cause::new(e),
         })?;
         self.chunks += 1;
         if let Some(err) = chunk.error {
@@ -37,7 +38,7 @@ impl Assembler {
                 .get("message")
                 .and_then(|m| m.as_str())
                 .map_or_else(|| err.to_string(), str::to_owned);
-            return Err(LlmError::StreamCut(format!("provider error mid-stream: {message}")));
+            return Err(LlmError::stream_cut(format!("provider error mid-stream: {message}")));
         }
         if let Some(u) = chunk.usage {
             self.usage = Some(u.into());

@@ -3,13 +3,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Choice, LlmError, Message, ToolCall, ToolSpec, Usage};
+use crate::{Cause, Choice, LlmError, Message, ToolCall, ToolSpec, Usage};
 
 #[derive(Serialize)]
 struct Body<'a> {
     model: &'a str,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    tools: Vec<WireTool<'a>>,
+    tools: &'a [ToolSpec],
     messages: Vec<WireMessage<'a>>,
     stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -21,19 +21,6 @@ struct Body<'a> {
 #[derive(Serialize)]
 struct StreamOptions {
     include_usage: bool,
-}
-
-#[derive(Serialize)]
-struct WireTool<'a> {
-    r#type: &'static str,
-    function: WireFunctionDef<'a>,
-}
-
-#[derive(Serialize)]
-struct WireFunctionDef<'a> {
-    name: &'a str,
-    description: &'a str,
-    parameters: &'a Value,
 }
 
 #[derive(Serialize)]
@@ -86,17 +73,7 @@ pub(crate) fn encode_request(
 ) -> String {
     let body = Body {
         model,
-        tools: tools
-            .iter()
-            .map(|t| WireTool {
-                r#type: "function",
-                function: WireFunctionDef {
-                    name: &t.name,
-                    description: &t.description,
-                    parameters: &t.parameters,
-                },
-            })
-            .collect(),
+        tools,
         messages: messages.iter().map(wire_message).collect(),
         stream,
         stream_options: stream.then_some(StreamOptions { include_usage: true }),
@@ -200,7 +177,7 @@ pub(crate) fn arguments_text(v: Option<Value>) -> String {
 /// Parses a non-streamed chat-completions response body.
 pub fn parse_response(body: &str) -> Result<Choice, LlmError> {
     let resp: Response = serde_json::from_str(body)
-        .map_err(|e| LlmError::Malformed(format!("{e}: {}", super::snippet(body))))?;
+        .map_err(|e| LlmError::Malformed { body: super::snippet(body), source: Cause::new(e) })?;
     let choice = resp.choices.into_iter().next().ok_or(LlmError::NoChoices)?;
     let tool_calls = choice
         .message
@@ -304,7 +281,7 @@ mod tests {
         assert_eq!(c.tool_calls, vec![ToolCall::new("a", "f", "{\"x\":1}")]);
         assert_eq!(c.usage, None);
         assert_eq!(parse_response(r#"{"choices":[]}"#), Err(LlmError::NoChoices));
-        assert!(matches!(parse_response("<html>"), Err(LlmError::Malformed(_))));
+        assert!(matches!(parse_response("<html>"), Err(LlmError::Malformed { .. })));
     }
 
     #[test]

@@ -1,3 +1,6 @@
+//! The OpenAI client against the local server: request bodies, streaming and plain answers,
+//! the empty-stream fallback, and every typed failure.
+
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -52,6 +55,16 @@ fn tools() -> Vec<ToolSpec> {
         description: "Echoes.".into(),
         parameters: json!({"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}),
     }]
+}
+
+/// The error a streamed call to a server answering with `pieces` (uncut) fails with.
+async fn streamed_error(pieces: Vec<String>) -> LlmError {
+    let server = serve(vec![Reply::Sse { pieces, cut: false }]).await;
+    let msgs = vec![Message::User("hi".into())];
+    client(&server.url)
+        .chat(ChatRequest::new(&msgs, &[]).streaming(&Collect::default()))
+        .await
+        .unwrap_err()
 }
 
 fn chunk(delta: serde_json::Value) -> serde_json::Value {
@@ -167,32 +180,28 @@ async fn a_stream_cut_mid_way_is_an_error() {
     let msgs = vec![Message::User("hi".into())];
     let err =
         client(&server.url).chat(ChatRequest::new(&msgs, &[]).streaming(&sink)).await.unwrap_err();
-    assert!(matches!(err, LlmError::StreamCut(_)), "{err:?}");
+    assert!(matches!(err, LlmError::StreamCut { .. }), "{err:?}");
     assert_eq!(*sink.text.lock().unwrap(), ["Hel"]);
 }
 
 #[tokio::test]
 async fn a_stream_that_ends_without_done_or_finish_is_an_error() {
     let pieces = vec![event(&chunk(json!({"content":"Hel"})).to_string())];
-    let server = serve(vec![Reply::Sse { pieces, cut: false }]).await;
-    let msgs = vec![Message::User("hi".into())];
-    let err = client(&server.url)
-        .chat(ChatRequest::new(&msgs, &[]).streaming(&Collect::default()))
-        .await
-        .unwrap_err();
-    assert!(matches!(err, LlmError::StreamCut(ref m) if m.contains("no [DONE]")), "{err:?}");
+    let err = streamed_error(pieces).await;
+    assert!(
+        matches!(err, LlmError::StreamCut { ref reason, .. } if reason.contains("no [DONE]")),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
 async fn a_malformed_chunk_is_an_error() {
     let pieces = vec![event("{not json"), event("[DONE]")];
-    let server = serve(vec![Reply::Sse { pieces, cut: false }]).await;
-    let msgs = vec![Message::User("hi".into())];
-    let err = client(&server.url)
-        .chat(ChatRequest::new(&msgs, &[]).streaming(&Collect::default()))
-        .await
-        .unwrap_err();
-    assert!(matches!(err, LlmError::Malformed(ref m) if m.contains("{not json")), "{err:?}");
+    let err = streamed_error(pieces).await;
+    assert!(
+        matches!(err, LlmError::Malformed { ref body, .. } if body.contains("{not json")),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
@@ -296,6 +305,8 @@ async fn a_refused_connection_is_a_transport_error() {
     let msgs = vec![Message::User("hi".into())];
     let err = client(&url).chat(ChatRequest::new(&msgs, &[])).await.unwrap_err();
     assert!(matches!(err, LlmError::Transport(_)), "{err:?}");
+    let source = std::error::Error::source(&err).expect("the transport error is kept");
+    assert!(!err.to_string().contains(&source.to_string()), "the message does not repeat it");
 }
 
 #[tokio::test]

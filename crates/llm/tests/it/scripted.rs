@@ -1,3 +1,6 @@
+//! The scripted model: replies in order, streams text through the sink, records calls and
+//! fails once the script is used up.
+
 use std::sync::Mutex;
 
 use freehire_llm::{
