@@ -5,6 +5,10 @@
 //! 2. history rebuild time for a 10,000-message session (target ≤ 5 ms);
 //! 3. the prompt-cache figure over a 200-turn scripted session: the share of prompt bytes that
 //!    are an exact prefix of the previous request's prompt (target ≥ 80%).
+//!
+//! The system prompt is `fixtures/system_prompt.txt`, freehire's chat prompt in English as the
+//! app layer composes it (the library has no prompts of its own); the owner is a UUID, as a
+//! service with UUID principals would use.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,14 +17,17 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use freehire_assistant::message::{encode_assistant, encode_tool_result, encode_user};
 use freehire_assistant::{
-    Event, EventSink, MemoryStore, Runner, RunnerConfig, SessionId, TranscriptStore, Turn,
-    TurnConfig, system_prompt,
+    Event, EventSink, HistoryLimit, MemoryStore, Runner, RunnerConfig, SessionId, StepLimit,
+    TranscriptStore, Turn, TurnConfig,
 };
-use freehire_domain::UserId;
 use freehire_llm::openai::request_body;
 use freehire_llm::{ChatModel, ChatRequest, Choice, LlmError, Scripted, ScriptedModel, ToolCall};
 use freehire_tools::{Registry, Tool, from_fn};
 use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+/// A realistic system prompt (about 3 KB).
+const SYSTEM: &str = include_str!("fixtures/system_prompt.txt");
 
 /// Wraps a model and adds up the time spent inside it.
 struct Timed {
@@ -54,8 +61,8 @@ struct SearchArgs {
     limit: Option<u32>,
 }
 
-fn tools() -> Registry {
-    let t = |name: &'static str| -> Arc<dyn Tool> {
+fn tools() -> Registry<Uuid> {
+    let t = |name: &'static str| -> Arc<dyn Tool<Uuid>> {
         Arc::new(from_fn(
             name,
             "A benchmark tool that answers with a small JSON object.",
@@ -75,7 +82,7 @@ fn seed_line(i: usize) -> String {
     )
 }
 
-async fn seed(store: &MemoryStore, session: SessionId, n: usize) {
+async fn seed(store: &MemoryStore<Uuid>, session: SessionId, n: usize) {
     for i in 0..n {
         let m = match i % 4 {
             0 => encode_user(&seed_line(i)),
@@ -90,15 +97,48 @@ async fn seed(store: &MemoryStore, session: SessionId, n: usize) {
     }
 }
 
-fn owner() -> UserId {
-    UserId::new(1).unwrap_or_else(|e| panic!("{e}"))
+fn owner() -> Uuid {
+    Uuid::from_u128(1)
+}
+
+/// What every turn of a benchmark session runs against.
+struct Bound {
+    session: SessionId,
+    owner: Uuid,
+    registry: Registry<Uuid>,
+    config: TurnConfig,
+    cancel: CancellationToken,
+}
+
+impl Bound {
+    fn new(session: SessionId) -> Self {
+        Self {
+            session,
+            owner: owner(),
+            registry: tools(),
+            config: TurnConfig::default(),
+            cancel: CancellationToken::new(),
+        }
+    }
+
+    fn turn(&self) -> Turn<'_, Uuid> {
+        Turn {
+            session: self.session,
+            owner: &self.owner,
+            registry: &self.registry,
+            system: SYSTEM,
+            config: &self.config,
+            cancel: &self.cancel,
+            events: &Discard,
+        }
+    }
 }
 
 async fn step_overhead() -> (f64, usize) {
     let store = Arc::new(MemoryStore::new());
     let session = store.create_session(owner());
     seed(&store, session, 60).await;
-    let registry = tools();
+    let bound = Bound::new(session);
     let turns = 300;
     let steps_per_turn = 8;
     let mut script = Vec::new();
@@ -119,23 +159,17 @@ async fn step_overhead() -> (f64, usize) {
     let runner = Runner::new(
         model.clone(),
         store.clone(),
-        RunnerConfig { max_steps: steps_per_turn as i64, history_limit: 60 },
+        RunnerConfig {
+            max_steps: StepLimit::new(steps_per_turn as i64),
+            history_limit: HistoryLimit::new(60),
+        },
     );
-    let system = system_prompt("chat", "en");
-    let config = TurnConfig::default();
-    let cancel = CancellationToken::new();
     let start = Instant::now();
     for _ in 0..turns {
-        let turn = Turn {
-            session,
-            owner: owner(),
-            registry: &registry,
-            system: &system,
-            config: &config,
-            cancel: &cancel,
-            events: &Discard,
-        };
-        runner.run(turn, "find me rust jobs in Berlin").await.unwrap_or_else(|e| panic!("{e}"));
+        runner
+            .run(bound.turn(), "find me rust jobs in Berlin")
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     let total = start.elapsed();
     let model_time = Duration::from_nanos(model.nanos.load(Ordering::Relaxed));
@@ -149,12 +183,11 @@ async fn rebuild() -> (f64, f64) {
     seed(&store, session, 10_000).await;
     let runner =
         Runner::new(Arc::new(ScriptedModel::new([])), store.clone(), RunnerConfig::default());
-    let system = system_prompt("chat", "en");
     let rounds = 2_000;
     let start = Instant::now();
     for _ in 0..rounds {
         std::hint::black_box(
-            runner.history(session, &system).await.unwrap_or_else(|e| panic!("{e}")),
+            runner.history(session, SYSTEM).await.unwrap_or_else(|e| panic!("{e}")),
         );
     }
     let window = start.elapsed().as_secs_f64() * 1e3 / rounds as f64;
@@ -171,7 +204,7 @@ async fn rebuild() -> (f64, f64) {
 async fn prompt_cache() -> (f64, usize, usize) {
     let store = Arc::new(MemoryStore::new());
     let session = store.create_session(owner());
-    let registry = tools();
+    let bound = Bound::new(session);
     let turns = 200;
     let mut script = Vec::new();
     for t in 0..turns {
@@ -184,21 +217,9 @@ async fn prompt_cache() -> (f64, usize, usize) {
     }
     let model = ScriptedModel::new(script);
     let runner = Runner::new(Arc::new(model.clone()), store.clone(), RunnerConfig::default());
-    let system = system_prompt("chat", "en");
-    let config = TurnConfig::default();
-    let cancel = CancellationToken::new();
     for t in 0..turns {
-        let turn = Turn {
-            session,
-            owner: owner(),
-            registry: &registry,
-            system: &system,
-            config: &config,
-            cancel: &cancel,
-            events: &Discard,
-        };
         runner
-            .run(turn, &format!("turn {t}: anything new for a senior rust engineer?"))
+            .run(bound.turn(), &format!("turn {t}: anything new for a senior rust engineer?"))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
     }

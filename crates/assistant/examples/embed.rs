@@ -1,5 +1,6 @@
-//! Another service embedding the assistant: its own tool, the in-memory transcript store,
-//! and a model client configured for an OpenAI-compatible endpoint. By default the turn runs
+//! Another service embedding the assistant: its own UUID principals as session owners, its
+//! own tool and system prompt, the in-memory transcript store, and a model client configured
+//! for an OpenAI-compatible endpoint. Nothing of freehire's domain is needed. By default the turn runs
 //! against a scripted model, so the example needs no network and no key:
 //!
 //! ```text
@@ -12,12 +13,13 @@
 use std::sync::Arc;
 
 use freehire_assistant::{
-    Event, EventSink, MemoryStore, Runner, RunnerConfig, StopReason, Turn, TurnConfig,
+    Event, EventSink, HistoryLimit, MemoryStore, Runner, RunnerConfig, StepLimit, StopReason, Turn,
+    TurnConfig,
 };
-use freehire_domain::UserId;
 use freehire_llm::{ChatModel, OpenAiClient, OpenAiConfig, Scripted, ScriptedModel};
 use freehire_tools::{Registry, Tool, from_fn};
 use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
 
 /// The arguments of the warehouse's own tool.
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -33,12 +35,13 @@ struct Stock {
     warehouse: &'static str,
 }
 
-/// The host service's tool: it sees the session owner's id, never a credential.
-fn stock_tool() -> Arc<dyn Tool> {
+/// The host service's tool: it sees the session owner's id (the service's own UUID
+/// principal), never a credential.
+fn stock_tool() -> Arc<dyn Tool<Uuid>> {
     Arc::new(from_fn(
         "stock_level",
         "Look up how many units of a product are in stock. Pass the SKU exactly as the user wrote it.",
-        |_owner: UserId, args: StockArgs| async move {
+        |_owner: Uuid, args: StockArgs| async move {
             if args.sku.is_empty() {
                 return Err("sku is required".to_owned());
             }
@@ -74,7 +77,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runner = Runner::new(
         Arc::new(client),
         store.clone(),
-        RunnerConfig { max_steps: 4, history_limit: 40 },
+        RunnerConfig { max_steps: StepLimit::new(4), history_limit: HistoryLimit::new(40) },
     );
 
     // Offline by default: the same runner, bounds and store over a scripted model.
@@ -89,14 +92,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         runner.with(Some(Arc::new(script) as Arc<dyn ChatModel>))
     };
 
-    let owner = UserId::new(1)?;
+    let owner = Uuid::from_u128(0x5eed);
     let session = store.create_session(owner);
     let registry = Registry::new([stock_tool()]).with_max_result_bytes(16_000);
     let cancel = CancellationToken::new();
     let turn_config = TurnConfig::default();
     let turn = Turn {
         session,
-        owner,
+        owner: &owner,
         registry: &registry,
         system: "You answer warehouse questions. Use stock_level for any stock question.",
         config: &turn_config,

@@ -1,8 +1,9 @@
 //! The one error type of the assistant crate.
 
-use freehire_llm::LlmError;
+use freehire_llm::{Cause, LlmError};
 
-/// Why a turn (or a store or registry operation) failed.
+/// Why a turn (or a store or registry operation) failed. A variant that wraps a lower error
+/// keeps it as its source and does not repeat it in its own message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AssistantError {
     /// The session does not exist or belongs to someone else (indistinguishable on purpose).
@@ -12,19 +13,21 @@ pub enum AssistantError {
     /// [`TranscriptStore::append`](crate::TranscriptStore::append).
     #[error("assistant: transcript sequence number already taken")]
     SeqConflict,
-    /// The transcript store failed.
-    #[error("assistant: transcript store: {0}")]
-    Store(String),
+    /// The transcript store failed (a store adapter wraps its own error with
+    /// [`Cause::new`]; a plain message converts with `.into()`).
+    #[error("assistant: transcript store failed")]
+    Store(#[source] Cause),
     /// A transcript write did not finish within its own deadline.
     #[error("assistant: transcript write timed out")]
     StoreTimeout,
     /// A stored message could not be decoded.
-    #[error("assistant: transcript message {seq}: {reason}")]
+    #[error("assistant: transcript message {seq} does not decode")]
     Transcript {
         /// The message's sequence number.
         seq: i32,
         /// What was wrong with it.
-        reason: String,
+        #[source]
+        source: Cause,
     },
     /// The model call failed.
     #[error(transparent)]

@@ -15,8 +15,6 @@ use freehire_llm::Message as ModelMessage;
 use crate::AssistantError;
 use crate::message::{Message, Role, conversation};
 
-/// The default number of transcript messages replayed.
-pub const DEFAULT_HISTORY_LIMIT: usize = 60;
 /// The largest block the window start moves by; also the extra rows read.
 pub const HISTORY_BLOCK: usize = 20;
 /// The content of a synthetic result closing a dangling tool call.

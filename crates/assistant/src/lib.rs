@@ -1,8 +1,10 @@
 //! The assistant's turn runner: a bounded, in-process tool-calling loop over any
 //! [`ChatModel`](freehire_llm::ChatModel), safe to run on a metered gateway, and a library
-//! other Rust services can link. It knows nothing of freehire's storage, routes or tools: it
-//! sees a [`SessionId`], the owner's [`UserId`](freehire_domain::UserId), a model, a
-//! [`Registry`](freehire_tools::Registry) and a [`TranscriptStore`].
+//! other Rust services can link. It knows nothing of freehire's storage, routes, tools,
+//! presets or prompts: it sees a [`SessionId`], the owner's id of whatever type `O` the
+//! embedding service chooses ([`Owner`](freehire_tools::Owner); a service with UUID
+//! principals uses `Uuid`), a model, a [`Registry<O>`](freehire_tools::Registry), a system
+//! prompt string and a [`TranscriptStore<O>`](TranscriptStore).
 //!
 //! # The contract of a turn
 //!
@@ -14,8 +16,9 @@
 //! 1. Builds the history: the system prompt, then a block-aligned window of the transcript
 //!    ([`history`]), so the prompt prefix stays byte-identical across turns and provider
 //!    prompt caching keeps working.
-//! 2. For at most `max_steps` steps (default 8; a per-turn [`TurnConfig`] value chosen by the
-//!    server replaces it; zero or negative means the default, never unbounded): calls the
+//! 2. For at most `max_steps` steps (a [`StepLimit`], default 8; a per-turn [`TurnConfig`]
+//!    value chosen by the server replaces it; zero or negative means the default, never
+//!    unbounded): calls the
 //!    model with the tools, streaming `assistant_text` / `assistant_thought` deltas, and
 //!    persists its answer (even an empty one). Plain text ends the turn (`end_turn`; a blank
 //!    answer gets a note so it does not vanish). Tool calls run in order, each emitting
@@ -41,19 +44,20 @@
 //! - [`history`]: the block-aligned window, orphan and dangling-call repair (replay only).
 //! - [`TranscriptStore`] and [`MemoryStore`]: the storage port and an in-memory adapter.
 //! - [`TurnRegistry`]: one running turn per session, one waiting, a third refused.
-//! - [`Preset`], [`normalize_preset`] and [`system_prompt`]: the prompt per preset with its
-//!   `LANGUAGE` directive, and the tool names each preset registers.
+//! - [`StepLimit`] and [`HistoryLimit`]: the bounds, built once (zero or negative is the
+//!   default).
 //!
-//! Deliberately absent: HTTP and SSE framing, metering, the tool catalogue, per-user keys.
+//! Deliberately absent: HTTP and SSE framing, metering, the tool catalogue, per-user keys,
+//! presets, prompts and their language directive (an embedding service composes its own
+//! system prompt and registry per session; freehire's live in its app layer).
 
 mod error;
 mod event;
 pub mod history;
 mod ids;
+mod limit;
 mod memory;
 pub mod message;
-mod preset;
-mod prompt;
 mod runner;
 mod store;
 mod turns;
@@ -61,23 +65,12 @@ mod turns;
 pub use error::AssistantError;
 pub use event::{Event, EventLog, EventSink, StopReason};
 pub use ids::SessionId;
+pub use limit::{HistoryLimit, Limit, StepLimit};
 pub use memory::MemoryStore;
 pub use message::{Message, NewMessage, Role};
-pub use preset::{
-    BANK_TOOLS, BROWSE_TOOLS, CV_TOOLS, DISCOVERY_TOOLS, INTERVIEW_TOOLS, MAIL_TOOLS, Preset,
-    SCREENING_TOOLS, TRACKING_TOOLS, all_tool_names, normalize_preset,
-};
-pub use prompt::{base_prompt, language_directive, language_name, system_prompt};
 pub use runner::{
-    DEFAULT_MAX_STEPS, EMPTY_REPLY_NOTE, LABEL_MAX_CHARS, PERSIST_TIMEOUT, Runner, RunnerConfig,
-    STEP_LIMIT_NOTE, Turn, TurnConfig,
+    EMPTY_REPLY_NOTE, LABEL_MAX_CHARS, PERSIST_TIMEOUT, Runner, RunnerConfig, STEP_LIMIT_NOTE,
+    Turn, TurnConfig,
 };
 pub use store::{APPEND_ATTEMPTS, TranscriptStore};
 pub use turns::{Claim, TURN_QUEUE_WAIT, TurnRegistry, TurnSlot, Waiter};
-
-/// Step cap of interactive tailor turns and their retries (the server's choice, reference §6.2).
-pub const TAILOR_MAX_STEPS: i64 = 16;
-/// Step cap of autopilot turns (the server's choice, reference §6.2).
-pub const AUTOPILOT_MAX_STEPS: i64 = 30;
-/// The result cap the assistant's registries use, in bytes.
-pub const ASSISTANT_RESULT_CAP: usize = 60_000;

@@ -5,44 +5,59 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use async_trait::async_trait;
-use freehire_domain::UserId;
+use freehire_tools::Owner;
 
 use crate::{AssistantError, Message, NewMessage, SessionId, TranscriptStore};
 
 #[derive(Debug)]
-struct Record {
-    owner: UserId,
+struct Record<O> {
+    owner: O,
     label: Option<String>,
     touches: u64,
     messages: Vec<Message>,
 }
 
-/// Sessions and transcripts in memory.
-#[derive(Debug, Default)]
-pub struct MemoryStore {
-    sessions: Mutex<HashMap<SessionId, Record>>,
+/// Sessions and transcripts in memory, owned by `O`s compared with `==`.
+#[derive(Debug)]
+pub struct MemoryStore<O> {
+    sessions: Mutex<HashMap<SessionId, Record<O>>>,
 }
 
-impl MemoryStore {
+impl<O> Default for MemoryStore<O> {
+    fn default() -> Self {
+        Self { sessions: Mutex::new(HashMap::new()) }
+    }
+}
+
+impl<O: Owner + Eq> MemoryStore<O> {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Record>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, Record<O>>> {
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The session's record, when `owner` owns it.
+    fn owned<'a>(
+        sessions: &'a mut HashMap<SessionId, Record<O>>,
+        session: SessionId,
+        owner: &O,
+    ) -> Option<&'a mut Record<O>> {
+        sessions.get_mut(&session).filter(|r| r.owner == *owner)
+    }
+
     /// Creates a session owned by `owner` and returns its id.
-    pub fn create_session(&self, owner: UserId) -> SessionId {
+    pub fn create_session(&self, owner: O) -> SessionId {
         let id = SessionId::random();
         self.lock().insert(id, Record { owner, label: None, touches: 0, messages: Vec::new() });
         id
     }
 
     /// The session's label, when it is `owner`'s and has one.
-    pub fn label_of(&self, session: SessionId, owner: UserId) -> Option<String> {
-        self.lock().get(&session).filter(|r| r.owner == owner).and_then(|r| r.label.clone())
+    pub fn label_of(&self, session: SessionId, owner: &O) -> Option<String> {
+        Self::owned(&mut self.lock(), session, owner).and_then(|r| r.label.clone())
     }
 
     /// How many times the session was touched.
@@ -52,7 +67,7 @@ impl MemoryStore {
 }
 
 #[async_trait]
-impl TranscriptStore for MemoryStore {
+impl<O: Owner + Eq> TranscriptStore<O> for MemoryStore<O> {
     async fn insert_next(
         &self,
         session: SessionId,
@@ -83,8 +98,8 @@ impl TranscriptStore for MemoryStore {
         Ok(record.messages.clone())
     }
 
-    async fn touch(&self, session: SessionId, owner: UserId) -> Result<(), AssistantError> {
-        if let Some(r) = self.lock().get_mut(&session).filter(|r| r.owner == owner) {
+    async fn touch(&self, session: SessionId, owner: &O) -> Result<(), AssistantError> {
+        if let Some(r) = Self::owned(&mut self.lock(), session, owner) {
             r.touches += 1;
         }
         Ok(())
@@ -93,13 +108,11 @@ impl TranscriptStore for MemoryStore {
     async fn label(
         &self,
         session: SessionId,
-        owner: UserId,
+        owner: &O,
         label: &str,
     ) -> Result<(), AssistantError> {
-        if let Some(r) = self
-            .lock()
-            .get_mut(&session)
-            .filter(|r| r.owner == owner && r.label.is_none() && !label.is_empty())
+        if let Some(r) = Self::owned(&mut self.lock(), session, owner)
+            .filter(|r| r.label.is_none() && !label.is_empty())
         {
             r.label = Some(label.to_owned());
         }

@@ -12,7 +12,7 @@
 //! repair ([`heal_arguments`]). [`decode`] turns a row into the model-facing
 //! [`freehire_llm::Message`]; a row that does not decode is an error, never skipped.
 
-use freehire_llm::{Message as ModelMessage, ToolCall};
+use freehire_llm::{Cause, Message as ModelMessage, ToolCall};
 use freehire_tools::repair::heal_arguments;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -168,7 +168,7 @@ pub fn encode_tool_result(call_id: &str, name: &str, result: &str) -> NewMessage
 
 /// The model-facing form of a stored payload.
 pub fn decode_content(seq: i32, role: Role, content: &str) -> Result<ModelMessage, AssistantError> {
-    let bad = |e: serde_json::Error| AssistantError::Transcript { seq, reason: e.to_string() };
+    let bad = |e: serde_json::Error| AssistantError::Transcript { seq, source: Cause::new(e) };
     Ok(match role {
         Role::User => {
             ModelMessage::User(serde_json::from_str::<UserPayload>(content).map_err(bad)?.text)

@@ -6,23 +6,21 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use freehire_domain::UserId;
 use freehire_llm::{
-    ChatModel, ChatRequest, Choice, Message as ModelMessage, StreamSink, ToolCall, ToolSpec,
+    Cause, ChatModel, ChatRequest, Choice, Message as ModelMessage, StreamSink, ToolCall, ToolSpec,
 };
 use freehire_tools::repair::{arguments_for_run, valid_json};
-use freehire_tools::{CallContext, Registry};
+use freehire_tools::{CallContext, Owner, Registry, panic_message};
 use futures::FutureExt;
 use tokio_util::sync::CancellationToken;
 
 use crate::history;
 use crate::message::{Role, decode_content, encode_assistant, encode_tool_result, encode_user};
 use crate::{
-    AssistantError, Event, EventSink, Message, NewMessage, SessionId, StopReason, TranscriptStore,
+    AssistantError, Event, EventSink, HistoryLimit, Message, NewMessage, SessionId, StepLimit,
+    StopReason, TranscriptStore,
 };
 
-/// The step cap when neither the runner nor the turn sets one.
-pub const DEFAULT_MAX_STEPS: usize = 8;
 /// The deadline of every transcript write, which runs detached from the turn's cancellation.
 pub const PERSIST_TIMEOUT: Duration = Duration::from_secs(5);
 /// The note persisted and shown when the model answers with nothing.
@@ -33,33 +31,32 @@ pub const STEP_LIMIT_NOTE: &str = "I hit the step limit for this turn before fin
 /// The longest session label taken from a prompt, in characters (our choice).
 pub const LABEL_MAX_CHARS: usize = 200;
 
-/// The runner's bounds. Zero or negative means the default, never "unbounded".
+/// The runner's bounds (see [`StepLimit`] and [`HistoryLimit`] for the defaults).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RunnerConfig {
-    /// Model calls with tools per turn before the wrap-up (default 8).
-    pub max_steps: i64,
-    /// Transcript messages replayed (default 60).
-    pub history_limit: i64,
+    /// Model calls with tools per turn before the wrap-up.
+    pub max_steps: StepLimit,
+    /// Transcript messages replayed.
+    pub history_limit: HistoryLimit,
 }
 
 /// Per-turn settings chosen by the server, never by the client.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TurnConfig {
-    /// Replaces the runner's step cap for this turn when positive.
-    pub max_steps: i64,
+    /// Replaces the runner's step cap for this turn when set.
+    pub max_steps: Option<StepLimit>,
     /// Extra headers sent with every model call of the turn (e.g. `x-bf-dim-preset`).
     pub headers: Vec<(String, String)>,
 }
 
-/// Everything one turn runs against.
-#[derive(Clone, Copy)]
-pub struct Turn<'a> {
+/// Everything one turn runs against, for a session owned by an `O`.
+pub struct Turn<'a, O: Owner> {
     /// The session.
     pub session: SessionId,
-    /// The session's owner; every tool receives it.
-    pub owner: UserId,
+    /// The session's owner; every tool and every store bookkeeping call receives it.
+    pub owner: &'a O,
     /// The tools this session may call.
-    pub registry: &'a Registry,
+    pub registry: &'a Registry<O>,
     /// The system prompt (never stored); empty for none.
     pub system: &'a str,
     /// Per-turn settings.
@@ -70,26 +67,40 @@ pub struct Turn<'a> {
     pub events: &'a dyn EventSink,
 }
 
-/// Runs turns. Cheap to clone.
-#[derive(Clone)]
-pub struct Runner {
-    model: Arc<dyn ChatModel>,
-    store: Arc<dyn TranscriptStore>,
-    max_steps: usize,
-    history_limit: usize,
+impl<O: Owner> Clone for Turn<'_, O> {
+    fn clone(&self) -> Self {
+        *self
+    }
 }
 
-impl std::fmt::Debug for Runner {
+impl<O: Owner> Copy for Turn<'_, O> {}
+
+/// Runs turns of sessions owned by an `O`. Cheap to clone.
+pub struct Runner<O: Owner> {
+    model: Arc<dyn ChatModel>,
+    store: Arc<dyn TranscriptStore<O>>,
+    max_steps: StepLimit,
+    history_limit: HistoryLimit,
+}
+
+impl<O: Owner> Clone for Runner<O> {
+    fn clone(&self) -> Self {
+        Self {
+            model: self.model.clone(),
+            store: self.store.clone(),
+            max_steps: self.max_steps,
+            history_limit: self.history_limit,
+        }
+    }
+}
+
+impl<O: Owner> std::fmt::Debug for Runner<O> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Runner")
             .field("max_steps", &self.max_steps)
             .field("history_limit", &self.history_limit)
             .finish_non_exhaustive()
     }
-}
-
-fn positive_or(value: i64, default: usize) -> usize {
-    usize::try_from(value).ok().filter(|v| *v > 0).unwrap_or(default)
 }
 
 /// Streams model deltas out as events.
@@ -110,19 +121,14 @@ enum ChatFailure {
     Failed(AssistantError),
 }
 
-impl Runner {
+impl<O: Owner> Runner<O> {
     /// A runner over `model` and `store` with `config`'s bounds.
     pub fn new(
         model: Arc<dyn ChatModel>,
-        store: Arc<dyn TranscriptStore>,
+        store: Arc<dyn TranscriptStore<O>>,
         config: RunnerConfig,
     ) -> Self {
-        Self {
-            model,
-            store,
-            max_steps: positive_or(config.max_steps, DEFAULT_MAX_STEPS),
-            history_limit: positive_or(config.history_limit, history::DEFAULT_HISTORY_LIMIT),
-        }
+        Self { model, store, max_steps: config.max_steps, history_limit: config.history_limit }
     }
 
     /// The same runner (bounds and store) over another model, e.g. one bound to the caller's
@@ -136,23 +142,23 @@ impl Runner {
     }
 
     /// The runner's step cap.
-    pub fn max_steps(&self) -> usize {
+    pub fn max_steps(&self) -> StepLimit {
         self.max_steps
     }
 
     /// The runner's history limit.
-    pub fn history_limit(&self) -> usize {
+    pub fn history_limit(&self) -> HistoryLimit {
         self.history_limit
     }
 
     /// True when both runners share one store.
-    pub fn same_store(&self, other: &Runner) -> bool {
+    pub fn same_store(&self, other: &Runner<O>) -> bool {
         Arc::ptr_eq(&self.store, &other.store)
     }
 
     /// Records `prompt` as a user message, then runs the loop. Ends with exactly one `result`
     /// event on every path, including a failed prompt write (the model is then never called).
-    pub async fn run(&self, turn: Turn<'_>, prompt: &str) -> Result<StopReason, AssistantError> {
+    pub async fn run(&self, turn: Turn<'_, O>, prompt: &str) -> Result<StopReason, AssistantError> {
         self.guarded(turn, async {
             self.record_prompt(turn, prompt).await?;
             self.run_from_history(turn).await
@@ -163,7 +169,7 @@ impl Runner {
     /// Runs the loop again on the stored transcript without a new prompt (retry). Fails with
     /// [`AssistantError::NothingToContinue`], and emits nothing, when the transcript has no
     /// user message.
-    pub async fn continue_turn(&self, turn: Turn<'_>) -> Result<StopReason, AssistantError> {
+    pub async fn continue_turn(&self, turn: Turn<'_, O>) -> Result<StopReason, AssistantError> {
         self.guarded(turn, async {
             let all = self.store.transcript(turn.session).await?;
             if !all.iter().any(|m| m.role == Role::User) {
@@ -178,12 +184,14 @@ impl Runner {
     /// Runs `body`, catching a panic, and emits the one terminal event for its outcome.
     async fn guarded(
         &self,
-        turn: Turn<'_>,
+        turn: Turn<'_, O>,
         body: impl Future<Output = Result<StopReason, AssistantError>>,
     ) -> Result<StopReason, AssistantError> {
         let outcome = match AssertUnwindSafe(body).catch_unwind().await {
             Ok(outcome) => outcome,
-            Err(panic) => Err(AssistantError::Panicked(panic_message(panic.as_ref()))),
+            Err(panic) => Err(AssistantError::Panicked(
+                panic_message(panic.as_ref()).unwrap_or("panic").to_owned(),
+            )),
         };
         match &outcome {
             Ok(reason) => turn.events.emit(Event::result(*reason)),
@@ -196,11 +204,11 @@ impl Runner {
         outcome
     }
 
-    async fn record_prompt(&self, turn: Turn<'_>, prompt: &str) -> Result<(), AssistantError> {
+    async fn record_prompt(&self, turn: Turn<'_, O>, prompt: &str) -> Result<(), AssistantError> {
         self.persist(turn.session, encode_user(prompt)).await?;
         let label: String = prompt.trim().chars().take(LABEL_MAX_CHARS).collect();
-        let (store, session, owner) = (self.store.clone(), turn.session, turn.owner);
-        if let Err(e) = detached(async move { store.label(session, owner, &label).await }).await {
+        let (store, session, owner) = (self.store.clone(), turn.session, turn.owner.clone());
+        if let Err(e) = detached(async move { store.label(session, &owner, &label).await }).await {
             tracing::warn!(%session, error = %e, "labelling the session failed");
         }
         self.touch(turn).await;
@@ -208,9 +216,9 @@ impl Runner {
         Ok(())
     }
 
-    async fn touch(&self, turn: Turn<'_>) {
-        let (store, session, owner) = (self.store.clone(), turn.session, turn.owner);
-        if let Err(e) = detached(async move { store.touch(session, owner).await }).await {
+    async fn touch(&self, turn: Turn<'_, O>) {
+        let (store, session, owner) = (self.store.clone(), turn.session, turn.owner.clone());
+        if let Err(e) = detached(async move { store.touch(session, &owner).await }).await {
             tracing::warn!(%session, error = %e, "touching the session failed");
         }
     }
@@ -232,24 +240,16 @@ impl Runner {
         session: SessionId,
         system: &str,
     ) -> Result<Vec<ModelMessage>, AssistantError> {
-        let rows = self.store.recent(session, history::rows_to_read(self.history_limit)).await?;
-        history::build(system, rows, self.history_limit)
+        let limit = self.history_limit.get();
+        let rows = self.store.recent(session, history::rows_to_read(limit)).await?;
+        history::build(system, rows, limit)
     }
 
-    async fn run_from_history(&self, turn: Turn<'_>) -> Result<StopReason, AssistantError> {
+    async fn run_from_history(&self, turn: Turn<'_, O>) -> Result<StopReason, AssistantError> {
         let mut history = self.history(turn.session, turn.system).await?;
-        let max_steps = positive_or(turn.config.max_steps, self.max_steps);
-        let tools: Vec<ToolSpec> = turn
-            .registry
-            .definitions()
-            .into_iter()
-            .map(|d| ToolSpec {
-                name: d.name,
-                description: d.description,
-                parameters: d.parameters,
-            })
-            .collect();
-        for _ in 0..max_steps {
+        let max_steps = turn.config.max_steps.unwrap_or(self.max_steps);
+        let tools = turn.registry.definitions();
+        for _ in 0..max_steps.get() {
             if turn.cancel.is_cancelled() {
                 return Ok(StopReason::Cancelled);
             }
@@ -294,7 +294,7 @@ impl Runner {
     /// One model call, abandoned as soon as the turn is cancelled.
     async fn chat(
         &self,
-        turn: Turn<'_>,
+        turn: Turn<'_, O>,
         history: &[ModelMessage],
         tools: &[ToolSpec],
     ) -> Result<Choice, ChatFailure> {
@@ -313,7 +313,7 @@ impl Runner {
     /// Persists an assistant message (even an empty one) and appends its replay form.
     async fn append_assistant(
         &self,
-        turn: Turn<'_>,
+        turn: Turn<'_, O>,
         history: &mut Vec<ModelMessage>,
         text: &str,
         calls: &[ToolCall],
@@ -322,14 +322,14 @@ impl Runner {
         self.persist_and_replay(turn, history, msg).await;
     }
 
-    async fn note(&self, turn: Turn<'_>, history: &mut Vec<ModelMessage>, note: &str) {
+    async fn note(&self, turn: Turn<'_, O>, history: &mut Vec<ModelMessage>, note: &str) {
         turn.events.emit(Event::AssistantText { text: note.to_owned() });
         self.append_assistant(turn, history, note, &[]).await;
     }
 
     async fn persist_and_replay(
         &self,
-        turn: Turn<'_>,
+        turn: Turn<'_, O>,
         history: &mut Vec<ModelMessage>,
         msg: NewMessage,
     ) {
@@ -347,7 +347,7 @@ impl Runner {
     /// Runs a round of calls in order; cancellation is not checked between them.
     async fn run_tool_calls(
         &self,
-        turn: Turn<'_>,
+        turn: Turn<'_, O>,
         history: &mut Vec<ModelMessage>,
         calls: &[ToolCall],
     ) {
@@ -367,7 +367,7 @@ impl Runner {
     }
 }
 
-fn emit_usage(turn: Turn<'_>, choice: &Choice) {
+fn emit_usage<O: Owner>(turn: Turn<'_, O>, choice: &Choice) {
     if let Some(u) = choice.usage {
         turn.events
             .emit(Event::Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens });
@@ -381,15 +381,5 @@ async fn detached<T: Send + 'static>(
     let task = tokio::spawn(async move {
         tokio::time::timeout(PERSIST_TIMEOUT, op).await.unwrap_or(Err(AssistantError::StoreTimeout))
     });
-    task.await.unwrap_or_else(|e| Err(AssistantError::Store(format!("write task failed: {e}"))))
-}
-
-pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic".to_owned()
-    }
+    task.await.unwrap_or_else(|e| Err(AssistantError::Store(Cause::new(e))))
 }

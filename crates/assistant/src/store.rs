@@ -6,16 +6,17 @@
 //! any other error stops at once.
 
 use async_trait::async_trait;
-use freehire_domain::UserId;
+use freehire_tools::Owner;
 
 use crate::{AssistantError, Message, NewMessage, SessionId};
 
 /// Attempts `append` makes in total when the sequence number is contested.
 pub const APPEND_ATTEMPTS: usize = 3;
 
-/// Storage for sessions' transcripts.
+/// Storage for the transcripts of sessions owned by an `O` (the embedding service's owner
+/// id; a store compares it, never interprets it).
 #[async_trait]
-pub trait TranscriptStore: Send + Sync {
+pub trait TranscriptStore<O: Owner>: Send + Sync {
     /// Inserts `msg` with `seq = max(seq) + 1`; [`AssistantError::SeqConflict`] when another
     /// writer took that number first.
     async fn insert_next(
@@ -50,13 +51,9 @@ pub trait TranscriptStore: Send + Sync {
     async fn transcript(&self, session: SessionId) -> Result<Vec<Message>, AssistantError>;
 
     /// Marks the session as just used, when `owner` owns it.
-    async fn touch(&self, session: SessionId, owner: UserId) -> Result<(), AssistantError>;
+    async fn touch(&self, session: SessionId, owner: &O) -> Result<(), AssistantError>;
 
     /// Sets the session's label when it has none and `owner` owns it; an empty label is "none".
-    async fn label(
-        &self,
-        session: SessionId,
-        owner: UserId,
-        label: &str,
-    ) -> Result<(), AssistantError>;
+    async fn label(&self, session: SessionId, owner: &O, label: &str)
+    -> Result<(), AssistantError>;
 }

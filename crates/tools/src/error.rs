@@ -1,5 +1,7 @@
 //! The one error type of the tools crate.
 
+use freehire_llm::Cause;
+
 /// Why a tool run failed. [`Registry::call`](crate::Registry::call) turns every variant into
 /// an `{"error": "..."}` result; nothing here ever reaches the caller as a Rust error.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -11,8 +13,8 @@ pub enum ToolError {
     #[error("{0}")]
     Failed(String),
     /// The tool's output could not be serialised to JSON.
-    #[error("{0}")]
-    Unencodable(String),
+    #[error("the result could not be encoded")]
+    Unencodable(#[source] Cause),
 }
 
 impl ToolError {

@@ -1,16 +1,21 @@
 //! The tool contract of the assistant (reference §5), with no knowledge of which tools exist.
 //!
-//! - A [`Tool`] has a name, a description written for the model, a JSON Schema for its
-//!   arguments and an async `run(ctx, owner, args)`. The owner is the session owner's
-//!   [`UserId`](freehire_domain::UserId), never a credential. Most tools are written with
+//! - A [`Tool<O>`](Tool) has a name, a description written for the model, a JSON Schema for
+//!   its arguments and an async `run(ctx, owner, args)`. The owner is the session owner's id
+//!   of whatever type `O` the embedding service chooses ([`Owner`]: freehire's `UserId`, a
+//!   UUID principal), never a credential; tools are typed by it, so a tool written for one
+//!   service's owners cannot be registered in another's. Most tools are written with
 //!   [`from_fn`]: an `async fn(owner, Args) -> Result<Out, E>` where `Args: Deserialize +
 //!   JsonSchema`; the schema is generated from `Args` ([`schema_for`]) and always carries
 //!   `required` and `additionalProperties: false`.
 //! - A [`Registry`] keeps tools in a fixed order (a later tool with the same name replaces the
-//!   earlier one in place), lists [`Registry::definitions`] in the OpenAI `tools` shape, and
+//!   earlier one in place), lists [`Registry::definitions`] as the model port's
+//!   [`ToolSpec`](freehire_llm::ToolSpec)s (the one definition type; it serialises in the
+//!   OpenAI `tools` shape), narrows to a named [`Registry::subset`], and
 //!   [`Registry::call`]s a tool by name. `call` **never fails**: an unknown tool, bad
 //!   arguments, a tool error, a panic or an unserialisable result all become a
-//!   [`CallResult`] whose content is `{"error": "..."}` and whose `failed` flag is set. The
+//!   [`CallResult`] whose content is `{"error": "..."}` and whose `failed` flag is set
+//!   ([`panic_message`] reads a caught panic, here and in the assistant's runner). The
 //!   messages name the bad value and the allowed ones, because the error text is the model's
 //!   only way to correct itself within the turn.
 //! - [`decode_args`] is the strict argument decoder every typed tool uses: empty means `{}`,
@@ -23,10 +28,12 @@
 //! - [`repair`] holds the one argument repair the assistant applies (trailing junk after the
 //!   first JSON value) and the concatenation check that keeps two payloads from being run as one.
 //!
-//! Deliberately absent: any tool implementation, storage, HTTP, and the model client.
+//! Deliberately absent: any tool implementation, storage, HTTP, and the model client (the
+//! llm crate is a dependency for its [`ToolSpec`](freehire_llm::ToolSpec) only).
 
 mod decode;
 mod error;
+mod panic;
 mod registry;
 pub mod repair;
 mod schema;
@@ -34,6 +41,7 @@ mod tool;
 
 pub use decode::{decode_args, decode_args_with_schema};
 pub use error::ToolError;
-pub use registry::{CallResult, Definition, Registry};
+pub use panic::panic_message;
+pub use registry::{CallResult, Registry};
 pub use schema::{NoArgs, schema_for, strict_schema};
-pub use tool::{CallContext, FnTool, Tool, from_fn};
+pub use tool::{CallContext, FnTool, Owner, Tool, from_fn};

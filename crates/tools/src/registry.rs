@@ -1,16 +1,14 @@
-//! The ordered [`Registry`], its OpenAI-shaped [`Definition`]s and the never-failing
+//! The ordered [`Registry`], the [`ToolSpec`]s it offers the model and the never-failing
 //! [`Registry::call`].
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-use freehire_domain::UserId;
+use freehire_llm::ToolSpec;
 use futures::FutureExt;
-use serde::Serialize;
-use serde::ser::SerializeMap;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::{CallContext, Tool, ToolError};
+use crate::{CallContext, Owner, Tool, ToolError, panic_message};
 
 /// The outcome of one tool call, as the model will read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,48 +28,26 @@ impl CallResult {
     }
 }
 
-/// A tool as the model is told about it. Serialises in the OpenAI `tools` shape:
-/// `{"type":"function","function":{"name","description","parameters"}}`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Definition {
-    /// The tool's name.
-    pub name: String,
-    /// The tool's description.
-    pub description: String,
-    /// The JSON Schema of its arguments.
-    pub parameters: Value,
-}
-
-impl Serialize for Definition {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Function<'a> {
-            name: &'a str,
-            description: &'a str,
-            parameters: &'a Value,
-        }
-        let mut map = serializer.serialize_map(Some(2))?;
-        map.serialize_entry("type", "function")?;
-        map.serialize_entry(
-            "function",
-            &Function {
-                name: &self.name,
-                description: &self.description,
-                parameters: &self.parameters,
-            },
-        )?;
-        map.end()
-    }
-}
-
-/// The tools one session may call, in a fixed order, plus the result cap.
-#[derive(Clone, Default)]
-pub struct Registry {
-    tools: Vec<Arc<dyn Tool>>,
+/// The tools one session may call, in a fixed order, plus the result cap. Every tool acts
+/// for owners of type `O`.
+pub struct Registry<O: Owner> {
+    tools: Vec<Arc<dyn Tool<O>>>,
     max_result_bytes: usize,
 }
 
-impl std::fmt::Debug for Registry {
+impl<O: Owner> Clone for Registry<O> {
+    fn clone(&self) -> Self {
+        Self { tools: self.tools.clone(), max_result_bytes: self.max_result_bytes }
+    }
+}
+
+impl<O: Owner> Default for Registry<O> {
+    fn default() -> Self {
+        Self { tools: Vec::new(), max_result_bytes: 0 }
+    }
+}
+
+impl<O: Owner> std::fmt::Debug for Registry<O> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Registry")
             .field("tools", &self.names())
@@ -80,10 +56,10 @@ impl std::fmt::Debug for Registry {
     }
 }
 
-impl Registry {
+impl<O: Owner> Registry<O> {
     /// A registry of `tools` in order, without a result cap. A later tool with the same name
     /// replaces the earlier one and keeps the earlier one's position.
-    pub fn new(tools: impl IntoIterator<Item = Arc<dyn Tool>>) -> Self {
+    pub fn new(tools: impl IntoIterator<Item = Arc<dyn Tool<O>>>) -> Self {
         let mut registry = Self::default();
         for tool in tools {
             registry.register(tool);
@@ -104,7 +80,7 @@ impl Registry {
     }
 
     /// Adds a tool, or replaces the one with the same name in place.
-    pub fn register(&mut self, tool: Arc<dyn Tool>) {
+    pub fn register(&mut self, tool: Arc<dyn Tool<O>>) {
         match self.tools.iter_mut().find(|t| t.name() == tool.name()) {
             Some(slot) => *slot = tool,
             None => self.tools.push(tool),
@@ -126,11 +102,22 @@ impl Registry {
         self.tools.is_empty()
     }
 
+    /// The registry of the tools named in `names` that this one holds, in the order of
+    /// `names` (a name it does not hold is skipped), with the same result cap.
+    #[must_use]
+    pub fn subset(&self, names: &[&str]) -> Self {
+        let tools = names
+            .iter()
+            .filter_map(|name| self.tools.iter().find(|t| t.name() == *name).cloned())
+            .collect::<Vec<_>>();
+        Self::new(tools).with_max_result_bytes(self.max_result_bytes)
+    }
+
     /// The tool definitions the model is given, in order.
-    pub fn definitions(&self) -> Vec<Definition> {
+    pub fn definitions(&self) -> Vec<ToolSpec> {
         self.tools
             .iter()
-            .map(|t| Definition {
+            .map(|t| ToolSpec {
                 name: t.name().to_owned(),
                 description: t.description().to_owned(),
                 parameters: t.schema().clone(),
@@ -141,13 +128,7 @@ impl Registry {
     /// Calls the tool `name` for `owner`. Never fails: every problem becomes a failed
     /// [`CallResult`] whose message names what was wrong and what is allowed. A panic inside
     /// the tool is caught and reported the same way.
-    pub async fn call(
-        &self,
-        ctx: &CallContext,
-        owner: UserId,
-        name: &str,
-        args: &str,
-    ) -> CallResult {
+    pub async fn call(&self, ctx: &CallContext, owner: &O, name: &str, args: &str) -> CallResult {
         let Some(tool) = self.tools.iter().find(|t| t.name() == name) else {
             let names = self.names();
             let allowed = if names.is_empty() { "(none)".to_owned() } else { names.join(", ") };
@@ -159,7 +140,7 @@ impl Registry {
         match run {
             Err(panic) => CallResult::error(&format!(
                 "tool {name:?} crashed: {}",
-                panic_message(panic.as_ref())
+                panic_message(panic.as_ref()).unwrap_or("panicked")
             )),
             Ok(Err(ToolError::Unencodable(e))) => CallResult::error(&format!(
                 "tool {name:?} produced a result that could not be encoded: {e}"
@@ -203,19 +184,10 @@ pub(crate) fn cap_payload(payload: String, cap: usize) -> String {
         .unwrap_or_else(|_| r#"{"truncated":true,"note":"result too large"}"#.to_owned())
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panicked".to_owned()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn capping_cuts_on_a_char_boundary() {

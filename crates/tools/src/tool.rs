@@ -1,11 +1,12 @@
-//! The [`Tool`] trait and [`from_fn`], the typed way to write one.
+//! The [`Tool`] trait, the [`Owner`] bound on the id it acts for, and [`from_fn`], the typed
+//! way to write one.
 
 use std::fmt::Display;
 use std::future::Future;
 use std::marker::PhantomData;
 
 use async_trait::async_trait;
-use freehire_domain::UserId;
+use freehire_llm::Cause;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -34,13 +35,20 @@ impl CallContext {
     }
 }
 
-/// One capability offered to the model.
+/// What a session owner's id must be: any cheap-to-clone, thread-safe value the embedding
+/// service chooses (freehire's `UserId`, a UUID principal, a tenant and user pair). The
+/// library never looks inside it; it hands it to every tool and store call unchanged.
+pub trait Owner: Clone + Send + Sync + 'static {}
+
+impl<T: Clone + Send + Sync + 'static> Owner for T {}
+
+/// One capability offered to the model, acting for owners of type `O`.
 ///
 /// `run` receives the raw argument string exactly as the runner passes it (possibly empty,
 /// possibly malformed) and the id of the session's owner. Identity never comes from the
 /// arguments: a tool that acts on one CV or job captures that id when it is built.
 #[async_trait]
-pub trait Tool: Send + Sync {
+pub trait Tool<O: Owner>: Send + Sync {
     /// The name the model calls, in `snake_case`.
     fn name(&self) -> &str;
     /// The paragraph the model reads to decide when and how to call the tool.
@@ -48,16 +56,16 @@ pub trait Tool: Send + Sync {
     /// The JSON Schema of the arguments object.
     fn schema(&self) -> &Value;
     /// Runs the tool. The `Ok` value is serialised as the tool result.
-    async fn run(&self, ctx: &CallContext, owner: UserId, args: &str) -> Result<Value, ToolError>;
+    async fn run(&self, ctx: &CallContext, owner: &O, args: &str) -> Result<Value, ToolError>;
 }
 
 /// A tool made from an async function of `(owner, Args)`; see [`from_fn`].
-pub struct FnTool<Args, F> {
+pub struct FnTool<O, Args, F> {
     name: String,
     description: String,
     schema: Value,
     f: F,
-    _args: PhantomData<fn(Args)>,
+    _args: PhantomData<fn(O, Args)>,
 }
 
 /// Builds a tool from `async fn(owner, Args) -> Result<Out, E>`.
@@ -66,17 +74,16 @@ pub struct FnTool<Args, F> {
 /// ([`decode_args_with_schema`](crate::decode_args_with_schema)); `Out` is serialised to JSON
 /// (a failure there becomes [`ToolError::Unencodable`]); `E`'s `Display` is the error text the
 /// model sees.
-pub fn from_fn<Args, Out, E, F, Fut>(
+/// The full bounds sit on the [`Tool`] impl; here only what the schema and the closure's
+/// signature need.
+pub fn from_fn<O, Args, F, Fut>(
     name: impl Into<String>,
     description: impl Into<String>,
     f: F,
-) -> FnTool<Args, F>
+) -> FnTool<O, Args, F>
 where
-    Args: DeserializeOwned + JsonSchema + Send + 'static,
-    Out: Serialize,
-    E: Display,
-    F: Fn(UserId, Args) -> Fut + Send + Sync,
-    Fut: Future<Output = Result<Out, E>> + Send,
+    Args: JsonSchema,
+    F: Fn(O, Args) -> Fut,
 {
     FnTool {
         name: name.into(),
@@ -88,12 +95,13 @@ where
 }
 
 #[async_trait]
-impl<Args, Out, E, F, Fut> Tool for FnTool<Args, F>
+impl<O, Args, Out, E, F, Fut> Tool<O> for FnTool<O, Args, F>
 where
+    O: Owner,
     Args: DeserializeOwned + JsonSchema + Send + 'static,
     Out: Serialize,
     E: Display,
-    F: Fn(UserId, Args) -> Fut + Send + Sync,
+    F: Fn(O, Args) -> Fut + Send + Sync,
     Fut: Future<Output = Result<Out, E>> + Send,
 {
     fn name(&self) -> &str {
@@ -108,9 +116,9 @@ where
         &self.schema
     }
 
-    async fn run(&self, _ctx: &CallContext, owner: UserId, args: &str) -> Result<Value, ToolError> {
+    async fn run(&self, _ctx: &CallContext, owner: &O, args: &str) -> Result<Value, ToolError> {
         let args: Args = decode_args_with_schema(args, &self.schema)?;
-        let out = (self.f)(owner, args).await.map_err(ToolError::failed)?;
-        serde_json::to_value(out).map_err(|e| ToolError::Unencodable(e.to_string()))
+        let out = (self.f)(owner.clone(), args).await.map_err(ToolError::failed)?;
+        serde_json::to_value(out).map_err(|e| ToolError::Unencodable(Cause::new(e)))
     }
 }

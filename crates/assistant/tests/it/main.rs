@@ -3,7 +3,6 @@
 //! §18.1), the store port (§18.2), prompts (§18.3), the turn registry, and properties.
 
 mod history;
-mod prompts;
 mod props;
 mod runner;
 mod smoke;

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 
 use freehire_assistant::message::{decode, encode_assistant, encode_user};
 use freehire_assistant::{AssistantError, Event, Role, RunnerConfig, StopReason, TurnConfig};
+use freehire_assistant::{HistoryLimit, StepLimit};
 use freehire_llm::{ChatModel, Choice, Message as M, Scripted, ScriptedModel, ToolCall};
 use proptest::prelude::*;
 
@@ -171,9 +172,13 @@ async fn check(case: Case) -> Result<(), TestCaseError> {
         ScriptedModel::new(scripted(&case.script)).with_fallback(Scripted::text("fallback"));
     let mut f = Fixture::with_config(
         model.clone(),
-        RunnerConfig { max_steps: case.runner_steps, history_limit: 50 },
+        RunnerConfig {
+            max_steps: StepLimit::new(case.runner_steps),
+            history_limit: HistoryLimit::new(50),
+        },
     );
-    f.config = TurnConfig { max_steps: case.turn_steps, ..TurnConfig::default() };
+    f.config =
+        TurnConfig { max_steps: StepLimit::positive(case.turn_steps), ..TurnConfig::default() };
     let mut seeded_dangling = Vec::new();
     if case.seed_dangling {
         f.seed(vec![

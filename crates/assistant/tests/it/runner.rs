@@ -8,10 +8,12 @@ use freehire_assistant::{
     AssistantError, EMPTY_REPLY_NOTE, Event, Role, Runner, RunnerConfig, STEP_LIMIT_NOTE,
     StopReason, TurnConfig,
 };
+use freehire_assistant::{HistoryLimit, StepLimit};
 use freehire_llm::{ChatModel, Choice, LlmError, Message as M, Scripted, ScriptedModel, ToolCall};
 use serde_json::{Value, json};
 
 use crate::support::Fixture;
+use uuid::Uuid;
 
 fn echo_call(id: &str, text: &str) -> Scripted {
     Scripted::call(id, "echo", &json!({ "text": text }).to_string())
@@ -26,8 +28,8 @@ async fn with_swaps_the_model_and_keeps_the_bounds() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("old")]));
     let replacement = ScriptedModel::new([Scripted::text("new")]);
     let swapped = f.runner.with(Some(Arc::new(replacement.clone()) as Arc<dyn ChatModel>));
-    assert_eq!(swapped.max_steps(), 3);
-    assert_eq!(swapped.history_limit(), 50);
+    assert_eq!(swapped.max_steps().get(), 3);
+    assert_eq!(swapped.history_limit().get(), 50);
     assert!(swapped.same_store(&f.runner));
     let reason = swapped.run(f.turn(), "hi").await.unwrap();
     assert_eq!(reason, StopReason::EndTurn);
@@ -122,7 +124,7 @@ async fn a_per_turn_ceiling_replaces_the_runner_default() {
     let mut script: Vec<Scripted> = (0..4).map(|i| echo_call(&format!("c{i}"), "x")).collect();
     script.push(Scripted::text("finally"));
     let mut f = Fixture::new(ScriptedModel::new(script));
-    f.config = TurnConfig { max_steps: 6, ..TurnConfig::default() };
+    f.config = TurnConfig { max_steps: StepLimit::positive(6), ..TurnConfig::default() };
     assert_eq!(f.run("go").await, Ok(StopReason::EndTurn));
     assert_eq!(f.model.call_count(), 5);
 }
@@ -131,7 +133,7 @@ async fn a_per_turn_ceiling_replaces_the_runner_default() {
 async fn a_turn_naming_no_ceiling_uses_the_configured_default() {
     for ceiling in [0, -5] {
         let mut f = Fixture::new(always_calling());
-        f.config = TurnConfig { max_steps: ceiling, ..TurnConfig::default() };
+        f.config = TurnConfig { max_steps: StepLimit::positive(ceiling), ..TurnConfig::default() };
         assert_eq!(f.run("go").await, Ok(StopReason::MaxSteps));
         assert_eq!(f.model.call_count(), 4, "three rounds and the wrap-up");
     }
@@ -140,9 +142,12 @@ async fn a_turn_naming_no_ceiling_uses_the_configured_default() {
 #[tokio::test]
 async fn zero_or_negative_runner_bounds_mean_the_defaults_never_unbounded() {
     let model = always_calling();
-    let f = Fixture::with_config(model, RunnerConfig { max_steps: 0, history_limit: -1 });
-    assert_eq!(f.runner.max_steps(), 8);
-    assert_eq!(f.runner.history_limit(), 60);
+    let f = Fixture::with_config(
+        model,
+        RunnerConfig { max_steps: StepLimit::new(0), history_limit: HistoryLimit::new(-1) },
+    );
+    assert_eq!(f.runner.max_steps().get(), 8);
+    assert_eq!(f.runner.history_limit().get(), 60);
     assert_eq!(f.run("go").await, Ok(StopReason::MaxSteps));
     assert_eq!(f.model.call_count(), 9);
 }
@@ -355,7 +360,7 @@ async fn writes_survive_a_dropped_turn_future() {
 async fn history_is_bounded_to_the_most_recent_messages() {
     let f = Fixture::with_config(
         ScriptedModel::new([Scripted::text("ok")]),
-        RunnerConfig { max_steps: 3, history_limit: 4 },
+        RunnerConfig { max_steps: StepLimit::new(3), history_limit: HistoryLimit::new(4) },
     );
     let seeded = (0..10)
         .map(|i| {
@@ -378,7 +383,7 @@ async fn history_is_bounded_to_the_most_recent_messages() {
 async fn history_never_starts_with_an_orphan_tool_result() {
     let f = Fixture::with_config(
         ScriptedModel::new([Scripted::text("ok")]),
-        RunnerConfig { max_steps: 3, history_limit: 3 },
+        RunnerConfig { max_steps: StepLimit::new(3), history_limit: HistoryLimit::new(3) },
     );
     f.seed(vec![
         encode_assistant("", &[ToolCall::new("c1", "echo", r#"{"text":"x"}"#)]),
@@ -418,7 +423,7 @@ async fn the_first_user_message_labels_the_session() {
     f.run("find me go jobs").await.unwrap();
     f.run("and rust ones").await.unwrap();
     assert_eq!(
-        f.store.inner.label_of(f.session, crate::support::owner()).as_deref(),
+        f.store.inner.label_of(f.session, &crate::support::owner()).as_deref(),
         Some("find me go jobs")
     );
     assert_eq!(f.store.inner.touches(f.session), 2);
@@ -491,7 +496,7 @@ async fn the_replayed_turn_is_the_stored_turn() {
     let in_turn = &calls[1].messages;
     let next_turn = &calls[2].messages;
     assert_eq!(&next_turn[..in_turn.len()], &in_turn[..]);
-    let runner: &Runner = &f.runner;
+    let runner: &Runner<Uuid> = &f.runner;
     let rebuilt = runner.history(f.session, "You are a test.").await.unwrap();
     assert_eq!(rebuilt.len(), next_turn.len() + 1);
 }
@@ -513,7 +518,7 @@ async fn a_turn_can_be_spawned_and_outlive_its_caller() {
         let config = TurnConfig::default();
         let turn = Turn {
             session,
-            owner: crate::support::owner(),
+            owner: &crate::support::owner(),
             registry: &registry,
             system: "",
             config: &config,

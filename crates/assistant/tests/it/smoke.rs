@@ -13,6 +13,7 @@ use freehire_assistant::{
     Event, EventLog, MemoryStore, Role, Runner, RunnerConfig, StopReason, TranscriptStore, Turn,
     TurnConfig,
 };
+use freehire_assistant::{HistoryLimit, StepLimit};
 use freehire_llm::{
     ChatModel, ChatRequest, Choice, LlmError, Message as M, NoStream, OpenAiClient, OpenAiConfig,
     StreamSink, ToolCall, ToolSpec,
@@ -21,6 +22,7 @@ use freehire_tools::{Registry, Tool, from_fn};
 use tokio_util::sync::CancellationToken;
 
 use crate::support::owner;
+use uuid::Uuid;
 
 fn client() -> OpenAiClient {
     let url = std::env::var("FREEHIRE_SMOKE_LLM_URL").unwrap_or_default();
@@ -67,7 +69,7 @@ struct WeatherArgs {
     city: String,
 }
 
-fn weather_tool() -> Arc<dyn Tool> {
+fn weather_tool() -> Arc<dyn Tool<Uuid>> {
     Arc::new(from_fn(
         "get_weather",
         "Get the current weather for a city.",
@@ -85,7 +87,7 @@ fn weather_spec() -> Vec<ToolSpec> {
         .collect()
 }
 
-fn weather_tool_registry() -> Registry {
+fn weather_tool_registry() -> Registry<Uuid> {
     Registry::new([weather_tool()]).with_max_result_bytes(60_000)
 }
 
@@ -145,16 +147,21 @@ async fn smoke_a_real_turn_keeps_the_invariants() {
     let store = Arc::new(MemoryStore::new());
     let session = store.create_session(owner());
     let max_steps = 2;
-    let runner =
-        Runner::new(model.clone(), store.clone(), RunnerConfig { max_steps, history_limit: 60 });
+    let runner = Runner::new(
+        model.clone(),
+        store.clone(),
+        RunnerConfig { max_steps: StepLimit::new(max_steps), history_limit: HistoryLimit::new(60) },
+    );
     let registry = weather_tool_registry();
     let log = EventLog::new();
     let cancel = CancellationToken::new();
-    let config =
-        TurnConfig { max_steps: 0, headers: vec![("x-bf-dim-feature".into(), "assistant".into())] };
+    let config = TurnConfig {
+        max_steps: None,
+        headers: vec![("x-bf-dim-feature".into(), "assistant".into())],
+    };
     let turn = Turn {
         session,
-        owner: owner(),
+        owner: &owner(),
         registry: &registry,
         system: "You are a helpful assistant with tools. Use get_weather for weather questions.",
         config: &config,
@@ -217,15 +224,18 @@ async fn smoke_a_model_that_keeps_calling_tools_is_bounded() {
     });
     let store = Arc::new(MemoryStore::new());
     let session = store.create_session(owner());
-    let runner =
-        Runner::new(model.clone(), store.clone(), RunnerConfig { max_steps: 2, history_limit: 60 });
+    let runner = Runner::new(
+        model.clone(),
+        store.clone(),
+        RunnerConfig { max_steps: StepLimit::new(2), history_limit: HistoryLimit::new(60) },
+    );
     let registry = weather_tool_registry();
     let log = EventLog::new();
     let cancel = CancellationToken::new();
     let config = TurnConfig::default();
     let turn = Turn {
         session,
-        owner: owner(),
+        owner: &owner(),
         registry: &registry,
         system: "You are a helpful assistant with tools.",
         config: &config,

@@ -2,9 +2,9 @@ use std::sync::atomic::Ordering;
 
 use freehire_assistant::message::{conversation, encode_assistant, encode_user};
 use freehire_assistant::{AssistantError, MemoryStore, SessionId, TranscriptStore};
-use freehire_domain::UserId;
 
 use crate::support::{FlakyStore, owner};
+use uuid::Uuid;
 
 #[tokio::test]
 async fn append_and_read_the_transcript() {
@@ -49,24 +49,24 @@ async fn the_transcript_returns_the_stored_bytes_unchanged() {
 async fn labels_are_set_once_and_owner_scoped() {
     let store = MemoryStore::new();
     let s = store.create_session(owner());
-    let stranger = UserId::new(999).unwrap();
-    store.label(s, stranger, "hijack").await.unwrap();
-    store.touch(s, stranger).await.unwrap();
-    assert_eq!(store.label_of(s, owner()), None);
+    let stranger = Uuid::from_u128(999);
+    store.label(s, &stranger, "hijack").await.unwrap();
+    store.touch(s, &stranger).await.unwrap();
+    assert_eq!(store.label_of(s, &owner()), None);
     assert_eq!(store.touches(s), 0);
-    store.label(s, owner(), "").await.unwrap();
-    assert_eq!(store.label_of(s, owner()), None, "an empty label is no label");
-    store.label(s, owner(), "first").await.unwrap();
-    store.label(s, owner(), "second").await.unwrap();
-    store.touch(s, owner()).await.unwrap();
-    assert_eq!(store.label_of(s, owner()).as_deref(), Some("first"));
-    assert_eq!(store.label_of(s, stranger), None);
+    store.label(s, &owner(), "").await.unwrap();
+    assert_eq!(store.label_of(s, &owner()), None, "an empty label is no label");
+    store.label(s, &owner(), "first").await.unwrap();
+    store.label(s, &owner(), "second").await.unwrap();
+    store.touch(s, &owner()).await.unwrap();
+    assert_eq!(store.label_of(s, &owner()).as_deref(), Some("first"));
+    assert_eq!(store.label_of(s, &stranger), None);
     assert_eq!(store.touches(s), 1);
 }
 
 #[tokio::test]
 async fn an_unknown_session_is_not_found() {
-    let store = MemoryStore::new();
+    let store = MemoryStore::<Uuid>::new();
     let err = store.append(SessionId::random(), &encode_user("x")).await.unwrap_err();
     assert_eq!(err, AssistantError::NotFound);
     assert_eq!(err.to_string(), "assistant: session not found");

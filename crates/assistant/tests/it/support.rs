@@ -10,16 +10,17 @@ use freehire_assistant::{
     AssistantError, Event, EventLog, MemoryStore, Message, NewMessage, Role, Runner, RunnerConfig,
     SessionId, StopReason, TranscriptStore, Turn, TurnConfig,
 };
-use freehire_domain::UserId;
+use freehire_assistant::{HistoryLimit, StepLimit};
 use freehire_llm::ScriptedModel;
 use freehire_tools::{NoArgs, Registry, Tool, from_fn};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
 
 /// A [`MemoryStore`] with failure switches.
 #[derive(Default)]
 pub struct FlakyStore {
-    pub inner: MemoryStore,
+    pub inner: MemoryStore<Uuid>,
     /// Every append fails.
     pub fail_all_appends: AtomicBool,
     /// The inserts with these 0-based indices fail.
@@ -35,7 +36,7 @@ pub struct FlakyStore {
 }
 
 #[async_trait]
-impl TranscriptStore for FlakyStore {
+impl TranscriptStore<Uuid> for FlakyStore {
     async fn insert_next(
         &self,
         session: SessionId,
@@ -71,7 +72,7 @@ impl TranscriptStore for FlakyStore {
         self.inner.transcript(session).await
     }
 
-    async fn touch(&self, session: SessionId, owner: UserId) -> Result<(), AssistantError> {
+    async fn touch(&self, session: SessionId, owner: &Uuid) -> Result<(), AssistantError> {
         if self.fail_bookkeeping.load(Ordering::SeqCst) {
             return Err(AssistantError::Store("touch failed".into()));
         }
@@ -81,7 +82,7 @@ impl TranscriptStore for FlakyStore {
     async fn label(
         &self,
         session: SessionId,
-        owner: UserId,
+        owner: &Uuid,
         label: &str,
     ) -> Result<(), AssistantError> {
         if self.fail_bookkeeping.load(Ordering::SeqCst) {
@@ -98,15 +99,16 @@ pub struct EchoArgs {
 
 /// `echo {text}` → `{"echoed": text}`, `fail` → error, `boom` → panic, `stop` → cancels
 /// `cancel` and answers.
-pub fn registry(cancel: &CancellationToken) -> Registry {
-    let echo: Arc<dyn Tool> =
+pub fn registry(cancel: &CancellationToken) -> Registry<Uuid> {
+    let echo: Arc<dyn Tool<Uuid>> =
         Arc::new(from_fn("echo", "Echoes its text.", |_, a: EchoArgs| async move {
             Ok::<_, String>(json!({ "echoed": a.text }))
         }));
-    let fail: Arc<dyn Tool> = Arc::new(from_fn("fail", "Always fails.", |_, _: NoArgs| async {
-        Err::<serde_json::Value, _>("the backend said no")
-    }));
-    let boom: Arc<dyn Tool> = Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
+    let fail: Arc<dyn Tool<Uuid>> =
+        Arc::new(from_fn("fail", "Always fails.", |_, _: NoArgs| async {
+            Err::<serde_json::Value, _>("the backend said no")
+        }));
+    let boom: Arc<dyn Tool<Uuid>> = Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
         let v: Vec<u8> = Vec::new();
         if v.is_empty() {
             panic!("tool exploded");
@@ -114,36 +116,42 @@ pub fn registry(cancel: &CancellationToken) -> Registry {
         Ok::<_, String>(v)
     }));
     let token = cancel.clone();
-    let stop: Arc<dyn Tool> = Arc::new(from_fn("stop", "Presses Stop.", move |_, _: NoArgs| {
-        let token = token.clone();
-        async move {
-            token.cancel();
-            Ok::<_, String>(json!({ "stopped": true }))
-        }
-    }));
+    let stop: Arc<dyn Tool<Uuid>> =
+        Arc::new(from_fn("stop", "Presses Stop.", move |_, _: NoArgs| {
+            let token = token.clone();
+            async move {
+                token.cancel();
+                Ok::<_, String>(json!({ "stopped": true }))
+            }
+        }));
     Registry::new([echo, fail, boom, stop]).with_max_result_bytes(60_000)
 }
 
-pub fn owner() -> UserId {
-    UserId::new(42).unwrap()
+/// The session owner: a UUID principal, as a service other than freehire would use.
+pub fn owner() -> Uuid {
+    Uuid::from_u128(42)
 }
 
 /// One test scenario: a store, a session, a scripted model, a runner (MaxSteps 3,
 /// HistoryLimit 50 as in the reference tests) and an event log.
 pub struct Fixture {
+    pub owner: Uuid,
     pub store: Arc<FlakyStore>,
     pub session: SessionId,
     pub model: ScriptedModel,
-    pub runner: Runner,
+    pub runner: Runner<Uuid>,
     pub cancel: CancellationToken,
-    pub registry: Registry,
+    pub registry: Registry<Uuid>,
     pub log: EventLog,
     pub config: TurnConfig,
 }
 
 impl Fixture {
     pub fn new(model: ScriptedModel) -> Self {
-        Self::with_config(model, RunnerConfig { max_steps: 3, history_limit: 50 })
+        Self::with_config(
+            model,
+            RunnerConfig { max_steps: StepLimit::new(3), history_limit: HistoryLimit::new(50) },
+        )
     }
 
     pub fn with_config(model: ScriptedModel, config: RunnerConfig) -> Self {
@@ -153,6 +161,7 @@ impl Fixture {
         let cancel = CancellationToken::new();
         let registry = registry(&cancel);
         Self {
+            owner: owner(),
             store,
             session,
             model,
@@ -164,10 +173,10 @@ impl Fixture {
         }
     }
 
-    pub fn turn(&self) -> Turn<'_> {
+    pub fn turn(&self) -> Turn<'_, Uuid> {
         Turn {
             session: self.session,
-            owner: owner(),
+            owner: &self.owner,
             registry: &self.registry,
             system: "You are a test.",
             config: &self.config,

@@ -1,3 +1,6 @@
+//! Strict decoding properties: well-formed arguments round-trip, concatenated payloads and
+//! unknown fields are refused, the argument repair is idempotent.
+
 use freehire_tools::repair::{heal_arguments, looks_concatenated};
 use freehire_tools::{ToolError, decode_args};
 use proptest::prelude::*;

@@ -1,7 +1,9 @@
+//! The registry: order and replacement, definitions in the OpenAI shape, subsets, and the
+//! never-failing call (unknown tool, bad arguments, errors, panics, the result cap).
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use freehire_domain::UserId;
 use freehire_tools::{CallContext, NoArgs, Registry, Tool, from_fn};
 use serde_json::{Value, json};
 
@@ -11,18 +13,22 @@ struct EchoArgs {
     text: String,
 }
 
-fn echo(name: &'static str, prefix: &'static str) -> Arc<dyn Tool> {
-    Arc::new(from_fn(name, "Echoes its text.", move |owner: UserId, a: EchoArgs| async move {
-        Ok::<_, String>(json!({ "echoed": format!("{prefix}{}", a.text), "owner": owner.get() }))
+/// The embedding service's own owner id: the registry needs no freehire type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Account(u64);
+
+fn echo(name: &'static str, prefix: &'static str) -> Arc<dyn Tool<Account>> {
+    Arc::new(from_fn(name, "Echoes its text.", move |owner: Account, a: EchoArgs| async move {
+        Ok::<_, String>(json!({ "echoed": format!("{prefix}{}", a.text), "owner": owner.0 }))
     }))
 }
 
-fn owner() -> UserId {
-    UserId::new(7).unwrap()
+fn owner() -> Account {
+    Account(7)
 }
 
-async fn call(reg: &Registry, name: &str, args: &str) -> (Value, bool) {
-    let res = reg.call(&CallContext::default(), owner(), name, args).await;
+async fn call(reg: &Registry<Account>, name: &str, args: &str) -> (Value, bool) {
+    let res = reg.call(&CallContext::default(), &owner(), name, args).await;
     (serde_json::from_str(&res.content).expect("content is always valid JSON"), res.failed)
 }
 
@@ -77,16 +83,18 @@ async fn bad_arguments_fail_with_the_field_named() {
 
 #[tokio::test]
 async fn tool_errors_and_panics_become_failed_results() {
-    let failing: Arc<dyn Tool> = Arc::new(from_fn("fail", "Fails.", |_, _: NoArgs| async {
-        Err::<Value, _>("no vacancy with slug \"x\" — use the public_slug from a search result")
-    }));
-    let panicking: Arc<dyn Tool> = Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
-        if true {
-            panic!("kaboom");
-        }
-        Ok::<Value, String>(Value::Null)
-    }));
-    let unencodable: Arc<dyn Tool> =
+    let failing: Arc<dyn Tool<Account>> =
+        Arc::new(from_fn("fail", "Fails.", |_, _: NoArgs| async {
+            Err::<Value, _>("no vacancy with slug \"x\" — use the public_slug from a search result")
+        }));
+    let panicking: Arc<dyn Tool<Account>> =
+        Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
+            if true {
+                panic!("kaboom");
+            }
+            Ok::<Value, String>(Value::Null)
+        }));
+    let unencodable: Arc<dyn Tool<Account>> =
         Arc::new(from_fn("weird", "Odd keys.", |_, _: NoArgs| async {
             let mut m = BTreeMap::new();
             m.insert(vec![1u8], 1u8);
@@ -112,11 +120,12 @@ async fn tool_errors_and_panics_become_failed_results() {
 
 #[tokio::test]
 async fn large_results_are_capped_but_errors_never_are() {
-    let big: Arc<dyn Tool> = Arc::new(from_fn("big", "Big.", |_, a: EchoArgs| async move {
-        if a.text == "fail" { Err("ж".repeat(500)) } else { Ok(a.text.repeat(100)) }
-    }));
+    let big: Arc<dyn Tool<Account>> =
+        Arc::new(from_fn("big", "Big.", |_, a: EchoArgs| async move {
+            if a.text == "fail" { Err("ж".repeat(500)) } else { Ok(a.text.repeat(100)) }
+        }));
     let reg = Registry::new([big]).with_max_result_bytes(101);
-    let res = reg.call(&CallContext::default(), owner(), "big", r#"{"text":"жж"}"#).await;
+    let res = reg.call(&CallContext::default(), &owner(), "big", r#"{"text":"жж"}"#).await;
     assert!(!res.failed);
     let v: Value = serde_json::from_str(&res.content).unwrap();
     assert_eq!(v["truncated"], true);
@@ -128,12 +137,22 @@ async fn large_results_are_capped_but_errors_never_are() {
     assert!(partial.len() <= 101 && partial.len() >= 98, "{}", partial.len());
     assert!(partial.starts_with("\"жж"));
 
-    let res = reg.call(&CallContext::default(), owner(), "big", r#"{"text":"fail"}"#).await;
+    let res = reg.call(&CallContext::default(), &owner(), "big", r#"{"text":"fail"}"#).await;
     assert!(res.failed);
     assert!(res.content.len() > 1000);
     assert!(!res.content.contains("truncated"));
 
     let reg = reg.with_max_result_bytes(202);
-    let res = reg.call(&CallContext::default(), owner(), "big", r#"{"text":"ok"}"#).await;
+    let res = reg.call(&CallContext::default(), &owner(), "big", r#"{"text":"ok"}"#).await;
     assert_eq!(res.content, format!("\"{}\"", "ok".repeat(100)));
+}
+
+#[tokio::test]
+async fn a_subset_keeps_the_named_tools_in_the_given_order_and_the_cap() {
+    let reg = Registry::new([echo("a", ""), echo("b", ""), echo("c", "")]).with_max_result_bytes(9);
+    let sub = reg.subset(&["c", "missing", "a"]);
+    assert_eq!(sub.names(), ["c", "a"]);
+    assert_eq!(sub.max_result_bytes(), 9);
+    let (v, failed) = call(&sub, "b", "{}").await;
+    assert!(failed, "a tool left out is unknown: {v}");
 }
