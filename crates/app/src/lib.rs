@@ -6,6 +6,8 @@
 //!   write it with its search-outbox row in one transaction per board, record board health),
 //!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
 //!   the worker runs;
+//! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps,
+//!   composed into a system prompt and a tool registry for the generic assistant library;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search`]: the command line's search, flags turned into the HTTP search grammar;
@@ -19,6 +21,7 @@
 //! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
 //! databases and a local replay server.
 
+pub mod assistant;
 pub mod boards;
 mod error;
 pub mod ingest;
