@@ -27,6 +27,7 @@ fn prompts_are_distinct_and_non_empty() {
     assert_eq!(all.len(), 6);
 }
 
+// scenario: Unknown preset
 #[test]
 fn the_chat_prompt() {
     let chat = p("chat");
@@ -144,6 +145,7 @@ fn the_interview_and_debrief_prompts() {
     assert!(p("debrief").contains("no score"));
 }
 
+// scenario: Language
 #[test]
 fn the_language_directive() {
     assert!(system_prompt("chat", "ru").contains("Reply to the candidate in Russian"));
@@ -177,6 +179,7 @@ fn the_language_directive() {
     }
 }
 
+// scenario: A prompt names only its own tools
 /// Every backticked word in a prompt that names a tool anywhere must be a tool the preset
 /// registers (reference `TestPromptOnlyNamesToolsThePresetHas`).
 #[test]
@@ -205,6 +208,7 @@ fn catalogue() -> Registry<UserId> {
     }))
 }
 
+// scenario: Composing a preset
 #[test]
 fn composing_a_preset_picks_its_prompt_tools_and_step_cap() {
     let catalogue = catalogue();

@@ -1,3 +1,6 @@
+//! The replayed history over a long session: the head moves in blocks and the window stays
+//! bounded (reference §6.6).
+
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -7,6 +10,8 @@ use freehire_llm::{Message as M, ScriptedModel};
 
 use crate::support::owner;
 
+// scenario: Prefix stays put
+// scenario: Window stays bounded
 /// Reference: with limit 60, 25 turns whose newest seq runs from 200 to 224 and 80 rows read
 /// per turn, the replayed head takes at most two distinct values; for newest 200..399 the
 /// window holds between 60 and 79 messages.

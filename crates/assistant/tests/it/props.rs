@@ -71,41 +71,30 @@ struct Case {
     use_continue: bool,
 }
 
-fn case() -> impl Strategy<Value = Case> {
-    (
-        prop::collection::vec(step(), 0..12),
-        -1i64..5,
-        -2i64..7,
-        prop::collection::hash_set(0usize..30, 0..3),
-        prop::bool::weighted(0.05),
-        proptest::option::of(0usize..8),
-        prop::bool::weighted(0.05),
-        prop::bool::weighted(0.2),
-        prop::bool::weighted(0.2),
-    )
-        .prop_map(
-            |(
-                script,
-                runner_steps,
-                turn_steps,
-                failing_inserts,
-                fail_all,
-                cancel_at_call,
-                cancel_before,
-                seed_dangling,
-                use_continue,
-            )| Case {
-                script,
-                runner_steps,
-                turn_steps,
-                failing_inserts,
-                fail_all,
-                cancel_at_call,
-                cancel_before,
-                seed_dangling,
-                use_continue,
-            },
-        )
+prop_compose! {
+    fn case()(
+        script in prop::collection::vec(step(), 0..12),
+        runner_steps in -1i64..5,
+        turn_steps in -2i64..7,
+        failing_inserts in prop::collection::hash_set(0usize..30, 0..3),
+        fail_all in prop::bool::weighted(0.05),
+        cancel_at_call in proptest::option::of(0usize..8),
+        cancel_before in prop::bool::weighted(0.05),
+        seed_dangling in prop::bool::weighted(0.2),
+        use_continue in prop::bool::weighted(0.2),
+    ) -> Case {
+        Case {
+            script,
+            runner_steps,
+            turn_steps,
+            failing_inserts,
+            fail_all,
+            cancel_at_call,
+            cancel_before,
+            seed_dangling,
+            use_continue,
+        }
+    }
 }
 
 fn scripted(steps: &[Step]) -> Vec<Scripted> {

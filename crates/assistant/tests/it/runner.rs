@@ -1,3 +1,7 @@
+//! The turn runner against the scripted model (reference §18.1): the step bound and its
+//! wrap-up, events, persistence, cancellation, failures and panics, each ending with exactly
+//! one result.
+
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -76,6 +80,7 @@ async fn a_turn_runs_a_tool_then_answers() {
     assert!(matches!(&f.model.calls()[0].messages[0], M::System(s) if s == "You are a test."));
 }
 
+// scenario: Blank answer
 #[tokio::test]
 async fn an_empty_model_reply_gets_a_fallback_note_instead_of_vanishing() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("  ")]));
@@ -90,6 +95,7 @@ async fn an_empty_model_reply_gets_a_fallback_note_instead_of_vanishing() {
     assert_eq!(f.last_result(), Event::result(StopReason::EndTurn));
 }
 
+// scenario: The model keeps calling tools
 #[tokio::test]
 async fn the_step_cap_forces_a_final_answer_without_tools() {
     let model = ScriptedModel::new([
@@ -108,6 +114,7 @@ async fn the_step_cap_forces_a_final_answer_without_tools() {
     assert!(!f.texts().iter().any(|t| t.contains("step limit")), "a worded wrap-up needs no note");
 }
 
+// scenario: The wrap-up still calls tools
 #[tokio::test]
 async fn the_max_steps_wrap_up_runs_tool_calls_providers_still_emit() {
     let f = Fixture::new(always_calling());
@@ -119,6 +126,7 @@ async fn the_max_steps_wrap_up_runs_tool_calls_providers_still_emit() {
     assert_eq!(f.model.call_count(), 4);
 }
 
+// scenario: A per-turn ceiling
 #[tokio::test]
 async fn a_per_turn_ceiling_replaces_the_runner_default() {
     let mut script: Vec<Scripted> = (0..4).map(|i| echo_call(&format!("c{i}"), "x")).collect();
@@ -152,6 +160,7 @@ async fn zero_or_negative_runner_bounds_mean_the_defaults_never_unbounded() {
     assert_eq!(f.model.call_count(), 9);
 }
 
+// scenario: Malformed arguments
 #[tokio::test]
 async fn a_malformed_tool_call_is_correctable_in_the_same_turn() {
     let f = Fixture::new(ScriptedModel::new([
@@ -168,6 +177,7 @@ async fn a_malformed_tool_call_is_correctable_in_the_same_turn() {
     assert!(matches!(second.last(), Some(M::Tool { content, .. }) if content.contains("txt")));
 }
 
+// scenario: Concatenated arguments
 #[tokio::test]
 async fn a_concatenated_tool_call_fails_instead_of_running_truncated() {
     let raw = r#"{"text":"first"}{"text":"second"}"#;
@@ -211,6 +221,7 @@ async fn a_failing_tool_does_not_abort_the_turn() {
     assert_eq!(f.last_result(), Event::result(StopReason::EndTurn));
 }
 
+// scenario: Something panics
 #[tokio::test]
 async fn a_panicking_tool_becomes_a_failed_result() {
     let f = Fixture::new(ScriptedModel::new([
@@ -237,6 +248,7 @@ async fn an_unknown_tool_is_answered_with_the_available_ones() {
     );
 }
 
+// scenario: Something panics
 #[tokio::test]
 async fn a_panicking_model_still_ends_with_one_error_result() {
     let f = Fixture::new(ScriptedModel::new([Scripted::Panic("model crashed".into())]));
@@ -245,6 +257,7 @@ async fn a_panicking_model_still_ends_with_one_error_result() {
     assert_eq!(f.last_result(), Event::Result { stop_reason: StopReason::Error, is_error: true });
 }
 
+// scenario: Model fails
 #[tokio::test]
 async fn a_model_failure_ends_the_turn_with_an_error_result() {
     let f = Fixture::new(ScriptedModel::new([Scripted::fail("gateway down")]));
@@ -253,6 +266,7 @@ async fn a_model_failure_ends_the_turn_with_an_error_result() {
     assert_eq!(f.last_result(), Event::Result { stop_reason: StopReason::Error, is_error: true });
 }
 
+// scenario: Prompt write fails
 #[tokio::test]
 async fn a_failed_prompt_write_still_ends_the_turn() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("never")]));
@@ -282,6 +296,7 @@ async fn cancellation_stops_before_the_next_model_call() {
     assert_eq!(f.last_result(), Event::result(StopReason::Cancelled));
 }
 
+// scenario: Cancelled during a slow model call
 #[tokio::test]
 async fn cancellation_abandons_a_slow_model_call() {
     let f = Fixture::new(ScriptedModel::new([]));
@@ -332,6 +347,7 @@ async fn a_cancelled_tool_round_keeps_its_results() {
     assert_eq!(f.roles().await, [Role::User, Role::Assistant, Role::Tool]);
 }
 
+// scenario: Stop pressed during a round
 #[tokio::test]
 async fn a_round_always_finishes_even_when_a_tool_presses_stop() {
     let calls = vec![
@@ -345,6 +361,7 @@ async fn a_round_always_finishes_even_when_a_tool_presses_stop() {
     assert_eq!(f.model.call_count(), 1);
 }
 
+// scenario: The caller drops the turn future mid-write
 #[tokio::test]
 async fn writes_survive_a_dropped_turn_future() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("answer")]));
@@ -397,6 +414,7 @@ async fn history_never_starts_with_an_orphan_tool_result() {
     assert!(!matches!(first[1], M::Tool { .. }), "{first:?}");
 }
 
+// scenario: Interrupted turn replayed
 #[tokio::test]
 async fn history_closes_dangling_tool_calls_before_replay() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("ok")]));
@@ -444,6 +462,7 @@ async fn continue_does_not_record_another_user_prompt() {
     assert_eq!(f.roles().await, [Role::User, Role::Assistant]);
 }
 
+// scenario: Continue with nothing to continue
 #[tokio::test]
 async fn continue_with_an_empty_transcript_is_refused() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("no")]));

@@ -1,3 +1,7 @@
+//! The transcript store port on the in-memory adapter: sequence numbers, the tail, stored
+//! bytes unchanged, owner-scoped labels and touches, and the append retry on a contested
+//! sequence number.
+
 use std::sync::atomic::Ordering;
 
 use freehire_assistant::message::{conversation, encode_assistant, encode_user};

@@ -1,3 +1,6 @@
+//! The turn registry: one running turn per session, one waiting, a third refused, Stop
+//! cancelling both, and only the holding slot releasing.
+
 use std::time::Duration;
 
 use freehire_assistant::{AssistantError, Claim, SessionId, TurnRegistry};
@@ -49,6 +52,7 @@ async fn cancel_reaches_a_running_turn_and_is_harmless_when_idle() {
     assert!(token.is_cancelled());
 }
 
+// scenario: Third message refused
 #[tokio::test]
 async fn a_second_claim_waits_for_the_first_and_a_third_is_refused() {
     let reg = TurnRegistry::new();
@@ -83,6 +87,7 @@ async fn a_wait_gives_up_with_its_token_and_frees_its_place() {
     let _next = queued(reg.claim(s, CancellationToken::new()));
 }
 
+// scenario: Stop also drops the queued message
 #[tokio::test]
 async fn cancel_reaches_a_queued_turn() {
     let reg = TurnRegistry::new();
