@@ -1,6 +1,7 @@
 //! The conformance suite: every [`SearchIndex`] adapter must give these answers on the
 //! catalogue of `catalogue.rs`. Each check takes an index already loaded with
-//! [`catalogue::documents`] and may modify it.
+//! [`catalogue::documents`] and may modify it. The checks are listed once, in `suite!` at the
+//! end, which makes a test of each on every engine.
 
 use freehire_search::{
     Bounds, Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex, SearchRequest, SearchResults,
@@ -26,20 +27,6 @@ pub async fn set(index: &dyn SearchIndex, qs: &str) -> Vec<i64> {
     let mut v = ids(index, qs).await;
     v.sort_unstable();
     v
-}
-
-/// Every check, in order, on one loaded index.
-pub async fn all(index: &dyn SearchIndex) {
-    text_match_and_title_boost(index).await;
-    prefix_and_typos(index).await;
-    facet_filters(index).await;
-    geography_and_flags(index).await;
-    scalar_bounds(index).await;
-    sorts(index).await;
-    paging_and_total(index).await;
-    facet_distributions(index).await;
-    facets_requests(index).await;
-    writes(index).await;
 }
 
 pub async fn text_match_and_title_boost(index: &dyn SearchIndex) {
@@ -284,7 +271,7 @@ pub async fn writes(index: &dyn SearchIndex) {
 }
 
 /// Free-text filter values are matched as whole literals, never as patterns, whatever they
-/// hold, regardless of case. Adds a job: not part of [`all`].
+/// hold, regardless of case. Adds a job and removes it again, leaving the catalogue as it was.
 pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
     let odd = r#"a.b<c>[d]^-\&~{1}(x)|*+?$ "q" Ünï"#;
     let mut doc = catalogue::documents().remove(0);
@@ -309,4 +296,63 @@ pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
     assert!(set(index, &param(&odd.replace('.', "X"))).await.is_empty());
     assert!(set(index, &param("a.b")).await.is_empty(), "whole values only");
     assert_eq!(set(index, &format!("{}&cities=berlin", param(odd))).await, vec![1, 42]);
+    index.delete(&[42]).await.unwrap();
+    assert_eq!(run(index, "").await.total, 6, "the added job is gone again");
 }
+
+/// The one list of checks. Generates [`all`] (every check in this order on one index: `writes`
+/// changes the catalogue, so it runs last) and, per engine, one test per check on its own
+/// freshly loaded index plus `whole_suite_on_one_index`: `suite::embedded::*` always,
+/// `suite::meili::*` against the server `MEILI_URL` names (see `meili.rs`).
+macro_rules! suite {
+    ($($check:ident),* $(,)?) => {
+        /// Every check, in order, on one loaded index.
+        pub async fn all(index: &dyn SearchIndex) {
+            $( $check(index).await; )*
+        }
+
+        mod suite {
+            suite!(@engine embedded, $($check),*);
+            suite!(@engine meili, $($check),*);
+        }
+    };
+    (@engine $engine:ident, $($check:ident),*) => {
+        mod $engine {
+            use freehire_search::SearchIndex;
+
+            use crate::engine::{conformance, $engine::on_catalogue};
+
+            $(
+                #[tokio::test]
+                async fn $check() {
+                    on_catalogue(stringify!($check), async |index: &dyn SearchIndex| {
+                        conformance::$check(index).await
+                    })
+                    .await;
+                }
+            )*
+
+            #[tokio::test]
+            async fn whole_suite_on_one_index() {
+                on_catalogue("whole_suite", async |index: &dyn SearchIndex| {
+                    conformance::all(index).await
+                })
+                .await;
+            }
+        }
+    };
+}
+
+suite!(
+    text_match_and_title_boost,
+    prefix_and_typos,
+    facet_filters,
+    geography_and_flags,
+    scalar_bounds,
+    sorts,
+    paging_and_total,
+    facet_distributions,
+    facets_requests,
+    free_text_values_are_literal,
+    writes,
+);
