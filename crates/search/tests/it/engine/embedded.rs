@@ -110,3 +110,16 @@ async fn derivations_past_the_cap_still_match_every_word() {
     // Below the cap the same rules hold: "kwaxq" is one edit from the 36 words "kw?xq".
     assert_eq!(conformance::run(&index, "q=kwaxq+plain").await.total, 36);
 }
+
+/// An engine failure keeps the engine's error as its source and does not repeat it in its own
+/// message (an error chain prints it once).
+#[test]
+fn an_engine_error_keeps_its_source() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let Err(err) = EmbeddedIndex::open(file.path()) else { panic!("a file is not an index") };
+    assert!(matches!(err, freehire_search::IndexError::Engine(_)), "{err}");
+    assert_eq!(err.to_string(), "search engine error");
+    let source = std::error::Error::source(&err).expect("the engine's error");
+    assert!(!source.to_string().is_empty());
+    assert!(!err.to_string().contains(&source.to_string()));
+}

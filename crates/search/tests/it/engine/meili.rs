@@ -254,3 +254,12 @@ async fn a_search_only_key_searches() {
     })
     .await;
 }
+
+/// An adapter without a URL is refused before anything is sent, the reason as the source.
+#[test]
+fn an_empty_url_is_refused_with_its_reason_as_the_source() {
+    let err = MeiliIndex::new(MeiliConfig::new("/")).unwrap_err();
+    assert_eq!(err.to_string(), "search engine error");
+    let source = std::error::Error::source(&err).map(ToString::to_string);
+    assert_eq!(source.as_deref(), Some("the Meilisearch URL is empty"));
+}
