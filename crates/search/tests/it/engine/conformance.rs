@@ -29,6 +29,7 @@ pub async fn set(index: &dyn SearchIndex, qs: &str) -> Vec<i64> {
     v
 }
 
+// scenario: Title weighted highest
 pub async fn text_match_and_title_boost(index: &dyn SearchIndex) {
     // The title match (1) outranks description-only matches, even one repeating the word
     // three times (2). The order among the description-only matches (2, 5) is left open on
@@ -50,6 +51,9 @@ pub async fn text_match_and_title_boost(index: &dyn SearchIndex) {
     assert!(ids(index, "q=zzzz").await.is_empty());
 }
 
+// scenario: Prefix of the last word
+// scenario: One typo
+// scenario: Two typos in long words
 pub async fn prefix_and_typos(index: &dyn SearchIndex) {
     // The last word matches as a prefix.
     assert_eq!(ids(index, "q=desig").await, vec![3]);
@@ -67,6 +71,8 @@ pub async fn prefix_and_typos(index: &dyn SearchIndex) {
     assert!(ids(index, "q=rusk+senior").await.is_empty());
 }
 
+// scenario: Filters do not rank
+// scenario: All values
 pub async fn facet_filters(index: &dyn SearchIndex) {
     // OR within a facet, values repeated or comma-joined.
     assert_eq!(set(index, "skills=sql,figma").await, vec![3, 4]);
@@ -92,6 +98,10 @@ pub async fn facet_filters(index: &dyn SearchIndex) {
     assert_eq!(ids(index, "q=engineer&countries=fr").await, vec![4]);
 }
 
+// scenario: Geography OR-group
+// scenario: No region
+// scenario: Free-text values ignore case
+// scenario: No region on Meilisearch
 pub async fn geography_and_flags(index: &dyn SearchIndex) {
     // The geography facets form one OR-group.
     assert_eq!(set(index, "countries=de&regions=north_america").await, vec![1, 5]);
@@ -129,6 +139,7 @@ pub async fn scalar_bounds(index: &dyn SearchIndex) {
     assert!(set(index, "visa_sponsorship=true").await.is_empty());
 }
 
+// scenario: Salary sort
 pub async fn sorts(index: &dyn SearchIndex) {
     // No text, no sort: newest effective posted date first.
     assert_eq!(ids(index, "").await, vec![5, 2, 1, 6, 3, 4]);
@@ -142,6 +153,7 @@ pub async fn sorts(index: &dyn SearchIndex) {
     assert_eq!(ids(index, "q=acme&q_fields=company").await, vec![1, 4]);
 }
 
+// scenario: Page past the end
 pub async fn paging_and_total(index: &dyn SearchIndex) {
     let page = run(index, "limit=2&offset=2").await;
     assert_eq!(page.total, 6);
@@ -161,6 +173,8 @@ pub async fn paging_and_total(index: &dyn SearchIndex) {
     assert!(hit.public_slug.starts_with("product-designer-initech-"));
 }
 
+// scenario: Counts follow the filter
+// scenario: Numeric stats
 pub async fn facet_distributions(index: &dyn SearchIndex) {
     let count = |qs: &'static str, facets: &'static [Facet]| async move {
         let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
@@ -213,6 +227,7 @@ pub async fn facet_distributions(index: &dyn SearchIndex) {
     assert_eq!(run(index, "").await.stats.salary_min, None, "stats only when asked for");
 }
 
+// scenario: Disjunctive counts
 pub async fn facets_requests(index: &dyn SearchIndex) {
     let counts = |qs: &'static str| async move {
         let request = FacetsRequest::from_query_str(qs).unwrap();
@@ -249,6 +264,8 @@ pub async fn facets_requests(index: &dyn SearchIndex) {
 
 /// Upsert replaces, delete removes, rebuild swaps the whole content. Runs last: it changes
 /// the catalogue.
+// scenario: Upsert replaces
+// scenario: Delete removes
 pub async fn writes(index: &dyn SearchIndex) {
     let mut docs = catalogue::documents();
     let mut designer = docs.remove(2);

@@ -32,6 +32,7 @@ async fn documents_in_several_segments_count_once() {
     conformance::sorts(&index).await;
 }
 
+// scenario: Reopen
 #[tokio::test]
 async fn the_index_survives_a_reopen() {
     let dir = tempfile::tempdir().unwrap();
@@ -84,6 +85,8 @@ fn titled(words: &[String]) -> Vec<freehire_search::SearchDocument> {
 
 /// A prefix or a typo standing for more words than are scored one by one still finds every
 /// job: past the cap, that kind of derivation matches through one automaton query.
+// scenario: A prefix standing for many words
+// scenario: A typo standing for many words
 #[tokio::test]
 async fn derivations_past_the_cap_still_match_every_word() {
     let dir = tempfile::tempdir().unwrap();

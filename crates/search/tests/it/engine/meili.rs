@@ -14,9 +14,13 @@ use futures::FutureExt;
 
 use super::{catalogue, conformance};
 
-/// The server's configuration for index `name`, or `None` when `MEILI_URL` is unset.
-fn config(name: &str) -> Option<MeiliConfig> {
-    let url = std::env::var("MEILI_URL").ok().filter(|u| !u.is_empty());
+/// The server `MEILI_URL` names, if any.
+fn server() -> Option<String> {
+    std::env::var("MEILI_URL").ok().filter(|u| !u.is_empty())
+}
+
+/// The configuration for index `name` on the server at `url`, or `None` (saying so) without one.
+fn config(name: &str, url: Option<String>) -> Option<MeiliConfig> {
     let Some(url) = url else {
         eprintln!("{name}: MEILI_URL is not set; the Meilisearch conformance test did not run");
         return None;
@@ -46,13 +50,21 @@ async fn finally<T>(body: impl Future<Output = T>, cleanup: impl Future<Output =
     outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// Runs `check` with an adapter on a fresh, empty index of its own (uid from `name`) and its
-/// configuration, then deletes the index, pass or fail. Returns at once without `MEILI_URL`.
+/// Runs `check` with an adapter on a fresh, empty index of its own (uid from `name`) on the
+/// server `MEILI_URL` names and its configuration, then deletes the index, pass or fail.
 async fn on_fresh<F>(name: &str, check: F)
 where
     F: AsyncFnOnce(Arc<MeiliIndex>, MeiliConfig),
 {
-    let Some(config) = config(name) else { return };
+    on_server(server(), name, check).await;
+}
+
+/// [`on_fresh`] on the server at `url`; without one, returns at once.
+async fn on_server<F>(url: Option<String>, name: &str, check: F)
+where
+    F: AsyncFnOnce(Arc<MeiliIndex>, MeiliConfig),
+{
+    let Some(config) = config(name, url) else { return };
     let index = Arc::new(MeiliIndex::new(config.clone()).unwrap());
     finally(check(index.clone(), config), async { index.drop_index().await.unwrap() }).await;
 }
@@ -70,8 +82,18 @@ where
     .await;
 }
 
+/// Without a server the Meilisearch tests return at once, saying so on stderr, and their check
+/// never runs.
+// scenario: Suite without a server
+#[tokio::test]
+async fn without_a_server_nothing_runs() {
+    on_server(None, "no_server", async |_: Arc<MeiliIndex>, _| panic!("ran without a server"))
+        .await;
+}
+
 /// A rebuild leaves no `<uid>_rebuild` index behind, and a second adapter on the same uid
 /// (another process: the API beside the worker) sees the writes.
+// scenario: Rebuild seen by another process
 #[tokio::test]
 async fn rebuild_swaps_and_a_second_adapter_sees_it() {
     on_fresh("rebuild_swap", async |writer: Arc<MeiliIndex>, config| {
@@ -87,6 +109,7 @@ async fn rebuild_swaps_and_a_second_adapter_sees_it() {
 /// A filter on an attribute the live settings do not allow (settings changed behind the
 /// adapter's back, as in a rollout out of order) is refused as the query's fault, and
 /// searches without a filter still work.
+// scenario: Filter refused
 #[tokio::test]
 async fn a_filter_the_settings_do_not_allow_is_rejected() {
     on_fresh("rejected", async |index: Arc<MeiliIndex>, config: MeiliConfig| {
@@ -121,6 +144,7 @@ async fn a_filter_the_settings_do_not_allow_is_rejected() {
 
 /// The first call on a server without the index creates it with the settings: a search
 /// answers (no hits) instead of failing on a missing index, and a filter works at once.
+// scenario: Settings before first use
 #[tokio::test]
 async fn a_missing_index_is_created_on_first_use() {
     on_fresh("first_use", async |index: Arc<MeiliIndex>, _| {
@@ -214,6 +238,7 @@ async fn both_engines_answer_random_queries_alike() {
 
 /// The API may hold a key that can only search: its adapter cannot apply settings, and still
 /// searches the index the writer prepared (and refuses writes).
+// scenario: Search-only key
 #[tokio::test]
 async fn a_search_only_key_searches() {
     on_fresh("search_key", async |writer: Arc<MeiliIndex>, config: MeiliConfig| {
