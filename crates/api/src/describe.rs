@@ -25,7 +25,7 @@ pub fn render(html: &str, format: DescriptionFormat) -> String {
         Ok(text) => tidy(&text),
         Err(error) => {
             tracing::warn!(%error, ?format, "description conversion failed: serving visible text");
-            freehire_search::document::visible_text(html)
+            freehire_search::visible_text(html)
         }
     }
 }

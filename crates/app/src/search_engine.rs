@@ -45,7 +45,7 @@ pub struct SearchEngineArgs {
     pub meili_key: Option<String>,
 
     /// Meilisearch index uid (rebuilds use `<uid>_rebuild`).
-    #[arg(long, env = "MEILI_INDEX", default_value = freehire_search::meili::DEFAULT_INDEX_UID)]
+    #[arg(long, env = "MEILI_INDEX", default_value = freehire_search::DEFAULT_INDEX_UID)]
     pub meili_index: String,
 }
 
@@ -56,7 +56,7 @@ impl Default for SearchEngineArgs {
             index_dir: PathBuf::from(DEFAULT_INDEX_DIR),
             meili_url: None,
             meili_key: None,
-            meili_index: freehire_search::meili::DEFAULT_INDEX_UID.to_owned(),
+            meili_index: freehire_search::DEFAULT_INDEX_UID.to_owned(),
         }
     }
 }

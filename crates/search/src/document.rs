@@ -180,7 +180,7 @@ pub fn visible_text(html: &str) -> String {
 
 /// At most `max` characters of `text`; a longer text is cut back to its last space within the
 /// limit (or hard at the limit when the first word alone is longer).
-pub fn truncate_words(text: &str, max: usize) -> String {
+pub(crate) fn truncate_words(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text.to_owned(),
         Some((cut, next)) => {

@@ -164,14 +164,13 @@ impl Facet {
     /// Checks one value given to `param` (the facet's name or its `_exclude` form) and returns
     /// it in canonical form.
     pub fn value(self, param: &str, raw: &str) -> Result<FacetValue, SearchError> {
-        fn domain<T>(
-            param: &str,
-            parsed: Result<T, freehire_domain::DomainError>,
-            text: impl Fn(T) -> String,
-        ) -> Result<FacetValue, SearchError> {
-            parsed
-                .map(|v| FacetValue::Text(text(v)))
-                .map_err(|e| SearchError::from_domain(param, e))
+        // A value of a `freehire-domain` type, in its canonical spelling.
+        macro_rules! domain {
+            ($ty:ident) => {
+                $ty::parse(raw)
+                    .map(|v| FacetValue::Text(v.as_str().to_owned()))
+                    .map_err(|e| SearchError::from_domain(param, e))
+            };
         }
         fn closed(param: &str, raw: &str, list: Closed) -> Result<FacetValue, SearchError> {
             list.find(raw)
@@ -179,31 +178,23 @@ impl Facet {
                 .ok_or_else(|| SearchError::unknown(param, raw, list.allowed()))
         }
         match self {
-            Facet::Source => domain(param, Provider::parse(raw), |p| p.as_str().to_owned()),
-            Facet::CompanySlug => domain(param, CompanySlug::parse(raw), |s| s.as_str().to_owned()),
+            Facet::Source => domain!(Provider),
+            Facet::CompanySlug => domain!(CompanySlug),
             Facet::Regions if raw == NO_REGION => Ok(FacetValue::Empty),
             Facet::Regions => {
                 Region::parse(raw).map(|r| FacetValue::Text(r.as_str().to_owned())).map_err(|_| {
                     SearchError::unknown(param, raw, format!("{}, {NO_REGION}", Region::allowed()))
                 })
             }
-            Facet::WorkMode => domain(param, WorkMode::parse(raw), |v| v.as_str().to_owned()),
-            Facet::EmploymentType => {
-                domain(param, EmploymentType::parse(raw), |v| v.as_str().to_owned())
-            }
-            Facet::EducationLevel => {
-                domain(param, EducationLevel::parse(raw), |v| v.as_str().to_owned())
-            }
-            Facet::Seniority => domain(param, Seniority::parse(raw), |v| v.as_str().to_owned()),
-            Facet::Category => domain(param, Category::parse(raw), |v| v.as_str().to_owned()),
-            Facet::SalaryPeriod => {
-                domain(param, SalaryPeriod::parse(raw), |v| v.as_str().to_owned())
-            }
-            Facet::EnglishLevel => {
-                domain(param, EnglishLevel::parse(raw), |v| v.as_str().to_owned())
-            }
-            Facet::IsTech => domain(param, TechFlag::parse(raw), |v| v.as_str().to_owned()),
-            Facet::Countries => domain(param, CountryCode::parse(raw), |c| c.as_str().to_owned()),
+            Facet::WorkMode => domain!(WorkMode),
+            Facet::EmploymentType => domain!(EmploymentType),
+            Facet::EducationLevel => domain!(EducationLevel),
+            Facet::Seniority => domain!(Seniority),
+            Facet::Category => domain!(Category),
+            Facet::SalaryPeriod => domain!(SalaryPeriod),
+            Facet::EnglishLevel => domain!(EnglishLevel),
+            Facet::IsTech => domain!(TechFlag),
+            Facet::Countries => domain!(CountryCode),
             Facet::Domains => closed(param, raw, vocab::DOMAINS),
             Facet::CompanyType => closed(param, raw, vocab::COMPANY_TYPE),
             Facet::CompanySize => closed(param, raw, vocab::COMPANY_SIZE),

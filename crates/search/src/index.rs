@@ -102,20 +102,43 @@ pub struct SearchResults {
     pub stats: NumericStats,
 }
 
-/// Why an index operation failed.
+/// Why an index operation failed. Each variant keeps the engine's error (or, where there is
+/// none, a message saying what went wrong) as its source; the variant's own message does not
+/// repeat it, so a chain (`{:#}`, `anyhow`) prints it once.
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
     /// The engine failed (I/O, corrupt index, a lock held elsewhere, …).
-    #[error("search engine error: {0}")]
-    Engine(String),
+    #[error("search engine error")]
+    Engine(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The engine refused the query as invalid (Meilisearch's HTTP 400 on a search: a filter
-    /// or sort the live index settings do not allow, …). The API may answer 400, or retry
-    /// without the filter and report the filter parameters as ignored (reference §5.3).
-    #[error("search engine refused the query: {0}")]
-    Rejected(String),
-    /// A stored document could not be read back.
-    #[error("stored search document is unreadable: {0}")]
-    Document(String),
+    /// or sort the live index settings do not allow, …; the source is Meilisearch's error).
+    /// The API may answer 400, or retry without the filter and report the filter parameters as
+    /// ignored (reference §5.3).
+    #[error("search engine refused the query")]
+    Rejected(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A stored document could not be read back (or written as the engine stores it).
+    #[error("stored search document is unreadable")]
+    Document(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// What was being done when `source` happened (`meilisearch`, `document 42`), as one link of
+/// an error chain: its message is the context alone.
+#[derive(Debug, thiserror::Error)]
+#[error("{context}")]
+pub(crate) struct Context {
+    context: String,
+    #[source]
+    source: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl Context {
+    /// `source` in `context`, boxed as an [`IndexError`] source.
+    pub(crate) fn boxed(
+        context: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Box<dyn std::error::Error + Send + Sync> {
+        Box::new(Self { context: context.into(), source: source.into() })
+    }
 }
 
 /// A search engine holding [`SearchDocument`]s.
@@ -187,4 +210,19 @@ pub async fn facet_counts(
         facets.insert(facet, r.facets.remove(&facet).unwrap_or_default());
     }
     Ok(FacetCounts { total: full.total, facets, stats: full.stats })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_link_of_an_index_error_chain_prints_once() {
+        let err = IndexError::Engine(Context::boxed("meilisearch", "connection refused"));
+        let chain: Vec<String> =
+            std::iter::successors(Some(&err as &dyn std::error::Error), |e| e.source())
+                .map(ToString::to_string)
+                .collect();
+        assert_eq!(chain, ["search engine error", "meilisearch", "connection refused"]);
+    }
 }

@@ -38,26 +38,27 @@
 //! - [`MeiliIndex`]: the Meilisearch adapter (index settings, awaited writes,
 //!   rebuild-and-swap), configured by [`MeiliConfig`].
 //!
-//! The query model is pure (no IO, no clock: the caller passes `now`). The outbox drain lives
+//! The modules are private: every public item is re-exported at the crate root, the one path
+//! callers use. The query model is pure (no IO, no clock: the caller passes `now`). The outbox drain lives
 //! in `freehire-app`, the HTTP routes in `freehire-api` and the `freehire search` command in
 //! `freehire-app` and the CLI.
 
-pub mod document;
-pub mod embedded;
-pub mod error;
-pub mod facet;
-pub mod filter;
-pub mod ignored;
-pub mod index;
-pub mod meili;
-pub mod page;
-pub mod query;
-pub mod request;
-pub mod scalars;
-pub mod sort;
-pub mod vocab;
+mod document;
+mod embedded;
+mod error;
+mod facet;
+mod filter;
+mod ignored;
+mod index;
+mod meili;
+mod page;
+mod query;
+mod request;
+mod scalars;
+mod sort;
+mod vocab;
 
-pub use document::{MAX_DESCRIPTION_CHARS, SearchDocument, indexable};
+pub use document::{MAX_DESCRIPTION_CHARS, SearchDocument, indexable, visible_text};
 pub use embedded::EmbeddedIndex;
 pub use error::SearchError;
 pub use facet::{Facet, FacetValue, Mode, NO_REGION, Selection};
@@ -67,9 +68,9 @@ pub use index::{
     Bounds, Distribution, FacetCounts, IndexError, MAX_FACET_VALUES, NumericStats, SearchIndex,
     SearchRequest, SearchResults, facet_counts,
 };
-pub use meili::{MeiliConfig, MeiliIndex};
+pub use meili::{DEFAULT_INDEX_UID, MeiliConfig, MeiliIndex};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
 pub use query::{Endpoint, JobQuery, QField};
 pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};
-pub use scalars::{MAX_WITHIN_DAYS, MIN_WITHIN_DAYS, Scalars};
+pub use scalars::{MAX_WITHIN_DAYS, MIN_WITHIN_DAYS, SCALAR_PARAMS, Scalars};
 pub use sort::{Order, Sort, SortField};

@@ -5,25 +5,25 @@
 
 /// A closed list of wire values.
 #[derive(Debug, Clone, Copy)]
-pub struct Closed {
+pub(crate) struct Closed {
     /// Every allowed value, in vocabulary order.
-    pub values: &'static [&'static str],
+    pub(crate) values: &'static [&'static str],
 }
 
 impl Closed {
     /// The canonical value when `raw` is one of the allowed values.
-    pub fn find(&self, raw: &str) -> Option<&'static str> {
+    pub(crate) fn find(&self, raw: &str) -> Option<&'static str> {
         self.values.iter().copied().find(|v| *v == raw)
     }
 
     /// The allowed values, comma-separated.
-    pub fn allowed(&self) -> String {
+    pub(crate) fn allowed(&self) -> String {
         self.values.join(", ")
     }
 }
 
 /// `domains`.
-pub const DOMAINS: Closed = Closed {
+pub(crate) const DOMAINS: Closed = Closed {
     values: &[
         "fintech",
         "crypto",
@@ -49,25 +49,26 @@ pub const DOMAINS: Closed = Closed {
 };
 
 /// `company_type`.
-pub const COMPANY_TYPE: Closed = Closed {
+pub(crate) const COMPANY_TYPE: Closed = Closed {
     values: &["product", "startup", "outsource", "outstaff", "agency", "inhouse", "government"],
 };
 
 /// `company_size`.
-pub const COMPANY_SIZE: Closed =
+pub(crate) const COMPANY_SIZE: Closed =
     Closed { values: &["1-10", "11-50", "51-200", "201-500", "501-1000", "1000+"] };
 
 /// `relocation`.
-pub const RELOCATION: Closed = Closed { values: &["not_supported", "supported", "required"] };
+pub(crate) const RELOCATION: Closed =
+    Closed { values: &["not_supported", "supported", "required"] };
 
 /// `role_type`.
-pub const ROLE_TYPE: Closed = Closed { values: &["people_manager"] };
+pub(crate) const ROLE_TYPE: Closed = Closed { values: &["people_manager"] };
 
 /// `reality` (the document's `reality.class`).
-pub const REALITY: Closed = Closed { values: &["fresh", "stale", "likely-evergreen"] };
+pub(crate) const REALITY: Closed = Closed { values: &["fresh", "stale", "likely-evergreen"] };
 
 /// `ai_archetype`.
-pub const AI_ARCHETYPE: Closed = Closed {
+pub(crate) const AI_ARCHETYPE: Closed = Closed {
     values: &[
         "rag_app_builder",
         "agent_builder",
@@ -79,4 +80,4 @@ pub const AI_ARCHETYPE: Closed = Closed {
 };
 
 /// `requires_clearance`: a flag that is true or absent in the index.
-pub const CLEARANCE: Closed = Closed { values: &["true", "false"] };
+pub(crate) const CLEARANCE: Closed = Closed { values: &["true", "false"] };

@@ -219,9 +219,7 @@ mod tests {
 
     use std::collections::BTreeMap;
 
-    use freehire_search::{
-        Endpoint, FacetCounts, JobQuery, SearchDocument, SearchResults, facet::Facet,
-    };
+    use freehire_search::{Endpoint, Facet, FacetCounts, JobQuery, SearchDocument, SearchResults};
 
     use super::*;
 

@@ -6,8 +6,7 @@
 
 use std::sync::Arc;
 
-use freehire_search::meili::{MeiliConfig, MeiliIndex};
-use freehire_search::{SearchDocument, SearchIndex, indexable};
+use freehire_search::{MeiliConfig, MeiliIndex, SearchDocument, SearchIndex, indexable};
 use freehire_store::{ListPage, testing::TestDb};
 use serde_json::json;
 

@@ -17,10 +17,9 @@ mod queries;
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
-use freehire_search::meili::{MeiliConfig, MeiliIndex};
 use freehire_search::{
-    EmbeddedIndex, Endpoint, FacetsRequest, JobQuery, SearchDocument, SearchIndex, SearchRequest,
-    facet_counts,
+    EmbeddedIndex, Endpoint, FacetsRequest, JobQuery, MeiliConfig, MeiliIndex, SearchDocument,
+    SearchIndex, SearchRequest, facet_counts,
 };
 
 use catalogue::{Rng, Seeds};

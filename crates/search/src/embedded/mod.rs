@@ -59,8 +59,8 @@ struct Inner {
     columns: Arc<ColumnCache>,
 }
 
-fn engine(e: impl std::fmt::Display) -> IndexError {
-    IndexError::Engine(e.to_string())
+fn engine(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> IndexError {
+    IndexError::Engine(e.into())
 }
 
 impl EmbeddedIndex {
@@ -158,7 +158,7 @@ impl Inner {
                 .get_first(self.fields.doc)
                 .and_then(|v| v.as_str())
                 .ok_or_else(|| IndexError::Document("no stored document".into()))?;
-            hits.push(serde_json::from_str(json).map_err(|e| IndexError::Document(e.to_string()))?);
+            hits.push(serde_json::from_str(json).map_err(|e| IndexError::Document(e.into()))?);
         }
         let facets =
             request.facets.iter().copied().zip(counts).map(|(f, c)| (f, distribution(c))).collect();
@@ -221,7 +221,7 @@ fn to_tantivy(fields: &Fields, doc: &SearchDocument) -> Result<TantivyDocument, 
             out.add_i64(field(name)?, v);
         }
     }
-    let json = serde_json::to_string(doc).map_err(|e| IndexError::Document(e.to_string()))?;
+    let json = serde_json::to_string(doc).map_err(|e| IndexError::Document(e.into()))?;
     out.add_text(fields.doc, json);
     Ok(out)
 }

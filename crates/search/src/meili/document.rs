@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::document::SearchDocument;
 use crate::facet::Facet;
-use crate::index::IndexError;
+use crate::index::{Context, IndexError};
 
 /// The numeric `enrichment` attributes: filters, sorts and stats.
 pub(crate) const SALARY_MIN: &str = "enrichment.salary_min";
@@ -114,7 +114,8 @@ struct Fixed {
 
 /// The [`SearchDocument`] of a stored Meilisearch document (a hit).
 pub(crate) fn from_meili(doc: Map<String, Value>) -> Result<SearchDocument, IndexError> {
-    let bad = |what: &str| IndexError::Document(format!("{what} (document {:?})", doc.get("id")));
+    let bad =
+        |what: &str| IndexError::Document(format!("{what} (document {:?})", doc.get("id")).into());
     let mut facets = std::collections::BTreeMap::new();
     for facet in Facet::ALL.iter().filter(|f| **f != Facet::CompanySlug) {
         let values: Vec<String> = match get(&doc, facet.attribute()) {
@@ -145,7 +146,7 @@ pub(crate) fn from_meili(doc: Map<String, Value>) -> Result<SearchDocument, Inde
     };
     let id = doc.get("id").cloned();
     let fixed: Fixed = serde_json::from_value(Value::Object(doc))
-        .map_err(|e| IndexError::Document(format!("{e} (document {id:?})")))?;
+        .map_err(|e| IndexError::Document(Context::boxed(format!("document {id:?}"), e)))?;
     facets.insert(Facet::CompanySlug.param().to_owned(), vec![fixed.company_slug.clone()]);
     Ok(SearchDocument {
         id: fixed.id,

@@ -29,7 +29,7 @@ use meilisearch_sdk::tasks::Task;
 use tokio::sync::OnceCell;
 
 use crate::document::SearchDocument;
-use crate::index::{IndexError, SearchIndex, SearchRequest, SearchResults};
+use crate::index::{Context, IndexError, SearchIndex, SearchRequest, SearchResults};
 use http::MeiliHttp;
 
 /// The index uid used when none is configured (reference §5.1).
@@ -109,14 +109,14 @@ impl std::fmt::Debug for MeiliIndex {
 
 /// A transport or protocol failure.
 fn engine(e: Error) -> IndexError {
-    IndexError::Engine(format!("meilisearch: {e}"))
+    IndexError::Engine(Context::boxed("meilisearch", e))
 }
 
 /// A search failure: an invalid request is the query's fault, anything else the engine's.
 fn search_error(e: Error) -> IndexError {
     match e {
         Error::Meilisearch(m) if m.error_type == ErrorType::InvalidRequest => {
-            IndexError::Rejected(m.error_message)
+            IndexError::Rejected(Box::new(m))
         }
         other => engine(other),
     }
@@ -130,7 +130,7 @@ impl MeiliIndex {
             return Err(IndexError::Engine("the Meilisearch URL is empty".into()));
         }
         let http = MeiliHttp::new(config.api_key.clone(), config.request_timeout)
-            .map_err(|e| IndexError::Engine(format!("meilisearch client: {e}")))?;
+            .map_err(|e| IndexError::Engine(Context::boxed("meilisearch client", e)))?;
         Ok(Self {
             client: Client::new_with_client(url, config.api_key, http),
             uid: config.index_uid,
@@ -169,10 +169,13 @@ impl MeiliIndex {
                 return Ok(state);
             }
             if Instant::now() >= deadline {
-                return Err(IndexError::Engine(format!(
-                    "meilisearch task {} did not finish within {:?}",
-                    task.task_uid, self.task_timeout
-                )));
+                return Err(IndexError::Engine(
+                    format!(
+                        "meilisearch task {} did not finish within {:?}",
+                        task.task_uid, self.task_timeout
+                    )
+                    .into(),
+                ));
             }
             tokio::time::sleep(pause).await;
             pause = (pause * 2).min(Duration::from_millis(250));

@@ -5,6 +5,7 @@ use freehire_search::{Endpoint, Facet, JobQuery, QField};
 
 use crate::{filter, now, parse};
 
+// scenario: Empty fragments
 #[test]
 fn filters() {
     let posted_30 = now().timestamp() - 30 * 86_400;

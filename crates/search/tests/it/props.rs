@@ -3,7 +3,7 @@
 //! value can inject filter syntax).
 
 use freehire_search::{
-    AgentSearchRequest, Endpoint, Facet, FacetsRequest, JobQuery, scalars::SCALAR_PARAMS,
+    AgentSearchRequest, Endpoint, Facet, FacetsRequest, JobQuery, SCALAR_PARAMS,
 };
 use proptest::prelude::*;
 

@@ -1,5 +1,6 @@
 //! Reference §16.2 (query translation, unknown parameters) and §16.3 (search request), one
-//! test per row.
+//! test per row, and the query-model scenarios of openspec/specs/search/spec.md those rows do
+//! not state exactly. Each test names the scenarios it proves (`// scenario: …`).
 
 use freehire_search::{FacetsRequest, IgnoredParam, SearchError};
 
@@ -9,6 +10,13 @@ fn ignored(param: &str, did_you_mean: Option<&str>) -> IgnoredParam {
     IgnoredParam { param: param.into(), did_you_mean: did_you_mean.map(Into::into) }
 }
 
+/// Asserts that `qs` is refused naming `param`, with exactly `message`.
+fn assert_refused(qs: &str, param: &str, message: &str) {
+    let e = parse(qs).unwrap_err();
+    assert_eq!((e.param(), e.to_string().as_str()), (param, message), "{qs}");
+}
+
+// scenario: Repeated and comma-joined values
 #[test]
 fn repeated_and_comma_joined_values_are_the_same_or_group() {
     let joined = parse("skills=go,rust").unwrap();
@@ -19,6 +27,7 @@ fn repeated_and_comma_joined_values_are_the_same_or_group() {
     assert_eq!(f.to_string(), r#"(skills = "go" OR skills = "rust")"#);
 }
 
+// scenario: AND mode
 #[test]
 fn mode_and_gives_one_group_per_value() {
     let f = parse("skills=go,rust&skills_mode=and").unwrap().filter(now());
@@ -26,6 +35,7 @@ fn mode_and_gives_one_group_per_value() {
     assert_eq!(f.to_string(), r#"skills = "go" AND skills = "rust""#);
 }
 
+// scenario: Countries and regions
 #[test]
 fn geography_is_one_widening_or_group() {
     let f = parse("countries=de&regions=eu").unwrap().filter(now());
@@ -33,6 +43,7 @@ fn geography_is_one_widening_or_group() {
     assert_eq!(f.to_string(), r#"(regions = "eu" OR countries = "de")"#);
 }
 
+// scenario: Mode ignored
 #[test]
 fn regions_mode_and_is_ignored() {
     assert_eq!(filter("regions_mode=and"), "");
@@ -40,12 +51,14 @@ fn regions_mode_and_is_ignored() {
     assert!(parse("regions_mode=and").unwrap().ignored_params.is_empty());
 }
 
+// scenario: No region
 #[test]
 fn regions_none_is_empty_and_its_exclusion_not_empty() {
     assert_eq!(filter("regions=none"), "regions IS EMPTY");
     assert_eq!(filter("regions_exclude=none"), "regions IS NOT EMPTY");
 }
 
+// scenario: Exclusion
 #[test]
 fn exclusion_is_its_own_and_group() {
     assert_eq!(filter("seniority_exclude=junior"), r#"enrichment.seniority != "junior""#);
@@ -59,29 +72,34 @@ fn exclusion_is_its_own_and_group() {
     );
 }
 
+// scenario: Not cleared
 #[test]
 fn clearance_false_is_not_true() {
     assert_eq!(filter("requires_clearance=false"), "NOT requires_clearance = true");
     assert_eq!(filter("requires_clearance=true"), "requires_clearance = true");
 }
 
+// scenario: Visa
 #[test]
 fn visa_sponsorship_any_non_true_value_is_false() {
     assert_eq!(filter("visa_sponsorship=yes"), "enrichment.visa_sponsorship = false");
     assert_eq!(filter("visa_sponsorship=true"), "enrichment.visa_sponsorship = true");
 }
 
+// scenario: Experience ceiling
 #[test]
 fn experience_years_max_bounds_the_minimum() {
     assert_eq!(filter("experience_years_max=3"), "enrichment.experience_years_min <= 3");
 }
 
+// scenario: Posted window
 #[test]
 fn posted_within_days_is_relative_to_now() {
     let expected = now().timestamp() - 604_800;
     assert_eq!(filter("posted_within_days=7"), format!("posted_ts >= {expected}"));
 }
 
+// scenario: Window out of range
 #[test]
 fn out_of_range_or_malformed_within_days_are_ignored() {
     for qs in ["posted_within_days=0", "posted_within_days=36501", "posted_within_days=abc"] {
@@ -91,6 +109,7 @@ fn out_of_range_or_malformed_within_days_are_ignored() {
     }
 }
 
+// scenario: Quote in a value
 #[test]
 fn quotes_and_backslashes_are_escaped_inside_quotes() {
     assert_eq!(filter(r#"skills=a"b"#), r#"skills = "a\"b""#);
@@ -98,6 +117,7 @@ fn quotes_and_backslashes_are_escaped_inside_quotes() {
     assert_eq!(filter(r#"cities=x"%20OR%20source%20=%20"y"#), r#"cities = "x\" OR source = \"y""#);
 }
 
+// scenario: No parameters
 #[test]
 fn no_parameters_no_filter_and_no_narrowing() {
     let q = parse("").unwrap();
@@ -108,6 +128,7 @@ fn no_parameters_no_filter_and_no_narrowing() {
     assert!(parse("skills=go").unwrap().narrows());
 }
 
+// scenario: Singular country
 #[test]
 fn singular_country_suggests_countries() {
     assert_eq!(
@@ -116,6 +137,7 @@ fn singular_country_suggests_countries() {
     );
 }
 
+// scenario: Singular skill exclusion
 #[test]
 fn skill_exclude_suggests_skills_exclude() {
     assert_eq!(
@@ -124,6 +146,7 @@ fn skill_exclude_suggests_skills_exclude() {
     );
 }
 
+// scenario: Many unknowns
 #[test]
 fn twelve_unknown_parameters_report_ten_sorted() {
     let qs: Vec<String> = (0..12).rev().map(|i| format!("zz{i:02}=1")).collect();
@@ -141,6 +164,9 @@ fn no_unknown_parameters_no_ignored_params_key() {
     assert_eq!(one, serde_json::json!({"param": "country"}), "did_you_mean omitted when none");
 }
 
+// scenario: Clamped limit
+// scenario: Too deep
+// scenario: Deepest page
 #[test]
 fn limit_default_clamp_and_window() {
     assert_eq!(parse("").unwrap().page.limit, 20);
@@ -154,6 +180,9 @@ fn limit_default_clamp_and_window() {
     assert_eq!((ok.page.offset, ok.page.limit), (9980, 20));
 }
 
+// scenario: Bogus sort without text
+// scenario: Bogus sort with text
+// scenario: Salary sort
 #[test]
 fn sort_fallbacks() {
     assert_eq!(parse("sort=bogus").unwrap().sort_directives(), vec!["posted_at:desc"]);
@@ -167,6 +196,10 @@ fn sort_fallbacks() {
         vec!["enrichment.salary_min:desc"]
     );
     assert_eq!(
+        parse("sort=salary_min&order=sideways").unwrap().sort_directives(),
+        vec!["enrichment.salary_min:desc"]
+    );
+    assert_eq!(
         parse("sort=salary_max&order=asc&q=go").unwrap().sort_directives(),
         vec!["enrichment.salary_max:asc"]
     );
@@ -177,6 +210,8 @@ fn sort_match_falls_back_to_the_default_feed() {
     assert_eq!(parse("sort=match").unwrap().sort_directives(), vec!["posted_at:desc"]);
 }
 
+// scenario: Unknown facet
+// scenario: Restriction with disjunctive
 #[test]
 fn facets_bogus_and_facets_with_disjunctive_are_refused() {
     let e = FacetsRequest::from_query_str("facets=bogus").unwrap_err();
@@ -186,4 +221,39 @@ fn facets_bogus_and_facets_with_disjunctive_are_refused() {
     );
     let e = FacetsRequest::from_query_str("facets=skills&disjunctive=true").unwrap_err();
     assert_eq!(e, SearchError::FacetsWithDisjunctive);
+}
+
+// scenario: Unknown vocabulary value
+#[test]
+fn an_unknown_vocabulary_value_lists_the_allowed_values() {
+    assert_refused(
+        "seniority=guru",
+        "seniority",
+        r#"invalid seniority "guru": allowed values are intern, junior, middle, senior, lead, staff, principal, c_level"#,
+    );
+}
+
+// scenario: Excluded value checked too
+#[test]
+fn an_excluded_value_is_checked_too() {
+    assert_refused(
+        "regions_exclude=mars",
+        "regions_exclude",
+        r#"invalid regions_exclude "mars": allowed values are global, north_america, latam, eu, uk, mena, africa, apac, cis, none"#,
+    );
+}
+
+// scenario: Scoped text
+#[test]
+fn scoped_text_searches_the_named_fields_only() {
+    let q = parse("q=rust&q_fields=title,bogus").unwrap();
+    assert_eq!(q.attributes_to_search_on(), Some(vec!["title"]));
+    assert_eq!(q.ignored_params, vec![ignored("q_fields=bogus", None)]);
+}
+
+// scenario: Active parameters
+#[test]
+fn active_filter_parameters_are_those_that_filter() {
+    let q = parse("skills=go&countries_exclude=de&salary_min=1&q=x").unwrap();
+    assert_eq!(q.active_filter_params(), ["countries_exclude", "salary_min", "skills"]);
 }

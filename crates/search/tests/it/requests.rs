@@ -33,6 +33,7 @@ fn facets_request_checks_the_filter_grammar() {
     assert_eq!(e.param(), "seniority");
 }
 
+// scenario: Unknown format
 #[test]
 fn description_format_falls_back_to_html() {
     let cases = [

@@ -1,6 +1,7 @@
 //! The conformance suite: every [`SearchIndex`] adapter must give these answers on the
 //! catalogue of `catalogue.rs`. Each check takes an index already loaded with
-//! [`catalogue::documents`] and may modify it.
+//! [`catalogue::documents`] and may modify it. The checks are listed once, in `suite!` at the
+//! end, which makes a test of each on every engine.
 
 use freehire_search::{
     Bounds, Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex, SearchRequest, SearchResults,
@@ -28,20 +29,7 @@ pub async fn set(index: &dyn SearchIndex, qs: &str) -> Vec<i64> {
     v
 }
 
-/// Every check, in order, on one loaded index.
-pub async fn all(index: &dyn SearchIndex) {
-    text_match_and_title_boost(index).await;
-    prefix_and_typos(index).await;
-    facet_filters(index).await;
-    geography_and_flags(index).await;
-    scalar_bounds(index).await;
-    sorts(index).await;
-    paging_and_total(index).await;
-    facet_distributions(index).await;
-    facets_requests(index).await;
-    writes(index).await;
-}
-
+// scenario: Title weighted highest
 pub async fn text_match_and_title_boost(index: &dyn SearchIndex) {
     // The title match (1) outranks description-only matches, even one repeating the word
     // three times (2). The order among the description-only matches (2, 5) is left open on
@@ -63,6 +51,9 @@ pub async fn text_match_and_title_boost(index: &dyn SearchIndex) {
     assert!(ids(index, "q=zzzz").await.is_empty());
 }
 
+// scenario: Prefix of the last word
+// scenario: One typo
+// scenario: Two typos in long words
 pub async fn prefix_and_typos(index: &dyn SearchIndex) {
     // The last word matches as a prefix.
     assert_eq!(ids(index, "q=desig").await, vec![3]);
@@ -80,6 +71,8 @@ pub async fn prefix_and_typos(index: &dyn SearchIndex) {
     assert!(ids(index, "q=rusk+senior").await.is_empty());
 }
 
+// scenario: Filters do not rank
+// scenario: All values
 pub async fn facet_filters(index: &dyn SearchIndex) {
     // OR within a facet, values repeated or comma-joined.
     assert_eq!(set(index, "skills=sql,figma").await, vec![3, 4]);
@@ -105,6 +98,10 @@ pub async fn facet_filters(index: &dyn SearchIndex) {
     assert_eq!(ids(index, "q=engineer&countries=fr").await, vec![4]);
 }
 
+// scenario: Geography OR-group
+// scenario: No region
+// scenario: Free-text values ignore case
+// scenario: No region on Meilisearch
 pub async fn geography_and_flags(index: &dyn SearchIndex) {
     // The geography facets form one OR-group.
     assert_eq!(set(index, "countries=de&regions=north_america").await, vec![1, 5]);
@@ -142,6 +139,7 @@ pub async fn scalar_bounds(index: &dyn SearchIndex) {
     assert!(set(index, "visa_sponsorship=true").await.is_empty());
 }
 
+// scenario: Salary sort
 pub async fn sorts(index: &dyn SearchIndex) {
     // No text, no sort: newest effective posted date first.
     assert_eq!(ids(index, "").await, vec![5, 2, 1, 6, 3, 4]);
@@ -155,6 +153,7 @@ pub async fn sorts(index: &dyn SearchIndex) {
     assert_eq!(ids(index, "q=acme&q_fields=company").await, vec![1, 4]);
 }
 
+// scenario: Page past the end
 pub async fn paging_and_total(index: &dyn SearchIndex) {
     let page = run(index, "limit=2&offset=2").await;
     assert_eq!(page.total, 6);
@@ -174,6 +173,8 @@ pub async fn paging_and_total(index: &dyn SearchIndex) {
     assert!(hit.public_slug.starts_with("product-designer-initech-"));
 }
 
+// scenario: Counts follow the filter
+// scenario: Numeric stats
 pub async fn facet_distributions(index: &dyn SearchIndex) {
     let count = |qs: &'static str, facets: &'static [Facet]| async move {
         let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
@@ -226,6 +227,7 @@ pub async fn facet_distributions(index: &dyn SearchIndex) {
     assert_eq!(run(index, "").await.stats.salary_min, None, "stats only when asked for");
 }
 
+// scenario: Disjunctive counts
 pub async fn facets_requests(index: &dyn SearchIndex) {
     let counts = |qs: &'static str| async move {
         let request = FacetsRequest::from_query_str(qs).unwrap();
@@ -262,6 +264,8 @@ pub async fn facets_requests(index: &dyn SearchIndex) {
 
 /// Upsert replaces, delete removes, rebuild swaps the whole content. Runs last: it changes
 /// the catalogue.
+// scenario: Upsert replaces
+// scenario: Delete removes
 pub async fn writes(index: &dyn SearchIndex) {
     let mut docs = catalogue::documents();
     let mut designer = docs.remove(2);
@@ -284,7 +288,7 @@ pub async fn writes(index: &dyn SearchIndex) {
 }
 
 /// Free-text filter values are matched as whole literals, never as patterns, whatever they
-/// hold, regardless of case. Adds a job: not part of [`all`].
+/// hold, regardless of case. Adds a job and removes it again, leaving the catalogue as it was.
 pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
     let odd = r#"a.b<c>[d]^-\&~{1}(x)|*+?$ "q" Ünï"#;
     let mut doc = catalogue::documents().remove(0);
@@ -309,4 +313,63 @@ pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
     assert!(set(index, &param(&odd.replace('.', "X"))).await.is_empty());
     assert!(set(index, &param("a.b")).await.is_empty(), "whole values only");
     assert_eq!(set(index, &format!("{}&cities=berlin", param(odd))).await, vec![1, 42]);
+    index.delete(&[42]).await.unwrap();
+    assert_eq!(run(index, "").await.total, 6, "the added job is gone again");
 }
+
+/// The one list of checks. Generates [`all`] (every check in this order on one index: `writes`
+/// changes the catalogue, so it runs last) and, per engine, one test per check on its own
+/// freshly loaded index plus `whole_suite_on_one_index`: `suite::embedded::*` always,
+/// `suite::meili::*` against the server `MEILI_URL` names (see `meili.rs`).
+macro_rules! suite {
+    ($($check:ident),* $(,)?) => {
+        /// Every check, in order, on one loaded index.
+        pub async fn all(index: &dyn SearchIndex) {
+            $( $check(index).await; )*
+        }
+
+        mod suite {
+            suite!(@engine embedded, $($check),*);
+            suite!(@engine meili, $($check),*);
+        }
+    };
+    (@engine $engine:ident, $($check:ident),*) => {
+        mod $engine {
+            use freehire_search::SearchIndex;
+
+            use crate::engine::{conformance, $engine::on_catalogue};
+
+            $(
+                #[tokio::test]
+                async fn $check() {
+                    on_catalogue(stringify!($check), async |index: &dyn SearchIndex| {
+                        conformance::$check(index).await
+                    })
+                    .await;
+                }
+            )*
+
+            #[tokio::test]
+            async fn whole_suite_on_one_index() {
+                on_catalogue("whole_suite", async |index: &dyn SearchIndex| {
+                    conformance::all(index).await
+                })
+                .await;
+            }
+        }
+    };
+}
+
+suite!(
+    text_match_and_title_boost,
+    prefix_and_typos,
+    facet_filters,
+    geography_and_flags,
+    scalar_bounds,
+    sorts,
+    paging_and_total,
+    facet_distributions,
+    facets_requests,
+    free_text_values_are_literal,
+    writes,
+);

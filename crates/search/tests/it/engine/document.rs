@@ -6,6 +6,7 @@ use freehire_search::{Facet, MAX_DESCRIPTION_CHARS, SearchDocument, indexable};
 use super::catalogue::{day, job, specs};
 use crate::now;
 
+// scenario: No posted date
 #[test]
 fn a_document_carries_the_hit_fields_and_facets() {
     let specs = specs();
@@ -36,6 +37,7 @@ fn a_document_carries_the_hit_fields_and_facets() {
     assert_eq!(SearchDocument::from_job(&future, now()).posted_ts, day(12, 20).timestamp());
 }
 
+// scenario: Long description
 #[test]
 fn long_descriptions_are_cut_at_a_word() {
     let mut j = job(&specs()[1]);
@@ -46,6 +48,7 @@ fn long_descriptions_are_cut_at_a_word() {
     assert!(doc.description.ends_with("lorem") || doc.description.ends_with("ipsum"));
 }
 
+// scenario: Closed, duplicate or empty
 #[test]
 fn closed_duplicate_and_empty_jobs_are_not_indexed() {
     let open = job(&specs()[0]);

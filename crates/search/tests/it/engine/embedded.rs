@@ -1,4 +1,4 @@
-//! The conformance suite on the embedded (tantivy) engine, plus what is specific to it.
+//! The embedded (tantivy) engine: the conformance suite's harness, and what is specific to it.
 
 use freehire_search::{EmbeddedIndex, SearchIndex};
 
@@ -10,37 +10,15 @@ async fn loaded(dir: &std::path::Path) -> EmbeddedIndex {
     index
 }
 
-/// One test per conformance check, each on a freshly loaded index.
-macro_rules! conformance {
-    ($($check:ident),* $(,)?) => {$(
-        #[tokio::test]
-        async fn $check() {
-            let dir = tempfile::tempdir().unwrap();
-            let index = loaded(dir.path()).await;
-            conformance::$check(&index).await;
-        }
-    )*};
-}
-
-conformance!(
-    text_match_and_title_boost,
-    prefix_and_typos,
-    facet_filters,
-    geography_and_flags,
-    scalar_bounds,
-    sorts,
-    paging_and_total,
-    facet_distributions,
-    facets_requests,
-    writes,
-    free_text_values_are_literal,
-);
-
-#[tokio::test]
-async fn whole_suite_on_one_index() {
+/// Runs `check` on a fresh index in a temporary directory, loaded with the catalogue (the
+/// conformance suite's harness; `_name` is for the Meilisearch harness's index uid).
+pub async fn on_catalogue<F>(_name: &str, check: F)
+where
+    F: for<'a> AsyncFnOnce(&'a dyn SearchIndex),
+{
     let dir = tempfile::tempdir().unwrap();
     let index = loaded(dir.path()).await;
-    conformance::all(&index).await;
+    check(&index).await;
 }
 
 #[tokio::test]
@@ -54,6 +32,7 @@ async fn documents_in_several_segments_count_once() {
     conformance::sorts(&index).await;
 }
 
+// scenario: Reopen
 #[tokio::test]
 async fn the_index_survives_a_reopen() {
     let dir = tempfile::tempdir().unwrap();
@@ -106,6 +85,8 @@ fn titled(words: &[String]) -> Vec<freehire_search::SearchDocument> {
 
 /// A prefix or a typo standing for more words than are scored one by one still finds every
 /// job: past the cap, that kind of derivation matches through one automaton query.
+// scenario: A prefix standing for many words
+// scenario: A typo standing for many words
 #[tokio::test]
 async fn derivations_past_the_cap_still_match_every_word() {
     let dir = tempfile::tempdir().unwrap();
@@ -131,4 +112,17 @@ async fn derivations_past_the_cap_still_match_every_word() {
     assert_eq!(conformance::run(&index, "q=kwyxq").await.total, typo_words as u64);
     // Below the cap the same rules hold: "kwaxq" is one edit from the 36 words "kw?xq".
     assert_eq!(conformance::run(&index, "q=kwaxq+plain").await.total, 36);
+}
+
+/// An engine failure keeps the engine's error as its source and does not repeat it in its own
+/// message (an error chain prints it once).
+#[test]
+fn an_engine_error_keeps_its_source() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let Err(err) = EmbeddedIndex::open(file.path()) else { panic!("a file is not an index") };
+    assert!(matches!(err, freehire_search::IndexError::Engine(_)), "{err}");
+    assert_eq!(err.to_string(), "search engine error");
+    let source = std::error::Error::source(&err).expect("the engine's error");
+    assert!(!source.to_string().is_empty());
+    assert!(!err.to_string().contains(&source.to_string()));
 }
