@@ -137,15 +137,15 @@ pub(crate) fn refresh_plan(items: &[SeenPosting], found: &Found) -> (Vec<Refresh
 
 /// The statements of one outbox table in one dialect.
 pub(crate) struct OutboxSql {
-    /// Queue jobs `$1`/`?1` at `$2`/`?2` (a re-enqueue resets the row).
+    /// Queue jobs `$1` at `$2` (a re-enqueue resets the row).
     pub enqueue: &'static str,
-    /// Drop the rows of jobs `$1`/`?1`.
+    /// Drop the rows of jobs `$1`.
     pub drop_jobs: &'static str,
     pub claim: &'static str,
     pub ack: &'static str,
     pub fail: &'static str,
     pub depth: &'static str,
-    /// Delete the rows queued before `$1`/`?1`.
+    /// Delete the rows queued before `$1`.
     pub purge_before: &'static str,
 }
 

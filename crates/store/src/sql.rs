@@ -133,7 +133,7 @@ macro_rules! outbox_statements {
     };
 }
 
-/// Re-derivation write of one row, numbered by the dialect's placeholders `$1`… or `?1`….
+/// Re-derivation write of one row, numbered `$1`… (both dialects accept them).
 macro_rules! rewrite_derived_sql {
     ($p:literal) => {
         concat!(

@@ -19,7 +19,7 @@ fn raw_board(row: &SqliteRow) -> Result<Board> {
 const LIVE_BY_IDENTITY: &str = concat!(
     "SELECT ",
     board_columns!(),
-    " FROM boards WHERE provider = ?1 AND lower(board) = lower(?2) AND region = ?3 \
+    " FROM boards WHERE provider = $1 AND lower(board) = lower($2) AND region = $3 \
       AND status IN ('pending', 'active')"
 );
 
@@ -44,7 +44,7 @@ impl BoardRepo for SqliteStore {
         let activated = (board.status == BoardStatus::Active).then(|| ts(at));
         let row = sqlx::query(concat!(
             "INSERT INTO boards (provider, board, region, company, url, status, created_at, \
-             activated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING ",
+             activated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ",
             board_columns!()
         ))
         .bind(board.key.provider.as_str())
@@ -69,8 +69,8 @@ impl BoardRepo for SqliteStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             board_columns!(),
-            " FROM boards WHERE (?1 IS NULL OR provider = ?1) \
-              AND (json_array_length(?2) = 0 OR status IN (SELECT value FROM json_each(?2))) \
+            " FROM boards WHERE ($1 IS NULL OR provider = $1) \
+              AND (json_array_length($2) = 0 OR status IN (SELECT value FROM json_each($2))) \
               ORDER BY provider, lower(board), region, id"
         ))
         .bind(filter.provider.as_ref().map(|p| p.as_str()))
@@ -92,8 +92,8 @@ impl BoardRepo for SqliteStore {
         reason: Option<&str>,
     ) -> Result<bool> {
         let done = sqlx::query(
-            "UPDATE boards SET status = ?1, rejected_reason = CASE WHEN ?1 = 'rejected' THEN ?2 END \
-             WHERE id = ?3",
+            "UPDATE boards SET status = $1, rejected_reason = CASE WHEN $1 = 'rejected' THEN $2 END \
+             WHERE id = $3",
         )
         .bind(status.as_str())
         .bind(reason)
@@ -118,7 +118,7 @@ async fn health(conn: &mut SqliteConnection, key: &BoardKey) -> Result<Option<Bo
     let row = sqlx::query(concat!(
         "SELECT ",
         health_columns!(),
-        " FROM board_health WHERE provider = ?1 AND board = ?2 AND region = ?3"
+        " FROM board_health WHERE provider = $1 AND board = $2 AND region = $3"
     ))
     .bind(key.provider.as_str())
     .bind(&key.board)
@@ -131,7 +131,7 @@ async fn health(conn: &mut SqliteConnection, key: &BoardKey) -> Result<Option<Bo
 const SAVE_HEALTH: &str = concat!(
     "INSERT INTO board_health (",
     health_columns!(),
-    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
          ON CONFLICT (provider, board, region) DO UPDATE SET \
          consecutive_failures = excluded.consecutive_failures, \
          cooldown_until = excluded.cooldown_until, last_error = excluded.last_error, \
@@ -196,7 +196,7 @@ impl BoardHealthRepo for SqliteStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             health_columns!(),
-            " FROM board_health WHERE provider = ?1 AND cooldown_until IS NOT NULL"
+            " FROM board_health WHERE provider = $1 AND cooldown_until IS NOT NULL"
         ))
         .bind(provider.as_str())
         .fetch_all(&self.pool)
@@ -216,7 +216,7 @@ impl BoardHealthRepo for SqliteStore {
 const SUCCESS: &str = concat!(
     "INSERT INTO board_health (",
     health_columns!(),
-    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
      ON CONFLICT (provider, board, region) DO UPDATE SET \
      consecutive_failures = 0, cooldown_until = NULL, \
      last_success_at = excluded.last_success_at, \
@@ -245,8 +245,8 @@ pub(super) async fn activate_in(
     at: DateTime<Utc>,
 ) -> Result<bool> {
     let done = sqlx::query(
-            "UPDATE boards SET status = 'active', activated_at = ?1 \
-             WHERE provider = ?2 AND lower(board) = lower(?3) AND region = ?4 AND status = 'pending'",
+            "UPDATE boards SET status = 'active', activated_at = $1 \
+             WHERE provider = $2 AND lower(board) = lower($3) AND region = $4 AND status = 'pending'",
         )
         .bind(ts(at))
         .bind(key.provider.as_str())

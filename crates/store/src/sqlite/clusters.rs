@@ -15,7 +15,7 @@ pub(super) async fn mark_reposts(
     }
     let ids = serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))?;
     let rows: Vec<(i64, i64)> =
-        sqlx::query_as(mark_reposts_sql!("j.id IN (SELECT value FROM json_each(?1))"))
+        sqlx::query_as(mark_reposts_sql!("j.id IN (SELECT value FROM json_each($1))"))
             .bind(ids)
             .fetch_all(&mut *conn)
             .await?;
@@ -34,7 +34,7 @@ pub(super) async fn release_duplicates(
     let closed = serde_json::to_string(closed).map_err(|e| StoreError::corrupt("batch", e))?;
     let mut released: Vec<i64> = sqlx::query_scalar(
         "UPDATE jobs SET duplicate_of = NULL \
-         WHERE duplicate_of IN (SELECT value FROM json_each(?1)) AND closed_at IS NULL \
+         WHERE duplicate_of IN (SELECT value FROM json_each($1)) AND closed_at IS NULL \
          RETURNING id",
     )
     .bind(closed)
@@ -61,7 +61,7 @@ pub(super) async fn recluster(
          WHERE closed_at IS NULL AND role_fingerprint <> '' \
            AND (company_slug, role_fingerprint) IN ( \
              SELECT company_slug, role_fingerprint FROM jobs \
-             WHERE id IN (SELECT value FROM json_each(?1)) AND role_fingerprint <> '') \
+             WHERE id IN (SELECT value FROM json_each($1)) AND role_fingerprint <> '') \
          RETURNING id",
     )
     .bind(ids)

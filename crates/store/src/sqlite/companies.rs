@@ -13,37 +13,37 @@ use crate::{
     rows::ts,
 };
 
-/// One page of companies: slug and open-job count, most jobs first, then by slug. `?1` is the
+/// One page of companies: slug and open-job count, most jobs first, then by slug. `$1` is the
 /// slug fragment (NULL = every company).
 const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND (?1 IS NULL OR instr(company_slug, ?1) > 0) \
-     GROUP BY company_slug ORDER BY job_count DESC, company_slug LIMIT ?2 OFFSET ?3";
+       AND ($1 IS NULL OR instr(company_slug, $1) > 0) \
+     GROUP BY company_slug ORDER BY job_count DESC, company_slug LIMIT $2 OFFSET $3";
 
 const COUNT: &str = "SELECT count(DISTINCT company_slug) FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND (?1 IS NULL OR instr(company_slug, ?1) > 0)";
+       AND ($1 IS NULL OR instr(company_slug, $1) > 0)";
 
 const ONE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ?1 \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
      GROUP BY company_slug";
 
-/// Names per company of `?1` (a JSON array of slugs); `?2` is `now` for the effective posted
+/// Names per company of `$1` (a JSON array of slugs); `$2` is `now` for the effective posted
 /// date (the source's date unless missing, in the future or before 2000).
 const NAMES: &str = "SELECT company_slug, company, count(*) AS jobs, \
        max(created_at) AS newest, \
-       max(CASE WHEN posted_at IS NOT NULL AND posted_at <= ?2 \
+       max(CASE WHEN posted_at IS NOT NULL AND posted_at <= $2 \
                      AND posted_at >= '2000-01-01T00:00:00.000000Z' \
                 THEN posted_at ELSE created_at END) AS latest_posted_at \
      FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL \
-       AND company_slug IN (SELECT value FROM json_each(?1)) \
+       AND company_slug IN (SELECT value FROM json_each($1)) \
      GROUP BY company_slug, company";
 
-/// Value counts per company of `?1` for every aggregated kind.
+/// Value counts per company of `$1` for every aggregated kind.
 const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions, countries, \
        skills FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
-       AND company_slug IN (SELECT value FROM json_each(?1))) \
+       AND company_slug IN (SELECT value FROM json_each($1))) \
      SELECT company_slug, 'regions' AS kind, e.value AS value, count(*) AS jobs \
        FROM o, json_each(o.regions) AS e GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'countries', e.value, count(*) \
@@ -146,8 +146,8 @@ impl CompanyRepo for SqliteStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             job_columns!(),
-            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ?1 \
-              ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
+            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
+              ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
         ))
         .bind(slug.as_str())
         .bind(i64::from(page.limit()))
@@ -156,7 +156,7 @@ impl CompanyRepo for SqliteStore {
         .await?;
         let total: i64 = sqlx::query_scalar(
             "SELECT count(*) FROM jobs \
-             WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ?1",
+             WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1",
         )
         .bind(slug.as_str())
         .fetch_one(&self.pool)

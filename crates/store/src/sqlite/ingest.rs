@@ -39,8 +39,8 @@ impl IngestRepo for SqliteStore {
         let (lo, hi) = bounds(board_prefix)?;
         let rows = sqlx::query(
             "SELECT external_id, is_tech, source_hash, \
-             (octet_length(description) = 0 AND created_at >= ?4) AS needs_detail FROM jobs \
-             WHERE source = ?1 AND external_id >= ?2 AND external_id < ?3 \
+             (octet_length(description) = 0 AND created_at >= $4) AS needs_detail FROM jobs \
+             WHERE source = $1 AND external_id >= $2 AND external_id < $3 \
              ORDER BY external_id",
         )
         .bind(source.as_str())
@@ -150,12 +150,12 @@ pub(super) async fn touch_in(
 
 /// Stores the caller's source hashes (`[[id, hash], …]`) where they differ.
 const SET_SOURCE_HASHES: &str = "UPDATE jobs SET source_hash = k.value ->> 1 \
-     FROM json_each(?1) AS k \
+     FROM json_each($1) AS k \
      WHERE jobs.id = k.value ->> 0 AND jobs.source_hash IS NOT k.value ->> 1";
 
 /// Bumps the open rows of a batch of keys (`[[source, external_id], …]`), returning them.
-const BUMP_OPEN: &str = "UPDATE jobs SET last_seen_at = ?1 \
-     WHERE closed_at IS NULL AND id IN (SELECT j.id FROM json_each(?2) AS k \
+const BUMP_OPEN: &str = "UPDATE jobs SET last_seen_at = $1 \
+     WHERE closed_at IS NULL AND id IN (SELECT j.id FROM json_each($2) AS k \
        JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1) \
      RETURNING id, source, external_id";
 
@@ -170,9 +170,9 @@ pub(super) async fn close_unseen_in(
     for prefix in &scope.board_prefixes {
         let (lo, hi) = bounds(prefix)?;
         let rows = sqlx::query(
-            "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
-                 WHERE source = ?3 AND external_id >= ?4 AND external_id < ?5 \
-                   AND closed_at IS NULL AND last_seen_at < ?6 \
+            "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
+                 WHERE source = $3 AND external_id >= $4 AND external_id < $5 \
+                   AND closed_at IS NULL AND last_seen_at < $6 \
                  RETURNING id",
         )
         .bind(ts(at))

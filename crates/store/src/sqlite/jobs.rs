@@ -21,9 +21,9 @@ use crate::{
 const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
-    ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, \
-     ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?34, ?35, ?33, ?33, \
-     ?33)",
+    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+     $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $34, $35, $33, $33, \
+     $33)",
     upsert_conflict!()
 );
 
@@ -79,11 +79,11 @@ async fn upsert_row(
 /// Existing rows of a batch of keys (`[[source, external_id], …]`).
 const EXISTING: &str = "SELECT j.id, j.source, j.external_id, j.content_hash, \
      j.closed_at IS NOT NULL AS closed \
-     FROM json_each(?1) AS k \
+     FROM json_each($1) AS k \
      JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1";
 
-const BUMP: &str = "UPDATE jobs SET last_seen_at = ?1, closed_at = NULL, closed_reason = NULL \
-     WHERE id IN (SELECT value FROM json_each(?2))";
+const BUMP: &str = "UPDATE jobs SET last_seen_at = $1, closed_at = NULL, closed_reason = NULL \
+     WHERE id IN (SELECT value FROM json_each($2))";
 
 pub(super) fn keys_json<'a>(keys: impl Iterator<Item = (&'a str, &'a str)>) -> Result<String> {
     let pairs: Vec<[&str; 2]> = keys.map(|(s, e)| [s, e]).collect();
@@ -177,9 +177,9 @@ impl JobRepo for SqliteStore {
         }
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         let rows = sqlx::query(
-            "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
+            "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
              WHERE closed_at IS NULL AND id IN ( \
-               SELECT j.id FROM json_each(?3) AS k \
+               SELECT j.id FROM json_each($3) AS k \
                JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1) \
              RETURNING id",
         )
@@ -207,7 +207,7 @@ impl JobRepo for SqliteStore {
             }));
         }
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let done = sqlx::query("UPDATE jobs SET duplicate_of = ?1 WHERE id = ?2")
+        let done = sqlx::query("UPDATE jobs SET duplicate_of = $1 WHERE id = $2")
             .bind(canonical.map(JobId::get))
             .bind(id.get())
             .execute(&mut *tx)
@@ -229,7 +229,7 @@ impl JobRepo for SqliteStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             job_columns!(),
-            " FROM jobs WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id"
+            " FROM jobs WHERE id IN (SELECT value FROM json_each($1)) ORDER BY id"
         ))
         .bind(serde_json::to_string(&raw).map_err(|e| StoreError::corrupt("batch", e))?)
         .fetch_all(&self.pool)
@@ -245,7 +245,7 @@ impl JobRepo for SqliteStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             job_columns!(),
-            " FROM jobs WHERE duplicate_of IN (SELECT value FROM json_each(?1)) AND closed_at IS NULL ORDER BY id"
+            " FROM jobs WHERE duplicate_of IN (SELECT value FROM json_each($1)) AND closed_at IS NULL ORDER BY id"
         ))
         .bind(serde_json::to_string(&raw).map_err(|e| StoreError::corrupt("batch", e))?)
         .fetch_all(&self.pool)
@@ -257,7 +257,7 @@ impl JobRepo for SqliteStore {
         let rows = sqlx::query(concat!(
             "SELECT ",
             job_columns!(),
-            " FROM jobs WHERE id > ?1 ORDER BY id LIMIT ?2"
+            " FROM jobs WHERE id > $1 ORDER BY id LIMIT $2"
         ))
         .bind(after.map_or(0, JobId::get))
         .bind(i64::from(limit.clamp(1, 1000)))
@@ -275,7 +275,7 @@ impl JobRepo for SqliteStore {
         let mut written = 0;
         for u in updates {
             let f = FacetColumns::new(&u.facets);
-            let row = sqlx::query(rewrite_derived_sql!("?"))
+            let row = sqlx::query(rewrite_derived_sql!("$"))
                 .bind(json(&f.countries)?)
                 .bind(json(&f.regions)?)
                 .bind(json(f.cities)?)
@@ -313,7 +313,7 @@ impl JobRepo for SqliteStore {
             "SELECT ",
             job_columns!(),
             " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
-              ORDER BY created_at DESC, id DESC LIMIT ?1 OFFSET ?2"
+              ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2"
         ))
         .bind(i64::from(page.limit()))
         .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
@@ -330,7 +330,7 @@ impl JobRepo for SqliteStore {
 
     async fn job_by_slug(&self, slug: &PublicSlug) -> Result<Option<Job>> {
         let row =
-            sqlx::query(concat!("SELECT ", job_columns!(), " FROM jobs WHERE public_slug = ?1"))
+            sqlx::query(concat!("SELECT ", job_columns!(), " FROM jobs WHERE public_slug = $1"))
                 .bind(slug.as_str())
                 .fetch_optional(&self.pool)
                 .await?;
@@ -341,7 +341,7 @@ impl JobRepo for SqliteStore {
         let row = sqlx::query(concat!(
             "SELECT ",
             job_columns!(),
-            " FROM jobs WHERE source = ?1 AND external_id = ?2"
+            " FROM jobs WHERE source = $1 AND external_id = $2"
         ))
         .bind(key.source.as_str())
         .bind(&key.external_id)

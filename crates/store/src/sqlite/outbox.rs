@@ -12,8 +12,8 @@ use crate::{
     rows::ts,
 };
 
-const INDEX: OutboxSql = outbox_statements!("search_outbox", "?1", "?2", "?3", "?4", "", ids_in: "IN (SELECT value FROM json_each(?1))");
-const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "?1", "?2", "?3", "?4", "", ids_in: "IN (SELECT value FROM json_each(?1))");
+const INDEX: OutboxSql = outbox_statements!("search_outbox", "$1", "$2", "$3", "$4", "", ids_in: "IN (SELECT value FROM json_each($1))");
+const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "$1", "$2", "$3", "$4", "", ids_in: "IN (SELECT value FROM json_each($1))");
 
 fn sql(kind: OutboxKind) -> &'static OutboxSql {
     match kind {

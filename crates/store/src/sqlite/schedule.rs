@@ -17,7 +17,7 @@ const CANDIDATES: &str = "SELECT r.provider, r.claimed_at, s.cadence_sec, s.time
      coalesce(s.enabled, 1) AS enabled \
      FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
      WHERE r.provider IN (SELECT provider FROM boards WHERE status IN ('pending', 'active')) \
-       AND r.next_due_at <= ?1 \
+       AND r.next_due_at <= $1 \
      ORDER BY r.next_due_at, r.provider";
 
 fn candidate(row: &sqlx::sqlite::SqliteRow) -> Result<RunCandidate> {
@@ -38,8 +38,8 @@ async fn take(
     now: DateTime<Utc>,
 ) -> Result<()> {
     sqlx::query(
-        "UPDATE ingest_run_state SET claimed_at = ?1, claimed_by = ?2, last_started_at = ?1, \
-         next_due_at = ?3 WHERE provider = ?4",
+        "UPDATE ingest_run_state SET claimed_at = $1, claimed_by = $2, last_started_at = $1, \
+         next_due_at = $3 WHERE provider = $4",
     )
     .bind(ts(now))
     .bind(worker)
@@ -70,7 +70,7 @@ impl ScheduleRepo for SqliteStore {
     ) -> Result<()> {
         sqlx::query(
             "INSERT INTO ingest_schedule (provider, cadence_sec, timeout_sec, enabled, disabled_reason) \
-             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (provider) DO UPDATE SET \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (provider) DO UPDATE SET \
              cadence_sec = excluded.cadence_sec, timeout_sec = excluded.timeout_sec, \
              enabled = excluded.enabled, disabled_reason = excluded.disabled_reason",
         )
@@ -94,7 +94,7 @@ impl ScheduleRepo for SqliteStore {
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) \
-             SELECT DISTINCT provider, ?1 FROM boards WHERE status IN ('pending', 'active') \
+             SELECT DISTINCT provider, $1 FROM boards WHERE status IN ('pending', 'active') \
              ON CONFLICT (provider) DO NOTHING",
         )
         .bind(ts(now))
@@ -125,7 +125,7 @@ impl ScheduleRepo for SqliteStore {
     ) -> Result<bool> {
         let now = now.trunc_subsecs(6);
         let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("INSERT INTO ingest_run_state (provider, next_due_at) VALUES (?1, ?2) ON CONFLICT (provider) DO NOTHING")
+        sqlx::query("INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) ON CONFLICT (provider) DO NOTHING")
             .bind(provider.as_str())
             .bind(ts(now))
             .execute(&mut *tx)
@@ -133,7 +133,7 @@ impl ScheduleRepo for SqliteStore {
         let row = sqlx::query(
             "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, 1 AS enabled \
              FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
-             WHERE r.provider = ?1",
+             WHERE r.provider = $1",
         )
         .bind(provider.as_str())
         .fetch_one(&mut *tx)
@@ -157,9 +157,9 @@ impl ScheduleRepo for SqliteStore {
         let (label, error) = run_status_columns(status);
         sqlx::query(
             "UPDATE ingest_run_state SET claimed_at = NULL, claimed_by = NULL, \
-             last_finished_at = ?1, last_status = ?2, last_error = ?3, \
-             next_due_at = CASE WHEN ?2 = 'interrupted' THEN ?1 ELSE next_due_at END \
-             WHERE provider = ?4 AND claimed_by = ?5",
+             last_finished_at = $1, last_status = $2, last_error = $3, \
+             next_due_at = CASE WHEN $2 = 'interrupted' THEN $1 ELSE next_due_at END \
+             WHERE provider = $4 AND claimed_by = $5",
         )
         .bind(ts(at))
         .bind(label)
