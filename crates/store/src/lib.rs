@@ -26,6 +26,7 @@
 #[macro_use]
 mod sql;
 
+mod bind;
 mod companies;
 mod error;
 mod health;

@@ -1,17 +1,20 @@
 //! [`CompanyRepo`] on PostgreSQL: the same queries as SQLite's, with arrays instead of JSON
 //! text (`unnest`, `= ANY`) and the C collation for the slug order, so both backends page alike.
 
+use super::PgStore;
+use crate::{
+    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
+    bind::{List, Stamp},
+    companies::{NameRow, Summary, ValueRow, assemble},
+    rows::{count, jobs},
+    sql,
+};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::CompanySlug;
-use sqlx::{Row, postgres::PgRow};
 
-use super::{PgStore, jobs::raw_job};
-use crate::{
-    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
-    companies::{NameRow, Summary, ValueRow, assemble},
-};
-
+/// One page of companies: slug and open-job count, most jobs first, then by slug (bytewise,
+/// as SQLite orders). `$1` is the slug fragment (NULL = every company).
 /// One page of companies: slug and open-job count, most jobs first, then by slug (bytewise,
 /// as SQLite orders). `$1` is the slug fragment (NULL = every company).
 const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
@@ -23,10 +26,6 @@ const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
 const COUNT: &str = "SELECT count(DISTINCT company_slug) FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
        AND ($1::text IS NULL OR strpos(company_slug, $1) > 0)";
-
-const ONE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
-     GROUP BY company_slug";
 
 /// Names per company of `$1`; `$2` is `now` for the effective posted date (the source's date
 /// unless missing, in the future or before 2000).
@@ -53,14 +52,6 @@ const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions
        FROM o WHERE work_mode IS NOT NULL GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'source', source, count(*) FROM o GROUP BY 1, 3";
 
-fn summary(row: &PgRow) -> Result<Summary> {
-    Ok(Summary { slug: row.try_get("company_slug")?, job_count: row.try_get("job_count")? })
-}
-
-fn instant(row: &PgRow, column: &'static str) -> Result<DateTime<Utc>> {
-    Ok(row.try_get(column)?)
-}
-
 impl PgStore {
     /// The companies of `summaries`, with their names and values.
     async fn companies(&self, summaries: Vec<Summary>, now: DateTime<Utc>) -> Result<Vec<Company>> {
@@ -68,31 +59,10 @@ impl PgStore {
             return Ok(Vec::new());
         }
         let slugs: Vec<&str> = summaries.iter().map(|s| s.slug.as_str()).collect();
-        let names = sqlx::query(NAMES).bind(&slugs).bind(now).fetch_all(&self.pool).await?;
-        let names = names
-            .iter()
-            .map(|r| {
-                Ok(NameRow {
-                    slug: r.try_get("company_slug")?,
-                    name: r.try_get("company")?,
-                    jobs: r.try_get("jobs")?,
-                    newest: instant(r, "newest")?,
-                    latest_posted_at: instant(r, "latest_posted_at")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let values = sqlx::query(VALUES).bind(&slugs).fetch_all(&self.pool).await?;
-        let values = values
-            .iter()
-            .map(|r| {
-                Ok(ValueRow {
-                    slug: r.try_get("company_slug")?,
-                    kind: r.try_get("kind")?,
-                    value: r.try_get("value")?,
-                    jobs: r.try_get("jobs")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let names: Vec<NameRow> =
+            sqlx::query_as(NAMES).bind(List(&slugs)).bind(Stamp(now)).fetch_all(&self.pool).await?;
+        let values: Vec<ValueRow> =
+            sqlx::query_as(VALUES).bind(List(&slugs)).fetch_all(&self.pool).await?;
         assemble(summaries, names, values)
     }
 }
@@ -106,19 +76,15 @@ impl CompanyRepo for PgStore {
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
         let needle = filter.needle();
-        let rows = sqlx::query(PAGE)
+        let summaries: Vec<Summary> = sqlx::query_as(PAGE)
             .bind(needle.as_deref())
             .bind(i64::from(page.limit()))
-            .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
+            .bind(page.offset_i64())
             .fetch_all(&self.pool)
             .await?;
         let total: i64 =
             sqlx::query_scalar(COUNT).bind(needle.as_deref()).fetch_one(&self.pool).await?;
-        let summaries = rows.iter().map(summary).collect::<Result<Vec<_>>>()?;
-        Ok(CompanyList {
-            companies: self.companies(summaries, now).await?,
-            total: u64::try_from(total).unwrap_or_default(),
-        })
+        Ok(CompanyList { companies: self.companies(summaries, now).await?, total: count(total) })
     }
 
     async fn company_by_slug(
@@ -129,34 +95,27 @@ impl CompanyRepo for PgStore {
         if slug.as_str().is_empty() {
             return Ok(None);
         }
-        let row = sqlx::query(ONE).bind(slug.as_str()).fetch_optional(&self.pool).await?;
-        let summaries = row.iter().map(summary).collect::<Result<Vec<_>>>()?;
-        Ok(self.companies(summaries, now).await?.into_iter().next())
+        let summary: Option<Summary> = sqlx::query_as(sql::jobs::COMPANY)
+            .bind(slug.as_str())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(self.companies(summary.into_iter().collect(), now).await?.into_iter().next())
     }
 
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
         if slug.as_str().is_empty() {
             return Ok(JobList { jobs: Vec::new(), total: 0 });
         }
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
-              ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
-        ))
-        .bind(slug.as_str())
-        .bind(i64::from(page.limit()))
-        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await?;
-        let total: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM jobs \
-             WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1",
-        )
-        .bind(slug.as_str())
-        .fetch_one(&self.pool)
-        .await?;
-        let jobs = rows.iter().map(|r| raw_job(r)?.into_job()).collect::<Result<_>>()?;
-        Ok(JobList { jobs, total: u64::try_from(total).unwrap_or_default() })
+        let rows = sqlx::query_as(sql::jobs::OF_COMPANY)
+            .bind(slug.as_str())
+            .bind(i64::from(page.limit()))
+            .bind(page.offset_i64())
+            .fetch_all(&self.pool)
+            .await?;
+        let total: i64 = sqlx::query_scalar(sql::jobs::OF_COMPANY_COUNT)
+            .bind(slug.as_str())
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(JobList { jobs: jobs(rows)?, total: count(total) })
     }
 }

@@ -3,17 +3,19 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, SubsecRound, Utc};
-use freehire_domain::JobId;
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 
 use super::PgStore;
 use crate::{
-    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result, StoreError,
-    plan::{OutboxSql, cut_error},
+    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result,
+    bind::{List, Stamp},
+    plan::{ClaimedRow, OutboxSql, cut_error},
+    rows::count,
 };
 
-const INDEX: OutboxSql = outbox_statements!("search_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED", ids_in: "= ANY($1)");
-const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "$1", "$2", "$3", "$4", " FOR UPDATE SKIP LOCKED", ids_in: "= ANY($1)");
+const INDEX: OutboxSql =
+    outbox_statements!("search_outbox", lock: " FOR UPDATE SKIP LOCKED", ids_in: "= ANY($1)");
+const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", lock: " FOR UPDATE SKIP LOCKED", ids_in: "= ANY($1)");
 
 fn sql(kind: OutboxKind) -> &'static OutboxSql {
     match kind {
@@ -28,13 +30,13 @@ pub(super) async fn enqueue(
     conn: &mut PgConnection,
     kind: OutboxKind,
     ids: &[i64],
-    at: DateTime<Utc>,
+    at: Stamp,
 ) -> Result<()> {
     if ids.is_empty() {
         return Ok(());
     }
-    sqlx::query(sql(kind.other()).drop_jobs).bind(ids).execute(&mut *conn).await?;
-    sqlx::query(sql(kind).enqueue).bind(ids).bind(at).execute(&mut *conn).await?;
+    sqlx::query(sql(kind.other()).drop_jobs).bind(List(ids)).execute(&mut *conn).await?;
+    sqlx::query(sql(kind).enqueue).bind(List(ids)).bind(at).execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -47,27 +49,14 @@ impl OutboxRepo for PgStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<OutboxItem>> {
         let now = now.trunc_subsecs(6);
-        let rows = sqlx::query(sql(kind).claim)
-            .bind(now)
-            .bind(now - options.lease)
+        let rows: Vec<ClaimedRow> = sqlx::query_as(sql(kind).claim)
+            .bind(Stamp(now))
+            .bind(Stamp(now - options.lease))
             .bind(i32::try_from(options.max_attempts).unwrap_or(i32::MAX))
             .bind(i64::from(options.limit))
             .fetch_all(&self.pool)
             .await?;
-        let mut items = rows
-            .iter()
-            .map(|r| {
-                Ok(OutboxItem {
-                    id: r.try_get("id")?,
-                    job_id: JobId::new(r.try_get("job_id")?)
-                        .map_err(|e| StoreError::corrupt("job_id", e))?,
-                    attempts: u32::try_from(r.try_get::<i32, _>("attempts")?).unwrap_or(u32::MAX),
-                    claimed_at: r.try_get("claimed_at")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        items.sort_by_key(|i| i.id);
-        Ok(items)
+        ClaimedRow::items(rows)
     }
 
     async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
@@ -76,7 +65,7 @@ impl OutboxRepo for PgStore {
         for item in items {
             done += sqlx::query(sql(kind).ack)
                 .bind(item.id)
-                .bind(item.claimed_at)
+                .bind(Stamp(item.claimed_at))
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
@@ -93,10 +82,10 @@ impl OutboxRepo for PgStore {
         at: DateTime<Utc>,
     ) -> Result<()> {
         sqlx::query(sql(kind).fail)
-            .bind(at)
+            .bind(Stamp(at))
             .bind(cut_error(error))
             .bind(item.id)
-            .bind(item.claimed_at)
+            .bind(Stamp(item.claimed_at))
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -104,12 +93,12 @@ impl OutboxRepo for PgStore {
 
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
         let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
-        Ok(u64::try_from(n).unwrap_or_default())
+        Ok(count(n))
     }
 
     async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {
         let done = sqlx::query(sql(kind).purge_before)
-            .bind(before.trunc_subsecs(6))
+            .bind(Stamp(before.trunc_subsecs(6)))
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected())

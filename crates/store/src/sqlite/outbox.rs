@@ -2,18 +2,20 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, SubsecRound, Utc};
-use freehire_domain::JobId;
-use sqlx::{Row, SqliteConnection};
+use sqlx::SqliteConnection;
 
 use super::SqliteStore;
 use crate::{
-    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result, StoreError,
-    plan::{OutboxSql, cut_error},
-    rows::ts,
+    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result,
+    bind::{List, Stamp},
+    plan::{ClaimedRow, OutboxSql, cut_error},
+    rows::count,
 };
 
-const INDEX: OutboxSql = outbox_statements!("search_outbox", "$1", "$2", "$3", "$4", "", ids_in: "IN (SELECT value FROM json_each($1))");
-const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "$1", "$2", "$3", "$4", "", ids_in: "IN (SELECT value FROM json_each($1))");
+const INDEX: OutboxSql = outbox_statements!("search_outbox", lock: "",
+    ids_in: "IN (SELECT value FROM json_each($1))");
+const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", lock: "",
+    ids_in: "IN (SELECT value FROM json_each($1))");
 
 fn sql(kind: OutboxKind) -> &'static OutboxSql {
     match kind {
@@ -22,24 +24,19 @@ fn sql(kind: OutboxKind) -> &'static OutboxSql {
     }
 }
 
-fn ids_json(ids: &[i64]) -> Result<String> {
-    serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))
-}
-
 /// Queues jobs in the `kind` outbox and drops their pending rows in the other one, so the
 /// latest change wins.
 pub(super) async fn enqueue(
     conn: &mut SqliteConnection,
     kind: OutboxKind,
     ids: &[i64],
-    at: &str,
+    at: Stamp,
 ) -> Result<()> {
     if ids.is_empty() {
         return Ok(());
     }
-    let ids = ids_json(ids)?;
-    sqlx::query(sql(kind.other()).drop_jobs).bind(&ids).execute(&mut *conn).await?;
-    sqlx::query(sql(kind).enqueue).bind(&ids).bind(at).execute(&mut *conn).await?;
+    sqlx::query(sql(kind.other()).drop_jobs).bind(List(ids)).execute(&mut *conn).await?;
+    sqlx::query(sql(kind).enqueue).bind(List(ids)).bind(at).execute(&mut *conn).await?;
     Ok(())
 }
 
@@ -52,38 +49,25 @@ impl OutboxRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<OutboxItem>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let rows = sqlx::query(sql(kind).claim)
-            .bind(ts(now))
-            .bind(ts(now - options.lease))
-            .bind(i64::from(options.max_attempts))
+        let mut tx = self.write().await?;
+        let rows: Vec<ClaimedRow> = sqlx::query_as(sql(kind).claim)
+            .bind(Stamp(now))
+            .bind(Stamp(now - options.lease))
+            .bind(i32::try_from(options.max_attempts).unwrap_or(i32::MAX))
             .bind(i64::from(options.limit))
             .fetch_all(&mut *tx)
             .await?;
         tx.commit().await?;
-        let mut items = rows
-            .iter()
-            .map(|r| {
-                Ok(OutboxItem {
-                    id: r.try_get("id")?,
-                    job_id: JobId::new(r.try_get("job_id")?)
-                        .map_err(|e| StoreError::corrupt("job_id", e))?,
-                    attempts: u32::try_from(r.try_get::<i64, _>("attempts")?).unwrap_or(u32::MAX),
-                    claimed_at: r.try_get("claimed_at")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        items.sort_by_key(|i| i.id);
-        Ok(items)
+        ClaimedRow::items(rows)
     }
 
     async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         let mut done = 0;
         for item in items {
             done += sqlx::query(sql(kind).ack)
                 .bind(item.id)
-                .bind(ts(item.claimed_at))
+                .bind(Stamp(item.claimed_at))
                 .execute(&mut *tx)
                 .await?
                 .rows_affected();
@@ -100,10 +84,10 @@ impl OutboxRepo for SqliteStore {
         at: DateTime<Utc>,
     ) -> Result<()> {
         sqlx::query(sql(kind).fail)
-            .bind(ts(at))
+            .bind(Stamp(at))
             .bind(cut_error(error))
             .bind(item.id)
-            .bind(ts(item.claimed_at))
+            .bind(Stamp(item.claimed_at))
             .execute(&self.writer)
             .await?;
         Ok(())
@@ -111,11 +95,11 @@ impl OutboxRepo for SqliteStore {
 
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
         let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
-        Ok(u64::try_from(n).unwrap_or_default())
+        Ok(count(n))
     }
 
     async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {
-        let before = ts(before.trunc_subsecs(6));
+        let before = Stamp(before.trunc_subsecs(6));
         let done = sqlx::query(sql(kind).purge_before).bind(before).execute(&self.writer).await?;
         Ok(done.rows_affected())
     }

@@ -9,8 +9,8 @@ use sqlx::{Row, SqliteConnection};
 use super::SqliteStore;
 use crate::{
     Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
+    bind::Stamp,
     plan::{RunCandidate, run_status_columns},
-    rows::ts,
 };
 
 const CANDIDATES: &str = "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, \
@@ -41,9 +41,9 @@ async fn take(
         "UPDATE ingest_run_state SET claimed_at = $1, claimed_by = $2, last_started_at = $1, \
          next_due_at = $3 WHERE provider = $4",
     )
-    .bind(ts(now))
+    .bind(Stamp(now))
     .bind(worker)
-    .bind(ts(now + c.cadence(defaults)))
+    .bind(Stamp(now + c.cadence(defaults)))
     .bind(&c.provider)
     .execute(&mut *conn)
     .await?;
@@ -91,16 +91,16 @@ impl ScheduleRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Option<Provider>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) \
              SELECT DISTINCT provider, $1 FROM boards WHERE status IN ('pending', 'active') \
              ON CONFLICT (provider) DO NOTHING",
         )
-        .bind(ts(now))
+        .bind(Stamp(now))
         .execute(&mut *tx)
         .await?;
-        let rows = sqlx::query(CANDIDATES).bind(ts(now)).fetch_all(&mut *tx).await?;
+        let rows = sqlx::query(CANDIDATES).bind(Stamp(now)).fetch_all(&mut *tx).await?;
         let mut claimed = None;
         for row in &rows {
             let c = candidate(row)?;
@@ -124,10 +124,10 @@ impl ScheduleRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<bool> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         sqlx::query("INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) ON CONFLICT (provider) DO NOTHING")
             .bind(provider.as_str())
-            .bind(ts(now))
+            .bind(Stamp(now))
             .execute(&mut *tx)
             .await?;
         let row = sqlx::query(
@@ -161,7 +161,7 @@ impl ScheduleRepo for SqliteStore {
              next_due_at = CASE WHEN $2 = 'interrupted' THEN $1 ELSE next_due_at END \
              WHERE provider = $4 AND claimed_by = $5",
         )
-        .bind(ts(at))
+        .bind(Stamp(at))
         .bind(label)
         .bind(error)
         .bind(provider.as_str())
