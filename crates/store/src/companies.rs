@@ -1,7 +1,7 @@
 //! Companies derived from the catalogue, the backend-neutral half: the rows both adapters read
 //! (one summary per company, its names, its facet values with job counts) and how they become
-//! [`Company`] values. The SQL lives in each adapter's `companies.rs` (the statements the
-//! dialects agree on in `sql::jobs`).
+//! [`Company`] values. Each adapter's `companies.rs` holds its [`CompanySql`] (the statements
+//! the dialects agree on are in `sql::jobs`); the reads are `Shared`'s.
 
 use std::collections::HashMap;
 
@@ -16,6 +16,22 @@ pub(crate) const COUNTRIES: &str = "countries";
 pub(crate) const WORK_MODE: &str = "work_mode";
 pub(crate) const SKILLS: &str = "skills";
 pub(crate) const SOURCE: &str = "source";
+
+/// The company statements of one dialect (they differ in list parameters, substring search
+/// and collation).
+pub(crate) struct CompanySql {
+    /// One page of companies: slug and open-job count, most jobs first, then by slug
+    /// (bytewise on both backends). `$1` is the slug fragment (NULL = every company), `$2`
+    /// and `$3` limit and offset.
+    pub page: &'static str,
+    /// How many companies match `$1`.
+    pub count: &'static str,
+    /// Names per company of the slugs `$1`; `$2` is `now` for the effective posted date (the
+    /// source's date unless missing, in the future or before 2000).
+    pub names: &'static str,
+    /// Value counts per company of the slugs `$1` for every aggregated kind.
+    pub values: &'static str,
+}
 
 /// One company's open-job count (the page query reads only the company index).
 #[derive(sqlx::FromRow)]

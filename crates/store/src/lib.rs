@@ -35,6 +35,7 @@ mod plan;
 mod ports;
 mod postgres;
 mod rows;
+mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -188,6 +188,22 @@ pub(crate) struct OutboxSql {
     pub purge_before: &'static str,
 }
 
+/// Both outboxes' statements in one dialect.
+pub(crate) struct Outboxes {
+    pub index: OutboxSql,
+    pub delete: OutboxSql,
+}
+
+impl Outboxes {
+    /// The statements of the `kind` outbox.
+    pub fn of(&self, kind: crate::OutboxKind) -> &OutboxSql {
+        match kind {
+            crate::OutboxKind::Index => &self.index,
+            crate::OutboxKind::Delete => &self.delete,
+        }
+    }
+}
+
 /// An outbox row a claim returned.
 #[derive(sqlx::FromRow)]
 pub(crate) struct ClaimedRow {

@@ -1,20 +1,16 @@
 //! [`CompanyRepo`] on PostgreSQL: the same queries as SQLite's, with arrays instead of JSON
 //! text (`unnest`, `= ANY`) and the C collation for the slug order, so both backends page alike.
 
-use super::PgStore;
-use crate::{
-    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
-    bind::{List, Stamp},
-    companies::{NameRow, Summary, ValueRow, assemble},
-    rows::{count, jobs},
-    sql,
-};
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::CompanySlug;
 
-/// One page of companies: slug and open-job count, most jobs first, then by slug (bytewise,
-/// as SQLite orders). `$1` is the slug fragment (NULL = every company).
+use super::{PgStore, Shared};
+use crate::{
+    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
+    companies::CompanySql,
+};
+
 /// One page of companies: slug and open-job count, most jobs first, then by slug (bytewise,
 /// as SQLite orders). `$1` is the slug fragment (NULL = every company).
 const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
@@ -52,20 +48,8 @@ const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions
        FROM o WHERE work_mode IS NOT NULL GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'source', source, count(*) FROM o GROUP BY 1, 3";
 
-impl PgStore {
-    /// The companies of `summaries`, with their names and values.
-    async fn companies(&self, summaries: Vec<Summary>, now: DateTime<Utc>) -> Result<Vec<Company>> {
-        if summaries.is_empty() {
-            return Ok(Vec::new());
-        }
-        let slugs: Vec<&str> = summaries.iter().map(|s| s.slug.as_str()).collect();
-        let names: Vec<NameRow> =
-            sqlx::query_as(NAMES).bind(List(&slugs)).bind(Stamp(now)).fetch_all(&self.pool).await?;
-        let values: Vec<ValueRow> =
-            sqlx::query_as(VALUES).bind(List(&slugs)).fetch_all(&self.pool).await?;
-        assemble(summaries, names, values)
-    }
-}
+const STATEMENTS: CompanySql =
+    CompanySql { page: PAGE, count: COUNT, names: NAMES, values: VALUES };
 
 #[async_trait]
 impl CompanyRepo for PgStore {
@@ -75,16 +59,7 @@ impl CompanyRepo for PgStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        let needle = filter.needle();
-        let summaries: Vec<Summary> = sqlx::query_as(PAGE)
-            .bind(needle.as_deref())
-            .bind(i64::from(page.limit()))
-            .bind(page.offset_i64())
-            .fetch_all(&self.pool)
-            .await?;
-        let total: i64 =
-            sqlx::query_scalar(COUNT).bind(needle.as_deref()).fetch_one(&self.pool).await?;
-        Ok(CompanyList { companies: self.companies(summaries, now).await?, total: count(total) })
+        Shared::list_companies(&self.pool, &STATEMENTS, filter, page, now).await
     }
 
     async fn company_by_slug(
@@ -92,30 +67,10 @@ impl CompanyRepo for PgStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        if slug.as_str().is_empty() {
-            return Ok(None);
-        }
-        let summary: Option<Summary> = sqlx::query_as(sql::jobs::COMPANY)
-            .bind(slug.as_str())
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(self.companies(summary.into_iter().collect(), now).await?.into_iter().next())
+        Shared::company_by_slug(&self.pool, &STATEMENTS, slug, now).await
     }
 
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
-        if slug.as_str().is_empty() {
-            return Ok(JobList { jobs: Vec::new(), total: 0 });
-        }
-        let rows = sqlx::query_as(sql::jobs::OF_COMPANY)
-            .bind(slug.as_str())
-            .bind(i64::from(page.limit()))
-            .bind(page.offset_i64())
-            .fetch_all(&self.pool)
-            .await?;
-        let total: i64 = sqlx::query_scalar(sql::jobs::OF_COMPANY_COUNT)
-            .bind(slug.as_str())
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(JobList { jobs: jobs(rows)?, total: count(total) })
+        Shared::company_jobs(&self.pool, slug, page).await
     }
 }

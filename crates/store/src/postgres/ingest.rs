@@ -74,9 +74,9 @@ impl IngestRepo for PgStore {
                 .await?;
         }
         let touched = touch_in(&mut tx, w.touch, w.at).await?;
-        let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
+        let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
         if w.activate {
-            super::boards::activate_in(&mut tx, w.board, w.at).await?;
+            super::Shared::activate_in(&mut tx, w.board, w.at).await?;
         }
         let closed = match w.close_unseen_before {
             Some(before) => {

@@ -70,9 +70,9 @@ impl IngestRepo for SqliteStore {
             sqlx::query(SET_SOURCE_HASHES).bind(List(&pairs)).execute(&mut *tx).await?;
         }
         let touched = touch_in(&mut tx, w.touch, w.at).await?;
-        let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
+        let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
         if w.activate {
-            super::boards::activate_in(&mut tx, w.board, w.at).await?;
+            super::Shared::activate_in(&mut tx, w.board, w.at).await?;
         }
         let closed = match w.close_unseen_before {
             Some(before) => {

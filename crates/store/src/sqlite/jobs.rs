@@ -1,6 +1,9 @@
 //! [`JobRepo`] on SQLite.
 
-use super::{SqliteStore, outbox::enqueue};
+use super::{
+    Shared, SqliteStore,
+    outbox::{OUTBOXES, enqueue},
+};
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
     StoreError, Upserted,
@@ -9,8 +12,7 @@ use crate::{
         ExistingRow, Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan,
         reopened_ids, reopened_upserts,
     },
-    rows::{Batch, FacetColumns, JobRecord, JobRow, count, job_id, jobs},
-    sql,
+    rows::{Batch, JobRow, job_id, jobs},
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -174,17 +176,7 @@ impl JobRepo for SqliteStore {
     }
 
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool> {
-        crate::plan::not_self_duplicate(id, canonical)?;
-        let mut tx = self.write().await?;
-        let done = sqlx::query(sql::jobs::SET_DUPLICATE_OF)
-            .bind(canonical.map(JobId::get))
-            .bind(id.get())
-            .execute(&mut *tx)
-            .await?;
-        let kind = if canonical.is_some() { OutboxKind::Delete } else { OutboxKind::Index };
-        enqueue(&mut tx, kind, &[id.get()], Stamp(Utc::now())).await?;
-        tx.commit().await?;
-        Ok(done.rows_affected() > 0)
+        Shared::set_duplicate_of(self.write().await?, &OUTBOXES, id, canonical).await
     }
 
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>> {
@@ -221,82 +213,26 @@ impl JobRepo for SqliteStore {
     }
 
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
-        let rows = sqlx::query_as(sql::jobs::AFTER)
-            .bind(after.map_or(0, JobId::get))
-            .bind(i64::from(limit.clamp(1, 1000)))
-            .fetch_all(&self.pool)
-            .await?;
-        jobs(rows)
+        Shared::jobs_after(&self.pool, after, limit).await
     }
 
     async fn rewrite_derived(&self, updates: &[DerivedUpdate], at: DateTime<Utc>) -> Result<u64> {
         if updates.is_empty() {
             return Ok(0);
         }
-        let at = Stamp(at);
-        let mut tx = self.write().await?;
-        let mut listed = Vec::new();
-        let mut written = 0;
-        for u in updates {
-            let f = FacetColumns::new(&u.facets);
-            let row: Option<bool> = sqlx::query_scalar(sql::REWRITE_DERIVED)
-                .bind(List(&f.countries))
-                .bind(List(&f.regions))
-                .bind(List(f.cities))
-                .bind(f.work_mode)
-                .bind(f.seniority)
-                .bind(f.category)
-                .bind(f.is_tech)
-                .bind(List(f.skills))
-                .bind(f.employment_type)
-                .bind(f.education_level)
-                .bind(f.english_level)
-                .bind(f.experience_years_min)
-                .bind(f.requires_clearance)
-                .bind(f.posting_language)
-                .bind(&u.role_fingerprint)
-                .bind(&u.content_hash)
-                .bind(at)
-                .bind(u.id.get())
-                .fetch_optional(&mut *tx)
-                .await?;
-            if let Some(is_listed) = row {
-                written += 1;
-                if is_listed {
-                    listed.push(u.id.get());
-                }
-            }
-        }
-        enqueue(&mut tx, OutboxKind::Index, &listed, at).await?;
-        tx.commit().await?;
-        Ok(written)
+        Shared::rewrite_derived(self.write().await?, &OUTBOXES, updates, at).await
     }
 
     async fn list_open_jobs(&self, page: ListPage) -> Result<JobList> {
-        let rows = sqlx::query_as(sql::jobs::OPEN_PAGE)
-            .bind(i64::from(page.limit()))
-            .bind(page.offset_i64())
-            .fetch_all(&self.pool)
-            .await?;
-        let total: i64 = sqlx::query_scalar(sql::jobs::OPEN_COUNT).fetch_one(&self.pool).await?;
-        Ok(JobList { jobs: jobs(rows)?, total: count(total) })
+        Shared::list_open_jobs(&self.pool, page).await
     }
 
     async fn job_by_slug(&self, slug: &PublicSlug) -> Result<Option<Job>> {
-        let row: Option<JobRecord> = sqlx::query_as(sql::jobs::BY_SLUG)
-            .bind(slug.as_str())
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(JobRecord::into_job).transpose()
+        Shared::job_by_slug(&self.pool, slug).await
     }
 
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>> {
-        let row: Option<JobRecord> = sqlx::query_as(sql::jobs::BY_KEY)
-            .bind(key.source.as_str())
-            .bind(&key.external_id)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(JobRecord::into_job).transpose()
+        Shared::job_by_key(&self.pool, key).await
     }
 }
 

@@ -14,6 +14,9 @@ mod jobs;
 mod outbox;
 mod schedule;
 
+/// The adapter bodies both backends share, on SQLite.
+type Shared = crate::shared::Shared<sqlx::Sqlite>;
+
 use std::{str::FromStr, time::Duration};
 
 use async_trait::async_trait;

@@ -4,25 +4,19 @@ use async_trait::async_trait;
 use chrono::{DateTime, SubsecRound, Utc};
 use sqlx::SqliteConnection;
 
-use super::SqliteStore;
+use super::{Shared, SqliteStore};
 use crate::{
     ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result,
-    bind::{List, Stamp},
-    plan::{ClaimedRow, OutboxSql, cut_error},
-    rows::count,
+    bind::Stamp,
+    plan::{ClaimedRow, Outboxes},
 };
 
-const INDEX: OutboxSql = outbox_statements!("search_outbox", lock: "",
-    ids_in: "IN (SELECT value FROM json_each($1))");
-const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", lock: "",
-    ids_in: "IN (SELECT value FROM json_each($1))");
-
-fn sql(kind: OutboxKind) -> &'static OutboxSql {
-    match kind {
-        OutboxKind::Index => &INDEX,
-        OutboxKind::Delete => &DELETE,
-    }
-}
+pub(super) const OUTBOXES: Outboxes = Outboxes {
+    index: outbox_statements!("search_outbox", lock: "",
+    ids_in: "IN (SELECT value FROM json_each($1))"),
+    delete: outbox_statements!("search_delete_outbox", lock: "",
+    ids_in: "IN (SELECT value FROM json_each($1))"),
+};
 
 /// Queues jobs in the `kind` outbox and drops their pending rows in the other one, so the
 /// latest change wins.
@@ -32,12 +26,7 @@ pub(super) async fn enqueue(
     ids: &[i64],
     at: Stamp,
 ) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    sqlx::query(sql(kind.other()).drop_jobs).bind(List(ids)).execute(&mut *conn).await?;
-    sqlx::query(sql(kind).enqueue).bind(List(ids)).bind(at).execute(&mut *conn).await?;
-    Ok(())
+    Shared::enqueue(conn, &OUTBOXES, kind, ids, at).await
 }
 
 #[async_trait]
@@ -50,7 +39,7 @@ impl OutboxRepo for SqliteStore {
     ) -> Result<Vec<OutboxItem>> {
         let now = now.trunc_subsecs(6);
         let mut tx = self.write().await?;
-        let rows: Vec<ClaimedRow> = sqlx::query_as(sql(kind).claim)
+        let rows: Vec<ClaimedRow> = sqlx::query_as(OUTBOXES.of(kind).claim)
             .bind(Stamp(now))
             .bind(Stamp(now - options.lease))
             .bind(i32::try_from(options.max_attempts).unwrap_or(i32::MAX))
@@ -62,18 +51,7 @@ impl OutboxRepo for SqliteStore {
     }
 
     async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
-        let mut tx = self.write().await?;
-        let mut done = 0;
-        for item in items {
-            done += sqlx::query(sql(kind).ack)
-                .bind(item.id)
-                .bind(Stamp(item.claimed_at))
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        }
-        tx.commit().await?;
-        Ok(done)
+        Shared::ack_outbox(self.write().await?, &OUTBOXES, kind, items).await
     }
 
     async fn fail_outbox(
@@ -83,24 +61,14 @@ impl OutboxRepo for SqliteStore {
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query(sql(kind).fail)
-            .bind(Stamp(at))
-            .bind(cut_error(error))
-            .bind(item.id)
-            .bind(Stamp(item.claimed_at))
-            .execute(&self.writer)
-            .await?;
-        Ok(())
+        Shared::fail_outbox(&self.writer, &OUTBOXES, kind, item, error, at).await
     }
 
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
-        let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
-        Ok(count(n))
+        Shared::outbox_depth(&self.pool, &OUTBOXES, kind).await
     }
 
     async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {
-        let before = Stamp(before.trunc_subsecs(6));
-        let done = sqlx::query(sql(kind).purge_before).bind(before).execute(&self.writer).await?;
-        Ok(done.rows_affected())
+        Shared::purge_outbox_before(&self.writer, &OUTBOXES, kind, before).await
     }
 }
