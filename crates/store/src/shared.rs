@@ -14,7 +14,9 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{
     Board, BoardHealth, BoardId, BoardKey, BoardStatus, Job, JobId, Provider, PublicSlug,
 };
-use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type};
+use sqlx::{
+    Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type, query::QueryAs,
+};
 
 use crate::{
     Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem,
@@ -77,12 +79,23 @@ where
 {
     // ---- boards ----
 
-    /// The live (pending or active) board of an identity.
-    pub async fn live_board(conn: &mut DB::Connection, key: &BoardKey) -> Result<Option<Board>> {
-        let row: Option<BoardRecord> = sqlx::query_as(sql::boards::LIVE_BY_IDENTITY)
+    /// `statement` with a board key bound as `$1` (provider), `$2` (board), `$3` (region).
+    fn by_board_key<'q, O>(
+        statement: &'static str,
+        key: &'q BoardKey,
+    ) -> QueryAs<'q, DB, O, DB::Arguments<'q>>
+    where
+        O: for<'r> FromRow<'r, DB::Row>,
+    {
+        sqlx::query_as(statement)
             .bind(key.provider.as_str())
             .bind(key.board.as_str())
             .bind(key.region.as_str())
+    }
+
+    /// The live (pending or active) board of an identity.
+    pub async fn live_board(conn: &mut DB::Connection, key: &BoardKey) -> Result<Option<Board>> {
+        let row: Option<BoardRecord> = Self::by_board_key(sql::boards::LIVE_BY_IDENTITY, key)
             .fetch_optional(&mut *conn)
             .await?;
         row.map(BoardRecord::into_board).transpose()
@@ -162,12 +175,8 @@ where
         key: &BoardKey,
     ) -> Result<Option<BoardHealth>> {
         let key = health_key(key);
-        let row: Option<HealthRecord> = sqlx::query_as(health_of)
-            .bind(key.provider.as_str())
-            .bind(key.board.as_str())
-            .bind(key.region.as_str())
-            .fetch_optional(&mut *conn)
-            .await?;
+        let row: Option<HealthRecord> =
+            Self::by_board_key(health_of, &key).fetch_optional(&mut *conn).await?;
         row.map(HealthRecord::into_health).transpose()
     }
 
