@@ -1,13 +1,14 @@
 //! Companies derived from the catalogue, the backend-neutral half: the rows both adapters read
 //! (one summary per company, its names, its facet values with job counts) and how they become
-//! [`Company`] values. The SQL lives in each adapter's `companies.rs`.
+//! [`Company`] values. Each adapter's `companies.rs` holds its [`CompanySql`] (the statements
+//! the dialects agree on are in `sql::jobs`); the reads are `Shared`'s.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use freehire_domain::{CompanySlug, CountryCode, DomainError, Provider, Region, WorkMode};
 
-use crate::{Company, Result, StoreError};
+use crate::{Company, Result, StoreError, bind::Stamp};
 
 /// Kinds of value a company aggregates, as the value query labels them.
 pub(crate) const REGIONS: &str = "regions";
@@ -16,24 +17,49 @@ pub(crate) const WORK_MODE: &str = "work_mode";
 pub(crate) const SKILLS: &str = "skills";
 pub(crate) const SOURCE: &str = "source";
 
+/// The company statements of one dialect (they differ in list parameters, substring search
+/// and collation).
+pub(crate) struct CompanySql {
+    /// One page of companies: slug and open-job count, most jobs first, then by slug
+    /// (bytewise on both backends). `$1` is the slug fragment (NULL = every company), `$2`
+    /// and `$3` limit and offset.
+    pub page: &'static str,
+    /// How many companies match `$1`.
+    pub count: &'static str,
+    /// Names per company of the slugs `$1`; `$2` is `now` for the effective posted date (the
+    /// source's date unless missing, in the future or before 2000).
+    pub names: &'static str,
+    /// Value counts per company of the slugs `$1` for every aggregated kind.
+    pub values: &'static str,
+}
+
 /// One company's open-job count (the page query reads only the company index).
+#[derive(sqlx::FromRow)]
 pub(crate) struct Summary {
+    #[sqlx(rename = "company_slug")]
     pub slug: String,
     pub job_count: i64,
 }
 
 /// How many open jobs of a company carry one spelling of its name, the newest first-seen date
 /// and the newest effective posted date among them.
+#[derive(sqlx::FromRow)]
 pub(crate) struct NameRow {
+    #[sqlx(rename = "company_slug")]
     pub slug: String,
+    #[sqlx(rename = "company")]
     pub name: String,
     pub jobs: i64,
+    #[sqlx(try_from = "Stamp")]
     pub newest: DateTime<Utc>,
+    #[sqlx(try_from = "Stamp")]
     pub latest_posted_at: DateTime<Utc>,
 }
 
 /// How many open jobs of a company carry one value of one kind.
+#[derive(sqlx::FromRow)]
 pub(crate) struct ValueRow {
+    #[sqlx(rename = "company_slug")]
     pub slug: String,
     pub kind: String,
     pub value: String,

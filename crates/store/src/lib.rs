@@ -26,6 +26,7 @@
 #[macro_use]
 mod sql;
 
+mod bind;
 mod companies;
 mod error;
 mod health;
@@ -34,6 +35,7 @@ mod plan;
 mod ports;
 mod postgres;
 mod rows;
+mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -83,6 +83,11 @@ impl ListPage {
     pub fn offset(self) -> u64 {
         self.offset
     }
+
+    /// The offset as SQL binds it (both backends take a signed 64-bit `OFFSET`).
+    pub(crate) fn offset_i64(self) -> i64 {
+        i64::try_from(self.offset()).unwrap_or(i64::MAX)
+    }
 }
 
 impl Default for ListPage {

@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use freehire_domain::JobId;
 
 use crate::{
-    Refreshed, Result, SeenPosting, StoreError, UpsertOutcome, Upserted,
-    rows::{Batch, JobRow},
+    Refreshed, Result, SeenJob, SeenPosting, StoreError, UpsertOutcome, Upserted,
+    bind::Stamp,
+    rows::{Batch, JobRow, job_id},
 };
 
 /// A stored row of a batch, as the adapter read (and on PostgreSQL, locked) it.
@@ -15,6 +16,44 @@ pub(crate) struct Existing {
     pub id: JobId,
     pub hash: String,
     pub closed: bool,
+}
+
+/// A stored row of a batch as the lookup statement returns it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct ExistingRow {
+    id: i64,
+    source: String,
+    external_id: String,
+    content_hash: String,
+    closed: bool,
+}
+
+impl ExistingRow {
+    /// The row as an entry of [`Found`].
+    pub fn entry(self) -> Result<((String, String), Existing)> {
+        let e = Existing { id: job_id(self.id)?, hash: self.content_hash, closed: self.closed };
+        Ok(((self.source, self.external_id), e))
+    }
+}
+
+/// A row of a board's seen set: external id, tech flag, source hash, needs detail.
+pub(crate) type SeenRow = (String, Option<bool>, String, bool);
+
+/// A seen-set row as the ingest pipeline reads it.
+pub(crate) fn seen_job((external_id, is_tech, source_hash, needs_detail): SeenRow) -> SeenJob {
+    SeenJob { external_id, is_tech, source_hash, needs_detail }
+}
+
+/// Refuses to make a job a duplicate of itself.
+pub(crate) fn not_self_duplicate(id: JobId, canonical: Option<JobId>) -> Result<()> {
+    if canonical == Some(id) {
+        return Err(StoreError::Invalid(freehire_domain::DomainError::Invalid {
+            field: "duplicate_of",
+            value: id.to_string(),
+            reason: "a job cannot duplicate itself",
+        }));
+    }
+    Ok(())
 }
 
 /// Stored rows by `(source, external_id)`.
@@ -137,16 +176,60 @@ pub(crate) fn refresh_plan(items: &[SeenPosting], found: &Found) -> (Vec<Refresh
 
 /// The statements of one outbox table in one dialect.
 pub(crate) struct OutboxSql {
-    /// Queue jobs `$1`/`?1` at `$2`/`?2` (a re-enqueue resets the row).
+    /// Queue jobs `$1` at `$2` (a re-enqueue resets the row).
     pub enqueue: &'static str,
-    /// Drop the rows of jobs `$1`/`?1`.
+    /// Drop the rows of jobs `$1`.
     pub drop_jobs: &'static str,
     pub claim: &'static str,
     pub ack: &'static str,
     pub fail: &'static str,
     pub depth: &'static str,
-    /// Delete the rows queued before `$1`/`?1`.
+    /// Delete the rows queued before `$1`.
     pub purge_before: &'static str,
+}
+
+/// Both outboxes' statements in one dialect.
+pub(crate) struct Outboxes {
+    pub index: OutboxSql,
+    pub delete: OutboxSql,
+}
+
+impl Outboxes {
+    /// The statements of the `kind` outbox.
+    pub fn of(&self, kind: crate::OutboxKind) -> &OutboxSql {
+        match kind {
+            crate::OutboxKind::Index => &self.index,
+            crate::OutboxKind::Delete => &self.delete,
+        }
+    }
+}
+
+/// An outbox row a claim returned.
+#[derive(sqlx::FromRow)]
+pub(crate) struct ClaimedRow {
+    id: i64,
+    job_id: i64,
+    attempts: i32,
+    claimed_at: Stamp,
+}
+
+impl ClaimedRow {
+    /// The claimed items, oldest first.
+    pub fn items(rows: Vec<Self>) -> Result<Vec<crate::OutboxItem>> {
+        let mut items = rows
+            .into_iter()
+            .map(|r| {
+                Ok(crate::OutboxItem {
+                    id: r.id,
+                    job_id: JobId::new(r.job_id).map_err(|e| StoreError::corrupt("job_id", e))?,
+                    attempts: u32::try_from(r.attempts).unwrap_or(u32::MAX),
+                    claimed_at: r.claimed_at.into(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        items.sort_by_key(|i| i.id);
+        Ok(items)
+    }
 }
 
 /// Longest outbox error kept.

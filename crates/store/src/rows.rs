@@ -1,10 +1,10 @@
-//! Backend-neutral row shapes: the JSON row a batch write sends, and the raw row a read
-//! decodes into a [`Job`]. Both adapters use these, so the two schemas cannot drift in what
-//! they store.
+//! Backend-neutral row shapes: the JSON row a batch write sends, and the records a read
+//! decodes (`#[derive(sqlx::FromRow)]`, one type for both backends through the [`bind`](crate::bind)
+//! types) and parses into domain values. Both adapters use these, so the two schemas cannot
+//! drift in what they store.
 
 use std::{borrow::Cow, collections::HashMap};
 
-use chrono::{DateTime, SecondsFormat, Utc};
 use freehire_domain::{
     Category, ClosedReason, CompanySlug, CountryCode, EducationLevel, EmploymentType, EnglishLevel,
     Facets, Job, JobId, JobPosting, Provider, PublicSlug, Region, Salary, SalaryPeriod, Seniority,
@@ -12,13 +12,10 @@ use freehire_domain::{
 };
 use serde::Serialize;
 
-use crate::{JobKey, Result, StoreError};
-
-/// Timestamps as stored in SQLite and sent in JSON batches: RFC 3339 UTC with microseconds,
-/// fixed width, so text order is time order.
-pub(crate) fn ts(t: DateTime<Utc>) -> String {
-    t.to_rfc3339_opts(SecondsFormat::Micros, true)
-}
+use crate::{
+    JobKey, Result, StoreError,
+    bind::{Stamp, StoredJson, StoredList},
+};
 
 /// PostgreSQL text cannot hold NUL; some sources emit it. Both backends drop it alike.
 fn no_nul(s: &str) -> Cow<'_, str> {
@@ -39,7 +36,7 @@ pub(crate) struct JobRow<'a> {
     pub location: Cow<'a, str>,
     pub remote: bool,
     pub description: Cow<'a, str>,
-    pub posted_at: Option<String>,
+    pub posted_at: Option<Stamp>,
     #[serde(flatten)]
     pub facets: FacetColumns<'a>,
     pub salary_min: Option<i64>,
@@ -68,7 +65,7 @@ impl<'a> JobRow<'a> {
             location: no_nul(&p.location),
             remote: p.remote,
             description: no_nul(&p.description),
-            posted_at: p.posted_at.map(ts),
+            posted_at: Stamp::opt(p.posted_at),
             facets: FacetColumns::new(&p.facets),
             salary_min: p.salary.as_ref().and_then(|s| s.min),
             salary_max: p.salary.as_ref().and_then(|s| s.max),
@@ -119,47 +116,52 @@ impl<'a> Batch<'a> {
     }
 }
 
-/// A job row as read, before vocabulary parsing. Each adapter fills it from its own row type.
-pub(crate) struct RawJob {
-    pub id: i64,
-    pub source: String,
-    pub external_id: String,
-    pub url: String,
-    pub public_slug: String,
-    pub title: String,
-    pub company: String,
-    pub company_slug: String,
-    pub location: String,
-    pub remote: bool,
-    pub description: String,
-    pub posted_at: Option<DateTime<Utc>>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-    pub last_seen_at: DateTime<Utc>,
-    pub closed_at: Option<DateTime<Utc>>,
-    pub closed_reason: Option<String>,
-    pub countries: Vec<String>,
-    pub regions: Vec<String>,
-    pub cities: Vec<String>,
-    pub work_mode: Option<String>,
-    pub seniority: Option<String>,
-    pub category: Option<String>,
-    pub is_tech: Option<bool>,
-    pub skills: Vec<String>,
-    pub employment_type: Option<String>,
-    pub education_level: Option<String>,
-    pub english_level: Option<String>,
-    pub experience_years_min: Option<i32>,
-    pub requires_clearance: Option<bool>,
-    pub posting_language: Option<String>,
-    pub salary_min: Option<i64>,
-    pub salary_max: Option<i64>,
-    pub salary_currency: Option<String>,
-    pub salary_period: Option<String>,
-    pub content_hash: String,
-    pub role_fingerprint: String,
-    pub duplicate_of: Option<i64>,
-    pub structured: freehire_domain::Structured,
+/// A job row as read (the columns of `JOB_COLUMNS`), before vocabulary parsing.
+#[derive(sqlx::FromRow)]
+pub(crate) struct JobRecord {
+    id: i64,
+    source: String,
+    external_id: String,
+    url: String,
+    public_slug: String,
+    title: String,
+    company: String,
+    company_slug: String,
+    location: String,
+    remote: bool,
+    description: String,
+    posted_at: Option<Stamp>,
+    created_at: Stamp,
+    updated_at: Stamp,
+    last_seen_at: Stamp,
+    closed_at: Option<Stamp>,
+    closed_reason: Option<String>,
+    countries: StoredList,
+    regions: StoredList,
+    cities: StoredList,
+    work_mode: Option<String>,
+    seniority: Option<String>,
+    category: Option<String>,
+    is_tech: Option<bool>,
+    skills: StoredList,
+    employment_type: Option<String>,
+    education_level: Option<String>,
+    english_level: Option<String>,
+    experience_years_min: Option<i32>,
+    requires_clearance: Option<bool>,
+    posting_language: Option<String>,
+    #[sqlx(rename = "salary_min_source")]
+    salary_min: Option<i64>,
+    #[sqlx(rename = "salary_max_source")]
+    salary_max: Option<i64>,
+    #[sqlx(rename = "salary_currency_source")]
+    salary_currency: Option<String>,
+    #[sqlx(rename = "salary_period_source")]
+    salary_period: Option<String>,
+    content_hash: String,
+    role_fingerprint: String,
+    duplicate_of: Option<i64>,
+    structured: StoredJson,
 }
 
 fn vocab<T>(
@@ -170,7 +172,7 @@ fn vocab<T>(
     value.map(|v| parse(&v).map_err(|e| StoreError::corrupt(column, e))).transpose()
 }
 
-impl RawJob {
+impl JobRecord {
     /// Parses the stored values back into a [`Job`].
     pub fn into_job(self) -> Result<Job> {
         let id = JobId::new(self.id).map_err(|e| StoreError::corrupt("id", e))?;
@@ -181,11 +183,13 @@ impl RawJob {
             .map_err(|e| StoreError::corrupt("company_slug", e))?;
         let countries = self
             .countries
+            .parse("countries")?
             .iter()
             .map(|c| CountryCode::parse(c).map_err(|e| StoreError::corrupt("countries", e)))
             .collect::<Result<Vec<_>>>()?;
         let regions = self
             .regions
+            .parse("regions")?
             .iter()
             .map(|r| Region::parse(r).map_err(|e| StoreError::corrupt("regions", e)))
             .collect::<Result<Vec<_>>>()?;
@@ -201,12 +205,12 @@ impl RawJob {
         let facets = Facets {
             countries,
             regions,
-            cities: self.cities,
+            cities: self.cities.parse("cities")?,
             work_mode: vocab("work_mode", self.work_mode, WorkMode::parse)?,
             seniority: vocab("seniority", self.seniority, Seniority::parse)?,
             category: vocab("category", self.category, Category::parse)?,
             is_tech: self.is_tech,
-            skills: self.skills,
+            skills: self.skills.parse("skills")?,
             employment_type: vocab("employment_type", self.employment_type, EmploymentType::parse)?,
             education_level: vocab("education_level", self.education_level, EducationLevel::parse)?,
             english_level: vocab("english_level", self.english_level, EnglishLevel::parse)?,
@@ -227,17 +231,17 @@ impl RawJob {
                 location: self.location,
                 description: self.description,
                 remote: self.remote,
-                posted_at: self.posted_at,
+                posted_at: self.posted_at.map(Into::into),
                 facets,
                 salary,
                 role_fingerprint: self.role_fingerprint,
-                structured: self.structured,
+                structured: self.structured.parse("structured")?,
             },
             content_hash: self.content_hash,
-            created_at: self.created_at,
-            updated_at: self.updated_at,
-            last_seen_at: self.last_seen_at,
-            closed_at: self.closed_at,
+            created_at: self.created_at.into(),
+            updated_at: self.updated_at.into(),
+            last_seen_at: self.last_seen_at.into(),
+            closed_at: self.closed_at.map(Into::into),
             closed_reason: vocab("closed_reason", self.closed_reason, ClosedReason::parse)?,
             duplicate_of: self
                 .duplicate_of
@@ -247,23 +251,39 @@ impl RawJob {
     }
 }
 
+/// A stored job id; one that is not positive is corrupt.
+pub(crate) fn job_id(id: i64) -> Result<JobId> {
+    JobId::new(id).map_err(|e| StoreError::corrupt("id", e))
+}
+
+/// Parses job records read in one statement.
+pub(crate) fn jobs(records: Vec<JobRecord>) -> Result<Vec<Job>> {
+    records.into_iter().map(JobRecord::into_job).collect()
+}
+
+/// A SQL `count(*)` as an unsigned total.
+pub(crate) fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or_default()
+}
+
 /// Keys of a batch as two parallel arrays (for `UNNEST` / JSON pairs).
 pub(crate) fn key_columns(keys: &[JobKey]) -> (Vec<&str>, Vec<&str>) {
     keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())).unzip()
 }
 
-/// A board row as read.
-pub(crate) struct RawBoard {
-    pub id: i64,
-    pub provider: String,
-    pub board: String,
-    pub region: String,
-    pub company: String,
-    pub url: Option<String>,
-    pub status: String,
-    pub rejected_reason: Option<String>,
-    pub created_at: DateTime<Utc>,
-    pub activated_at: Option<DateTime<Utc>>,
+/// A board row as read (the columns of `BOARD_COLUMNS`).
+#[derive(sqlx::FromRow)]
+pub(crate) struct BoardRecord {
+    id: i64,
+    provider: String,
+    board: String,
+    region: String,
+    company: String,
+    url: Option<String>,
+    status: String,
+    rejected_reason: Option<String>,
+    created_at: Stamp,
+    activated_at: Option<Stamp>,
 }
 
 fn board_key(provider: &str, board: &str, region: &str) -> Result<freehire_domain::BoardKey> {
@@ -272,7 +292,7 @@ fn board_key(provider: &str, board: &str, region: &str) -> Result<freehire_domai
         .map_err(|e| StoreError::corrupt("board", e))
 }
 
-impl RawBoard {
+impl BoardRecord {
     pub fn into_board(self) -> Result<freehire_domain::Board> {
         Ok(freehire_domain::Board {
             id: freehire_domain::BoardId::new(self.id).map_err(|e| StoreError::corrupt("id", e))?,
@@ -282,42 +302,43 @@ impl RawBoard {
             status: freehire_domain::BoardStatus::parse(&self.status)
                 .map_err(|e| StoreError::corrupt("status", e))?,
             rejected_reason: self.rejected_reason,
-            created_at: self.created_at,
-            activated_at: self.activated_at,
+            created_at: self.created_at.into(),
+            activated_at: self.activated_at.map(Into::into),
         })
     }
 }
 
-/// A board-health row as read.
-pub(crate) struct RawHealth {
-    pub provider: String,
-    pub board: String,
-    pub region: String,
-    pub consecutive_failures: i32,
-    pub cooldown_until: Option<DateTime<Utc>>,
-    pub last_error: Option<String>,
-    pub last_error_at: Option<DateTime<Utc>>,
-    pub last_success_at: Option<DateTime<Utc>>,
-    pub last_ingested_count: i64,
-    pub last_run_at: Option<DateTime<Utc>>,
-    pub first_seen_at: DateTime<Utc>,
-    pub last_yield_at: Option<DateTime<Utc>>,
+/// A board-health row as read (the columns of `HEALTH_COLUMNS`).
+#[derive(sqlx::FromRow)]
+pub(crate) struct HealthRecord {
+    provider: String,
+    board: String,
+    region: String,
+    consecutive_failures: i32,
+    cooldown_until: Option<Stamp>,
+    last_error: Option<String>,
+    last_error_at: Option<Stamp>,
+    last_success_at: Option<Stamp>,
+    last_ingested_count: i64,
+    last_run_at: Option<Stamp>,
+    first_seen_at: Stamp,
+    last_yield_at: Option<Stamp>,
 }
 
-impl RawHealth {
+impl HealthRecord {
     pub fn into_health(self) -> Result<freehire_domain::BoardHealth> {
         Ok(freehire_domain::BoardHealth {
             key: board_key(&self.provider, &self.board, &self.region)?,
             consecutive_failures: u32::try_from(self.consecutive_failures)
                 .map_err(|e| StoreError::corrupt("consecutive_failures", e))?,
-            cooldown_until: self.cooldown_until,
+            cooldown_until: self.cooldown_until.map(Into::into),
             last_error: self.last_error,
-            last_error_at: self.last_error_at,
-            last_success_at: self.last_success_at,
+            last_error_at: self.last_error_at.map(Into::into),
+            last_success_at: self.last_success_at.map(Into::into),
             last_ingested_count: self.last_ingested_count,
-            last_run_at: self.last_run_at,
-            first_seen_at: self.first_seen_at,
-            last_yield_at: self.last_yield_at,
+            last_run_at: self.last_run_at.map(Into::into),
+            first_seen_at: self.first_seen_at.into(),
+            last_yield_at: self.last_yield_at.map(Into::into),
         })
     }
 }

@@ -1,7 +1,11 @@
-//! SQL text shared by both adapters, as macros so every statement stays a `&'static str`
-//! (sqlx accepts only static SQL without an explicit safety assertion).
+//! SQL text shared by both adapters. Both write `$N` placeholders (SQLite accepts them) and
+//! bind the [`bind`](crate::bind) types, so a statement the dialects agree on is one `const`
+//! here; only real differences (`json_each` vs `UNNEST`/`= ANY`, `FOR UPDATE`, `instr` vs
+//! `strpos`, jsonb batches) stay in the adapters. Column lists and statement templates are
+//! macros so every statement stays a `&'static str` (sqlx accepts only static SQL without an
+//! explicit safety assertion).
 
-/// The columns every job read selects (decoded by `RawJob`).
+/// The columns every job read selects (decoded by `JobRecord`).
 macro_rules! job_columns {
     () => {
         "id, source, external_id, url, public_slug, title, company, company_slug, location, \
@@ -58,7 +62,7 @@ macro_rules! upsert_conflict {
     };
 }
 
-/// Board columns every board read selects.
+/// Board columns every board read selects (decoded by `BoardRecord`).
 macro_rules! board_columns {
     () => {
         "id, provider, board, region, company, url, status, rejected_reason, created_at, \
@@ -66,7 +70,7 @@ macro_rules! board_columns {
     };
 }
 
-/// Board-health columns every health read selects.
+/// Board-health columns every health read selects (decoded by `HealthRecord`).
 macro_rules! health_columns {
     () => {
         "provider, board, region, consecutive_failures, cooldown_until, last_error, \
@@ -75,20 +79,15 @@ macro_rules! health_columns {
     };
 }
 
-/// Outbox statements for one table in one dialect: its placeholders and its row-lock clause.
+/// Outbox statements for one table in one dialect: its row-lock clause and its "job id is in
+/// the list `$1`" condition.
 macro_rules! outbox_statements {
-    (
-        $table:literal, $p1:literal, $p2:literal, $p3:literal, $p4:literal, $lock:literal,
-        ids_in: $ids:literal
-    ) => {
+    ($table:literal, lock: $lock:literal, ids_in: $ids:literal) => {
         crate::plan::OutboxSql {
             enqueue: concat!(
                 "INSERT INTO ",
                 $table,
-                " (job_id, created_at, job_posted_at) \
-                 SELECT id, ",
-                $p2,
-                ", posted_at FROM jobs WHERE id ",
+                " (job_id, created_at, job_posted_at) SELECT id, $2, posted_at FROM jobs WHERE id ",
                 $ids,
                 " ON CONFLICT (job_id) DO UPDATE SET attempts = 0, claimed_at = NULL, \
                  failed_at = NULL, last_error = NULL, created_at = excluded.created_at, \
@@ -98,183 +97,33 @@ macro_rules! outbox_statements {
             claim: concat!(
                 "UPDATE ",
                 $table,
-                " SET claimed_at = ",
-                $p1,
-                ", attempts = attempts + 1 \
-                 WHERE id IN (SELECT id FROM ",
+                " SET claimed_at = $1, attempts = attempts + 1 WHERE id IN (SELECT id FROM ",
                 $table,
-                " \
-                   WHERE (claimed_at IS NULL OR claimed_at < ",
-                $p2,
-                ") AND attempts < ",
-                $p3,
-                " ORDER BY id LIMIT ",
-                $p4,
+                " WHERE (claimed_at IS NULL OR claimed_at < $2) AND attempts < $3 \
+                 ORDER BY id LIMIT $4",
                 $lock,
-                ") \
-                 RETURNING id, job_id, attempts, claimed_at"
+                ") RETURNING id, job_id, attempts, claimed_at"
             ),
-            ack: concat!("DELETE FROM ", $table, " WHERE id = ", $p1, " AND claimed_at = ", $p2),
+            ack: concat!("DELETE FROM ", $table, " WHERE id = $1 AND claimed_at = $2"),
             fail: concat!(
                 "UPDATE ",
                 $table,
-                " SET claimed_at = NULL, failed_at = ",
-                $p1,
-                ", last_error = ",
-                $p2,
-                " WHERE id = ",
-                $p3,
-                " AND claimed_at = ",
-                $p4
+                " SET claimed_at = NULL, failed_at = $1, last_error = $2 \
+                 WHERE id = $3 AND claimed_at = $4"
             ),
             depth: concat!("SELECT count(*) FROM ", $table),
-            purge_before: concat!("DELETE FROM ", $table, " WHERE created_at < ", $p1),
+            purge_before: concat!("DELETE FROM ", $table, " WHERE created_at < $1"),
         }
     };
 }
 
-/// Re-derivation write of one row, numbered by the dialect's placeholders `$1`… or `?1`….
-macro_rules! rewrite_derived_sql {
-    ($p:literal) => {
-        concat!(
-            "UPDATE jobs SET countries = ",
-            $p,
-            "1, regions = ",
-            $p,
-            "2, cities = ",
-            $p,
-            "3, \
-             work_mode = ",
-            $p,
-            "4, seniority = ",
-            $p,
-            "5, category = ",
-            $p,
-            "6, is_tech = ",
-            $p,
-            "7, skills = ",
-            $p,
-            "8, employment_type = ",
-            $p,
-            "9, education_level = ",
-            $p,
-            "10, \
-             english_level = ",
-            $p,
-            "11, experience_years_min = ",
-            $p,
-            "12, \
-             requires_clearance = ",
-            $p,
-            "13, posting_language = ",
-            $p,
-            "14, \
-             role_fingerprint = ",
-            $p,
-            "15, content_hash = ",
-            $p,
-            "16, updated_at = ",
-            $p,
-            "17 \
-             WHERE id = ",
-            $p,
-            "18 RETURNING (closed_at IS NULL AND duplicate_of IS NULL) AS listed"
-        )
-    };
-}
-
-/// Reads a job row into `RawJob`; the dialects differ only in how they store lists and the
-/// structured JSON, which the caller reads with `$list(row, column)` and `$structured(row)`.
-macro_rules! raw_job {
-    ($row:expr, list: $list:expr, structured: $structured:expr) => {{
-        use sqlx::Row as _;
-        Ok(crate::rows::RawJob {
-            id: $row.try_get("id")?,
-            source: $row.try_get("source")?,
-            external_id: $row.try_get("external_id")?,
-            url: $row.try_get("url")?,
-            public_slug: $row.try_get("public_slug")?,
-            title: $row.try_get("title")?,
-            company: $row.try_get("company")?,
-            company_slug: $row.try_get("company_slug")?,
-            location: $row.try_get("location")?,
-            remote: $row.try_get("remote")?,
-            description: $row.try_get("description")?,
-            posted_at: $row.try_get("posted_at")?,
-            created_at: $row.try_get("created_at")?,
-            updated_at: $row.try_get("updated_at")?,
-            last_seen_at: $row.try_get("last_seen_at")?,
-            closed_at: $row.try_get("closed_at")?,
-            closed_reason: $row.try_get("closed_reason")?,
-            countries: $list($row, "countries")?,
-            regions: $list($row, "regions")?,
-            cities: $list($row, "cities")?,
-            work_mode: $row.try_get("work_mode")?,
-            seniority: $row.try_get("seniority")?,
-            category: $row.try_get("category")?,
-            is_tech: $row.try_get("is_tech")?,
-            skills: $list($row, "skills")?,
-            employment_type: $row.try_get("employment_type")?,
-            education_level: $row.try_get("education_level")?,
-            english_level: $row.try_get("english_level")?,
-            experience_years_min: $row.try_get("experience_years_min")?,
-            requires_clearance: $row.try_get("requires_clearance")?,
-            posting_language: $row.try_get("posting_language")?,
-            salary_min: $row.try_get("salary_min_source")?,
-            salary_max: $row.try_get("salary_max_source")?,
-            salary_currency: $row.try_get("salary_currency_source")?,
-            salary_period: $row.try_get("salary_period_source")?,
-            content_hash: $row.try_get("content_hash")?,
-            role_fingerprint: $row.try_get("role_fingerprint")?,
-            duplicate_of: $row.try_get("duplicate_of")?,
-            structured: $structured($row)?,
-        })
-    }};
-}
-
-/// Reads a `boards` row (same columns in both dialects).
-macro_rules! raw_board {
-    ($row:expr) => {{
-        use sqlx::Row as _;
-
-        RawBoard {
-            id: $row.try_get("id")?,
-            provider: $row.try_get("provider")?,
-            board: $row.try_get("board")?,
-            region: $row.try_get("region")?,
-            company: $row.try_get("company")?,
-            url: $row.try_get("url")?,
-            status: $row.try_get("status")?,
-            rejected_reason: $row.try_get("rejected_reason")?,
-            created_at: $row.try_get("created_at")?,
-            activated_at: $row.try_get("activated_at")?,
-        }
-        .into_board()
-    }};
-}
-
-/// Reads a `board_health` row (same columns in both dialects).
-macro_rules! raw_health {
-    ($row:expr) => {{
-        use sqlx::Row as _;
-
-        RawHealth {
-            provider: $row.try_get("provider")?,
-            board: $row.try_get("board")?,
-            region: $row.try_get("region")?,
-            consecutive_failures: $row.try_get("consecutive_failures")?,
-            cooldown_until: $row.try_get("cooldown_until")?,
-            last_error: $row.try_get("last_error")?,
-            last_error_at: $row.try_get("last_error_at")?,
-            last_success_at: $row.try_get("last_success_at")?,
-            last_ingested_count: $row.try_get("last_ingested_count")?,
-            last_run_at: $row.try_get("last_run_at")?,
-            first_seen_at: $row.try_get("first_seen_at")?,
-            last_yield_at: $row.try_get("last_yield_at")?,
-        }
-        .into_health()
-    }};
-}
+/// Re-derivation write of one row.
+pub(crate) const REWRITE_DERIVED: &str = "UPDATE jobs SET countries = $1, regions = $2, \
+     cities = $3, work_mode = $4, seniority = $5, category = $6, is_tech = $7, skills = $8, \
+     employment_type = $9, education_level = $10, english_level = $11, \
+     experience_years_min = $12, requires_clearance = $13, posting_language = $14, \
+     role_fingerprint = $15, content_hash = $16, updated_at = $17 \
+     WHERE id = $18 RETURNING (closed_at IS NULL AND duplicate_of IS NULL) AS listed";
 
 /// The repost check of reference §3.10 as one `UPDATE`: each row of the batch (`$ids`: the
 /// dialect's "id is in the batch" condition on `j.id`) whose role (company slug and non-empty
@@ -306,4 +155,117 @@ macro_rules! mark_reposts_sql {
              RETURNING id, duplicate_of"
         )
     };
+}
+
+/// Reads of `jobs` shared by both dialects.
+pub(crate) mod jobs {
+    pub(crate) const SET_DUPLICATE_OF: &str = "UPDATE jobs SET duplicate_of = $1 WHERE id = $2";
+
+    pub(crate) const AFTER: &str =
+        concat!("SELECT ", job_columns!(), " FROM jobs WHERE id > $1 ORDER BY id LIMIT $2");
+
+    pub(crate) const OPEN_PAGE: &str = concat!(
+        "SELECT ",
+        job_columns!(),
+        " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
+          ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2"
+    );
+
+    pub(crate) const OPEN_COUNT: &str =
+        "SELECT count(*) FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL";
+
+    pub(crate) const BY_SLUG: &str =
+        concat!("SELECT ", job_columns!(), " FROM jobs WHERE public_slug = $1");
+
+    pub(crate) const BY_KEY: &str =
+        concat!("SELECT ", job_columns!(), " FROM jobs WHERE source = $1 AND external_id = $2");
+
+    /// One page of a company's open jobs, newest first.
+    pub(crate) const OF_COMPANY: &str = concat!(
+        "SELECT ",
+        job_columns!(),
+        " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
+          ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3"
+    );
+
+    pub(crate) const OF_COMPANY_COUNT: &str = "SELECT count(*) FROM jobs \
+         WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1";
+
+    /// One company's slug and open-job count.
+    pub(crate) const COMPANY: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
+         WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
+         GROUP BY company_slug";
+}
+
+/// Statements on `boards` and `board_health` shared by both dialects.
+pub(crate) mod boards {
+    /// The live (pending or active) board of an identity; the board name folds case.
+    pub(crate) const LIVE_BY_IDENTITY: &str = concat!(
+        "SELECT ",
+        board_columns!(),
+        " FROM boards WHERE provider = $1 AND lower(board) = lower($2) AND region = $3 \
+          AND status IN ('pending', 'active')"
+    );
+
+    pub(crate) const INSERT: &str = concat!(
+        "INSERT INTO boards (provider, board, region, company, url, status, created_at, \
+         activated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ",
+        board_columns!()
+    );
+
+    /// The rejection reason is kept only with the `rejected` status (sqlx declares `$2` text).
+    pub(crate) const SET_STATUS: &str = "UPDATE boards SET status = $1, \
+         rejected_reason = CASE WHEN $1 = 'rejected' THEN $2 END WHERE id = $3";
+
+    /// Flips a pending board to active.
+    pub(crate) const ACTIVATE: &str = "UPDATE boards SET status = 'active', activated_at = $1 \
+         WHERE provider = $2 AND lower(board) = lower($3) AND region = $4 AND status = 'pending'";
+
+    /// The health row of a key; each adapter appends its row lock (none on SQLite).
+    macro_rules! health_of {
+        ($lock:literal) => {
+            concat!(
+                "SELECT ",
+                health_columns!(),
+                " FROM board_health WHERE provider = $1 AND board = $2 AND region = $3",
+                $lock
+            )
+        };
+    }
+    pub(crate) use health_of;
+
+    pub(crate) const SAVE_HEALTH: &str = concat!(
+        "INSERT INTO board_health (",
+        health_columns!(),
+        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         ON CONFLICT (provider, board, region) DO UPDATE SET \
+         consecutive_failures = excluded.consecutive_failures, \
+         cooldown_until = excluded.cooldown_until, last_error = excluded.last_error, \
+         last_error_at = excluded.last_error_at, last_success_at = excluded.last_success_at, \
+         last_ingested_count = excluded.last_ingested_count, last_run_at = excluded.last_run_at, \
+         last_yield_at = excluded.last_yield_at"
+    );
+
+    /// Heals the row in one statement: a first success inserts `on_success` of nothing; a
+    /// later one applies the same transition to the stored row (failures and cooldown reset,
+    /// success and run stamped, yield only when the listing named anything, the last error
+    /// kept).
+    pub(crate) const SUCCESS: &str = concat!(
+        "INSERT INTO board_health (",
+        health_columns!(),
+        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+         ON CONFLICT (provider, board, region) DO UPDATE SET \
+         consecutive_failures = 0, cooldown_until = NULL, \
+         last_success_at = excluded.last_success_at, \
+         last_ingested_count = excluded.last_ingested_count, last_run_at = excluded.last_run_at, \
+         last_yield_at = COALESCE(excluded.last_yield_at, board_health.last_yield_at) \
+         RETURNING ",
+        health_columns!()
+    );
+
+    pub(crate) const COOLDOWNS: &str = concat!(
+        "SELECT ",
+        health_columns!(),
+        " FROM board_health WHERE provider = $1 AND cooldown_until IS NOT NULL"
+    );
 }

@@ -131,4 +131,15 @@ mod tests {
         let err = DatabaseUrl::parse("mysql://app:s3cret@db/x").unwrap_err().to_string();
         assert!(!err.contains("s3cret"), "{err}");
     }
+
+    // scenario: Unsupported URL
+    #[test]
+    fn unsupported_urls_name_the_accepted_schemes() {
+        let err = DatabaseUrl::parse("mysql://app:s3cret@db/x").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "invalid database URL \"mysql://app:***@db/x\": \
+             expected sqlite://PATH or postgres://USER@HOST/DB"
+        );
+    }
 }

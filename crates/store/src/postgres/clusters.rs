@@ -3,7 +3,7 @@
 //! `mark_reposts_sql!`, written so that even a plan cached while `jobs` was empty reads it
 //! through the primary key and the role's index).
 
-use crate::Result;
+use crate::{Result, bind::List};
 
 /// Marks each of `ids` that has an older open, non-duplicate job of the same role as a
 /// duplicate of the oldest one. Returns `(duplicate, canonical)` pairs.
@@ -14,8 +14,10 @@ pub(super) async fn mark_reposts(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<(i64, i64)> =
-        sqlx::query_as(mark_reposts_sql!("j.id = ANY($1)")).bind(ids).fetch_all(&mut *conn).await?;
+    let rows: Vec<(i64, i64)> = sqlx::query_as(mark_reposts_sql!("j.id = ANY($1)"))
+        .bind(List(ids))
+        .fetch_all(&mut *conn)
+        .await?;
     Ok(rows)
 }
 
@@ -33,7 +35,7 @@ pub(super) async fn release_duplicates(
          WHERE duplicate_of = ANY($1) AND closed_at IS NULL \
          RETURNING id",
     )
-    .bind(closed)
+    .bind(List(closed))
     .fetch_all(&mut *conn)
     .await?;
     released.sort_unstable();
@@ -56,7 +58,7 @@ pub(super) async fn recluster(conn: &mut sqlx::PgConnection, reopened: &[i64]) -
              WHERE id = ANY($1) AND role_fingerprint <> '') \
          RETURNING id",
     )
-    .bind(reopened)
+    .bind(List(reopened))
     .fetch_all(&mut *conn)
     .await?;
     members.sort_unstable();

@@ -2,25 +2,24 @@
 //! `text_pattern_ops` operators (`~>=~`, `~<~`), which `jobs_source_extid_pattern_idx` serves
 //! even in a generic (prepared) plan, unlike `LIKE $1`.
 
-use async_trait::async_trait;
-use chrono::{DateTime, Utc};
-use freehire_domain::{ClosedReason, JobId, Provider};
-use sqlx::Row;
-
 use super::{
     PgStore,
-    jobs::{bump, existing, job_id},
+    jobs::{bump, existing},
     outbox::enqueue,
 };
 use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
     StoreError, UnseenScope,
+    bind::{List, Stamp},
     plan::{
-        Bumped, prefix_upper_bound, reopened_ids, source_hash_pairs, touch_merge, touch_plan,
-        touch_rest,
+        Bumped, SeenRow, prefix_upper_bound, reopened_ids, seen_job, source_hash_pairs,
+        touch_merge, touch_plan, touch_rest,
     },
-    rows::key_columns,
+    rows::{job_id, key_columns},
 };
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use freehire_domain::{ClosedReason, JobId, Provider};
 
 fn bounds(prefix: &str) -> Result<(&str, String)> {
     let upper = prefix_upper_bound(prefix).ok_or_else(|| {
@@ -38,7 +37,7 @@ impl IngestRepo for PgStore {
         hydration_cutoff: DateTime<Utc>,
     ) -> Result<Vec<SeenJob>> {
         let (lo, hi) = bounds(board_prefix)?;
-        let rows = sqlx::query(
+        let rows: Vec<SeenRow> = sqlx::query_as(
             "SELECT external_id, is_tech, source_hash, \
              (octet_length(description) = 0 AND created_at >= $4) AS needs_detail FROM jobs \
              WHERE source = $1 AND external_id ~>=~ $2 AND external_id ~<~ $3 \
@@ -47,19 +46,10 @@ impl IngestRepo for PgStore {
         .bind(source.as_str())
         .bind(lo)
         .bind(hi)
-        .bind(hydration_cutoff)
+        .bind(Stamp(hydration_cutoff))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(SeenJob {
-                    external_id: r.try_get("external_id")?,
-                    is_tech: r.try_get("is_tech")?,
-                    source_hash: r.try_get("source_hash")?,
-                    needs_detail: r.try_get("needs_detail")?,
-                })
-            })
-            .collect()
+        Ok(rows.into_iter().map(seen_job).collect())
     }
 
     async fn touch_jobs(&self, keys: &[JobKey], at: DateTime<Utc>) -> Result<Vec<Refreshed>> {
@@ -77,12 +67,16 @@ impl IngestRepo for PgStore {
         let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
         let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
         if !ids.is_empty() {
-            sqlx::query(SET_SOURCE_HASHES).bind(ids).bind(hashes).execute(&mut *tx).await?;
+            sqlx::query(SET_SOURCE_HASHES)
+                .bind(List(&ids))
+                .bind(List(&hashes))
+                .execute(&mut *tx)
+                .await?;
         }
         let touched = touch_in(&mut tx, w.touch, w.at).await?;
-        let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
+        let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
         if w.activate {
-            super::boards::activate_in(&mut tx, w.board, w.at).await?;
+            super::Shared::activate_in(&mut tx, w.board, w.at).await?;
         }
         let closed = match w.close_unseen_before {
             Some(before) => {
@@ -123,16 +117,17 @@ pub(super) async fn touch_in(
     }
     // The usual re-crawl: every key is an open row, bumped by one statement. The rest (closed
     // rows to reopen, keys not stored) is looked up, locked and planned as before.
+    let at = Stamp(at);
     let (sources, external_ids) = key_columns(keys);
-    let rows = sqlx::query(BUMP_OPEN)
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(BUMP_OPEN)
         .bind(at)
-        .bind(&sources)
-        .bind(&external_ids)
+        .bind(List(&sources))
+        .bind(List(&external_ids))
         .fetch_all(&mut *conn)
         .await?;
     let mut bumped = Bumped::with_capacity(rows.len());
-    for r in &rows {
-        bumped.insert((r.try_get("source")?, r.try_get("external_id")?), job_id(r)?);
+    for (id, source, external_id) in rows {
+        bumped.insert((source, external_id), job_id(id)?);
     }
     let rest = touch_rest(keys, &bumped);
     if rest.is_empty() {
@@ -165,10 +160,11 @@ pub(super) async fn close_unseen_in(
     reason: ClosedReason,
     at: DateTime<Utc>,
 ) -> Result<Vec<JobId>> {
+    let at = Stamp(at);
     let mut closed = Vec::new();
     for prefix in &scope.board_prefixes {
         let (lo, hi) = bounds(prefix)?;
-        let rows = sqlx::query(
+        let rows: Vec<i64> = sqlx::query_scalar(
             "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
                  WHERE source = $3 AND external_id ~>=~ $4 AND external_id ~<~ $5 \
                    AND closed_at IS NULL AND last_seen_at < $6 \
@@ -179,11 +175,11 @@ pub(super) async fn close_unseen_in(
         .bind(scope.source.as_str())
         .bind(lo)
         .bind(&hi)
-        .bind(scope.last_seen_before)
+        .bind(Stamp(scope.last_seen_before))
         .fetch_all(&mut *conn)
         .await?;
-        for r in &rows {
-            closed.push(job_id(r)?);
+        for id in rows {
+            closed.push(job_id(id)?);
         }
     }
     closed.sort();

@@ -3,17 +3,21 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
-use sqlx::{PgConnection, Row, postgres::PgRow};
+use sqlx::PgConnection;
 
-use super::{PgStore, outbox::enqueue};
+use super::{
+    PgStore, Shared,
+    outbox::{OUTBOXES, enqueue},
+};
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
-    StoreError, Upserted,
+    Upserted,
+    bind::{List, Stamp},
     plan::{
-        Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan, reopened_ids,
-        reopened_upserts,
+        ExistingRow, Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan,
+        reopened_ids, reopened_upserts,
     },
-    rows::{Batch, FacetColumns, RawJob, key_columns},
+    rows::{Batch, job_id, jobs, key_columns},
 };
 
 const UPSERT: &str = concat!(
@@ -51,16 +55,12 @@ const BUMP: &str = "UPDATE jobs SET last_seen_at = $1, closed_at = NULL, closed_
      WHERE id = ANY($2)";
 
 /// Moves `last_seen_at` and reopens.
-pub(super) async fn bump(conn: &mut PgConnection, ids: &[i64], at: DateTime<Utc>) -> Result<()> {
+pub(super) async fn bump(conn: &mut PgConnection, ids: &[i64], at: Stamp) -> Result<()> {
     if ids.is_empty() {
         return Ok(());
     }
-    sqlx::query(BUMP).bind(at).bind(ids).execute(&mut *conn).await?;
+    sqlx::query(BUMP).bind(at).bind(List(ids)).execute(&mut *conn).await?;
     Ok(())
-}
-
-pub(super) fn job_id(row: &PgRow) -> Result<JobId> {
-    JobId::new(row.try_get("id")?).map_err(|e| StoreError::corrupt("id", e))
 }
 
 pub(super) async fn existing(
@@ -68,29 +68,12 @@ pub(super) async fn existing(
     sources: &[&str],
     external_ids: &[&str],
 ) -> Result<Found> {
-    let rows = sqlx::query(EXISTING).bind(sources).bind(external_ids).fetch_all(&mut *conn).await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                (r.try_get("source")?, r.try_get("external_id")?),
-                crate::plan::Existing {
-                    id: job_id(r)?,
-                    hash: r.try_get("content_hash")?,
-                    closed: r.try_get("closed")?,
-                },
-            ))
-        })
-        .collect()
-}
-
-pub(super) fn raw_job(row: &PgRow) -> Result<RawJob> {
-    let list =
-        |row: &PgRow, column: &'static str| -> Result<Vec<String>> { Ok(row.try_get(column)?) };
-    let structured = |row: &PgRow| -> Result<freehire_domain::Structured> {
-        let raw: serde_json::Value = row.try_get("structured")?;
-        serde_json::from_value(raw).map_err(|e| StoreError::corrupt("structured", e))
-    };
-    raw_job!(row, list: list, structured: structured)
+    let rows: Vec<ExistingRow> = sqlx::query_as(EXISTING)
+        .bind(List(sources))
+        .bind(List(external_ids))
+        .fetch_all(&mut *conn)
+        .await?;
+    rows.into_iter().map(ExistingRow::entry).collect()
 }
 
 #[async_trait]
@@ -117,6 +100,7 @@ impl JobRepo for PgStore {
         if items.is_empty() {
             return Ok(Vec::new());
         }
+        let seen_at = Stamp(seen_at);
         let (sources, external_ids): (Vec<&str>, Vec<&str>) =
             items.iter().map(|i| (i.key.source.as_str(), i.key.external_id.as_str())).unzip();
         let mut tx = self.pool.begin().await?;
@@ -138,9 +122,10 @@ impl JobRepo for PgStore {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
+        let at = Stamp(at);
         let (sources, external_ids) = key_columns(keys);
         let mut tx = self.pool.begin().await?;
-        let rows = sqlx::query(
+        let rows: Vec<i64> = sqlx::query_scalar(
             "UPDATE jobs AS j SET closed_at = $1, closed_reason = $2 \
              FROM UNNEST($3::text[], $4::text[]) AS k(source, external_id) \
              WHERE j.source = k.source AND j.external_id = k.external_id \
@@ -149,11 +134,11 @@ impl JobRepo for PgStore {
         )
         .bind(at)
         .bind(reason.as_str())
-        .bind(&sources)
-        .bind(&external_ids)
+        .bind(List(&sources))
+        .bind(List(&external_ids))
         .fetch_all(&mut *tx)
         .await?;
-        let mut ids = rows.iter().map(job_id).collect::<Result<Vec<_>>>()?;
+        let mut ids = rows.into_iter().map(job_id).collect::<Result<Vec<_>>>()?;
         ids.sort();
         let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
         enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
@@ -164,25 +149,7 @@ impl JobRepo for PgStore {
     }
 
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool> {
-        if canonical == Some(id) {
-            return Err(StoreError::Invalid(freehire_domain::DomainError::Invalid {
-                field: "duplicate_of",
-                value: id.to_string(),
-                reason: "a job cannot duplicate itself",
-            }));
-        }
-        let mut tx = self.pool.begin().await?;
-        let done = sqlx::query("UPDATE jobs SET duplicate_of = $1 WHERE id = $2")
-            .bind(canonical.map(JobId::get))
-            .bind(id.get())
-            .execute(&mut *tx)
-            .await?;
-        match canonical {
-            Some(_) => enqueue(&mut tx, OutboxKind::Delete, &[id.get()], Utc::now()).await?,
-            None => enqueue(&mut tx, OutboxKind::Index, &[id.get()], Utc::now()).await?,
-        }
-        tx.commit().await?;
-        Ok(done.rows_affected() > 0)
+        Shared::set_duplicate_of(self.pool.begin().await?, &OUTBOXES, id, canonical).await
     }
 
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>> {
@@ -190,15 +157,15 @@ impl JobRepo for PgStore {
             return Ok(Vec::new());
         }
         let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
-        let rows = sqlx::query(concat!(
+        let rows = sqlx::query_as(concat!(
             "SELECT ",
             job_columns!(),
             " FROM jobs WHERE id = ANY($1) ORDER BY id"
         ))
-        .bind(&raw)
+        .bind(List(&raw))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+        jobs(rows)
     }
 
     async fn open_duplicates_of(&self, canonicals: &[JobId]) -> Result<Vec<Job>> {
@@ -206,112 +173,38 @@ impl JobRepo for PgStore {
             return Ok(Vec::new());
         }
         let raw: Vec<i64> = canonicals.iter().map(|i| i.get()).collect();
-        let rows = sqlx::query(concat!(
+        let rows = sqlx::query_as(concat!(
             "SELECT ",
             job_columns!(),
             " FROM jobs WHERE duplicate_of = ANY($1) AND closed_at IS NULL ORDER BY id"
         ))
-        .bind(&raw)
+        .bind(List(&raw))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+        jobs(rows)
     }
 
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE id > $1 ORDER BY id LIMIT $2"
-        ))
-        .bind(after.map_or(0, JobId::get))
-        .bind(i64::from(limit.clamp(1, 1000)))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|r| raw_job(r)?.into_job()).collect()
+        Shared::jobs_after(&self.pool, after, limit).await
     }
 
     async fn rewrite_derived(&self, updates: &[DerivedUpdate], at: DateTime<Utc>) -> Result<u64> {
         if updates.is_empty() {
             return Ok(0);
         }
-        let mut tx = self.pool.begin().await?;
-        let mut listed = Vec::new();
-        let mut written = 0;
-        for u in updates {
-            let f = FacetColumns::new(&u.facets);
-            let row = sqlx::query(rewrite_derived_sql!("$"))
-                .bind(&f.countries)
-                .bind(&f.regions)
-                .bind(f.cities)
-                .bind(f.work_mode)
-                .bind(f.seniority)
-                .bind(f.category)
-                .bind(f.is_tech)
-                .bind(f.skills)
-                .bind(f.employment_type)
-                .bind(f.education_level)
-                .bind(f.english_level)
-                .bind(f.experience_years_min)
-                .bind(f.requires_clearance)
-                .bind(f.posting_language)
-                .bind(&u.role_fingerprint)
-                .bind(&u.content_hash)
-                .bind(at)
-                .bind(u.id.get())
-                .fetch_optional(&mut *tx)
-                .await?;
-            if let Some(row) = row {
-                written += 1;
-                if row.try_get::<bool, _>("listed")? {
-                    listed.push(u.id.get());
-                }
-            }
-        }
-        enqueue(&mut tx, OutboxKind::Index, &listed, at).await?;
-        tx.commit().await?;
-        Ok(written)
+        Shared::rewrite_derived(self.pool.begin().await?, &OUTBOXES, updates, at).await
     }
 
     async fn list_open_jobs(&self, page: ListPage) -> Result<JobList> {
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
-              ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2"
-        ))
-        .bind(i64::from(page.limit()))
-        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await?;
-        let total: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL",
-        )
-        .fetch_one(&self.pool)
-        .await?;
-        let jobs = rows.iter().map(|r| raw_job(r)?.into_job()).collect::<Result<_>>()?;
-        Ok(JobList { jobs, total: u64::try_from(total).unwrap_or_default() })
+        Shared::list_open_jobs(&self.pool, page).await
     }
 
     async fn job_by_slug(&self, slug: &PublicSlug) -> Result<Option<Job>> {
-        let row =
-            sqlx::query(concat!("SELECT ", job_columns!(), " FROM jobs WHERE public_slug = $1"))
-                .bind(slug.as_str())
-                .fetch_optional(&self.pool)
-                .await?;
-        row.map(|r| raw_job(&r)?.into_job()).transpose()
+        Shared::job_by_slug(&self.pool, slug).await
     }
 
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE source = $1 AND external_id = $2"
-        ))
-        .bind(key.source.as_str())
-        .bind(&key.external_id)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| raw_job(&r)?.into_job()).transpose()
+        Shared::job_by_key(&self.pool, key).await
     }
 }
 
@@ -324,6 +217,7 @@ pub(super) async fn upsert_in(
     if postings.is_empty() {
         return Ok(Vec::new());
     }
+    let seen_at = Stamp(seen_at);
     let batch = Batch::prepare(postings)?;
     let (sources, external_ids): (Vec<&str>, Vec<&str>) =
         batch.rows.iter().map(|r| (r.source, r.external_id)).unzip();
@@ -331,15 +225,13 @@ pub(super) async fn upsert_in(
 
     let mut plan = UpsertPlan::new(&batch, &found);
     if !plan.to_write.is_empty() {
-        let written = sqlx::query(UPSERT)
+        let written: Vec<(i64, String, String)> = sqlx::query_as(UPSERT)
             .bind(Batch::json(&plan.to_write)?)
             .bind(seen_at)
             .fetch_all(&mut *conn)
             .await?;
-        for r in &written {
-            let source: String = r.try_get("source")?;
-            let external_id: String = r.try_get("external_id")?;
-            plan.written(&source, &external_id, job_id(r)?)?;
+        for (id, source, external_id) in written {
+            plan.written(&source, &external_id, job_id(id)?)?;
         }
     }
     bump(&mut *conn, &plan.bumped, seen_at).await?;

@@ -13,6 +13,9 @@ mod jobs;
 mod outbox;
 mod schedule;
 
+/// The adapter bodies both backends share, on PostgreSQL.
+type Shared = crate::shared::Shared<sqlx::Postgres>;
+
 use std::str::FromStr;
 
 use async_trait::async_trait;

@@ -2,7 +2,7 @@
 //! duplicates (the rules: the storage spec's "Role clusters"; the shared statement:
 //! `mark_reposts_sql!`).
 
-use crate::{Result, StoreError};
+use crate::{Result, bind::List};
 
 /// Marks each of `ids` that has an older open, non-duplicate job of the same role as a
 /// duplicate of the oldest one. Returns `(duplicate, canonical)` pairs.
@@ -13,10 +13,9 @@ pub(super) async fn mark_reposts(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let ids = serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))?;
     let rows: Vec<(i64, i64)> =
-        sqlx::query_as(mark_reposts_sql!("j.id IN (SELECT value FROM json_each(?1))"))
-            .bind(ids)
+        sqlx::query_as(mark_reposts_sql!("j.id IN (SELECT value FROM json_each($1))"))
+            .bind(List(ids))
             .fetch_all(&mut *conn)
             .await?;
     Ok(rows)
@@ -31,13 +30,12 @@ pub(super) async fn release_duplicates(
     if closed.is_empty() {
         return Ok(Vec::new());
     }
-    let closed = serde_json::to_string(closed).map_err(|e| StoreError::corrupt("batch", e))?;
     let mut released: Vec<i64> = sqlx::query_scalar(
         "UPDATE jobs SET duplicate_of = NULL \
-         WHERE duplicate_of IN (SELECT value FROM json_each(?1)) AND closed_at IS NULL \
+         WHERE duplicate_of IN (SELECT value FROM json_each($1)) AND closed_at IS NULL \
          RETURNING id",
     )
-    .bind(closed)
+    .bind(List(closed))
     .fetch_all(&mut *conn)
     .await?;
     released.sort_unstable();
@@ -55,16 +53,15 @@ pub(super) async fn recluster(
     if reopened.is_empty() {
         return Ok(Vec::new());
     }
-    let ids = serde_json::to_string(reopened).map_err(|e| StoreError::corrupt("batch", e))?;
     let mut members: Vec<i64> = sqlx::query_scalar(
         "UPDATE jobs SET duplicate_of = NULL \
          WHERE closed_at IS NULL AND role_fingerprint <> '' \
            AND (company_slug, role_fingerprint) IN ( \
              SELECT company_slug, role_fingerprint FROM jobs \
-             WHERE id IN (SELECT value FROM json_each(?1)) AND role_fingerprint <> '') \
+             WHERE id IN (SELECT value FROM json_each($1)) AND role_fingerprint <> '') \
          RETURNING id",
     )
-    .bind(ids)
+    .bind(List(reopened))
     .fetch_all(&mut *conn)
     .await?;
     members.sort_unstable();

@@ -4,46 +4,40 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::CompanySlug;
-use sqlx::{Row, sqlite::SqliteRow};
 
-use super::{SqliteStore, jobs::raw_job};
+use super::{Shared, SqliteStore};
 use crate::{
-    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result, StoreError,
-    companies::{NameRow, Summary, ValueRow, assemble},
-    rows::ts,
+    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
+    companies::CompanySql,
 };
 
-/// One page of companies: slug and open-job count, most jobs first, then by slug. `?1` is the
+/// One page of companies: slug and open-job count, most jobs first, then by slug. `$1` is the
 /// slug fragment (NULL = every company).
 const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND (?1 IS NULL OR instr(company_slug, ?1) > 0) \
-     GROUP BY company_slug ORDER BY job_count DESC, company_slug LIMIT ?2 OFFSET ?3";
+       AND ($1 IS NULL OR instr(company_slug, $1) > 0) \
+     GROUP BY company_slug ORDER BY job_count DESC, company_slug LIMIT $2 OFFSET $3";
 
 const COUNT: &str = "SELECT count(DISTINCT company_slug) FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND (?1 IS NULL OR instr(company_slug, ?1) > 0)";
+       AND ($1 IS NULL OR instr(company_slug, $1) > 0)";
 
-const ONE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ?1 \
-     GROUP BY company_slug";
-
-/// Names per company of `?1` (a JSON array of slugs); `?2` is `now` for the effective posted
+/// Names per company of `$1` (a JSON array of slugs); `$2` is `now` for the effective posted
 /// date (the source's date unless missing, in the future or before 2000).
 const NAMES: &str = "SELECT company_slug, company, count(*) AS jobs, \
        max(created_at) AS newest, \
-       max(CASE WHEN posted_at IS NOT NULL AND posted_at <= ?2 \
+       max(CASE WHEN posted_at IS NOT NULL AND posted_at <= $2 \
                      AND posted_at >= '2000-01-01T00:00:00.000000Z' \
                 THEN posted_at ELSE created_at END) AS latest_posted_at \
      FROM jobs \
      WHERE closed_at IS NULL AND duplicate_of IS NULL \
-       AND company_slug IN (SELECT value FROM json_each(?1)) \
+       AND company_slug IN (SELECT value FROM json_each($1)) \
      GROUP BY company_slug, company";
 
-/// Value counts per company of `?1` for every aggregated kind.
+/// Value counts per company of `$1` for every aggregated kind.
 const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions, countries, \
        skills FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL \
-       AND company_slug IN (SELECT value FROM json_each(?1))) \
+       AND company_slug IN (SELECT value FROM json_each($1))) \
      SELECT company_slug, 'regions' AS kind, e.value AS value, count(*) AS jobs \
        FROM o, json_each(o.regions) AS e GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'countries', e.value, count(*) \
@@ -54,53 +48,8 @@ const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions
        FROM o WHERE work_mode IS NOT NULL GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'source', source, count(*) FROM o GROUP BY 1, 3";
 
-fn summary(row: &SqliteRow) -> Result<Summary> {
-    Ok(Summary { slug: row.try_get("company_slug")?, job_count: row.try_get("job_count")? })
-}
-
-fn instant(row: &SqliteRow, column: &'static str) -> Result<DateTime<Utc>> {
-    let raw: String = row.try_get(column)?;
-    DateTime::parse_from_rfc3339(&raw)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| StoreError::corrupt(column, e))
-}
-
-impl SqliteStore {
-    /// The companies of `summaries`, with their names and values.
-    async fn companies(&self, summaries: Vec<Summary>, now: DateTime<Utc>) -> Result<Vec<Company>> {
-        if summaries.is_empty() {
-            return Ok(Vec::new());
-        }
-        let slugs: Vec<&str> = summaries.iter().map(|s| s.slug.as_str()).collect();
-        let slugs = serde_json::to_string(&slugs).map_err(|e| StoreError::corrupt("batch", e))?;
-        let names = sqlx::query(NAMES).bind(&slugs).bind(ts(now)).fetch_all(&self.pool).await?;
-        let names = names
-            .iter()
-            .map(|r| {
-                Ok(NameRow {
-                    slug: r.try_get("company_slug")?,
-                    name: r.try_get("company")?,
-                    jobs: r.try_get("jobs")?,
-                    newest: instant(r, "newest")?,
-                    latest_posted_at: instant(r, "latest_posted_at")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let values = sqlx::query(VALUES).bind(&slugs).fetch_all(&self.pool).await?;
-        let values = values
-            .iter()
-            .map(|r| {
-                Ok(ValueRow {
-                    slug: r.try_get("company_slug")?,
-                    kind: r.try_get("kind")?,
-                    value: r.try_get("value")?,
-                    jobs: r.try_get("jobs")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        assemble(summaries, names, values)
-    }
-}
+const STATEMENTS: CompanySql =
+    CompanySql { page: PAGE, count: COUNT, names: NAMES, values: VALUES };
 
 #[async_trait]
 impl CompanyRepo for SqliteStore {
@@ -110,20 +59,7 @@ impl CompanyRepo for SqliteStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        let needle = filter.needle();
-        let rows = sqlx::query(PAGE)
-            .bind(needle.as_deref())
-            .bind(i64::from(page.limit()))
-            .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
-            .fetch_all(&self.pool)
-            .await?;
-        let total: i64 =
-            sqlx::query_scalar(COUNT).bind(needle.as_deref()).fetch_one(&self.pool).await?;
-        let summaries = rows.iter().map(summary).collect::<Result<Vec<_>>>()?;
-        Ok(CompanyList {
-            companies: self.companies(summaries, now).await?,
-            total: u64::try_from(total).unwrap_or_default(),
-        })
+        Shared::list_companies(&self.pool, &STATEMENTS, filter, page, now).await
     }
 
     async fn company_by_slug(
@@ -131,37 +67,10 @@ impl CompanyRepo for SqliteStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        if slug.as_str().is_empty() {
-            return Ok(None);
-        }
-        let row = sqlx::query(ONE).bind(slug.as_str()).fetch_optional(&self.pool).await?;
-        let summaries = row.iter().map(summary).collect::<Result<Vec<_>>>()?;
-        Ok(self.companies(summaries, now).await?.into_iter().next())
+        Shared::company_by_slug(&self.pool, &STATEMENTS, slug, now).await
     }
 
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
-        if slug.as_str().is_empty() {
-            return Ok(JobList { jobs: Vec::new(), total: 0 });
-        }
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ?1 \
-              ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3"
-        ))
-        .bind(slug.as_str())
-        .bind(i64::from(page.limit()))
-        .bind(i64::try_from(page.offset()).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await?;
-        let total: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM jobs \
-             WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ?1",
-        )
-        .bind(slug.as_str())
-        .fetch_one(&self.pool)
-        .await?;
-        let jobs = rows.iter().map(|r| raw_job(r)?.into_job()).collect::<Result<_>>()?;
-        Ok(JobList { jobs, total: u64::try_from(total).unwrap_or_default() })
+        Shared::company_jobs(&self.pool, slug, page).await
     }
 }

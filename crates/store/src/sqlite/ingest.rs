@@ -1,25 +1,24 @@
 //! [`IngestRepo`] on SQLite. Board prefixes are scanned as byte ranges of the
 //! `(source, external_id)` index (SQLite's `LIKE` folds case and skips the index).
 
-use async_trait::async_trait;
-use chrono::{DateTime, Utc};
-use freehire_domain::{ClosedReason, JobId, Provider};
-use sqlx::Row;
-
 use super::{
     SqliteStore,
-    jobs::{bump, existing, job_id, keys_json},
+    jobs::{bump, existing, keys_json},
     outbox::enqueue,
 };
 use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
     StoreError, UnseenScope,
+    bind::{List, Stamp},
     plan::{
-        Bumped, prefix_upper_bound, reopened_ids, source_hash_pairs, touch_merge, touch_plan,
-        touch_rest,
+        Bumped, SeenRow, prefix_upper_bound, reopened_ids, seen_job, source_hash_pairs,
+        touch_merge, touch_plan, touch_rest,
     },
-    rows::ts,
+    rows::job_id,
 };
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use freehire_domain::{ClosedReason, JobId, Provider};
 
 fn bounds(prefix: &str) -> Result<(&str, String)> {
     let upper = prefix_upper_bound(prefix).ok_or_else(|| {
@@ -37,54 +36,43 @@ impl IngestRepo for SqliteStore {
         hydration_cutoff: DateTime<Utc>,
     ) -> Result<Vec<SeenJob>> {
         let (lo, hi) = bounds(board_prefix)?;
-        let rows = sqlx::query(
+        let rows: Vec<SeenRow> = sqlx::query_as(
             "SELECT external_id, is_tech, source_hash, \
-             (octet_length(description) = 0 AND created_at >= ?4) AS needs_detail FROM jobs \
-             WHERE source = ?1 AND external_id >= ?2 AND external_id < ?3 \
+             (octet_length(description) = 0 AND created_at >= $4) AS needs_detail FROM jobs \
+             WHERE source = $1 AND external_id >= $2 AND external_id < $3 \
              ORDER BY external_id",
         )
         .bind(source.as_str())
         .bind(lo)
         .bind(hi)
-        .bind(ts(hydration_cutoff))
+        .bind(Stamp(hydration_cutoff))
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(SeenJob {
-                    external_id: r.try_get("external_id")?,
-                    is_tech: r.try_get("is_tech")?,
-                    source_hash: r.try_get("source_hash")?,
-                    needs_detail: r.try_get("needs_detail")?,
-                })
-            })
-            .collect()
+        Ok(rows.into_iter().map(seen_job).collect())
     }
 
     async fn touch_jobs(&self, keys: &[JobKey], at: DateTime<Utc>) -> Result<Vec<Refreshed>> {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         let out = touch_in(&mut tx, keys, at).await?;
         tx.commit().await?;
         Ok(out)
     }
 
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
         let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
         if !ids.is_empty() {
             let pairs: Vec<(i64, &str)> = ids.into_iter().zip(hashes).collect();
-            let pairs =
-                serde_json::to_string(&pairs).map_err(|e| StoreError::corrupt("batch", e))?;
-            sqlx::query(SET_SOURCE_HASHES).bind(pairs).execute(&mut *tx).await?;
+            sqlx::query(SET_SOURCE_HASHES).bind(List(&pairs)).execute(&mut *tx).await?;
         }
         let touched = touch_in(&mut tx, w.touch, w.at).await?;
-        let health = super::boards::success_in(&mut tx, w.board, w.named, w.at).await?;
+        let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
         if w.activate {
-            super::boards::activate_in(&mut tx, w.board, w.at).await?;
+            super::Shared::activate_in(&mut tx, w.board, w.at).await?;
         }
         let closed = match w.close_unseen_before {
             Some(before) => {
@@ -107,7 +95,7 @@ impl IngestRepo for SqliteStore {
         reason: ClosedReason,
         at: DateTime<Utc>,
     ) -> Result<Vec<JobId>> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         let out = close_unseen_in(&mut tx, scope, reason, at).await?;
         tx.commit().await?;
         Ok(out)
@@ -125,12 +113,13 @@ pub(super) async fn touch_in(
     }
     // The usual re-crawl: every key is an open row, bumped by one statement. The rest (closed
     // rows to reopen, keys not stored) is looked up and planned as before.
-    let at = ts(at);
+    let at = Stamp(at);
     let json = keys_json(keys.iter().map(|k| (k.source.as_str(), k.external_id.as_str())))?;
-    let rows = sqlx::query(BUMP_OPEN).bind(&at).bind(&json).fetch_all(&mut *conn).await?;
+    let rows: Vec<(i64, String, String)> =
+        sqlx::query_as(BUMP_OPEN).bind(at).bind(&json).fetch_all(&mut *conn).await?;
     let mut bumped = Bumped::with_capacity(rows.len());
-    for r in &rows {
-        bumped.insert((r.try_get("source")?, r.try_get("external_id")?), job_id(r)?);
+    for (id, source, external_id) in rows {
+        bumped.insert((source, external_id), job_id(id)?);
     }
     let rest = touch_rest(keys, &bumped);
     if rest.is_empty() {
@@ -142,20 +131,20 @@ pub(super) async fn touch_in(
     )
     .await?;
     let (out, ids) = touch_plan(&rest, &found);
-    bump(&mut *conn, &ids, &at).await?;
+    bump(&mut *conn, &ids, at).await?;
     let index = super::clusters::recluster(&mut *conn, &reopened_ids(&out)).await?;
-    enqueue(&mut *conn, OutboxKind::Index, &index, &at).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &index, at).await?;
     Ok(touch_merge(keys, &bumped, out))
 }
 
 /// Stores the caller's source hashes (`[[id, hash], …]`) where they differ.
 const SET_SOURCE_HASHES: &str = "UPDATE jobs SET source_hash = k.value ->> 1 \
-     FROM json_each(?1) AS k \
+     FROM json_each($1) AS k \
      WHERE jobs.id = k.value ->> 0 AND jobs.source_hash IS NOT k.value ->> 1";
 
 /// Bumps the open rows of a batch of keys (`[[source, external_id], …]`), returning them.
-const BUMP_OPEN: &str = "UPDATE jobs SET last_seen_at = ?1 \
-     WHERE closed_at IS NULL AND id IN (SELECT j.id FROM json_each(?2) AS k \
+const BUMP_OPEN: &str = "UPDATE jobs SET last_seen_at = $1 \
+     WHERE closed_at IS NULL AND id IN (SELECT j.id FROM json_each($2) AS k \
        JOIN jobs AS j ON j.source = k.value ->> 0 AND j.external_id = k.value ->> 1) \
      RETURNING id, source, external_id";
 
@@ -166,32 +155,33 @@ pub(super) async fn close_unseen_in(
     reason: ClosedReason,
     at: DateTime<Utc>,
 ) -> Result<Vec<JobId>> {
+    let at = Stamp(at);
     let mut closed = Vec::new();
     for prefix in &scope.board_prefixes {
         let (lo, hi) = bounds(prefix)?;
-        let rows = sqlx::query(
-            "UPDATE jobs SET closed_at = ?1, closed_reason = ?2 \
-                 WHERE source = ?3 AND external_id >= ?4 AND external_id < ?5 \
-                   AND closed_at IS NULL AND last_seen_at < ?6 \
+        let rows: Vec<i64> = sqlx::query_scalar(
+            "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
+                 WHERE source = $3 AND external_id >= $4 AND external_id < $5 \
+                   AND closed_at IS NULL AND last_seen_at < $6 \
                  RETURNING id",
         )
-        .bind(ts(at))
+        .bind(at)
         .bind(reason.as_str())
         .bind(scope.source.as_str())
         .bind(lo)
         .bind(hi)
-        .bind(ts(scope.last_seen_before))
+        .bind(Stamp(scope.last_seen_before))
         .fetch_all(&mut *conn)
         .await?;
-        for r in &rows {
-            closed.push(job_id(r)?);
+        for id in rows {
+            closed.push(job_id(id)?);
         }
     }
     closed.sort();
     closed.dedup();
     let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
-    enqueue(&mut *conn, OutboxKind::Delete, &raw, &ts(at)).await?;
+    enqueue(&mut *conn, OutboxKind::Delete, &raw, at).await?;
     let released = super::clusters::release_duplicates(&mut *conn, &raw).await?;
-    enqueue(&mut *conn, OutboxKind::Index, &released, &ts(at)).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &released, at).await?;
     Ok(closed)
 }

@@ -1,7 +1,7 @@
 //! The embedded adapter: SQLite through sqlx, a file under the data dir in WAL mode.
 //!
 //! Dialect notes: timestamps are fixed-width RFC 3339 UTC text (so text order is time order),
-//! arrays are JSON text, booleans 0/1. Batch statements take one JSON array parameter and read
+//! arrays are JSON text, booleans 0/1 (the [`bind`](crate::bind) types encode them). Batch statements take one JSON array parameter and read
 //! it with `json_each`. Write transactions start with `BEGIN IMMEDIATE` so a read-then-write
 //! batch never fails on a lock upgrade, on a single writer connection so writers of this
 //! process queue fairly; `busy_timeout` covers other processes (the API, the CLI, a worker).
@@ -14,14 +14,15 @@ mod jobs;
 mod outbox;
 mod schedule;
 
+/// The adapter bodies both backends share, on SQLite.
+type Shared = crate::shared::Shared<sqlx::Sqlite>;
+
 use std::{str::FromStr, time::Duration};
 
 use async_trait::async_trait;
 use sqlx::{
-    Row, SqlitePool,
-    sqlite::{
-        SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
-    },
+    SqlitePool,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
 use crate::{Backend, Result, Store, StoreError, url::SqliteLocation};
@@ -91,6 +92,11 @@ impl SqliteStore {
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
     }
+
+    /// A write transaction on the writer connection, holding the write lock from the start.
+    async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    }
 }
 
 #[async_trait]
@@ -140,10 +146,4 @@ impl Store for SqliteStore {
         self.writer.close().await;
         self.pool.close().await;
     }
-}
-
-/// Reads a JSON-array text column.
-fn json_list(row: &SqliteRow, column: &'static str) -> Result<Vec<String>> {
-    let raw: String = row.try_get(column)?;
-    serde_json::from_str(&raw).map_err(|e| StoreError::corrupt(column, e))
 }

@@ -2,29 +2,21 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, SubsecRound, Utc};
-use freehire_domain::JobId;
-use sqlx::{Row, SqliteConnection};
+use sqlx::SqliteConnection;
 
-use super::SqliteStore;
+use super::{Shared, SqliteStore};
 use crate::{
-    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result, StoreError,
-    plan::{OutboxSql, cut_error},
-    rows::ts,
+    ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result,
+    bind::Stamp,
+    plan::{ClaimedRow, Outboxes},
 };
 
-const INDEX: OutboxSql = outbox_statements!("search_outbox", "?1", "?2", "?3", "?4", "", ids_in: "IN (SELECT value FROM json_each(?1))");
-const DELETE: OutboxSql = outbox_statements!("search_delete_outbox", "?1", "?2", "?3", "?4", "", ids_in: "IN (SELECT value FROM json_each(?1))");
-
-fn sql(kind: OutboxKind) -> &'static OutboxSql {
-    match kind {
-        OutboxKind::Index => &INDEX,
-        OutboxKind::Delete => &DELETE,
-    }
-}
-
-fn ids_json(ids: &[i64]) -> Result<String> {
-    serde_json::to_string(ids).map_err(|e| StoreError::corrupt("batch", e))
-}
+pub(super) const OUTBOXES: Outboxes = Outboxes {
+    index: outbox_statements!("search_outbox", lock: "",
+    ids_in: "IN (SELECT value FROM json_each($1))"),
+    delete: outbox_statements!("search_delete_outbox", lock: "",
+    ids_in: "IN (SELECT value FROM json_each($1))"),
+};
 
 /// Queues jobs in the `kind` outbox and drops their pending rows in the other one, so the
 /// latest change wins.
@@ -32,15 +24,9 @@ pub(super) async fn enqueue(
     conn: &mut SqliteConnection,
     kind: OutboxKind,
     ids: &[i64],
-    at: &str,
+    at: Stamp,
 ) -> Result<()> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let ids = ids_json(ids)?;
-    sqlx::query(sql(kind.other()).drop_jobs).bind(&ids).execute(&mut *conn).await?;
-    sqlx::query(sql(kind).enqueue).bind(&ids).bind(at).execute(&mut *conn).await?;
-    Ok(())
+    Shared::enqueue(conn, &OUTBOXES, kind, ids, at).await
 }
 
 #[async_trait]
@@ -52,44 +38,20 @@ impl OutboxRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Vec<OutboxItem>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let rows = sqlx::query(sql(kind).claim)
-            .bind(ts(now))
-            .bind(ts(now - options.lease))
-            .bind(i64::from(options.max_attempts))
+        let mut tx = self.write().await?;
+        let rows: Vec<ClaimedRow> = sqlx::query_as(OUTBOXES.of(kind).claim)
+            .bind(Stamp(now))
+            .bind(Stamp(now - options.lease))
+            .bind(i32::try_from(options.max_attempts).unwrap_or(i32::MAX))
             .bind(i64::from(options.limit))
             .fetch_all(&mut *tx)
             .await?;
         tx.commit().await?;
-        let mut items = rows
-            .iter()
-            .map(|r| {
-                Ok(OutboxItem {
-                    id: r.try_get("id")?,
-                    job_id: JobId::new(r.try_get("job_id")?)
-                        .map_err(|e| StoreError::corrupt("job_id", e))?,
-                    attempts: u32::try_from(r.try_get::<i64, _>("attempts")?).unwrap_or(u32::MAX),
-                    claimed_at: r.try_get("claimed_at")?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        items.sort_by_key(|i| i.id);
-        Ok(items)
+        ClaimedRow::items(rows)
     }
 
     async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        let mut done = 0;
-        for item in items {
-            done += sqlx::query(sql(kind).ack)
-                .bind(item.id)
-                .bind(ts(item.claimed_at))
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        }
-        tx.commit().await?;
-        Ok(done)
+        Shared::ack_outbox(self.write().await?, &OUTBOXES, kind, items).await
     }
 
     async fn fail_outbox(
@@ -99,24 +61,14 @@ impl OutboxRepo for SqliteStore {
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<()> {
-        sqlx::query(sql(kind).fail)
-            .bind(ts(at))
-            .bind(cut_error(error))
-            .bind(item.id)
-            .bind(ts(item.claimed_at))
-            .execute(&self.writer)
-            .await?;
-        Ok(())
+        Shared::fail_outbox(&self.writer, &OUTBOXES, kind, item, error, at).await
     }
 
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
-        let n: i64 = sqlx::query_scalar(sql(kind).depth).fetch_one(&self.pool).await?;
-        Ok(u64::try_from(n).unwrap_or_default())
+        Shared::outbox_depth(&self.pool, &OUTBOXES, kind).await
     }
 
     async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {
-        let before = ts(before.trunc_subsecs(6));
-        let done = sqlx::query(sql(kind).purge_before).bind(before).execute(&self.writer).await?;
-        Ok(done.rows_affected())
+        Shared::purge_outbox_before(&self.writer, &OUTBOXES, kind, before).await
     }
 }

@@ -9,15 +9,15 @@ use sqlx::{Row, SqliteConnection};
 use super::SqliteStore;
 use crate::{
     Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
+    bind::Stamp,
     plan::{RunCandidate, run_status_columns},
-    rows::ts,
 };
 
 const CANDIDATES: &str = "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, \
      coalesce(s.enabled, 1) AS enabled \
      FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
      WHERE r.provider IN (SELECT provider FROM boards WHERE status IN ('pending', 'active')) \
-       AND r.next_due_at <= ?1 \
+       AND r.next_due_at <= $1 \
      ORDER BY r.next_due_at, r.provider";
 
 fn candidate(row: &sqlx::sqlite::SqliteRow) -> Result<RunCandidate> {
@@ -38,12 +38,12 @@ async fn take(
     now: DateTime<Utc>,
 ) -> Result<()> {
     sqlx::query(
-        "UPDATE ingest_run_state SET claimed_at = ?1, claimed_by = ?2, last_started_at = ?1, \
-         next_due_at = ?3 WHERE provider = ?4",
+        "UPDATE ingest_run_state SET claimed_at = $1, claimed_by = $2, last_started_at = $1, \
+         next_due_at = $3 WHERE provider = $4",
     )
-    .bind(ts(now))
+    .bind(Stamp(now))
     .bind(worker)
-    .bind(ts(now + c.cadence(defaults)))
+    .bind(Stamp(now + c.cadence(defaults)))
     .bind(&c.provider)
     .execute(&mut *conn)
     .await?;
@@ -70,7 +70,7 @@ impl ScheduleRepo for SqliteStore {
     ) -> Result<()> {
         sqlx::query(
             "INSERT INTO ingest_schedule (provider, cadence_sec, timeout_sec, enabled, disabled_reason) \
-             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (provider) DO UPDATE SET \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (provider) DO UPDATE SET \
              cadence_sec = excluded.cadence_sec, timeout_sec = excluded.timeout_sec, \
              enabled = excluded.enabled, disabled_reason = excluded.disabled_reason",
         )
@@ -91,16 +91,16 @@ impl ScheduleRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Option<Provider>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.write().await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) \
-             SELECT DISTINCT provider, ?1 FROM boards WHERE status IN ('pending', 'active') \
+             SELECT DISTINCT provider, $1 FROM boards WHERE status IN ('pending', 'active') \
              ON CONFLICT (provider) DO NOTHING",
         )
-        .bind(ts(now))
+        .bind(Stamp(now))
         .execute(&mut *tx)
         .await?;
-        let rows = sqlx::query(CANDIDATES).bind(ts(now)).fetch_all(&mut *tx).await?;
+        let rows = sqlx::query(CANDIDATES).bind(Stamp(now)).fetch_all(&mut *tx).await?;
         let mut claimed = None;
         for row in &rows {
             let c = candidate(row)?;
@@ -124,16 +124,16 @@ impl ScheduleRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<bool> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.writer.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("INSERT INTO ingest_run_state (provider, next_due_at) VALUES (?1, ?2) ON CONFLICT (provider) DO NOTHING")
+        let mut tx = self.write().await?;
+        sqlx::query("INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) ON CONFLICT (provider) DO NOTHING")
             .bind(provider.as_str())
-            .bind(ts(now))
+            .bind(Stamp(now))
             .execute(&mut *tx)
             .await?;
         let row = sqlx::query(
             "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, 1 AS enabled \
              FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
-             WHERE r.provider = ?1",
+             WHERE r.provider = $1",
         )
         .bind(provider.as_str())
         .fetch_one(&mut *tx)
@@ -157,11 +157,11 @@ impl ScheduleRepo for SqliteStore {
         let (label, error) = run_status_columns(status);
         sqlx::query(
             "UPDATE ingest_run_state SET claimed_at = NULL, claimed_by = NULL, \
-             last_finished_at = ?1, last_status = ?2, last_error = ?3, \
-             next_due_at = CASE WHEN ?2 = 'interrupted' THEN ?1 ELSE next_due_at END \
-             WHERE provider = ?4 AND claimed_by = ?5",
+             last_finished_at = $1, last_status = $2, last_error = $3, \
+             next_due_at = CASE WHEN $2 = 'interrupted' THEN $1 ELSE next_due_at END \
+             WHERE provider = $4 AND claimed_by = $5",
         )
-        .bind(ts(at))
+        .bind(Stamp(at))
         .bind(label)
         .bind(error)
         .bind(provider.as_str())

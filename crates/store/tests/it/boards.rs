@@ -18,6 +18,7 @@ fn new_board(provider: &str, board: &str, status: BoardStatus) -> NewBoard {
     }
 }
 
+// scenario: Case-folded duplicate
 pub async fn add_folds_identity_case_insensitively(s: &dyn Store) {
     let first =
         s.add_board(&new_board("ashby", "Windsurf", BoardStatus::Active), t(1, 9)).await.unwrap();
@@ -84,6 +85,7 @@ pub async fn list_filters_by_provider_and_status(s: &dyn Store) {
     assert_eq!(names, ["ashby/beta", "lever/Alpha"]);
 }
 
+// scenario: Activation
 pub async fn activate_flips_only_pending(s: &dyn Store) {
     let pending =
         s.add_board(&new_board("workable", "acme", BoardStatus::Pending), t(1, 9)).await.unwrap();

@@ -32,6 +32,7 @@ async fn take_index_queue(s: &dyn Store) -> Vec<JobId> {
     ids
 }
 
+// scenario: A repost in another city
 pub async fn reposts_point_at_the_oldest_open_role(s: &dyn Store) {
     let berlin = role("acme:1", "fp-backend", "Berlin");
     let other_role = role("acme:2", "fp-frontend", "Berlin");
@@ -79,6 +80,7 @@ async fn three_city_role(s: &dyn Store) -> ([JobPosting; 3], Vec<JobId>) {
     (postings, ids)
 }
 
+// scenario: The canonical closes
 pub async fn closing_the_canonical_hands_the_role_on(s: &dyn Store) {
     let (postings, ids) = three_city_role(s).await;
     assert_eq!(duplicate_of(s, ids[2]).await, Some(ids[0]));
@@ -103,6 +105,7 @@ pub async fn closing_the_canonical_hands_the_role_on(s: &dyn Store) {
     assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 1);
 }
 
+// scenario: The old canonical comes back
 pub async fn a_reopened_older_job_takes_its_role_back(s: &dyn Store) {
     let (postings, ids) = three_city_role(s).await;
     s.close_jobs(&[key(&postings[0])], ClosedReason::Expired, t(2, 0)).await.unwrap();

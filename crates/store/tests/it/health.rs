@@ -5,6 +5,7 @@ use freehire_store::Store;
 
 use crate::{boards::key, fixtures::t};
 
+// scenario: Cooldown schedule
 pub async fn failures_count_and_cool_down_on_schedule(s: &dyn Store) {
     let k = key("workday", "acme.wd5/External");
     assert!(s.board_health(&k).await.unwrap().is_none());
@@ -29,6 +30,7 @@ pub async fn failures_count_and_cool_down_on_schedule(s: &dyn Store) {
     assert_eq!(stored.first_seen_at, t(1, 0));
 }
 
+// scenario: Healing
 pub async fn success_heals_and_stamps_yield(s: &dyn Store) {
     let k = key("greenhouse", "acme");
     for h in 0..4 {
@@ -64,6 +66,7 @@ pub async fn long_errors_are_cut_on_a_char_boundary(s: &dyn Store) {
     assert!(kept.chars().all(|c| c == 'é'));
 }
 
+// scenario: A provider's cooldowns
 pub async fn cooldowns_are_read_per_provider(s: &dyn Store) {
     let cooling = key("lever", "Acme");
     let failing = key("lever", "beta");

@@ -57,6 +57,7 @@ pub async fn touch_bumps_and_reopens_without_a_hash(s: &dyn Store) {
     assert_eq!(job.updated_at, t(2, 0));
 }
 
+// scenario: Board-scoped close
 pub async fn close_unseen_respects_scope_and_cutoff(s: &dyn Store) {
     let seen_now = posting("greenhouse", "acme:1", "Kept");
     let stale = posting("greenhouse", "acme:2", "Gone");
@@ -93,6 +94,7 @@ pub async fn close_unseen_respects_scope_and_cutoff(s: &dyn Store) {
     assert!(s.job_by_key(&key(&other_source)).await.unwrap().unwrap().is_open());
 }
 
+// scenario: One bad posting
 pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
     let board =
         freehire_domain::BoardKey::new(Provider::parse("ashby").unwrap(), "acme", "").unwrap();
@@ -132,6 +134,7 @@ pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
     assert!(s.job_by_key(&key(&fresh)).await.unwrap().unwrap().is_open());
 }
 
+// scenario: The caller's source hashes
 pub async fn a_board_write_stores_the_callers_source_hashes(s: &dyn Store) {
     let board =
         freehire_domain::BoardKey::new(Provider::parse("ashby").unwrap(), "acme", "").unwrap();

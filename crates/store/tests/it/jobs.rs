@@ -13,6 +13,8 @@ fn seen(p: &JobPosting) -> SeenPosting {
     SeenPosting { key: key(p), content_hash: p.content_hash() }
 }
 
+// scenario: First sighting
+// scenario: Same content
 pub async fn upsert_reports_inserted_unchanged_changed(s: &dyn Store) {
     let a = posting("greenhouse", "acme:1", "Backend Engineer");
     let b = posting("greenhouse", "acme:2", "Frontend Engineer");
@@ -20,6 +22,11 @@ pub async fn upsert_reports_inserted_unchanged_changed(s: &dyn Store) {
     assert_eq!(first.len(), 2);
     assert!(first.iter().all(|u| u.outcome == UpsertOutcome::Inserted && !u.reopened));
     assert_ne!(first[0].id, first[1].id);
+    for p in [&a, &b] {
+        let job = s.job_by_key(&key(p)).await.unwrap().unwrap();
+        let stamps = (job.created_at, job.updated_at, job.last_seen_at);
+        assert_eq!(stamps, (t(2, 10), t(2, 10), t(2, 10)), "a first sighting stamps all three");
+    }
 
     let mut b2 = b.clone();
     b2.description = "<p>Now with React.</p>".to_owned();
@@ -39,6 +46,7 @@ pub async fn upsert_reports_inserted_unchanged_changed(s: &dyn Store) {
     assert_eq!(stored_b.content_hash, b2.content_hash());
 }
 
+// scenario: Listing without detail
 pub async fn upsert_never_blanks_a_description(s: &dyn Store) {
     let full = posting("lever", "acme:9", "Data Engineer");
     s.upsert_jobs(std::slice::from_ref(&full), t(2, 10)).await.unwrap();
@@ -57,6 +65,7 @@ pub async fn upsert_never_blanks_a_description(s: &dyn Store) {
     assert_eq!(s.job_by_key(&key(&bare)).await.unwrap().unwrap().posting.description, "");
 }
 
+// scenario: New content
 pub async fn change_keeps_slug_and_created_at(s: &dyn Store) {
     let p = posting("ashby", "acme:uuid-1", "Senior Go Developer");
     s.upsert_jobs(std::slice::from_ref(&p), t(2, 10)).await.unwrap();
@@ -66,7 +75,8 @@ pub async fn change_keeps_slug_and_created_at(s: &dyn Store) {
 
     let mut renamed = p.clone();
     renamed.title = "Staff Go Developer".to_owned();
-    s.upsert_jobs(&[renamed], t(4, 10)).await.unwrap();
+    let out = s.upsert_jobs(&[renamed], t(4, 10)).await.unwrap();
+    assert_eq!(out[0].outcome, UpsertOutcome::Changed);
     let after = s.job_by_key(&key(&p)).await.unwrap().unwrap();
     assert_eq!(after.posting.title, "Staff Go Developer");
     assert_eq!(after.public_slug, before.public_slug, "links never break");
@@ -74,6 +84,7 @@ pub async fn change_keeps_slug_and_created_at(s: &dyn Store) {
     assert_eq!(after.updated_at, t(4, 10));
 }
 
+// scenario: Unknown or changed item
 pub async fn refresh_unchanged_bumps_only_last_seen(s: &dyn Store) {
     let a = posting("workable", "acme:a", "SRE");
     let b = posting("workable", "acme:b", "DevOps Engineer");
@@ -111,6 +122,8 @@ pub async fn refresh_reopens_a_closed_job(s: &dyn Store) {
     assert_eq!(job.last_seen_at, t(4, 10));
 }
 
+// scenario: Close twice
+// scenario: Re-sight
 pub async fn close_is_soft_and_resight_reopens(s: &dyn Store) {
     let a = posting("greenhouse", "acme:1", "Backend Engineer");
     let b = posting("greenhouse", "acme:2", "Frontend Engineer");
@@ -135,6 +148,7 @@ pub async fn close_is_soft_and_resight_reopens(s: &dyn Store) {
     assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 1);
 }
 
+// scenario: Closed and duplicate jobs are not listed
 pub async fn list_is_open_non_duplicate_newest_first(s: &dyn Store) {
     let old = posting("lever", "acme:old", "Old Role");
     let mid = posting("lever", "acme:mid", "Mid Role");
@@ -179,6 +193,7 @@ pub async fn list_pages_and_counts(s: &dyn Store) {
     assert_eq!(clamped.jobs.len(), 1, "a limit below 1 is clamped to 1");
 }
 
+// scenario: Closed job by slug
 pub async fn slug_lookup_includes_closed_jobs(s: &dyn Store) {
     let p = posting("manual", "42", "Senior Go Developer");
     let mut p = p;
@@ -188,11 +203,13 @@ pub async fn slug_lookup_includes_closed_jobs(s: &dyn Store) {
     assert_eq!(s.job_by_slug(&slug).await.unwrap().unwrap().posting.external_id, "42");
     s.close_jobs(&[key(&p)], ClosedReason::Moderated, t(3, 10)).await.unwrap();
     let closed = s.job_by_slug(&slug).await.unwrap().unwrap();
+    assert_eq!(closed.closed_at, Some(t(3, 10)));
     assert_eq!(closed.closed_reason, Some(ClosedReason::Moderated));
     let missing = PublicSlug::parse("senior-go-developer-acme-aaaaaaaa").unwrap();
     assert!(s.job_by_slug(&missing).await.unwrap().is_none());
 }
 
+// scenario: Invalid posting
 pub async fn invalid_posting_rejects_whole_batch(s: &dyn Store) {
     let good = posting("greenhouse", "acme:1", "Backend Engineer");
     let mut bad = posting("greenhouse", "acme:2", "x");
@@ -200,9 +217,15 @@ pub async fn invalid_posting_rejects_whole_batch(s: &dyn Store) {
     let err = s.upsert_jobs(&[good.clone(), bad], t(2, 10)).await.unwrap_err();
     assert!(err.to_string().contains("title"), "{err}");
     assert!(s.job_by_key(&key(&good)).await.unwrap().is_none(), "nothing was written");
+    let mut unkeyed = posting("greenhouse", "acme:3", "Backend Engineer");
+    unkeyed.external_id = String::new();
+    let err = s.upsert_jobs(&[good.clone(), unkeyed], t(2, 10)).await.unwrap_err();
+    assert!(err.to_string().contains("external_id"), "{err}");
+    assert!(s.job_by_key(&key(&good)).await.unwrap().is_none(), "nothing was written");
     assert!(s.upsert_jobs(&[], t(2, 10)).await.unwrap().is_empty());
 }
 
+// scenario: Repeated key
 pub async fn repeated_key_in_batch_writes_last(s: &dyn Store) {
     let first = posting("teamtailor", "acme:1", "First Title");
     let mut last = first.clone();
@@ -246,6 +269,7 @@ pub async fn every_field_round_trips(s: &dyn Store) {
     assert_eq!(job.company_slug.as_str(), "");
 }
 
+// scenario: 3,000 postings
 pub async fn thousands_per_transaction(s: &dyn Store) {
     let postings: Vec<JobPosting> = (0..3000)
         .map(|i| posting("workday", &format!("acme.wd5/External:{i}"), &format!("Role {i}")))
@@ -264,6 +288,7 @@ pub async fn thousands_per_transaction(s: &dyn Store) {
     assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 1500);
 }
 
+// scenario: NUL in a title
 pub async fn nul_bytes_are_dropped(s: &dyn Store) {
     let mut p = posting("bamboohr", "acme:7", "Account\0 Executive");
     p.description = "<p>a\0b</p>".to_owned();

@@ -104,6 +104,26 @@ conformance! {
     ],
 }
 
+/// With no `DATABASE_URL` the binaries open the default URL: a SQLite file under `./data`,
+/// created with its folder, in WAL mode (here under a temporary directory, not the cwd).
+// scenario: Embedded default
+#[tokio::test]
+async fn the_default_is_a_sqlite_file_created_with_its_folder_in_wal_mode() {
+    use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, SqliteLocation, SqliteStore, Store};
+    let default = DatabaseUrl::parse(DEFAULT_DATABASE_URL).unwrap();
+    let relative = default.sqlite_file().unwrap();
+    assert_eq!(relative, std::path::Path::new("./data/freehire.db"));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(relative);
+    assert!(!path.parent().unwrap().exists());
+    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    let mode: String =
+        sqlx::query_scalar("PRAGMA journal_mode").fetch_one(store.pool()).await.unwrap();
+    assert_eq!(mode, "wal");
+    assert!(path.is_file(), "the file and its folder are created");
+    store.close().await;
+}
+
 /// Two processes starting together on a fresh SQLite file (the API and the worker) both
 /// migrate: they take turns instead of racing to create the tables.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -21,6 +21,7 @@ async fn queued(s: &dyn Store, kind: OutboxKind) -> Vec<JobId> {
     ids
 }
 
+// scenario: Lifecycle of one job
 pub async fn writes_enqueue_in_the_same_transaction(s: &dyn Store) {
     let a = posting("greenhouse", "acme:1", "Backend Engineer");
     let b = posting("greenhouse", "acme:2", "Frontend Engineer");
@@ -58,6 +59,7 @@ pub async fn writes_enqueue_in_the_same_transaction(s: &dyn Store) {
     assert_eq!(queued(s, OutboxKind::Index).await, vec![ib]);
 }
 
+// scenario: A drain dies
 pub async fn claims_lease_and_retry(s: &dyn Store) {
     let postings: Vec<JobPosting> =
         (0..5).map(|i| posting("lever", &format!("acme:{i}"), &format!("Role {i}"))).collect();
@@ -92,6 +94,7 @@ pub async fn claims_lease_and_retry(s: &dyn Store) {
     assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 3);
 }
 
+// scenario: A change during a claim
 pub async fn a_change_during_a_claim_is_not_lost(s: &dyn Store) {
     let mut p = posting("ashby", "acme:1", "Engineer");
     s.upsert_jobs(&[p.clone()], t(2, 0)).await.unwrap();

@@ -1,0 +1,517 @@
+//! Adapter bodies both backends run unchanged, written once: associated functions of
+//! [`Shared`], generic over the sqlx database, with the bounds they need stated once on its
+//! `impl` (both [`Sqlite`](sqlx::Sqlite) and [`Postgres`](sqlx::Postgres) meet them through
+//! the [`bind`](crate::bind) types).
+//!
+//! Each adapter passes what really differs: its pool (on SQLite, the writer pool for writes),
+//! its transaction (`BEGIN IMMEDIATE` on SQLite), and the statements the dialects disagree on
+//! (the health row lock, the company and outbox statement sets). The statement text and the
+//! round trips are exactly those each adapter ran on its own.
+
+use std::marker::PhantomData;
+
+use chrono::{DateTime, Utc};
+use freehire_domain::{
+    Board, BoardHealth, BoardId, BoardKey, BoardStatus, Job, JobId, Provider, PublicSlug,
+};
+use sqlx::{
+    Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type, query::QueryAs,
+};
+
+use crate::{
+    Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem,
+    OutboxKind, Result,
+    bind::{List, Stamp},
+    companies::{CompanySql, NameRow, Summary, ValueRow, assemble},
+    health::{health_key, on_failure, on_success},
+    plan::{Outboxes, cut_error},
+    rows::{BoardRecord, FacetColumns, HealthRecord, JobRecord, count, jobs},
+    sql,
+};
+
+/// The rows a statement changed, which sqlx reports per backend without a common trait.
+pub(crate) trait RowsAffected {
+    fn rows_affected(&self) -> u64;
+}
+
+impl RowsAffected for sqlx::sqlite::SqliteQueryResult {
+    fn rows_affected(&self) -> u64 {
+        self.rows_affected()
+    }
+}
+
+impl RowsAffected for sqlx::postgres::PgQueryResult {
+    fn rows_affected(&self) -> u64 {
+        self.rows_affected()
+    }
+}
+
+/// The shared adapter bodies for database `DB` (never built: a namespace with one set of
+/// bounds).
+pub(crate) struct Shared<DB>(PhantomData<DB>);
+
+impl<DB> Shared<DB>
+where
+    DB: Database,
+    DB::QueryResult: RowsAffected,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'q> DB::Arguments<'q>: IntoArguments<'q, DB>,
+    for<'q> &'q str: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<&'q str>: Encode<'q, DB>,
+    for<'q> i32: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i32>: Encode<'q, DB>,
+    for<'q> i64: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<i64>: Encode<'q, DB>,
+    for<'q> Option<bool>: Encode<'q, DB> + Type<DB>,
+    for<'q> Stamp: Encode<'q, DB> + Type<DB>,
+    for<'q> Option<Stamp>: Encode<'q, DB>,
+    for<'q, 'a> List<'a, &'a str>: Encode<'q, DB> + Type<DB>,
+    for<'q, 'a> List<'a, String>: Encode<'q, DB> + Type<DB>,
+    for<'q, 'a> List<'a, i64>: Encode<'q, DB> + Type<DB>,
+    (i64,): for<'r> FromRow<'r, DB::Row>,
+    (bool,): for<'r> FromRow<'r, DB::Row>,
+    JobRecord: for<'r> FromRow<'r, DB::Row>,
+    BoardRecord: for<'r> FromRow<'r, DB::Row>,
+    HealthRecord: for<'r> FromRow<'r, DB::Row>,
+    Summary: for<'r> FromRow<'r, DB::Row>,
+    NameRow: for<'r> FromRow<'r, DB::Row>,
+    ValueRow: for<'r> FromRow<'r, DB::Row>,
+{
+    // ---- boards ----
+
+    /// `statement` with a board key bound as `$1` (provider), `$2` (board), `$3` (region).
+    fn by_board_key<'q, O>(
+        statement: &'static str,
+        key: &'q BoardKey,
+    ) -> QueryAs<'q, DB, O, DB::Arguments<'q>>
+    where
+        O: for<'r> FromRow<'r, DB::Row>,
+    {
+        sqlx::query_as(statement)
+            .bind(key.provider.as_str())
+            .bind(key.board.as_str())
+            .bind(key.region.as_str())
+    }
+
+    /// The live (pending or active) board of an identity.
+    pub async fn live_board(conn: &mut DB::Connection, key: &BoardKey) -> Result<Option<Board>> {
+        let row: Option<BoardRecord> = Self::by_board_key(sql::boards::LIVE_BY_IDENTITY, key)
+            .fetch_optional(&mut *conn)
+            .await?;
+        row.map(BoardRecord::into_board).transpose()
+    }
+
+    pub async fn board_by_key(pool: &Pool<DB>, key: &BoardKey) -> Result<Option<Board>> {
+        let mut conn = pool.acquire().await?;
+        Self::live_board(&mut conn, key).await
+    }
+
+    /// Inserts a board (the caller checked that no live board has its identity).
+    pub async fn insert_board(
+        conn: &mut DB::Connection,
+        board: &freehire_domain::NewBoard,
+        at: DateTime<Utc>,
+    ) -> Result<BoardRecord, sqlx::Error> {
+        let activated = (board.status == BoardStatus::Active).then_some(Stamp(at));
+        sqlx::query_as(sql::boards::INSERT)
+            .bind(board.key.provider.as_str())
+            .bind(board.key.board.as_str())
+            .bind(board.key.region.as_str())
+            .bind(board.company.as_str())
+            .bind(board.url.as_deref())
+            .bind(board.status.as_str())
+            .bind(Stamp(at))
+            .bind(activated)
+            .fetch_one(&mut *conn)
+            .await
+    }
+
+    pub async fn set_board_status(
+        pool: &Pool<DB>,
+        id: BoardId,
+        status: BoardStatus,
+        reason: Option<&str>,
+    ) -> Result<bool> {
+        let done = sqlx::query(sql::boards::SET_STATUS)
+            .bind(status.as_str())
+            .bind(reason)
+            .bind(id.get())
+            .execute(pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Flips a pending board to active on `conn`.
+    pub async fn activate_in(
+        conn: &mut DB::Connection,
+        key: &BoardKey,
+        at: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = sqlx::query(sql::boards::ACTIVATE)
+            .bind(Stamp(at))
+            .bind(key.provider.as_str())
+            .bind(key.board.as_str())
+            .bind(key.region.as_str())
+            .execute(&mut *conn)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    pub async fn activate_board(
+        pool: &Pool<DB>,
+        key: &BoardKey,
+        at: DateTime<Utc>,
+    ) -> Result<bool> {
+        let mut conn = pool.acquire().await?;
+        Self::activate_in(&mut conn, key, at).await
+    }
+
+    // ---- board health ----
+
+    /// The health row of a board; `health_of` is the dialect's `sql::boards::health_of!`.
+    async fn health(
+        conn: &mut DB::Connection,
+        health_of: &'static str,
+        key: &BoardKey,
+    ) -> Result<Option<BoardHealth>> {
+        let key = health_key(key);
+        let row: Option<HealthRecord> =
+            Self::by_board_key(health_of, &key).fetch_optional(&mut *conn).await?;
+        row.map(HealthRecord::into_health).transpose()
+    }
+
+    pub async fn board_health(
+        pool: &Pool<DB>,
+        health_of: &'static str,
+        key: &BoardKey,
+    ) -> Result<Option<BoardHealth>> {
+        let mut conn = pool.acquire().await?;
+        Self::health(&mut conn, health_of, key).await
+    }
+
+    /// Binds a health row's twelve columns in `health_columns!` order.
+    fn bind_health<'q>(
+        query: sqlx::query::Query<'q, DB, DB::Arguments<'q>>,
+        h: &'q BoardHealth,
+    ) -> sqlx::query::Query<'q, DB, DB::Arguments<'q>> {
+        query
+            .bind(h.key.provider.as_str())
+            .bind(h.key.board.as_str())
+            .bind(h.key.region.as_str())
+            .bind(i32::try_from(h.consecutive_failures).unwrap_or(i32::MAX))
+            .bind(Stamp::opt(h.cooldown_until))
+            .bind(h.last_error.as_deref())
+            .bind(Stamp::opt(h.last_error_at))
+            .bind(Stamp::opt(h.last_success_at))
+            .bind(h.last_ingested_count)
+            .bind(Stamp::opt(h.last_run_at))
+            .bind(Stamp(h.first_seen_at))
+            .bind(Stamp::opt(h.last_yield_at))
+    }
+
+    /// Records a successful crawl on `conn` inside the caller's transaction.
+    pub async fn success_in(
+        conn: &mut DB::Connection,
+        key: &BoardKey,
+        ingested: u64,
+        at: DateTime<Utc>,
+    ) -> Result<BoardHealth> {
+        let first = on_success(None, key, ingested, at);
+        let row = Self::bind_health(sqlx::query(sql::boards::SUCCESS), &first)
+            .fetch_one(&mut *conn)
+            .await?;
+        HealthRecord::from_row(&row)?.into_health()
+    }
+
+    pub async fn record_board_success(
+        mut tx: Transaction<'_, DB>,
+        key: &BoardKey,
+        ingested: u64,
+        at: DateTime<Utc>,
+    ) -> Result<BoardHealth> {
+        let next = Self::success_in(&mut tx, key, ingested, at).await?;
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    /// Reads the health row (with the dialect's lock), applies a failure and writes it back.
+    pub async fn record_board_failure(
+        mut tx: Transaction<'_, DB>,
+        health_of: &'static str,
+        key: &BoardKey,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<BoardHealth> {
+        let next = on_failure(Self::health(&mut tx, health_of, key).await?, key, error, at);
+        Self::bind_health(sqlx::query(sql::boards::SAVE_HEALTH), &next).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(next)
+    }
+
+    pub async fn cooldowns(pool: &Pool<DB>, provider: &Provider) -> Result<Vec<BoardHealth>> {
+        let rows: Vec<HealthRecord> =
+            sqlx::query_as(sql::boards::COOLDOWNS).bind(provider.as_str()).fetch_all(pool).await?;
+        rows.into_iter().map(HealthRecord::into_health).collect()
+    }
+
+    // ---- companies ----
+
+    /// The companies of `summaries`, with their names and values.
+    async fn companies(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        summaries: Vec<Summary>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Company>> {
+        if summaries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let slugs: Vec<&str> = summaries.iter().map(|s| s.slug.as_str()).collect();
+        let names: Vec<NameRow> = sqlx::query_as(statements.names)
+            .bind(List(&slugs))
+            .bind(Stamp(now))
+            .fetch_all(pool)
+            .await?;
+        let values: Vec<ValueRow> =
+            sqlx::query_as(statements.values).bind(List(&slugs)).fetch_all(pool).await?;
+        assemble(summaries, names, values)
+    }
+
+    pub async fn list_companies(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        filter: &CompanyFilter,
+        page: ListPage,
+        now: DateTime<Utc>,
+    ) -> Result<CompanyList> {
+        let needle = filter.needle();
+        let summaries: Vec<Summary> = sqlx::query_as(statements.page)
+            .bind(needle.as_deref())
+            .bind(i64::from(page.limit()))
+            .bind(page.offset_i64())
+            .fetch_all(pool)
+            .await?;
+        let total: i64 =
+            sqlx::query_scalar(statements.count).bind(needle.as_deref()).fetch_one(pool).await?;
+        let companies = Self::companies(pool, statements, summaries, now).await?;
+        Ok(CompanyList { companies, total: count(total) })
+    }
+
+    pub async fn company_by_slug(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        slug: &freehire_domain::CompanySlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Company>> {
+        if slug.as_str().is_empty() {
+            return Ok(None);
+        }
+        let summary: Option<Summary> =
+            sqlx::query_as(sql::jobs::COMPANY).bind(slug.as_str()).fetch_optional(pool).await?;
+        let found = Self::companies(pool, statements, summary.into_iter().collect(), now).await?;
+        Ok(found.into_iter().next())
+    }
+
+    pub async fn company_jobs(
+        pool: &Pool<DB>,
+        slug: &freehire_domain::CompanySlug,
+        page: ListPage,
+    ) -> Result<JobList> {
+        if slug.as_str().is_empty() {
+            return Ok(JobList { jobs: Vec::new(), total: 0 });
+        }
+        let rows = sqlx::query_as(sql::jobs::OF_COMPANY)
+            .bind(slug.as_str())
+            .bind(i64::from(page.limit()))
+            .bind(page.offset_i64())
+            .fetch_all(pool)
+            .await?;
+        let total: i64 = sqlx::query_scalar(sql::jobs::OF_COMPANY_COUNT)
+            .bind(slug.as_str())
+            .fetch_one(pool)
+            .await?;
+        Ok(JobList { jobs: jobs(rows)?, total: count(total) })
+    }
+
+    // ---- jobs ----
+
+    pub async fn list_open_jobs(pool: &Pool<DB>, page: ListPage) -> Result<JobList> {
+        let rows = sqlx::query_as(sql::jobs::OPEN_PAGE)
+            .bind(i64::from(page.limit()))
+            .bind(page.offset_i64())
+            .fetch_all(pool)
+            .await?;
+        let total: i64 = sqlx::query_scalar(sql::jobs::OPEN_COUNT).fetch_one(pool).await?;
+        Ok(JobList { jobs: jobs(rows)?, total: count(total) })
+    }
+
+    pub async fn job_by_slug(pool: &Pool<DB>, slug: &PublicSlug) -> Result<Option<Job>> {
+        let row: Option<JobRecord> =
+            sqlx::query_as(sql::jobs::BY_SLUG).bind(slug.as_str()).fetch_optional(pool).await?;
+        row.map(JobRecord::into_job).transpose()
+    }
+
+    pub async fn job_by_key(pool: &Pool<DB>, key: &JobKey) -> Result<Option<Job>> {
+        let row: Option<JobRecord> = sqlx::query_as(sql::jobs::BY_KEY)
+            .bind(key.source.as_str())
+            .bind(key.external_id.as_str())
+            .fetch_optional(pool)
+            .await?;
+        row.map(JobRecord::into_job).transpose()
+    }
+
+    pub async fn jobs_after(pool: &Pool<DB>, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
+        let rows = sqlx::query_as(sql::jobs::AFTER)
+            .bind(after.map_or(0, JobId::get))
+            .bind(i64::from(limit.clamp(1, 1000)))
+            .fetch_all(pool)
+            .await?;
+        jobs(rows)
+    }
+
+    pub async fn set_duplicate_of(
+        mut tx: Transaction<'_, DB>,
+        outboxes: &Outboxes,
+        id: JobId,
+        canonical: Option<JobId>,
+    ) -> Result<bool> {
+        crate::plan::not_self_duplicate(id, canonical)?;
+        let done = sqlx::query(sql::jobs::SET_DUPLICATE_OF)
+            .bind(canonical.map(JobId::get))
+            .bind(id.get())
+            .execute(&mut *tx)
+            .await?;
+        let kind = if canonical.is_some() { OutboxKind::Delete } else { OutboxKind::Index };
+        Self::enqueue(&mut tx, outboxes, kind, &[id.get()], Stamp(Utc::now())).await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Rewrites re-derived facets one row per statement, queueing the listed rows.
+    pub async fn rewrite_derived(
+        mut tx: Transaction<'_, DB>,
+        outboxes: &Outboxes,
+        updates: &[DerivedUpdate],
+        at: DateTime<Utc>,
+    ) -> Result<u64> {
+        let at = Stamp(at);
+        let mut listed = Vec::new();
+        let mut written = 0;
+        for u in updates {
+            let f = FacetColumns::new(&u.facets);
+            let row: Option<bool> = sqlx::query_scalar(sql::REWRITE_DERIVED)
+                .bind(List(&f.countries))
+                .bind(List(&f.regions))
+                .bind(List(f.cities))
+                .bind(f.work_mode)
+                .bind(f.seniority)
+                .bind(f.category)
+                .bind(f.is_tech)
+                .bind(List(f.skills))
+                .bind(f.employment_type)
+                .bind(f.education_level)
+                .bind(f.english_level)
+                .bind(f.experience_years_min)
+                .bind(f.requires_clearance)
+                .bind(f.posting_language)
+                .bind(u.role_fingerprint.as_str())
+                .bind(u.content_hash.as_str())
+                .bind(at)
+                .bind(u.id.get())
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(is_listed) = row {
+                written += 1;
+                if is_listed {
+                    listed.push(u.id.get());
+                }
+            }
+        }
+        Self::enqueue(&mut tx, outboxes, OutboxKind::Index, &listed, at).await?;
+        tx.commit().await?;
+        Ok(written)
+    }
+
+    // ---- outboxes ----
+
+    /// Queues jobs in the `kind` outbox and drops their pending rows in the other one, so the
+    /// latest change wins.
+    pub async fn enqueue(
+        conn: &mut DB::Connection,
+        outboxes: &Outboxes,
+        kind: OutboxKind,
+        ids: &[i64],
+        at: Stamp,
+    ) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(outboxes.of(kind.other()).drop_jobs)
+            .bind(List(ids))
+            .execute(&mut *conn)
+            .await?;
+        sqlx::query(outboxes.of(kind).enqueue).bind(List(ids)).bind(at).execute(&mut *conn).await?;
+        Ok(())
+    }
+
+    /// Deletes the acknowledged rows that were not re-enqueued after their claim.
+    pub async fn ack_outbox(
+        mut tx: Transaction<'_, DB>,
+        outboxes: &Outboxes,
+        kind: OutboxKind,
+        items: &[OutboxItem],
+    ) -> Result<u64> {
+        let mut done = 0;
+        for item in items {
+            done += sqlx::query(outboxes.of(kind).ack)
+                .bind(item.id)
+                .bind(Stamp(item.claimed_at))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(done)
+    }
+
+    pub async fn fail_outbox(
+        pool: &Pool<DB>,
+        outboxes: &Outboxes,
+        kind: OutboxKind,
+        item: &OutboxItem,
+        error: &str,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        sqlx::query(outboxes.of(kind).fail)
+            .bind(Stamp(at))
+            .bind(cut_error(error))
+            .bind(item.id)
+            .bind(Stamp(item.claimed_at))
+            .execute(pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn outbox_depth(
+        pool: &Pool<DB>,
+        outboxes: &Outboxes,
+        kind: OutboxKind,
+    ) -> Result<u64> {
+        let n: i64 = sqlx::query_scalar(outboxes.of(kind).depth).fetch_one(pool).await?;
+        Ok(count(n))
+    }
+
+    pub async fn purge_outbox_before(
+        pool: &Pool<DB>,
+        outboxes: &Outboxes,
+        kind: OutboxKind,
+        before: DateTime<Utc>,
+    ) -> Result<u64> {
+        use chrono::SubsecRound;
+        let done = sqlx::query(outboxes.of(kind).purge_before)
+            .bind(Stamp(before.trunc_subsecs(6)))
+            .execute(pool)
+            .await?;
+        Ok(done.rows_affected())
+    }
+}
