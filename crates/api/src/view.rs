@@ -12,8 +12,10 @@ use freehire_domain::{
     Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Job,
     Provider, Region, SalaryPeriod, Seniority, TechFlag, WorkMode,
 };
-use freehire_search::{Bounds, Distribution, Facet, IgnoredParam, NumericStats, SearchDocument};
-use freehire_store::Company;
+use freehire_search::{
+    Bounds, Distribution, Facet, FacetCounts, IgnoredParam, JobQuery, NumericStats, SearchDocument,
+};
+use freehire_store::{Company, ListPage};
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
 /// A job on the wire.
@@ -136,6 +138,13 @@ pub struct ListMeta {
     pub offset: u64,
 }
 
+impl ListMeta {
+    /// The meta of `page` out of `total`.
+    pub fn of(page: ListPage, total: u64) -> Self {
+        Self { total, limit: page.limit(), offset: page.offset() }
+    }
+}
+
 /// `{"data": {...}}`.
 #[derive(Debug, Serialize)]
 pub struct Single<T> {
@@ -253,12 +262,30 @@ pub struct SearchMeta {
     pub ignored_params: Vec<IgnoredParam>,
 }
 
+impl SearchMeta {
+    /// The meta of the answer to `query` (the query answered) out of `total`.
+    pub fn of(query: &JobQuery, total: u64) -> Self {
+        Self {
+            total,
+            limit: query.page.limit,
+            offset: query.page.offset,
+            ignored_params: query.ignored_params.clone(),
+        }
+    }
+}
+
 /// The answer of the facets route: `{total, facets, stats}`.
 #[derive(Debug, Serialize)]
 pub struct FacetsData {
     pub total: u64,
     pub facets: FacetsView,
     pub stats: StatsView,
+}
+
+impl From<FacetCounts> for FacetsData {
+    fn from(counts: FacetCounts) -> Self {
+        Self { total: counts.total, facets: FacetsView(counts.facets), stats: counts.stats.into() }
+    }
 }
 
 /// `{facet: {value: count}}`: facets in table order, each facet's values in count order (most

@@ -1,4 +1,6 @@
-//! The crate's error type.
+//! The crate's error type. Each variant keeps its cause as its source; a variant wrapping
+//! another crate's error is `transparent` (its message is the cause's, printed once in a
+//! `{:#}` chain), and a variant of its own does not print its source.
 
 /// What an application service can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +23,9 @@ pub enum AppError {
     /// The configuration is inconsistent (named in the message).
     #[error("configuration: {0}")]
     Config(String),
+    /// A blocking task (opening the embedded index) panicked or was cancelled.
+    #[error("a blocking task failed")]
+    Task(#[from] tokio::task::JoinError),
     /// Another worker holds the provider.
     #[error("provider {0} is being ingested by another worker")]
     Busy(String),

@@ -8,7 +8,10 @@
 //!   the worker runs;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
-//! - [`search`]: the command line's search, flags turned into the HTTP search grammar;
+//! - [`search`]: search as a use case (the degrade-and-retry on a refused filter, agent-search
+//!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
+//!   become the HTTP search grammar;
+//! - [`describe`]: a job description rendered as HTML, plain text or Markdown;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
@@ -20,6 +23,7 @@
 //! databases and a local replay server.
 
 pub mod boards;
+pub mod describe;
 mod error;
 pub mod ingest;
 pub mod process;

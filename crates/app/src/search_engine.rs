@@ -132,8 +132,7 @@ pub async fn open(
                 Access::Read => EmbeddedIndex::open_read_only(&dir),
                 Access::Write => EmbeddedIndex::open(&dir),
             })
-            .await
-            .map_err(|e| AppError::Config(format!("opening the index: {e}")))??;
+            .await??;
             Ok(Arc::new(index))
         }
         SearchEngineConfig::Meilisearch(meili) => {

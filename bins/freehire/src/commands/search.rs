@@ -8,7 +8,7 @@ use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
-use freehire_api::view::{FacetsData, FacetsView, SearchHit, SearchMeta};
+use freehire_api::view::{FacetsData, SearchHit, SearchMeta};
 use freehire_app::search::{Found, SearchArgs};
 use freehire_app::search_engine::{self, Access, SearchEngineArgs, SearchEngineConfig};
 use freehire_search::{Facet, SearchIndex};
@@ -134,17 +134,8 @@ struct JsonAnswer {
 fn json(found: Found) -> JsonAnswer {
     JsonAnswer {
         data: found.results.hits.iter().map(SearchHit::new).collect(),
-        meta: SearchMeta {
-            total: found.results.total,
-            limit: found.query.page.limit,
-            offset: found.query.page.offset,
-            ignored_params: found.query.ignored_params,
-        },
-        facets: found.facets.map(|counts| FacetsData {
-            total: counts.total,
-            facets: FacetsView(counts.facets),
-            stats: counts.stats.into(),
-        }),
+        meta: SearchMeta::of(&found.query, found.results.total),
+        facets: found.facets.map(FacetsData::from),
     }
 }
 
