@@ -6,7 +6,6 @@
 use std::net::SocketAddr;
 
 use anyhow::Context;
-use clap::Parser;
 use freehire_app::process::{LogFormat, init_logging};
 
 use freehire_api::AppState;
@@ -14,7 +13,7 @@ use freehire_app::search_engine::{self, Access, SearchEngineArgs};
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 
 /// Serves the freehire HTTP API (job search, job detail, health).
-#[derive(Debug, Parser)]
+#[derive(Debug, clap::Parser)]
 #[command(name = "freehire-api", version, about, long_about = None)]
 struct Config {
     /// Address and port to listen on.
@@ -23,7 +22,7 @@ struct Config {
 
     /// Database: `sqlite://PATH` (embedded; file and folder are created) or
     /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    #[arg(long, env = "FREEHIRE_DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: DatabaseUrl,
 
     /// The search index, opened for reading (the worker writes it). Search answers 503 when
@@ -43,8 +42,9 @@ async fn shutdown_signal() {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let config = Config::parse();
+    let (config, aliases) = freehire_app::config::parse::<Config>();
     init_logging(config.log_format);
+    freehire_app::config::warn_deprecated(&aliases);
     match run(config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
@@ -55,10 +55,7 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
-    let store = freehire_store::connect(&config.database_url)
-        .await
-        .with_context(|| format!("opening {}", config.database_url))?;
-    store.migrate().await.context("applying migrations")?;
+    let store = freehire_app::startup::open_store(&config.database_url).await?;
 
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

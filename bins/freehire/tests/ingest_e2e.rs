@@ -25,7 +25,7 @@ async fn freehire(
     tokio::task::spawn_blocking(move || {
         let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
             .args(args)
-            .env("DATABASE_URL", &db_url)
+            .env("FREEHIRE_DATABASE_URL", &db_url)
             .env("FREEHIRE_ATS_REPLAY_URL", replay)
             .env(
                 "FREEHIRE_INDEX_DIR",
@@ -120,19 +120,20 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     use freehire_search::SearchIndex as _;
     assert_eq!(index.search(request).await.unwrap().total, total);
 
-    // The same command on Meilisearch, when a server is given (MEILI_URL, MEILI_MASTER_KEY).
-    if let Ok(meili) = std::env::var("MEILI_URL") {
+    // The same command on Meilisearch, when a server is given (FREEHIRE_MEILI_URL and
+    // FREEHIRE_MEILI_MASTER_KEY, or their deprecated MEILI_ names).
+    if let Some(meili) = freehire_app::config::var("FREEHIRE_MEILI_URL") {
         let uid = format!("freehire_test_cli_{}", std::process::id());
         let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
             .args(["reindex"])
-            .env("DATABASE_URL", &url)
+            .env("FREEHIRE_DATABASE_URL", &url)
             .env("FREEHIRE_SEARCH_ENGINE", "meilisearch")
-            .env("MEILI_URL", &meili)
-            .env("MEILI_INDEX", &uid)
+            .env("FREEHIRE_MEILI_URL", &meili)
+            .env("FREEHIRE_MEILI_INDEX", &uid)
             .output()
             .unwrap();
         let config = freehire_search::MeiliConfig::new(meili)
-            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_api_key(freehire_app::config::var("FREEHIRE_MEILI_MASTER_KEY"))
             .with_index_uid(uid);
         let meili = freehire_search::MeiliIndex::new(config).unwrap();
         let found = meili.search(request).await.map(|r| r.total);
@@ -142,6 +143,8 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
         assert!(stdout.contains(&format!("indexed {total} documents")), "{stdout}");
         assert_eq!(found.unwrap(), total);
     } else {
-        eprintln!("MEILI_URL is not set; `freehire reindex` on Meilisearch did not run");
+        eprintln!(
+            "FREEHIRE_MEILI_URL (or MEILI_URL) is not set; `freehire reindex` on Meilisearch did not run"
+        );
     }
 }

@@ -14,7 +14,7 @@ fn freehire(index_dir: &Path, args: &[&str]) -> (bool, String, String) {
         .args(args)
         .env("FREEHIRE_INDEX_DIR", index_dir)
         // Search needs no database: a URL nothing answers proves it is not opened.
-        .env("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
+        .env("FREEHIRE_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
         .output()
         .unwrap();
     (

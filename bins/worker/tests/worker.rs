@@ -40,7 +40,7 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     store.add_board(&board, Utc::now()).await.unwrap();
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_freehire-worker"))
-        .env("DATABASE_URL", format!("sqlite://{}", path.display()))
+        .env("FREEHIRE_DATABASE_URL", format!("sqlite://{}", path.display()))
         .env("FREEHIRE_ATS_REPLAY_URL", server.origin().url().to_string())
         .env("FREEHIRE_WORKER_TICK_SECS", "1")
         .env("FREEHIRE_WORKER_ID", "test-worker")

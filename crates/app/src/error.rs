@@ -5,6 +5,17 @@
 /// What an application service can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
+    /// The database could not be opened.
+    #[error("opening {url}")]
+    Open {
+        /// The database URL (its password never prints).
+        url: String,
+        /// Why.
+        source: freehire_store::StoreError,
+    },
+    /// Applying the migrations failed.
+    #[error("applying migrations")]
+    Migrate(#[source] freehire_store::StoreError),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] freehire_store::StoreError),

@@ -16,6 +16,8 @@
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
+//! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
+//! - [`startup`]: the start-up assembly (database URL → connected, migrated store);
 //! - [`process`]: logging set-up and the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
@@ -23,6 +25,7 @@
 //! databases and a local replay server.
 
 pub mod boards;
+pub mod config;
 pub mod describe;
 mod error;
 pub mod ingest;
@@ -32,5 +35,6 @@ pub mod reindex;
 pub mod search;
 pub mod search_engine;
 pub mod search_sync;
+pub mod startup;
 
 pub use error::AppError;

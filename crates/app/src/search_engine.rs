@@ -27,7 +27,7 @@ pub enum EngineKind {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SearchEngineArgs {
     /// Search engine: `embedded` (an index directory, no server) or `meilisearch` (needs
-    /// `MEILI_URL`).
+    /// `FREEHIRE_MEILI_URL`).
     #[arg(long, env = "FREEHIRE_SEARCH_ENGINE", value_enum, default_value_t = EngineKind::Embedded)]
     pub search_engine: EngineKind,
 
@@ -37,15 +37,15 @@ pub struct SearchEngineArgs {
     pub index_dir: PathBuf,
 
     /// Meilisearch server address, e.g. `http://127.0.0.1:7700`.
-    #[arg(long, env = "MEILI_URL")]
+    #[arg(long, env = "FREEHIRE_MEILI_URL")]
     pub meili_url: Option<String>,
 
     /// Meilisearch API key (the master key, or a key allowed to manage the index).
-    #[arg(long, env = "MEILI_MASTER_KEY", hide_env_values = true)]
+    #[arg(long, env = "FREEHIRE_MEILI_MASTER_KEY", hide_env_values = true)]
     pub meili_key: Option<String>,
 
     /// Meilisearch index uid (rebuilds use `<uid>_rebuild`).
-    #[arg(long, env = "MEILI_INDEX", default_value = freehire_search::meili::DEFAULT_INDEX_UID)]
+    #[arg(long, env = "FREEHIRE_MEILI_INDEX", default_value = freehire_search::meili::DEFAULT_INDEX_UID)]
     pub meili_index: String,
 }
 
@@ -84,7 +84,8 @@ impl SearchEngineArgs {
                 let url = self.meili_url.as_deref().map(str::trim).unwrap_or_default();
                 if url.is_empty() {
                     return Err(AppError::Config(
-                        "FREEHIRE_SEARCH_ENGINE=meilisearch needs MEILI_URL (--meili-url)".into(),
+                        "FREEHIRE_SEARCH_ENGINE=meilisearch needs FREEHIRE_MEILI_URL (--meili-url)"
+                            .into(),
                     ));
                 }
                 Ok(SearchEngineConfig::Meilisearch(
@@ -161,7 +162,7 @@ mod tests {
         search: SearchEngineArgs,
     }
 
-    // Flags are given explicitly: they win over the environment (a developer's MEILI_URL).
+    // Flags are given explicitly: they win over the environment (a developer's FREEHIRE_MEILI_URL).
     #[test]
     fn the_default_is_the_embedded_engine() {
         match SearchEngineArgs::default().config().unwrap() {

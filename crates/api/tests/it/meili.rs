@@ -34,11 +34,13 @@ async fn wait(http: &reqwest::Client, url: &str, key: Option<&str>, task: &serde
 
 #[tokio::test]
 async fn a_refused_filter_degrades_to_a_search_without_it() {
-    let Some(url) = std::env::var("MEILI_URL").ok().filter(|u| !u.is_empty()) else {
-        eprintln!("MEILI_URL is not set; the Meilisearch route test did not run");
+    let Some(url) = freehire_app::config::var("FREEHIRE_MEILI_URL") else {
+        eprintln!(
+            "FREEHIRE_MEILI_URL (or MEILI_URL) is not set; the Meilisearch route test did not run"
+        );
         return;
     };
-    let key = std::env::var("MEILI_MASTER_KEY").ok();
+    let key = freehire_app::config::var("FREEHIRE_MEILI_MASTER_KEY");
     let uid = format!("api_degrade_{}", std::process::id());
     let index = Arc::new(
         MeiliIndex::new(
