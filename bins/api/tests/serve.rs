@@ -6,6 +6,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+// scenario: Fresh start
 #[tokio::test]
 async fn serves_an_empty_catalogue_from_a_fresh_folder_and_stops_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();

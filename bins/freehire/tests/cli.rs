@@ -27,6 +27,7 @@ fn freehire_with(var: &str, db_url: &str, args: &[&str]) -> (bool, String, Strin
     )
 }
 
+// scenario: Unknown slug
 #[tokio::test]
 async fn migrate_list_and_show_on_the_same_data() {
     let dir = tempfile::tempdir().unwrap();

@@ -34,6 +34,8 @@ fn slugs(body: &Value) -> Vec<&str> {
     body["data"].as_array().unwrap().iter().map(|c| c["slug"].as_str().unwrap()).collect()
 }
 
+// scenario: Closed jobs count for nothing
+// scenario: Search by name
 async fn company_list(db: TestDb) {
     let s = stored(db).await;
     let (status, body) = s.get("/api/v1/companies").await;

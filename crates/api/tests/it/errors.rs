@@ -31,6 +31,7 @@ async fn a_bad_parameter_is_named_on_every_route(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Malformed slug
 async fn a_malformed_slug_answers_alike_everywhere(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     for bad in ["Acme", "acme--labs", "-acme", "NOT-A-SLUG"] {

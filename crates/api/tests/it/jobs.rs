@@ -46,6 +46,7 @@ async fn seeded(db: TestDb) -> Server {
     s
 }
 
+// scenario: Empty catalogue
 async fn health_and_empty_list(db: TestDb) {
     let s = Server::start(db).await;
     assert_eq!(s.get("/health").await, (200, json!({"status": "ok"})));
@@ -55,6 +56,8 @@ async fn health_and_empty_list(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Effective posted date
+// scenario: No internal id
 async fn list_shape_and_order(db: TestDb) {
     let s = seeded(db).await;
     let (status, body) = s.get("/api/v1/jobs?limit=10").await;
@@ -87,6 +90,8 @@ async fn list_shape_and_order(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Clamped limit
+// scenario: Malformed parameter
 async fn pagination_and_bad_parameters(db: TestDb) {
     let s = seeded(db).await;
     let (_, body) = s.get("/api/v1/jobs?limit=1&offset=1").await;
@@ -115,6 +120,7 @@ async fn pagination_and_bad_parameters(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Closed job
 async fn detail_by_slug(db: TestDb) {
     let s = seeded(db).await;
     let slug = |id: &str, title: &str| {
@@ -161,6 +167,8 @@ async fn unknown_routes_and_methods(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Database down
+// scenario: Internal failure
 async fn health_reports_a_dead_database(db: TestDb) {
     let s = Server::start(db).await;
     s.db.store.close().await;
