@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use freehire_search::{EmbeddedIndex, MeiliConfig, MeiliIndex, SearchIndex};
+use secrecy::{ExposeSecret, SecretString};
 
 use crate::AppError;
 
@@ -40,9 +41,11 @@ pub struct SearchEngineArgs {
     #[arg(long, env = "FREEHIRE_MEILI_URL")]
     pub meili_url: Option<String>,
 
-    /// Meilisearch API key (the master key, or a key allowed to manage the index).
+    /// Meilisearch API key (the master key, or a key allowed to manage the index). A
+    /// [`SecretString`]: its `Debug` is redacted; it is exposed only where it is handed to the
+    /// Meilisearch adapter.
     #[arg(long, env = "FREEHIRE_MEILI_MASTER_KEY", hide_env_values = true)]
-    pub meili_key: Option<String>,
+    pub meili_key: Option<SecretString>,
 
     /// Meilisearch index uid (rebuilds use `<uid>_rebuild`).
     #[arg(long, env = "FREEHIRE_MEILI_INDEX", default_value = freehire_search::meili::DEFAULT_INDEX_UID)]
@@ -90,7 +93,7 @@ impl SearchEngineArgs {
                 }
                 Ok(SearchEngineConfig::Meilisearch(
                     MeiliConfig::new(url)
-                        .with_api_key(self.meili_key.clone())
+                        .with_api_key(self.meili_key.as_ref().map(|k| k.expose_secret().to_owned()))
                         .with_index_uid(self.meili_index.clone()),
                 ))
             }
@@ -191,6 +194,7 @@ mod tests {
             "jobs",
         ])
         .unwrap();
+        assert!(!format!("{:?}", cli.search).contains("\"k\""), "the key never prints");
         match cli.search.config().unwrap() {
             SearchEngineConfig::Meilisearch(c) => {
                 assert_eq!(
