@@ -5,7 +5,6 @@
 use std::{path::PathBuf, process::Command};
 
 use freehire_ingest::replay::ReplayServer;
-use freehire_store::{SqliteLocation, SqliteStore};
 
 fn fixtures() -> PathBuf {
     freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
@@ -86,10 +85,10 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     assert!(upstreams.iter().all(|u| u == "https://api.ashbyhq.com"), "{upstreams:?}");
 
     // The API over the same file serves what the CLI ingested.
-    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let state = freehire_api::AppState::new(std::sync::Arc::new(store));
+    let state = freehire_api::AppState::new(store);
     tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
     let body: serde_json::Value =
         reqwest::get(format!("{base}/api/v1/jobs?limit=100")).await.unwrap().json().await.unwrap();

@@ -7,14 +7,13 @@
 //! started boards finish and records the run as interrupted, so the next
 //! claim runs it again.
 
-use anyhow::Context;
 use chrono::Utc;
 use freehire_app::ingest::{
     IngestConfig,
     scheduler::{WorkerConfig, run_once, run_worker},
 };
-use freehire_app::process::{LogFormat, init_logging};
-use freehire_app::search_engine::{self, Access, SearchEngineArgs};
+use freehire_app::process::LogFormat;
+use freehire_app::search_engine::SearchEngineArgs;
 use freehire_domain::Provider;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
 use tokio_util::sync::CancellationToken;
@@ -81,25 +80,14 @@ fn cancel_on_signal(token: CancellationToken) {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let (config, aliases) = freehire_app::config::parse::<Config>();
-    init_logging(config.log_format);
-    freehire_app::config::warn_deprecated(&aliases);
-    match run(config).await {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("{e:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    freehire_app::process::serve_main(|c: &Config| c.log_format, run).await
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
-    let store = freehire_app::startup::open_store(&config.database_url).await?;
+    let services = freehire_app::startup::open(&config.database_url, &config.search).await?;
     let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
-    let engine = config.search.config()?;
-    let index = search_engine::open(&engine, Access::Write)
-        .await
-        .with_context(|| format!("opening the search index ({engine})"))?;
+    let index = services.writer().await?;
+    let store = services.store;
     let worker = WorkerConfig {
         worker_id: config
             .worker_id

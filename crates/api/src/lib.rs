@@ -65,6 +65,17 @@ impl AppState {
         Self { store, search: None, clock: Utc::now }
     }
 
+    /// The state the binary serves: `services`' store, and its search index opened for
+    /// reading when it can be (otherwise search answers 503; see
+    /// [`freehire_app::startup::Services::reader`]).
+    pub async fn open(services: &freehire_app::startup::Services) -> Self {
+        let state = Self::new(services.store.clone());
+        match services.reader().await {
+            Some(index) => state.with_search(index),
+            None => state,
+        }
+    }
+
     /// The same state with a search index.
     pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
         Self { search: Some(index), ..self }

@@ -31,6 +31,14 @@ pub enum AppError {
     /// The search engine failed.
     #[error(transparent)]
     Search(#[from] freehire_search::IndexError),
+    /// The search index could not be opened.
+    #[error("opening the search index ({engine})")]
+    OpenIndex {
+        /// The engine, as configured.
+        engine: String,
+        /// Why.
+        source: Box<AppError>,
+    },
     /// The configuration is inconsistent (named in the message).
     #[error("configuration: {0}")]
     Config(String),

@@ -17,8 +17,10 @@
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
-//! - [`startup`]: the start-up assembly (database URL → connected, migrated store);
-//! - [`process`]: logging set-up and the shutdown signal the servers share.
+//! - [`startup`]: the start-up assembly (configuration → connected, migrated store → search
+//!   index), shared by the binaries and the tests;
+//! - [`process`]: a server's `main` (configuration, logging, exit code), logging set-up and
+//!   the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
 //! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real

@@ -152,6 +152,18 @@ pub async fn open(
     }
 }
 
+/// [`open`], a failure naming the engine ([`AppError::OpenIndex`]): for the processes that
+/// cannot run without the index.
+pub async fn open_named(
+    config: &SearchEngineConfig,
+    access: Access,
+) -> Result<Arc<dyn SearchIndex>, AppError> {
+    open(config, access).await.map_err(|source| AppError::OpenIndex {
+        engine: config.to_string(),
+        source: Box::new(source),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

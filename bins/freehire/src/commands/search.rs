@@ -4,7 +4,6 @@
 
 use std::{io::Write, sync::Arc};
 
-use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
@@ -103,9 +102,7 @@ pub async fn open_index(args: &SearchEngineArgs) -> anyhow::Result<Arc<dyn Searc
             dir.display()
         );
     }
-    search_engine::open(&engine, Access::Read)
-        .await
-        .with_context(|| format!("opening the search index ({engine})"))
+    Ok(search_engine::open_named(&engine, Access::Read).await?)
 }
 
 /// Runs the search and prints it to `out`.
