@@ -46,13 +46,15 @@ pub enum ErrorCode {
     SearchUnavailable,
     /// Another dependency (the database) does not answer.
     Unavailable,
+    /// The request was not answered in time (its handler was cancelled).
+    Timeout,
     /// Anything else: our fault.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 11] = [
         Self::InvalidParameter,
         Self::InvalidQuery,
         Self::NotFound,
@@ -62,6 +64,7 @@ impl ErrorCode {
         Self::PaymentRequired,
         Self::SearchUnavailable,
         Self::Unavailable,
+        Self::Timeout,
         Self::Internal,
     ];
 
@@ -75,7 +78,9 @@ impl ErrorCode {
             Self::Conflict => StatusCode::CONFLICT,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Self::SearchUnavailable | Self::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Self::SearchUnavailable | Self::Unavailable | Self::Timeout => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 }
@@ -260,6 +265,7 @@ mod tests {
             ("payment_required", 402),
             ("search_unavailable", 503),
             ("unavailable", 503),
+            ("timeout", 503),
             ("internal", 500),
         ];
         let expected: Vec<(String, u16)> =

@@ -26,8 +26,10 @@
 //! | `GET /companies/{slug}` | one company and a page of its open jobs; 400 for a malformed slug, 404 when it has no open job |
 //!
 //! The search routes answer 400 naming a bad parameter, 503 when no index is configured or the
-//! engine fails. Unknown routes answer 404 and wrong methods 405, both with a JSON error body.
+//! engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
+//! [`REQUEST_TIMEOUT`] 503 `timeout`, all with a JSON error body.
 
+mod deadline;
 mod error;
 pub mod extract;
 mod routes;
@@ -35,16 +37,11 @@ pub mod view;
 
 use std::{future::Future, sync::Arc, time::Duration};
 
-use axum::{
-    Router,
-    http::{Method, StatusCode},
-    response::IntoResponse,
-    routing::get,
-};
+use axum::{Router, http::Method, response::IntoResponse, routing::get};
 use chrono::{DateTime, Utc};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
-use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
+use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
 
@@ -82,7 +79,7 @@ impl AppState {
     }
 }
 
-/// Longest a request may take before it is answered 503.
+/// Longest a request may take before it is answered 503 `timeout`.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The whole router.
@@ -101,7 +98,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
-        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, REQUEST_TIMEOUT))
+        .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
         .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
         .layer(TraceLayer::new_for_http())
 }
