@@ -4,6 +4,7 @@
 use std::process::Command;
 
 use chrono::{TimeZone, Utc};
+use freehire_app::testing::output;
 use freehire_domain::{Facets, JobPosting, Provider, Salary, SalaryPeriod, WorkMode};
 use freehire_store::{JobRepo, SqliteLocation, SqliteStore, Store};
 
@@ -13,17 +14,12 @@ fn freehire(db_url: &str, args: &[&str]) -> (bool, String, String) {
 
 /// `freehire ARGS` with the database URL in the variable `var`.
 fn freehire_with(var: &str, db_url: &str, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
-        .args(args)
-        .env_remove("DATABASE_URL")
-        .env_remove("FREEHIRE_DATABASE_URL")
-        .env(var, db_url)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    output(
+        Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(args)
+            .env_remove("DATABASE_URL")
+            .env_remove("FREEHIRE_DATABASE_URL")
+            .env(var, db_url),
     )
 }
 

@@ -19,6 +19,8 @@
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
 //! - [`startup`]: the start-up assembly (configuration → connected, migrated store → search
 //!   index), shared by the binaries and the tests;
+//! - `testing` (feature `testing`): the binaries' process-test support (running a binary,
+//!   SIGTERM with a deadline, the replay server over recorded fixtures);
 //! - [`process`]: a server's `main` (configuration, logging, exit code), logging set-up and
 //!   the shutdown signal the servers share.
 //!
@@ -38,5 +40,7 @@ pub mod search;
 pub mod search_engine;
 pub mod search_sync;
 pub mod startup;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 pub use error::AppError;
