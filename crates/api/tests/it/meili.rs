@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
+use freehire_search::SearchIndex;
 use freehire_search::meili::{MeiliConfig, MeiliIndex};
-use freehire_search::{SearchDocument, SearchIndex, indexable};
-use freehire_store::{ListPage, testing::TestDb};
+use freehire_store::testing::TestDb;
 use serde_json::json;
 
-use crate::catalogue::{day, postings};
+use crate::catalogue::stored;
 use crate::server::Server;
 
 /// Waits for a Meilisearch task to succeed.
@@ -49,15 +49,7 @@ async fn a_refused_filter_degrades_to_a_search_without_it() {
         .unwrap(),
     );
     let db = TestDb::sqlite().await;
-    for (i, p) in postings().into_iter().enumerate() {
-        db.store().upsert_jobs(&[p], day(11 + i as u32)).await.unwrap();
-    }
-    let jobs = db.store().list_open_jobs(ListPage::default()).await.unwrap().jobs;
-    let docs: Vec<SearchDocument> = jobs
-        .iter()
-        .filter(|j| indexable(j))
-        .map(|j| SearchDocument::from_job(j, day(20)))
-        .collect();
+    let docs = stored(&db).await;
     let all = docs.len();
     index.upsert(docs).await.unwrap();
 
