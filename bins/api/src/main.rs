@@ -6,15 +6,13 @@
 use std::net::SocketAddr;
 
 use anyhow::Context;
-use clap::Parser;
-use freehire_app::process::{LogFormat, init_logging};
-
 use freehire_api::AppState;
-use freehire_app::search_engine::{self, Access, SearchEngineArgs};
+use freehire_app::process::LogFormat;
+use freehire_app::search_engine::SearchEngineArgs;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 
 /// Serves the freehire HTTP API (job search, job detail, health).
-#[derive(Debug, Parser)]
+#[derive(Debug, clap::Parser)]
 #[command(name = "freehire-api", version, about, long_about = None)]
 struct Config {
     /// Address and port to listen on.
@@ -23,7 +21,7 @@ struct Config {
 
     /// Database: `sqlite://PATH` (embedded; file and folder are created) or
     /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    #[arg(long, env = "FREEHIRE_DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: DatabaseUrl,
 
     /// The search index, opened for reading (the worker writes it). Search answers 503 when
@@ -43,23 +41,11 @@ async fn shutdown_signal() {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let config = Config::parse();
-    init_logging(config.log_format);
-    match run(config).await {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("{e:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    freehire_app::process::serve_main(|c: &Config| c.log_format, run).await
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
-    let store = freehire_store::connect(&config.database_url)
-        .await
-        .with_context(|| format!("opening {}", config.database_url))?;
-    store.migrate().await.context("applying migrations")?;
-
+    let services = freehire_app::startup::open(&config.database_url, &config.search).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listening on {}", config.listen))?;
@@ -69,14 +55,9 @@ async fn run(config: Config) -> anyhow::Result<()> {
         "freehire-api listening: try http://{}/api/v1/jobs",
         config.listen
     );
-    let engine = config.search.config()?;
-    let mut state = AppState::new(store.clone());
-    match search_engine::open(&engine, Access::Read).await {
-        Ok(index) => state = state.with_search(index),
-        Err(e) => tracing::warn!(error = %e, %engine, "search is off: cannot open the index"),
-    }
+    let state = AppState::open(&services).await;
     freehire_api::serve(listener, state, shutdown_signal()).await.context("serving")?;
-    store.close().await;
+    services.store.close().await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -6,6 +6,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+use freehire_app::testing::terminate;
+
+// scenario: Fresh start
 #[tokio::test]
 async fn serves_an_empty_catalogue_from_a_fresh_folder_and_stops_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
@@ -36,16 +39,6 @@ async fn serves_an_empty_catalogue_from_a_fresh_folder_and_stops_on_sigterm() {
     );
     assert!(dir.path().join("data/freehire.db").is_file(), "the embedded database was created");
 
-    assert!(
-        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success()
-    );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "did not stop on SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = terminate(&mut child, Duration::from_secs(10), "did not stop on SIGTERM").await;
     assert!(status.success(), "graceful shutdown exits 0: {status}");
 }

@@ -1,6 +1,6 @@
 //! `freehire`: the operator and user command line.
 //!
-//! Every command reads the same configuration as the API server (`DATABASE_URL`, default the
+//! Every command reads the same configuration as the API server (`FREEHIRE_DATABASE_URL`, default the
 //! embedded SQLite file `./data/freehire.db`), so it works on the same data. Commands that read
 //! apply pending migrations first, so a fresh data folder just works.
 
@@ -14,7 +14,7 @@ use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 #[command(name = "freehire", version, about, long_about = None)]
 struct Cli {
     /// Database: `sqlite://PATH` (embedded) or `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
-    #[arg(long, global = true, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    #[arg(long, global = true, env = "FREEHIRE_DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: DatabaseUrl,
 
     #[command(subcommand)]
@@ -47,7 +47,10 @@ enum Catalogue {
 }
 
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let (cli, aliases) = freehire_app::config::parse::<Cli>();
+    for notice in freehire_app::config::deprecation_notices(&aliases) {
+        eprintln!("warning: {notice}");
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {

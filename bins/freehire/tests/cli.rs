@@ -4,22 +4,26 @@
 use std::process::Command;
 
 use chrono::{TimeZone, Utc};
+use freehire_app::testing::output;
 use freehire_domain::{Facets, JobPosting, Provider, Salary, SalaryPeriod, WorkMode};
 use freehire_store::{JobRepo, SqliteLocation, SqliteStore, Store};
 
 fn freehire(db_url: &str, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
-        .args(args)
-        .env("DATABASE_URL", db_url)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    freehire_with("FREEHIRE_DATABASE_URL", db_url, args)
+}
+
+/// `freehire ARGS` with the database URL in the variable `var`.
+fn freehire_with(var: &str, db_url: &str, args: &[&str]) -> (bool, String, String) {
+    output(
+        Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(args)
+            .env_remove("DATABASE_URL")
+            .env_remove("FREEHIRE_DATABASE_URL")
+            .env(var, db_url),
     )
 }
 
+// scenario: Unknown slug
 #[tokio::test]
 async fn migrate_list_and_show_on_the_same_data() {
     let dir = tempfile::tempdir().unwrap();
@@ -95,4 +99,17 @@ async fn migrate_list_and_show_on_the_same_data() {
     let (ok, _, err) = freehire("mysql://nope", &["jobs", "list"]);
     assert!(!ok);
     assert!(err.contains("invalid database URL"), "{err}");
+}
+
+#[test]
+fn the_old_database_variable_is_a_deprecated_alias() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("old.db").display());
+    let (ok, _, err) = freehire_with("DATABASE_URL", &url, &["migrate"]);
+    assert!(ok, "{err}");
+    assert!(dir.path().join("old.db").exists(), "DATABASE_URL is read");
+    assert_eq!(
+        err.trim(),
+        "warning: DATABASE_URL is deprecated: set FREEHIRE_DATABASE_URL instead"
+    );
 }

@@ -2,15 +2,9 @@
 //! the API serves the jobs — all through the real binaries' code paths on one SQLite file.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::{path::PathBuf, process::Command};
+use std::process::Command;
 
-use freehire_ingest::replay::ReplayServer;
-use freehire_store::{SqliteLocation, SqliteStore};
-
-fn fixtures() -> PathBuf {
-    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("shared/fixtures/ats not found above the crate; set FREEHIRE_ATS_FIXTURES")
-}
+use freehire_app::testing::{ashby_replay, indexed_total, output};
 
 /// The file of a `sqlite://PATH` URL.
 fn db_path(url: &str) -> &str {
@@ -23,21 +17,16 @@ async fn freehire(
     args: &'static [&'static str],
 ) -> (bool, String, String) {
     tokio::task::spawn_blocking(move || {
-        let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
-            .args(args)
-            .env("DATABASE_URL", &db_url)
-            .env("FREEHIRE_ATS_REPLAY_URL", replay)
-            .env(
-                "FREEHIRE_INDEX_DIR",
-                std::path::Path::new(db_path(&db_url)).with_file_name("index"),
-            )
-            .env_remove("FREEHIRE_SEARCH_ENGINE")
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
+        output(
+            Command::new(env!("CARGO_BIN_EXE_freehire"))
+                .args(args)
+                .env("FREEHIRE_DATABASE_URL", &db_url)
+                .env("FREEHIRE_ATS_REPLAY_URL", replay)
+                .env(
+                    "FREEHIRE_INDEX_DIR",
+                    std::path::Path::new(db_path(&db_url)).with_file_name("index"),
+                )
+                .env_remove("FREEHIRE_SEARCH_ENGINE"),
         )
     })
     .await
@@ -46,17 +35,7 @@ async fn freehire(
 
 #[tokio::test]
 async fn add_an_ashby_board_ingest_it_and_serve_it() {
-    let server = ReplayServer::builder()
-        .directory(
-            "https://api.ashbyhq.com",
-            "/posting-api/job-board/",
-            fixtures().join("ashby-boards"),
-            "json",
-        )
-        .unwrap()
-        .start()
-        .await
-        .unwrap();
+    let server = ashby_replay(env!("CARGO_MANIFEST_DIR")).await;
     let replay = server.origin().url().to_string();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("freehire.db");
@@ -86,10 +65,10 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     assert!(upstreams.iter().all(|u| u == "https://api.ashbyhq.com"), "{upstreams:?}");
 
     // The API over the same file serves what the CLI ingested.
-    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let state = freehire_api::AppState::new(std::sync::Arc::new(store));
+    let state = freehire_api::AppState::new(store);
     tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
     let body: serde_json::Value =
         reqwest::get(format!("{base}/api/v1/jobs?limit=100")).await.unwrap().json().await.unwrap();
@@ -115,33 +94,32 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     assert!(ok, "{err}");
     assert!(out.contains(&format!("indexed {total} documents from {total} jobs")), "{out}");
     let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
-    let query = freehire_search::JobQuery::default();
-    let request = freehire_search::SearchRequest::new(&query, chrono::Utc::now());
-    use freehire_search::SearchIndex as _;
-    assert_eq!(index.search(request).await.unwrap().total, total);
+    assert_eq!(indexed_total(&index).await.unwrap(), total);
 
-    // The same command on Meilisearch, when a server is given (MEILI_URL, MEILI_MASTER_KEY).
-    if let Ok(meili) = std::env::var("MEILI_URL") {
+    // The same command on Meilisearch, when a server is given (FREEHIRE_MEILI_URL and
+    // FREEHIRE_MEILI_MASTER_KEY, or their deprecated MEILI_ names).
+    if let Some(meili) = freehire_app::config::var("FREEHIRE_MEILI_URL") {
         let uid = format!("freehire_test_cli_{}", std::process::id());
-        let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
-            .args(["reindex"])
-            .env("DATABASE_URL", &url)
-            .env("FREEHIRE_SEARCH_ENGINE", "meilisearch")
-            .env("MEILI_URL", &meili)
-            .env("MEILI_INDEX", &uid)
-            .output()
-            .unwrap();
+        let (ok, stdout, stderr) = output(
+            Command::new(env!("CARGO_BIN_EXE_freehire"))
+                .args(["reindex"])
+                .env("FREEHIRE_DATABASE_URL", &url)
+                .env("FREEHIRE_SEARCH_ENGINE", "meilisearch")
+                .env("FREEHIRE_MEILI_URL", &meili)
+                .env("FREEHIRE_MEILI_INDEX", &uid),
+        );
         let config = freehire_search::MeiliConfig::new(meili)
-            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_api_key(freehire_app::config::var("FREEHIRE_MEILI_MASTER_KEY"))
             .with_index_uid(uid);
         let meili = freehire_search::MeiliIndex::new(config).unwrap();
-        let found = meili.search(request).await.map(|r| r.total);
+        let found = indexed_total(&meili).await;
         meili.drop_index().await.unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(ok, "{stderr}");
         assert!(stdout.contains(&format!("indexed {total} documents")), "{stdout}");
         assert_eq!(found.unwrap(), total);
     } else {
-        eprintln!("MEILI_URL is not set; `freehire reindex` on Meilisearch did not run");
+        eprintln!(
+            "FREEHIRE_MEILI_URL (or MEILI_URL) is not set; `freehire reindex` on Meilisearch did not run"
+        );
     }
 }

@@ -5,22 +5,18 @@
 use std::{path::Path, process::Command};
 
 use chrono::{TimeZone, Utc};
+use freehire_app::testing::output;
 use freehire_domain::{CountryCode, Facets, JobPosting, Provider, Region, WorkMode};
 use freehire_search::{EmbeddedIndex, SearchDocument, SearchIndex, indexable};
 use freehire_store::{JobRepo, ListPage, SqliteLocation, SqliteStore, Store};
 
 fn freehire(index_dir: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_freehire"))
-        .args(args)
-        .env("FREEHIRE_INDEX_DIR", index_dir)
-        // Search needs no database: a URL nothing answers proves it is not opened.
-        .env("DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    output(
+        Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(args)
+            .env("FREEHIRE_INDEX_DIR", index_dir)
+            // Search needs no database: a URL nothing answers proves it is not opened.
+            .env("FREEHIRE_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none"),
     )
 }
 

@@ -7,22 +7,20 @@
 //! started boards finish and records the run as interrupted, so the next
 //! claim runs it again.
 
-use anyhow::Context;
 use chrono::Utc;
-use clap::Parser;
 use freehire_app::ingest::{
     IngestConfig,
     scheduler::{WorkerConfig, run_once, run_worker},
 };
-use freehire_app::process::{LogFormat, init_logging};
-use freehire_app::search_engine::{self, Access, SearchEngineArgs};
+use freehire_app::process::LogFormat;
+use freehire_app::search_engine::SearchEngineArgs;
 use freehire_domain::Provider;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
 use tokio_util::sync::CancellationToken;
 
 /// Crawls companies' job boards on a schedule (hourly per provider unless overridden in
 /// `ingest_schedule`). Several workers may share one database.
-#[derive(Debug, Parser)]
+#[derive(Debug, clap::Parser)]
 #[command(name = "freehire-worker", version, about, long_about = None)]
 struct Config {
     /// Run this provider once now (even if disabled or not due) and exit.
@@ -30,7 +28,7 @@ struct Config {
     once: Option<Provider>,
 
     /// Database: `sqlite://PATH` (embedded) or `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
-    #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
+    #[arg(long, env = "FREEHIRE_DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
     database_url: DatabaseUrl,
 
     /// Send every ATS request to this origin instead (a replay server), e.g.
@@ -43,20 +41,23 @@ struct Config {
     #[command(flatten)]
     search: SearchEngineArgs,
 
-    /// Seconds between polls when no provider is due.
-    #[arg(long, env = "FREEHIRE_WORKER_TICK_SECS", default_value_t = 60)]
+    /// Seconds between polls when no provider is due (at least 1).
+    #[arg(long, env = "FREEHIRE_WORKER_TICK_SECS", default_value_t = 60,
+        value_parser = clap::value_parser!(u64).range(1..))]
     tick_secs: u64,
 
-    /// Default minutes between runs of a provider.
-    #[arg(long, env = "FREEHIRE_INGEST_CADENCE_MINUTES", default_value_t = 60)]
+    /// Default minutes between runs of a provider (at least 1).
+    #[arg(long, env = "FREEHIRE_INGEST_CADENCE_MINUTES", default_value_t = 60,
+        value_parser = clap::value_parser!(i64).range(1..))]
     cadence_minutes: i64,
 
-    /// Boards crawled at once.
-    #[arg(long, env = "FREEHIRE_INGEST_BOARD_CONCURRENCY", default_value_t = 8)]
+    /// Boards crawled at once (at least 1).
+    #[arg(long, env = "FREEHIRE_INGEST_BOARD_CONCURRENCY", default_value_t = 8,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     board_concurrency: usize,
 
     /// Fetch every detail again, ignoring what is stored (a repair run).
-    #[arg(long, env = "INGEST_REFETCH_ALL")]
+    #[arg(long, env = "FREEHIRE_INGEST_REFETCH_ALL")]
     refetch_all: bool,
 
     /// This worker's name in claims (default: host name and process id).
@@ -79,38 +80,25 @@ fn cancel_on_signal(token: CancellationToken) {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let config = Config::parse();
-    init_logging(config.log_format);
-    match run(config).await {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            tracing::error!("{e:#}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    freehire_app::process::serve_main(|c: &Config| c.log_format, run).await
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
-    let store = freehire_store::connect(&config.database_url)
-        .await
-        .with_context(|| format!("opening {}", config.database_url))?;
-    store.migrate().await.context("applying migrations")?;
+    let services = freehire_app::startup::open(&config.database_url, &config.search).await?;
     let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
-    let engine = config.search.config()?;
-    let index = search_engine::open(&engine, Access::Write)
-        .await
-        .with_context(|| format!("opening the search index ({engine})"))?;
+    let index = services.writer().await?;
+    let store = services.store;
     let worker = WorkerConfig {
         worker_id: config
             .worker_id
             .unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),
-        tick: std::time::Duration::from_secs(config.tick_secs.max(1)),
+        tick: std::time::Duration::from_secs(config.tick_secs),
         schedule: ScheduleDefaults {
-            cadence: chrono::Duration::minutes(config.cadence_minutes.max(1)),
+            cadence: chrono::Duration::minutes(config.cadence_minutes),
             ..ScheduleDefaults::default()
         },
         ingest: IngestConfig {
-            board_concurrency: config.board_concurrency.max(1),
+            board_concurrency: config.board_concurrency,
             refetch_all: config.refetch_all,
             ..IngestConfig::default()
         },

@@ -3,34 +3,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::{
-    path::PathBuf,
     process::{Command, Stdio},
     time::{Duration, Instant},
 };
 
 use chrono::Utc;
+use freehire_app::testing::{ashby_replay, indexed_total, terminate};
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
-use freehire_ingest::replay::ReplayServer;
 use freehire_store::{BoardRepo, JobRepo, ListPage, SqliteLocation, SqliteStore, Store};
-
-fn fixtures() -> PathBuf {
-    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
-        .expect("shared/fixtures/ats not found above the crate; set FREEHIRE_ATS_FIXTURES")
-}
 
 #[tokio::test]
 async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
-    let server = ReplayServer::builder()
-        .directory(
-            "https://api.ashbyhq.com",
-            "/posting-api/job-board/",
-            fixtures().join("ashby-boards"),
-            "json",
-        )
-        .unwrap()
-        .start()
-        .await
-        .unwrap();
+    let server = ashby_replay(env!("CARGO_MANIFEST_DIR")).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("freehire.db");
     let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
@@ -40,7 +24,7 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     store.add_board(&board, Utc::now()).await.unwrap();
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_freehire-worker"))
-        .env("DATABASE_URL", format!("sqlite://{}", path.display()))
+        .env("FREEHIRE_DATABASE_URL", format!("sqlite://{}", path.display()))
         .env("FREEHIRE_ATS_REPLAY_URL", server.origin().url().to_string())
         .env("FREEHIRE_WORKER_TICK_SECS", "1")
         .env("FREEHIRE_WORKER_ID", "test-worker")
@@ -63,12 +47,9 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     // Within a tick the worker drains the search outbox into its index; a read-only open (what
     // the API does) sees the documents.
     let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
-    let query =
-        freehire_search::JobQuery::from_query_str("", freehire_search::Endpoint::Search).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        let request = freehire_search::SearchRequest::new(&query, Utc::now());
-        let found = freehire_search::SearchIndex::search(&index, request).await.unwrap().total;
+        let found = indexed_total(&index).await.unwrap();
         if found == total {
             break;
         }
@@ -78,16 +59,7 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     let boards = store.list_boards(&Default::default()).await.unwrap();
     assert_eq!(boards[0].status, BoardStatus::Active, "the first crawl activates the board");
 
-    assert!(
-        Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success()
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the worker did not stop on SIGTERM");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let status =
+        terminate(&mut child, Duration::from_secs(20), "the worker did not stop on SIGTERM").await;
     assert!(status.success(), "{status}");
 }

@@ -1,46 +1,147 @@
-//! [`ApiError`]: the one error type of the HTTP layer and its mapping to status codes.
+//! [`ApiError`]: the one error type of the HTTP layer, and the one table mapping its machine
+//! [`ErrorCode`] to a status.
 //!
-//! Every error body is `{"error": "message"}`. Internal errors are logged with their cause and
-//! answered with a generic message: causes never leak to clients.
+//! Every error body is `{"error": message, "code": code, "param"?: name}`: `error` is the
+//! human-readable message (kept from the first API version), `code` the stable machine code,
+//! `param` the request parameter at fault when there is one. Errors of the lower layers become
+//! an `ApiError` here ([`From`] for [`AppError`], [`StoreError`], [`SearchError`] and
+//! [`IndexError`]); no route builds a body by hand. Server-side failures keep their cause as
+//! the error's source: it is logged, and answered with a generic message, never leaked.
+
+use std::borrow::Cow;
 
 use axum::{
     Json,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
+use freehire_app::AppError;
+use freehire_domain::DomainError;
+use freehire_search::{IndexError, SearchError};
 use freehire_store::StoreError;
+use serde::Serialize;
 
-/// What a handler can fail with.
+/// A cause kept behind an error.
+type Cause = Box<dyn std::error::Error + Send + Sync>;
+
+/// The machine code of an error: what a client branches on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A request parameter is malformed (`param` names it).
+    InvalidParameter,
+    /// The search engine refused the query as a whole.
+    InvalidQuery,
+    /// The addressed resource does not exist.
+    NotFound,
+    /// The route exists, the method does not.
+    MethodNotAllowed,
+    /// The resource exists in another state (another worker holds it, …).
+    Conflict,
+    /// Too many requests; retry later.
+    RateLimited,
+    /// The action needs a paid plan.
+    PaymentRequired,
+    /// Search is not configured or its engine failed.
+    SearchUnavailable,
+    /// Another dependency (the database) does not answer.
+    Unavailable,
+    /// The request was not answered in time (its handler was cancelled).
+    Timeout,
+    /// Anything else: our fault.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in table order.
+    pub const ALL: [Self; 11] = [
+        Self::InvalidParameter,
+        Self::InvalidQuery,
+        Self::NotFound,
+        Self::MethodNotAllowed,
+        Self::Conflict,
+        Self::RateLimited,
+        Self::PaymentRequired,
+        Self::SearchUnavailable,
+        Self::Unavailable,
+        Self::Timeout,
+        Self::Internal,
+    ];
+
+    /// The status code answered with this code: the one table.
+    pub const fn status(self) -> StatusCode {
+        match self {
+            Self::InvalidParameter | Self::InvalidQuery => StatusCode::BAD_REQUEST,
+            Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Conflict => StatusCode::CONFLICT,
+            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::SearchUnavailable | Self::Unavailable | Self::Timeout => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+        }
+    }
+}
+
+/// What a handler can fail with: a code, the message answered, the parameter at fault, and
+/// (for server-side failures) the cause that is logged instead of answered.
 #[derive(Debug, thiserror::Error)]
-pub enum ApiError {
-    /// A request parameter is malformed; the message names it.
-    #[error("{0}")]
-    BadRequest(String),
-    /// The addressed resource does not exist (or is not the caller's).
-    #[error("{0}")]
-    NotFound(&'static str),
-    /// A dependency is down; the message says which.
-    #[error("{0}")]
-    Unavailable(&'static str),
-    /// Anything else: logged, answered with a generic 500.
-    #[error("internal error")]
-    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+#[error("{message}")]
+pub struct ApiError {
+    code: ErrorCode,
+    message: Cow<'static, str>,
+    param: Option<String>,
+    #[source]
+    cause: Option<Cause>,
 }
 
 impl ApiError {
+    /// An error with this code and message.
+    pub fn new(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
+        Self { code, message: message.into(), param: None, cause: None }
+    }
+
+    /// The same error naming the parameter at fault.
+    pub fn with_param(self, param: impl Into<String>) -> Self {
+        Self { param: Some(param.into()), ..self }
+    }
+
+    /// The same error keeping its cause (logged, never answered).
+    pub fn with_cause(self, cause: impl Into<Cause>) -> Self {
+        Self { cause: Some(cause.into()), ..self }
+    }
+
     /// A 400 naming the parameter and what is wrong with it.
     pub fn bad_param(name: &str, value: &str, rule: &str) -> Self {
-        Self::BadRequest(format!("invalid {name} {value:?}: {rule}"))
+        Self::new(ErrorCode::InvalidParameter, format!("invalid {name} {value:?}: {rule}"))
+            .with_param(name)
+    }
+
+    /// A 404.
+    pub fn not_found(message: &'static str) -> Self {
+        Self::new(ErrorCode::NotFound, message)
+    }
+
+    /// A 500 answering `internal error`; the cause is logged.
+    pub fn internal(cause: impl Into<Cause>) -> Self {
+        Self::new(ErrorCode::Internal, "internal error").with_cause(cause)
+    }
+
+    /// The machine code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// The parameter at fault, if any.
+    pub fn param(&self) -> Option<&str> {
+        self.param.as_deref()
     }
 
     /// The status code this error maps to.
     pub fn status(&self) -> StatusCode {
-        match self {
-            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Self::NotFound(_) => StatusCode::NOT_FOUND,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.code.status()
     }
 }
 
@@ -48,25 +149,149 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             // Validation failures are the caller's; everything else is ours.
-            StoreError::Invalid(d) => Self::BadRequest(d.to_string()),
-            other => Self::Internal(Box::new(other)),
+            StoreError::Invalid(d) => d.into(),
+            other => Self::internal(other),
+        }
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> Self {
+        let param = match &e {
+            DomainError::UnknownValue { field, .. } | DomainError::Invalid { field, .. } => *field,
+        };
+        Self::new(ErrorCode::InvalidParameter, e.to_string()).with_param(param)
+    }
+}
+
+impl From<SearchError> for ApiError {
+    fn from(e: SearchError) -> Self {
+        let param = e.param().to_owned();
+        Self::new(ErrorCode::InvalidParameter, e.to_string()).with_param(param)
+    }
+}
+
+impl From<IndexError> for ApiError {
+    fn from(e: IndexError) -> Self {
+        match e {
+            IndexError::Rejected(reason) => Self::new(
+                ErrorCode::InvalidQuery,
+                format!("the search engine refused the query: {reason}"),
+            ),
+            e => Self::new(ErrorCode::SearchUnavailable, "search is temporarily unavailable")
+                .with_cause(e),
+        }
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> Self {
+        match e {
+            AppError::Store(e) => e.into(),
+            AppError::Invalid(e) => e.into(),
+            AppError::Query(e) => e.into(),
+            AppError::Search(e) => e.into(),
+            e @ AppError::Busy(_) => Self::new(ErrorCode::Conflict, e.to_string()),
+            e => Self::internal(e),
         }
     }
 }
 
 /// The error body.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, Serialize)]
 pub struct ErrorBody {
     /// Human-readable message.
     pub error: String,
+    /// The machine code.
+    pub code: ErrorCode,
+    /// The request parameter at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub param: Option<String>,
+}
+
+/// `error: source: source…` for the log line.
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut next = self.0.source();
+        while let Some(e) = next {
+            write!(f, ": {e}")?;
+            next = e.source();
+        }
+        Ok(())
+    }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if let Self::Internal(cause) = &self {
-            tracing::error!(error = %cause, "internal error");
+        if let Some(cause) = &self.cause {
+            let cause = Chain(cause.as_ref());
+            if status == StatusCode::INTERNAL_SERVER_ERROR {
+                tracing::error!(error = %cause, code = ?self.code, "{}", self.message);
+            } else {
+                tracing::warn!(error = %cause, code = ?self.code, "{}", self.message);
+            }
         }
-        (status, Json(ErrorBody { error: self.to_string() })).into_response()
+        let body =
+            ErrorBody { error: self.message.into_owned(), code: self.code, param: self.param };
+        (status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_status_and_spelling() {
+        let table: Vec<(String, u16)> = ErrorCode::ALL
+            .iter()
+            .map(|c| {
+                (serde_json::to_value(c).unwrap().as_str().unwrap().to_owned(), c.status().as_u16())
+            })
+            .collect();
+        let expected = [
+            ("invalid_parameter", 400),
+            ("invalid_query", 400),
+            ("not_found", 404),
+            ("method_not_allowed", 405),
+            ("conflict", 409),
+            ("rate_limited", 429),
+            ("payment_required", 402),
+            ("search_unavailable", 503),
+            ("unavailable", 503),
+            ("timeout", 503),
+            ("internal", 500),
+        ];
+        let expected: Vec<(String, u16)> =
+            expected.iter().map(|(c, s)| ((*c).to_owned(), *s)).collect();
+        assert_eq!(table, expected);
+    }
+
+    #[test]
+    fn causes_are_kept_and_not_answered() {
+        let e: ApiError = IndexError::Engine("disk on fire".into()).into();
+        assert_eq!(
+            (e.code(), e.to_string()),
+            (ErrorCode::SearchUnavailable, "search is temporarily unavailable".into())
+        );
+        assert!(std::error::Error::source(&e).unwrap().to_string().contains("disk on fire"));
+        let e: ApiError = AppError::Config("x".into()).into();
+        assert_eq!((e.code(), e.to_string()), (ErrorCode::Internal, "internal error".into()));
+        assert!(std::error::Error::source(&e).is_some());
+    }
+
+    #[test]
+    fn a_bad_parameter_is_named() {
+        let e: ApiError = SearchError::FacetsWithDisjunctive.into();
+        assert_eq!((e.code(), e.param()), (ErrorCode::InvalidParameter, Some("facets")));
+        let e = ApiError::bad_param("limit", "ten", "must be an integer");
+        assert_eq!(e.to_string(), r#"invalid limit "ten": must be an integer"#);
+        assert_eq!(e.param(), Some("limit"));
     }
 }

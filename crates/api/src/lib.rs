@@ -3,11 +3,13 @@
 //! The HTTP surface as a library, so tests start the real router on a random port.
 //!
 //! - [`router`] builds the axum [`Router`] over an [`AppState`] (the store behind its trait
-//!   object, and a clock);
+//!   object, the search index if any, and a clock); handlers parse the request with the typed
+//!   extractors of [`extract`], call one [`freehire_app`] service and render a [`view`];
 //! - [`serve`] runs it on a listener until a shutdown future resolves, finishing in-flight
 //!   requests;
-//! - [`ApiError`] is the one error type: it maps to status codes and `{"error": …}` bodies and
-//!   logs internal causes instead of returning them;
+//! - [`ApiError`] is the one error type: its [`ErrorCode`] maps to the status (one table), the
+//!   body is `{"error": message, "code": code, "param"?: name}`, and causes are logged instead
+//!   of returned;
 //! - [`view`] holds the wire shapes (the job of reference §6.5, list and single envelopes).
 //!
 //! Routes (under `/api/v1` except the health check):
@@ -16,7 +18,7 @@
 //! |---|---|
 //! | `GET /health` | `{"status": "ok"}`, 503 when the database does not answer |
 //! | `GET /jobs` | open jobs, newest first, `limit`/`offset` |
-//! | `GET /jobs/{slug}` | one job, open or closed; 404 when unknown |
+//! | `GET /jobs/{slug}` | one job, open or closed; 400 for a malformed slug, 404 when unknown |
 //! | `GET /jobs/search` | the search grammar over the index: hits as indexed (truncated description) |
 //! | `GET /agent/jobs/search` | the same search, each hit the full job from the store with its description as `description_format` = `html` (default), `text` or `markdown` |
 //! | `GET /jobs/facets` | value counts per facet (`facets=`, `disjunctive=true`) and numeric stats |
@@ -24,27 +26,24 @@
 //! | `GET /companies/{slug}` | one company and a page of its open jobs; 400 for a malformed slug, 404 when it has no open job |
 //!
 //! The search routes answer 400 naming a bad parameter, 503 when no index is configured or the
-//! engine fails. Unknown routes answer 404 and wrong methods 405, both with a JSON error body.
+//! engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
+//! [`REQUEST_TIMEOUT`] 503 `timeout`, all with a JSON error body.
 
-mod describe;
+mod deadline;
 mod error;
-mod params;
+pub mod extract;
 mod routes;
 pub mod view;
 
 use std::{future::Future, sync::Arc, time::Duration};
 
-use axum::{
-    Router,
-    http::{Method, StatusCode},
-    routing::get,
-};
+use axum::{Router, http::Method, response::IntoResponse, routing::get};
 use chrono::{DateTime, Utc};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
-use tower_http::{catch_panic::CatchPanicLayer, timeout::TimeoutLayer, trace::TraceLayer};
+use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
-pub use error::{ApiError, ErrorBody};
+pub use error::{ApiError, ErrorBody, ErrorCode};
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -63,13 +62,24 @@ impl AppState {
         Self { store, search: None, clock: Utc::now }
     }
 
+    /// The state the binary serves: `services`' store, and its search index opened for
+    /// reading when it can be (otherwise search answers 503; see
+    /// [`freehire_app::startup::Services::reader`]).
+    pub async fn open(services: &freehire_app::startup::Services) -> Self {
+        let state = Self::new(services.store.clone());
+        match services.reader().await {
+            Some(index) => state.with_search(index),
+            None => state,
+        }
+    }
+
     /// The same state with a search index.
     pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
         Self { search: Some(index), ..self }
     }
 }
 
-/// Longest a request may take before it is answered 503.
+/// Longest a request may take before it is answered 503 `timeout`.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The whole router.
@@ -88,28 +98,17 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
-        .layer(TimeoutLayer::with_status_code(StatusCode::SERVICE_UNAVAILABLE, REQUEST_TIMEOUT))
-        .layer(CatchPanicLayer::custom(|_| {
-            ApiError::Internal("handler panicked".into()).into_response_owned()
-        }))
+        .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
+        .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
         .layer(TraceLayer::new_for_http())
 }
 
 async fn not_found() -> ApiError {
-    ApiError::NotFound("not found")
+    ApiError::not_found("not found")
 }
 
-async fn method_not_allowed(method: Method) -> (StatusCode, axum::Json<ErrorBody>) {
-    (
-        StatusCode::METHOD_NOT_ALLOWED,
-        axum::Json(ErrorBody { error: format!("method {method} not allowed") }),
-    )
-}
-
-impl ApiError {
-    fn into_response_owned(self) -> axum::response::Response {
-        axum::response::IntoResponse::into_response(self)
-    }
+async fn method_not_allowed(method: Method) -> ApiError {
+    ApiError::new(ErrorCode::MethodNotAllowed, format!("method {method} not allowed"))
 }
 
 /// Serves the router on `listener` until `shutdown` resolves, then lets in-flight requests

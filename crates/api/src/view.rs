@@ -12,50 +12,22 @@ use freehire_domain::{
     Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Job,
     Provider, Region, SalaryPeriod, Seniority, TechFlag, WorkMode,
 };
-use freehire_search::{Bounds, Distribution, Facet, IgnoredParam, NumericStats, SearchDocument};
-use freehire_store::Company;
+use freehire_search::{
+    Bounds, Distribution, Facet, FacetCounts, IgnoredParam, JobQuery, NumericStats, SearchDocument,
+};
+use freehire_store::{Company, ListPage};
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
-/// A job on the wire.
+/// A job on the wire: its [`JobHeadView`], `remote`, the full description, its
+/// [`JobFacetsView`], and its dates.
 #[derive(Debug, Clone, Serialize)]
 pub struct JobView {
-    pub public_slug: String,
-    pub title: String,
-    pub company: String,
-    pub company_slug: String,
-    pub url: String,
-    pub source: String,
-    pub external_id: String,
-    pub manually_added: bool,
-    pub location: String,
+    #[serde(flatten)]
+    pub head: JobHeadView,
     pub remote: bool,
     pub description: String,
-    pub regions: Vec<Region>,
-    pub countries: Vec<CountryCode>,
-    pub cities: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub work_mode: Option<WorkMode>,
-    pub skills: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub is_tech: Option<TechFlag>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub requires_clearance: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seniority: Option<Seniority>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub category: Option<Category>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub employment_type: Option<EmploymentType>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub education_level: Option<EducationLevel>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub english_level: Option<EnglishLevel>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub experience_years_min: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub posting_language: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub salary: Option<SalaryView>,
+    #[serde(flatten)]
+    pub facets: JobFacetsView,
     pub posted_at: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -65,90 +37,10 @@ pub struct JobView {
     pub closed_reason: Option<ClosedReason>,
 }
 
-/// A salary range on the wire.
+/// The fields that open a job and a search hit alike (flattened into both, in this order):
+/// its address, what it is, who posts it, where it comes from and where it is.
 #[derive(Debug, Clone, Serialize)]
-pub struct SalaryView {
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    pub currency: String,
-    pub period: SalaryPeriod,
-}
-
-impl JobView {
-    /// The wire form of a stored job, its posted date made effective at `now`.
-    pub fn new(job: &Job, now: DateTime<Utc>) -> Self {
-        let p = &job.posting;
-        let f = &p.facets;
-        Self {
-            public_slug: job.public_slug.to_string(),
-            title: p.title.clone(),
-            company: p.company.clone(),
-            company_slug: job.company_slug.to_string(),
-            url: p.url.clone(),
-            source: p.source.to_string(),
-            external_id: p.external_id.clone(),
-            manually_added: p.source.is_manual(),
-            location: p.location.clone(),
-            remote: p.remote,
-            description: p.description.clone(),
-            regions: f.regions.clone(),
-            countries: f.countries.clone(),
-            cities: f.cities.clone(),
-            work_mode: f.work_mode,
-            skills: f.skills.clone(),
-            is_tech: TechFlag::from_bool(f.is_tech),
-            requires_clearance: f.requires_clearance.filter(|&c| c),
-            seniority: f.seniority,
-            category: f.category,
-            employment_type: f.employment_type,
-            education_level: f.education_level,
-            english_level: f.english_level,
-            experience_years_min: f.experience_years_min,
-            posting_language: f.posting_language.clone(),
-            salary: p.salary.as_ref().map(|s| SalaryView {
-                min: s.min,
-                max: s.max,
-                currency: s.currency.clone(),
-                period: s.period,
-            }),
-            posted_at: job.effective_posted_at(now),
-            created_at: job.created_at,
-            updated_at: job.updated_at,
-            last_seen_at: job.last_seen_at,
-            closed_at: job.closed_at,
-            closed_reason: job.closed_reason,
-        }
-    }
-}
-
-/// `{"data": [...], "meta": {...}}`.
-#[derive(Debug, Serialize)]
-pub struct ListEnvelope<T> {
-    pub data: Vec<T>,
-    pub meta: ListMeta,
-}
-
-/// List metadata.
-#[derive(Debug, Serialize)]
-pub struct ListMeta {
-    pub total: u64,
-    pub limit: u32,
-    pub offset: u64,
-}
-
-/// `{"data": {...}}`.
-#[derive(Debug, Serialize)]
-pub struct Single<T> {
-    pub data: T,
-}
-
-/// A search hit: the job fields of §6.5 that the search document carries, in [`JobView`]'s
-/// order and spelling. The description is the indexed visible text (at most 1,000 characters,
-/// cut at a word); `remote` (not a §6.5 field) and `last_seen_at` (it moves on every crawl, so
-/// the index does not hold it) are left out; `closed_at` is always null (only open jobs are
-/// indexed).
-#[derive(Debug, Clone, Serialize)]
-pub struct SearchHit {
+pub struct JobHeadView {
     pub public_slug: String,
     pub title: String,
     pub company: String,
@@ -158,7 +50,13 @@ pub struct SearchHit {
     pub external_id: String,
     pub manually_added: bool,
     pub location: String,
-    pub description: String,
+}
+
+/// The derived facets of a job and of a search hit alike (flattened into both, in this
+/// order), each value its wire spelling; an unknown optional facet is omitted and
+/// `requires_clearance` appears only when true.
+#[derive(Debug, Clone, Serialize)]
+pub struct JobFacetsView {
     pub regions: Vec<String>,
     pub countries: Vec<String>,
     pub cities: Vec<String>,
@@ -185,6 +83,109 @@ pub struct SearchHit {
     pub posting_language: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub salary: Option<SalaryView>,
+}
+
+/// A salary range on the wire.
+#[derive(Debug, Clone, Serialize)]
+pub struct SalaryView {
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub currency: String,
+    pub period: SalaryPeriod,
+}
+
+impl JobView {
+    /// The wire form of a stored job, its posted date made effective at `now`.
+    pub fn new(job: &Job, now: DateTime<Utc>) -> Self {
+        let p = &job.posting;
+        let f = &p.facets;
+        let name = |value: Option<&'static str>| value.map(str::to_owned);
+        Self {
+            head: JobHeadView {
+                public_slug: job.public_slug.to_string(),
+                title: p.title.clone(),
+                company: p.company.clone(),
+                company_slug: job.company_slug.to_string(),
+                url: p.url.clone(),
+                source: p.source.to_string(),
+                external_id: p.external_id.clone(),
+                manually_added: p.source.is_manual(),
+                location: p.location.clone(),
+            },
+            remote: p.remote,
+            description: p.description.clone(),
+            facets: JobFacetsView {
+                regions: f.regions.iter().map(|r| r.as_str().to_owned()).collect(),
+                countries: f.countries.iter().map(|c| c.as_str().to_owned()).collect(),
+                cities: f.cities.clone(),
+                work_mode: name(f.work_mode.map(WorkMode::as_str)),
+                skills: f.skills.clone(),
+                is_tech: name(TechFlag::from_bool(f.is_tech).map(TechFlag::as_str)),
+                requires_clearance: f.requires_clearance.filter(|&c| c),
+                seniority: name(f.seniority.map(Seniority::as_str)),
+                category: name(f.category.map(Category::as_str)),
+                employment_type: name(f.employment_type.map(EmploymentType::as_str)),
+                education_level: name(f.education_level.map(EducationLevel::as_str)),
+                english_level: name(f.english_level.map(EnglishLevel::as_str)),
+                experience_years_min: f.experience_years_min.map(i64::from),
+                posting_language: f.posting_language.clone(),
+                salary: p.salary.as_ref().map(|s| SalaryView {
+                    min: s.min,
+                    max: s.max,
+                    currency: s.currency.clone(),
+                    period: s.period,
+                }),
+            },
+            posted_at: job.effective_posted_at(now),
+            created_at: job.created_at,
+            updated_at: job.updated_at,
+            last_seen_at: job.last_seen_at,
+            closed_at: job.closed_at,
+            closed_reason: job.closed_reason,
+        }
+    }
+}
+
+/// `{"data": [...], "meta": {...}}`.
+#[derive(Debug, Serialize)]
+pub struct ListEnvelope<T> {
+    pub data: Vec<T>,
+    pub meta: ListMeta,
+}
+
+/// List metadata.
+#[derive(Debug, Serialize)]
+pub struct ListMeta {
+    pub total: u64,
+    pub limit: u32,
+    pub offset: u64,
+}
+
+impl ListMeta {
+    /// The meta of `page` out of `total`.
+    pub fn of(page: ListPage, total: u64) -> Self {
+        Self { total, limit: page.limit(), offset: page.offset() }
+    }
+}
+
+/// `{"data": {...}}`.
+#[derive(Debug, Serialize)]
+pub struct Single<T> {
+    pub data: T,
+}
+
+/// A search hit: the job fields of §6.5 that the search document carries, in [`JobView`]'s
+/// order and spelling (the same [`JobHeadView`] and [`JobFacetsView`]). The description is the
+/// indexed visible text (at most 1,000 characters, cut at a word); `remote` (not a §6.5 field)
+/// and `last_seen_at` (it moves on every crawl, so the index does not hold it) are left out;
+/// `closed_at` is always null (only open jobs are indexed).
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    #[serde(flatten)]
+    pub head: JobHeadView,
+    pub description: String,
+    #[serde(flatten)]
+    pub facets: JobFacetsView,
     pub posted_at: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -205,31 +206,35 @@ impl SearchHit {
         };
         let source = one(Facet::Source).unwrap_or_default();
         Self {
-            public_slug: doc.public_slug.clone(),
-            title: doc.title.clone(),
-            company: doc.company.clone(),
-            company_slug: doc.company_slug.clone(),
-            url: doc.url.clone(),
-            manually_added: Provider::parse(&source).is_ok_and(|p| p.is_manual()),
-            source,
-            external_id: doc.external_id.clone(),
-            location: doc.location.clone(),
+            head: JobHeadView {
+                public_slug: doc.public_slug.clone(),
+                title: doc.title.clone(),
+                company: doc.company.clone(),
+                company_slug: doc.company_slug.clone(),
+                url: doc.url.clone(),
+                manually_added: Provider::parse(&source).is_ok_and(|p| p.is_manual()),
+                source,
+                external_id: doc.external_id.clone(),
+                location: doc.location.clone(),
+            },
             description: doc.description.clone(),
-            regions: all(Facet::Regions),
-            countries: all(Facet::Countries),
-            cities: all(Facet::Cities),
-            work_mode: one(Facet::WorkMode),
-            skills: all(Facet::Skills),
-            is_tech: one(Facet::IsTech),
-            requires_clearance: one(Facet::RequiresClearance).map(|_| true),
-            seniority: one(Facet::Seniority),
-            category: one(Facet::Category),
-            employment_type: one(Facet::EmploymentType),
-            education_level: one(Facet::EducationLevel),
-            english_level: one(Facet::EnglishLevel),
-            experience_years_min: doc.experience_years_min,
-            posting_language: one(Facet::PostingLanguage),
-            salary,
+            facets: JobFacetsView {
+                regions: all(Facet::Regions),
+                countries: all(Facet::Countries),
+                cities: all(Facet::Cities),
+                work_mode: one(Facet::WorkMode),
+                skills: all(Facet::Skills),
+                is_tech: one(Facet::IsTech),
+                requires_clearance: one(Facet::RequiresClearance).map(|_| true),
+                seniority: one(Facet::Seniority),
+                category: one(Facet::Category),
+                employment_type: one(Facet::EmploymentType),
+                education_level: one(Facet::EducationLevel),
+                english_level: one(Facet::EnglishLevel),
+                experience_years_min: doc.experience_years_min,
+                posting_language: one(Facet::PostingLanguage),
+                salary,
+            },
             posted_at: instant(doc.posted_ts),
             created_at: instant(doc.created_ts),
             updated_at: instant(doc.updated_ts),
@@ -253,12 +258,30 @@ pub struct SearchMeta {
     pub ignored_params: Vec<IgnoredParam>,
 }
 
+impl SearchMeta {
+    /// The meta of the answer to `query` (the query answered) out of `total`.
+    pub fn of(query: &JobQuery, total: u64) -> Self {
+        Self {
+            total,
+            limit: query.page.limit,
+            offset: query.page.offset,
+            ignored_params: query.ignored_params.clone(),
+        }
+    }
+}
+
 /// The answer of the facets route: `{total, facets, stats}`.
 #[derive(Debug, Serialize)]
 pub struct FacetsData {
     pub total: u64,
     pub facets: FacetsView,
     pub stats: StatsView,
+}
+
+impl From<FacetCounts> for FacetsData {
+    fn from(counts: FacetCounts) -> Self {
+        Self { total: counts.total, facets: FacetsView(counts.facets), stats: counts.stats.into() }
+    }
 }
 
 /// `{facet: {value: count}}`: facets in table order, each facet's values in count order (most

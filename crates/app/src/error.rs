@@ -1,8 +1,21 @@
-//! The crate's error type.
+//! The crate's error type. Each variant keeps its cause as its source; a variant wrapping
+//! another crate's error is `transparent` (its message is the cause's, printed once in a
+//! `{:#}` chain), and a variant of its own does not print its source.
 
 /// What an application service can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
+    /// The database could not be opened.
+    #[error("opening {url}")]
+    Open {
+        /// The database URL (its password never prints).
+        url: String,
+        /// Why.
+        source: freehire_store::StoreError,
+    },
+    /// Applying the migrations failed.
+    #[error("applying migrations")]
+    Migrate(#[source] freehire_store::StoreError),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] freehire_store::StoreError),
@@ -18,9 +31,20 @@ pub enum AppError {
     /// The search engine failed.
     #[error(transparent)]
     Search(#[from] freehire_search::IndexError),
+    /// The search index could not be opened.
+    #[error("opening the search index ({engine})")]
+    OpenIndex {
+        /// The engine, as configured.
+        engine: String,
+        /// Why.
+        source: Box<AppError>,
+    },
     /// The configuration is inconsistent (named in the message).
     #[error("configuration: {0}")]
     Config(String),
+    /// A blocking task (opening the embedded index) panicked or was cancelled.
+    #[error("a blocking task failed")]
+    Task(#[from] tokio::task::JoinError),
     /// Another worker holds the provider.
     #[error("provider {0} is being ingested by another worker")]
     Busy(String),

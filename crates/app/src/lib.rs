@@ -10,12 +10,21 @@
 //!   composed into a system prompt and a tool registry for the generic assistant library;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
-//! - [`search`]: the command line's search, flags turned into the HTTP search grammar;
+//! - [`search`]: search as a use case (the degrade-and-retry on a refused filter, agent-search
+//!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
+//!   become the HTTP search grammar;
+//! - [`describe`]: a job description rendered as HTML, plain text or Markdown;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
-//! - [`process`]: logging set-up and the shutdown signal the servers share.
+//! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
+//! - [`startup`]: the start-up assembly (configuration → connected, migrated store → search
+//!   index), shared by the binaries and the tests;
+//! - `testing` (feature `testing`): the binaries' process-test support (running a binary,
+//!   SIGTERM with a deadline, the replay server over recorded fixtures);
+//! - [`process`]: a server's `main` (configuration, logging, exit code), logging set-up and
+//!   the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
 //! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
@@ -23,6 +32,8 @@
 
 pub mod assistant;
 pub mod boards;
+pub mod config;
+pub mod describe;
 mod error;
 pub mod ingest;
 pub mod process;
@@ -31,5 +42,8 @@ pub mod reindex;
 pub mod search;
 pub mod search_engine;
 pub mod search_sync;
+pub mod startup;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 pub use error::AppError;

@@ -1,5 +1,8 @@
-//! Process plumbing the servers share: the log format flag, logging set-up, and the shutdown
-//! signal (SIGINT or SIGTERM).
+//! Process plumbing the servers share: their `main` ([`serve_main`]), the log format flag,
+//! logging set-up, and the shutdown signal (SIGINT or SIGTERM).
+
+use std::fmt::Display;
+use std::process::ExitCode;
 
 /// How log lines are written. Levels come from `RUST_LOG` (default `info`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -8,6 +11,30 @@ pub enum LogFormat {
     Text,
     /// One JSON object per line.
     Json,
+}
+
+/// A server's `main`: parses its configuration (deprecated aliases included, see
+/// [`crate::config::parse`]), sets up logging in the format `log_format` reads from it, warns of
+/// the aliases used, runs `run`, and logs a failure with its causes (`{:#}`) as the exit code.
+pub async fn serve_main<C, E, F>(
+    log_format: fn(&C) -> LogFormat,
+    run: impl FnOnce(C) -> F,
+) -> ExitCode
+where
+    C: clap::Parser,
+    E: Display,
+    F: Future<Output = Result<(), E>>,
+{
+    let (config, aliases) = crate::config::parse::<C>();
+    init_logging(log_format(&config));
+    crate::config::warn_deprecated(&aliases);
+    match run(config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Installs the global tracing subscriber.

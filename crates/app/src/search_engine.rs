@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use freehire_search::{EmbeddedIndex, MeiliConfig, MeiliIndex, SearchIndex};
+use secrecy::{ExposeSecret, SecretString};
 
 use crate::AppError;
 
@@ -27,7 +28,7 @@ pub enum EngineKind {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SearchEngineArgs {
     /// Search engine: `embedded` (an index directory, no server) or `meilisearch` (needs
-    /// `MEILI_URL`).
+    /// `FREEHIRE_MEILI_URL`).
     #[arg(long, env = "FREEHIRE_SEARCH_ENGINE", value_enum, default_value_t = EngineKind::Embedded)]
     pub search_engine: EngineKind,
 
@@ -37,15 +38,17 @@ pub struct SearchEngineArgs {
     pub index_dir: PathBuf,
 
     /// Meilisearch server address, e.g. `http://127.0.0.1:7700`.
-    #[arg(long, env = "MEILI_URL")]
+    #[arg(long, env = "FREEHIRE_MEILI_URL")]
     pub meili_url: Option<String>,
 
-    /// Meilisearch API key (the master key, or a key allowed to manage the index).
-    #[arg(long, env = "MEILI_MASTER_KEY", hide_env_values = true)]
-    pub meili_key: Option<String>,
+    /// Meilisearch API key (the master key, or a key allowed to manage the index). A
+    /// [`SecretString`]: its `Debug` is redacted; it is exposed only where it is handed to the
+    /// Meilisearch adapter.
+    #[arg(long, env = "FREEHIRE_MEILI_MASTER_KEY", hide_env_values = true)]
+    pub meili_key: Option<SecretString>,
 
     /// Meilisearch index uid (rebuilds use `<uid>_rebuild`).
-    #[arg(long, env = "MEILI_INDEX", default_value = freehire_search::DEFAULT_INDEX_UID)]
+    #[arg(long, env = "FREEHIRE_MEILI_INDEX", default_value = freehire_search::DEFAULT_INDEX_UID)]
     pub meili_index: String,
 }
 
@@ -84,12 +87,13 @@ impl SearchEngineArgs {
                 let url = self.meili_url.as_deref().map(str::trim).unwrap_or_default();
                 if url.is_empty() {
                     return Err(AppError::Config(
-                        "FREEHIRE_SEARCH_ENGINE=meilisearch needs MEILI_URL (--meili-url)".into(),
+                        "FREEHIRE_SEARCH_ENGINE=meilisearch needs FREEHIRE_MEILI_URL (--meili-url)"
+                            .into(),
                     ));
                 }
                 Ok(SearchEngineConfig::Meilisearch(
                     MeiliConfig::new(url)
-                        .with_api_key(self.meili_key.clone())
+                        .with_api_key(self.meili_key.as_ref().map(|k| k.expose_secret().to_owned()))
                         .with_index_uid(self.meili_index.clone()),
                 ))
             }
@@ -132,8 +136,7 @@ pub async fn open(
                 Access::Read => EmbeddedIndex::open_read_only(&dir),
                 Access::Write => EmbeddedIndex::open(&dir),
             })
-            .await
-            .map_err(|e| AppError::Config(format!("opening the index: {e}")))??;
+            .await??;
             Ok(Arc::new(index))
         }
         SearchEngineConfig::Meilisearch(meili) => {
@@ -149,6 +152,18 @@ pub async fn open(
     }
 }
 
+/// [`open`], a failure naming the engine ([`AppError::OpenIndex`]): for the processes that
+/// cannot run without the index.
+pub async fn open_named(
+    config: &SearchEngineConfig,
+    access: Access,
+) -> Result<Arc<dyn SearchIndex>, AppError> {
+    open(config, access).await.map_err(|source| AppError::OpenIndex {
+        engine: config.to_string(),
+        source: Box::new(source),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -162,7 +177,7 @@ mod tests {
         search: SearchEngineArgs,
     }
 
-    // Flags are given explicitly: they win over the environment (a developer's MEILI_URL).
+    // Flags are given explicitly: they win over the environment (a developer's FREEHIRE_MEILI_URL).
     #[test]
     fn the_default_is_the_embedded_engine() {
         match SearchEngineArgs::default().config().unwrap() {
@@ -191,6 +206,7 @@ mod tests {
             "jobs",
         ])
         .unwrap();
+        assert!(!format!("{:?}", cli.search).contains("\"k\""), "the key never prints");
         match cli.search.config().unwrap() {
             SearchEngineConfig::Meilisearch(c) => {
                 assert_eq!(
@@ -211,8 +227,6 @@ mod tests {
         let writer = open(&config, Access::Write).await.unwrap();
         writer.upsert(Vec::new()).await.unwrap();
         let reader = open(&config, Access::Read).await.unwrap();
-        let query = freehire_search::JobQuery::default();
-        let request = freehire_search::SearchRequest::new(&query, chrono::Utc::now());
-        assert_eq!(reader.search(request).await.unwrap().total, 0);
+        assert_eq!(crate::testing::indexed_total(reader.as_ref()).await.unwrap(), 0);
     }
 }

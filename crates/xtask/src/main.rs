@@ -1,7 +1,10 @@
 //! `cargo xtask`: the project's automation, as Rust, so it runs wherever cargo does.
 //!
 //! - `cargo xtask run [ARGS…]`: build and serve the product on the embedded default
-//!   (SQLite + embedded index under `./data`); extra arguments go to `freehire-api`.
+//!   (SQLite + embedded index under `./data`); extra arguments go to `freehire-api`. SIGINT
+//!   and SIGTERM are forwarded to the API and the worker.
+//! - `cargo xtask supervise BACKGROUND… -- FOREGROUND…`: `run`'s supervision of any two
+//!   commands (what its test drives).
 //! - `cargo xtask test`: lint, bring up PostgreSQL, run the whole suite. Fails loudly, never
 //!   skips, when PostgreSQL cannot be had.
 //! - `cargo xtask lint`: `cargo fmt --check` and clippy with `-D warnings`.
@@ -12,15 +15,17 @@
 //!   tests). Not part of `test`.
 //! - `cargo xtask pg`: bring up PostgreSQL and print its URL.
 //!
-//! Std only, so it builds in seconds.
+//! Std plus `signal-hook` (for `run`'s signal forwarding), so it builds in seconds.
 
 mod cmd;
 mod model_smoke;
 mod postgres;
+mod supervise;
 
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <run [ARGS…]|test|lint|bench|pg|model-smoke>";
+const USAGE: &str = "usage: cargo xtask <run [ARGS…]|test|lint|bench|pg|model-smoke|\
+                     supervise BACKGROUND… -- FOREGROUND…>";
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -28,6 +33,7 @@ fn main() -> ExitCode {
     let rest: Vec<String> = args.collect();
     let result = match task.as_deref() {
         Some("run") => run(&rest),
+        Some("supervise") => supervise_task(&rest),
         Some("test") => test(),
         Some("lint") => lint(),
         Some("bench") => bench(),
@@ -45,8 +51,8 @@ fn main() -> ExitCode {
 }
 
 /// Builds and starts the worker in the background and the API in the foreground, both on
-/// the embedded default. Ctrl-C reaches both (one process group); if the API stops for another
-/// reason the worker is stopped too.
+/// the embedded default. SIGINT (Ctrl-C) and SIGTERM reach both; if the API stops for another
+/// reason the worker is stopped too ([`supervise`]).
 fn run(args: &[String]) -> Result<(), String> {
     cmd::cargo(&[
         "build",
@@ -63,15 +69,31 @@ fn run(args: &[String]) -> Result<(), String> {
          xtask: add boards with `target/debug/freehire boards add URL --company NAME`; the worker \
          crawls them within a minute"
     );
-    let mut worker = std::process::Command::new(bin.join("freehire-worker"))
-        .spawn()
-        .map_err(|e| format!("cannot start freehire-worker: {e}"))?;
-    let api = cmd::run(std::process::Command::new(bin.join("freehire-api")).args(args));
-    if worker.try_wait().ok().flatten().is_none() {
-        cmd::quiet(std::process::Command::new("kill").args(["-TERM", &worker.id().to_string()]));
-    }
-    let _ = worker.wait();
-    api
+    supervised(
+        &mut Command::new(bin.join("freehire-worker")),
+        Command::new(bin.join("freehire-api")).args(args),
+    )
+}
+
+/// `supervise BACKGROUND [ARGS…] -- FOREGROUND [ARGS…]`: the supervision `run` uses, on any
+/// two commands (its integration test drives it with `sleep`).
+fn supervise_task(args: &[String]) -> Result<(), String> {
+    let split = args.iter().position(|a| a == "--");
+    let (background, foreground) = match split {
+        Some(i) if i > 0 && i + 1 < args.len() => (&args[..i], &args[i + 1..]),
+        _ => return Err(USAGE.to_owned()),
+    };
+    supervised(
+        Command::new(&background[0]).args(&background[1..]),
+        Command::new(&foreground[0]).args(&foreground[1..]),
+    )
+}
+
+/// [`supervise::run`], failing when the foreground command does.
+fn supervised(background: &mut Command, foreground: &mut Command) -> Result<(), String> {
+    let name = foreground.get_program().to_string_lossy().into_owned();
+    let status = supervise::run(background, foreground)?;
+    if status.success() { Ok(()) } else { Err(format!("{name} failed ({status})")) }
 }
 
 fn lint() -> Result<(), String> {

@@ -9,12 +9,9 @@ pub mod search;
 
 use std::sync::Arc;
 
-use anyhow::Context;
 use freehire_store::{DatabaseUrl, Store};
 
-/// Opens the store and applies pending migrations (idempotent and cheap).
+/// Opens the store and applies pending migrations ([`freehire_app::startup::open_store`]).
 pub async fn open(url: &DatabaseUrl) -> anyhow::Result<Arc<dyn Store>> {
-    let store = freehire_store::connect(url).await.with_context(|| format!("opening {url}"))?;
-    store.migrate().await.context("applying migrations")?;
-    Ok(store)
+    Ok(freehire_app::startup::open_store(url).await?)
 }

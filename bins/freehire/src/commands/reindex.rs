@@ -24,9 +24,7 @@ pub struct ReindexArgs {
 /// Rebuilds the index and prints how many documents it holds.
 pub async fn run(store: &dyn Store, args: ReindexArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let engine = args.search.config()?;
-    let index = search_engine::open(&engine, Access::Write)
-        .await
-        .with_context(|| format!("opening the search index ({engine})"))?;
+    let index = search_engine::open_named(&engine, Access::Write).await?;
     let stats = freehire_app::reindex::reindex(store, index.as_ref(), Utc::now())
         .await
         .context("rebuilding the search index")?;

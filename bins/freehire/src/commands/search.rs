@@ -4,11 +4,10 @@
 
 use std::{io::Write, sync::Arc};
 
-use anyhow::Context;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
-use freehire_api::view::{FacetsData, FacetsView, SearchHit, SearchMeta};
+use freehire_api::view::{FacetsData, SearchHit, SearchMeta};
 use freehire_app::search::{Found, SearchArgs};
 use freehire_app::search_engine::{self, Access, SearchEngineArgs, SearchEngineConfig};
 use freehire_search::{Facet, SearchIndex};
@@ -103,9 +102,7 @@ pub async fn open_index(args: &SearchEngineArgs) -> anyhow::Result<Arc<dyn Searc
             dir.display()
         );
     }
-    search_engine::open(&engine, Access::Read)
-        .await
-        .with_context(|| format!("opening the search index ({engine})"))
+    Ok(search_engine::open_named(&engine, Access::Read).await?)
 }
 
 /// Runs the search and prints it to `out`.
@@ -134,17 +131,8 @@ struct JsonAnswer {
 fn json(found: Found) -> JsonAnswer {
     JsonAnswer {
         data: found.results.hits.iter().map(SearchHit::new).collect(),
-        meta: SearchMeta {
-            total: found.results.total,
-            limit: found.query.page.limit,
-            offset: found.query.page.offset,
-            ignored_params: found.query.ignored_params,
-        },
-        facets: found.facets.map(|counts| FacetsData {
-            total: counts.total,
-            facets: FacetsView(counts.facets),
-            stats: counts.stats.into(),
-        }),
+        meta: SearchMeta::of(&found.query, found.results.total),
+        facets: found.facets.map(FacetsData::from),
     }
 }
 

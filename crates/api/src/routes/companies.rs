@@ -1,17 +1,13 @@
 //! `GET /api/v1/companies` and `GET /api/v1/companies/{slug}`: companies derived from the open
 //! catalogue.
 
-use axum::{
-    Json,
-    extract::{Path, RawQuery, State},
-};
+use axum::{Json, extract::State};
 use freehire_domain::CompanySlug;
-use freehire_store::CompanyFilter;
 use serde::Serialize;
 
 use crate::{
     ApiError, AppState,
-    params::list_page,
+    extract::{CompanyQuery, ListQuery, Slug},
     view::{CompanyDetail, CompanyView, JobView, ListEnvelope, ListMeta},
 };
 
@@ -19,17 +15,13 @@ use crate::{
 /// contains the slugified text; `limit`/`offset` page as every list does.
 pub async fn list(
     State(state): State<AppState>,
-    RawQuery(query): RawQuery,
+    CompanyQuery(filter): CompanyQuery,
+    ListQuery(page): ListQuery,
 ) -> Result<Json<ListEnvelope<CompanyView>>, ApiError> {
-    let page = list_page(query.as_deref())?;
-    let q = url::form_urlencoded::parse(query.as_deref().unwrap_or_default().as_bytes())
-        .find(|(name, _)| name == "q")
-        .map(|(_, value)| value.into_owned());
-    let filter = CompanyFilter { q };
     let list = state.store.list_companies(&filter, page, (state.clock)()).await?;
     Ok(Json(ListEnvelope {
         data: list.companies.iter().map(CompanyView::new).collect(),
-        meta: ListMeta { total: list.total, limit: page.limit(), offset: page.offset() },
+        meta: ListMeta::of(page, list.total),
     }))
 }
 
@@ -41,34 +33,24 @@ pub struct Detail {
     meta: ListMeta,
 }
 
-/// One company and a page of its open jobs. A malformed slug is a 400 naming it; a company
-/// without open jobs is not found.
+/// One company and a page of its open jobs; a company without open jobs is not found.
 pub async fn show(
     State(state): State<AppState>,
-    Path(slug): Path<String>,
-    RawQuery(query): RawQuery,
+    Slug(slug): Slug<CompanySlug>,
+    ListQuery(page): ListQuery,
 ) -> Result<Json<Detail>, ApiError> {
-    let parsed =
-        CompanySlug::parse(&slug).ok().filter(|s| !s.as_str().is_empty()).ok_or_else(|| {
-            ApiError::bad_param(
-                "slug",
-                &slug,
-                "must be lowercase letters, digits and single hyphens",
-            )
-        })?;
-    let page = list_page(query.as_deref())?;
     let now = (state.clock)();
     let company = state
         .store
-        .company_by_slug(&parsed, now)
+        .company_by_slug(&slug, now)
         .await?
-        .ok_or(ApiError::NotFound("company not found"))?;
-    let jobs = state.store.company_jobs(&parsed, page).await?;
+        .ok_or(ApiError::not_found("company not found"))?;
+    let jobs = state.store.company_jobs(&slug, page).await?;
     Ok(Json(Detail {
         data: CompanyDetail {
             company: CompanyView::new(&company),
             jobs: jobs.jobs.iter().map(|j| JobView::new(j, now)).collect(),
         },
-        meta: ListMeta { total: jobs.total, limit: page.limit(), offset: page.offset() },
+        meta: ListMeta::of(page, jobs.total),
     }))
 }

@@ -73,20 +73,22 @@ pub fn postings() -> Vec<JobPosting> {
     vec![rust, go, staff, designer]
 }
 
-/// Stores the catalogue (one job a day from day 11), indexes it like the drain does, and
-/// starts the server with the index. The tempdir holds the index.
-pub async fn indexed(db: TestDb) -> (Server, tempfile::TempDir, Arc<EmbeddedIndex>) {
+/// Stores the catalogue (one job a day from day 11) and returns its search documents, built
+/// the way the drain builds them.
+pub async fn stored(db: &TestDb) -> Vec<SearchDocument> {
     for (i, p) in postings().into_iter().enumerate() {
         db.store().upsert_jobs(&[p], day(11 + i as u32)).await.unwrap();
     }
+    let jobs = db.store().list_open_jobs(ListPage::default()).await.unwrap().jobs;
+    jobs.iter().filter(|j| indexable(j)).map(|j| SearchDocument::from_job(j, day(20))).collect()
+}
+
+/// Stores the catalogue, indexes it like the drain does, and starts the server with the
+/// index. The tempdir holds the index.
+pub async fn indexed(db: TestDb) -> (Server, tempfile::TempDir, Arc<EmbeddedIndex>) {
+    let docs = stored(&db).await;
     let dir = tempfile::tempdir().unwrap();
     let index = Arc::new(EmbeddedIndex::open(dir.path()).unwrap());
-    let jobs = db.store().list_open_jobs(ListPage::default()).await.unwrap().jobs;
-    let docs: Vec<SearchDocument> = jobs
-        .iter()
-        .filter(|j| indexable(j))
-        .map(|j| SearchDocument::from_job(j, day(20)))
-        .collect();
     index.upsert(docs).await.unwrap();
     let search: Arc<dyn SearchIndex> = index.clone();
     (Server::start_with(db, Some(search)).await, dir, index)

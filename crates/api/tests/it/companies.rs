@@ -34,6 +34,8 @@ fn slugs(body: &Value) -> Vec<&str> {
     body["data"].as_array().unwrap().iter().map(|c| c["slug"].as_str().unwrap()).collect()
 }
 
+// scenario: Closed jobs count for nothing
+// scenario: Search by name
 async fn company_list(db: TestDb) {
     let s = stored(db).await;
     let (status, body) = s.get("/api/v1/companies").await;
@@ -67,7 +69,10 @@ async fn company_list(db: TestDb) {
     let (status, body) = s.get("/api/v1/companies?limit=many").await;
     assert_eq!(
         (status, body),
-        (400, json!({"error": "invalid limit \"many\": must be an integer"}))
+        (
+            400,
+            json!({"error": "invalid limit \"many\": must be an integer", "code": "invalid_parameter", "param": "limit"})
+        )
     );
     s.db.teardown().await;
 }
@@ -89,7 +94,11 @@ async fn company_detail(db: TestDb) {
 
     for missing in ["hooli", "nobody"] {
         let (status, body) = s.get(&format!("/api/v1/companies/{missing}")).await;
-        assert_eq!((status, body), (404, json!({"error": "company not found"})), "{missing}");
+        assert_eq!(
+            (status, body),
+            (404, json!({"error": "company not found", "code": "not_found"})),
+            "{missing}"
+        );
     }
     for bad in ["Acme", "acme--labs", "a%20b", "-acme"] {
         let (status, body) = s.get(&format!("/api/v1/companies/{bad}")).await;
@@ -100,7 +109,7 @@ async fn company_detail(db: TestDb) {
     assert_eq!(status, 400);
     s.db.store.close().await;
     let (status, body) = s.get("/api/v1/companies/acme").await;
-    assert_eq!((status, body), (500, json!({"error": "internal error"})));
+    assert_eq!((status, body), (500, json!({"error": "internal error", "code": "internal"})));
     s.db.teardown().await;
 }
 

@@ -81,7 +81,10 @@ async fn facets_errors(db: TestDb) {
     let (status, body) = s.get("/api/v1/jobs/facets?facets=skills&disjunctive=true").await;
     assert_eq!(
         (status, body),
-        (400, json!({"error": "facets cannot be combined with disjunctive=true"}))
+        (
+            400,
+            json!({"error": "facets cannot be combined with disjunctive=true", "code": "invalid_parameter", "param": "facets"})
+        )
     );
     let (status, body) = s.get("/api/v1/jobs/facets?seniority=boss").await;
     assert_eq!(status, 400);

@@ -46,6 +46,7 @@ async fn seeded(db: TestDb) -> Server {
     s
 }
 
+// scenario: Empty catalogue
 async fn health_and_empty_list(db: TestDb) {
     let s = Server::start(db).await;
     assert_eq!(s.get("/health").await, (200, json!({"status": "ok"})));
@@ -55,6 +56,8 @@ async fn health_and_empty_list(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Effective posted date
+// scenario: No internal id
 async fn list_shape_and_order(db: TestDb) {
     let s = seeded(db).await;
     let (status, body) = s.get("/api/v1/jobs?limit=10").await;
@@ -87,6 +90,8 @@ async fn list_shape_and_order(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Clamped limit
+// scenario: Malformed parameter
 async fn pagination_and_bad_parameters(db: TestDb) {
     let s = seeded(db).await;
     let (_, body) = s.get("/api/v1/jobs?limit=1&offset=1").await;
@@ -99,13 +104,23 @@ async fn pagination_and_bad_parameters(db: TestDb) {
     let (status, body) = s.get("/api/v1/jobs?limit=abc").await;
     assert_eq!(
         (status, body),
-        (400, json!({"error": "invalid limit \"abc\": must be an integer"}))
+        (
+            400,
+            json!({"error": "invalid limit \"abc\": must be an integer", "code": "invalid_parameter", "param": "limit"})
+        )
     );
     let (status, body) = s.get("/api/v1/jobs?offset=-1").await;
-    assert_eq!((status, body), (400, json!({"error": "invalid offset \"-1\": must be 0 or more"})));
+    assert_eq!(
+        (status, body),
+        (
+            400,
+            json!({"error": "invalid offset \"-1\": must be 0 or more", "code": "invalid_parameter", "param": "offset"})
+        )
+    );
     s.db.teardown().await;
 }
 
+// scenario: Closed job
 async fn detail_by_slug(db: TestDb) {
     let s = seeded(db).await;
     let slug = |id: &str, title: &str| {
@@ -119,30 +134,55 @@ async fn detail_by_slug(db: TestDb) {
     assert_eq!(status, 200, "closed jobs stay readable by slug");
     assert_eq!(body["data"]["closed_at"], "2026-11-14T09:00:00Z");
     assert_eq!(body["data"]["closed_reason"], "board_unseen");
-    for missing in ["rust-engineer-acme-aaaaaaaa", "NOT-A-SLUG", "x"] {
+    // A malformed slug answers as on every route (crate::errors); an unknown one is not found.
+    for malformed in ["NOT-A-SLUG", "x"] {
+        let (status, body) = s.get(&format!("/api/v1/jobs/{malformed}")).await;
+        assert_eq!(
+            (status, &body["code"], &body["param"]),
+            (400, &json!("invalid_parameter"), &json!("slug")),
+            "{body}"
+        );
+    }
+    for missing in ["rust-engineer-acme-aaaaaaaa"] {
         let (status, body) = s.get(&format!("/api/v1/jobs/{missing}")).await;
-        assert_eq!((status, body), (404, json!({"error": "job not found"})), "{missing}");
+        assert_eq!(
+            (status, body),
+            (404, json!({"error": "job not found", "code": "not_found"})),
+            "{missing}"
+        );
     }
     s.db.teardown().await;
 }
 
 async fn unknown_routes_and_methods(db: TestDb) {
     let s = Server::start(db).await;
-    assert_eq!(s.get("/api/v1/nope").await, (404, json!({"error": "not found"})));
+    assert_eq!(
+        s.get("/api/v1/nope").await,
+        (404, json!({"error": "not found", "code": "not_found"}))
+    );
     let res = s.http.post(format!("{}/api/v1/jobs", s.base)).send().await.unwrap();
     assert_eq!(res.status().as_u16(), 405);
     let body: serde_json::Value = res.json().await.unwrap();
-    assert_eq!(body, json!({"error": "method POST not allowed"}));
+    assert_eq!(body, json!({"error": "method POST not allowed", "code": "method_not_allowed"}));
     s.db.teardown().await;
 }
 
+// scenario: Database down
+// scenario: Internal failure
 async fn health_reports_a_dead_database(db: TestDb) {
     let s = Server::start(db).await;
     s.db.store.close().await;
     let (status, body) = s.get("/health").await;
-    assert_eq!((status, body), (503, json!({"error": "database unavailable"})));
+    assert_eq!(
+        (status, body),
+        (503, json!({"error": "database unavailable", "code": "unavailable"}))
+    );
     let (status, body) = s.get("/api/v1/jobs").await;
-    assert_eq!((status, body), (500, json!({"error": "internal error"})), "causes are not leaked");
+    assert_eq!(
+        (status, body),
+        (500, json!({"error": "internal error", "code": "internal"})),
+        "causes are not leaked"
+    );
     s.db.teardown().await;
 }
 

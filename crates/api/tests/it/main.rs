@@ -4,6 +4,7 @@
 mod agent;
 mod catalogue;
 mod companies;
+mod errors;
 mod facets;
 mod jobs;
 mod meili;

@@ -6,11 +6,11 @@
 
 use std::sync::Arc;
 
-use freehire_search::{MeiliConfig, MeiliIndex, SearchDocument, SearchIndex, indexable};
-use freehire_store::{ListPage, testing::TestDb};
+use freehire_search::{MeiliConfig, MeiliIndex, SearchIndex};
+use freehire_store::testing::TestDb;
 use serde_json::json;
 
-use crate::catalogue::{day, postings};
+use crate::catalogue::stored;
 use crate::server::Server;
 
 /// Waits for a Meilisearch task to succeed.
@@ -33,11 +33,13 @@ async fn wait(http: &reqwest::Client, url: &str, key: Option<&str>, task: &serde
 
 #[tokio::test]
 async fn a_refused_filter_degrades_to_a_search_without_it() {
-    let Some(url) = std::env::var("MEILI_URL").ok().filter(|u| !u.is_empty()) else {
-        eprintln!("MEILI_URL is not set; the Meilisearch route test did not run");
+    let Some(url) = freehire_app::config::var("FREEHIRE_MEILI_URL") else {
+        eprintln!(
+            "FREEHIRE_MEILI_URL (or MEILI_URL) is not set; the Meilisearch route test did not run"
+        );
         return;
     };
-    let key = std::env::var("MEILI_MASTER_KEY").ok();
+    let key = freehire_app::config::var("FREEHIRE_MEILI_MASTER_KEY");
     let uid = format!("api_degrade_{}", std::process::id());
     let index = Arc::new(
         MeiliIndex::new(
@@ -46,15 +48,7 @@ async fn a_refused_filter_degrades_to_a_search_without_it() {
         .unwrap(),
     );
     let db = TestDb::sqlite().await;
-    for (i, p) in postings().into_iter().enumerate() {
-        db.store().upsert_jobs(&[p], day(11 + i as u32)).await.unwrap();
-    }
-    let jobs = db.store().list_open_jobs(ListPage::default()).await.unwrap().jobs;
-    let docs: Vec<SearchDocument> = jobs
-        .iter()
-        .filter(|j| indexable(j))
-        .map(|j| SearchDocument::from_job(j, day(20)))
-        .collect();
+    let docs = stored(&db).await;
     let all = docs.len();
     index.upsert(docs).await.unwrap();
 

@@ -69,7 +69,10 @@ async fn bad_queries_and_no_index(db: TestDb) {
     let (status, body) = s.get("/api/v1/jobs/search?offset=9995&limit=10").await;
     assert_eq!(
         (status, body),
-        (400, json!({"error": "offset + limit must be at most 10000 (offset 9995 + limit 10)"}))
+        (
+            400,
+            json!({"error": "offset + limit must be at most 10000 (offset 9995 + limit 10)", "code": "invalid_parameter", "param": "offset"})
+        )
     );
     let (status, body) = s.get("/api/v1/jobs/search?limit=ten").await;
     assert_eq!(status, 400);
@@ -80,7 +83,10 @@ async fn bad_queries_and_no_index(db: TestDb) {
     let (status, body) = bare.get("/api/v1/jobs/search?q=rust").await;
     assert_eq!(
         (status, body),
-        (503, json!({"error": "search is not available: no search index is configured"}))
+        (
+            503,
+            json!({"error": "search is not available: no search index is configured", "code": "search_unavailable"})
+        )
     );
     let (status, _) = bare.get("/api/v1/jobs/search?work_mode=office").await;
     assert_eq!(status, 400, "a bad query is the caller's fault even without an index");

@@ -1,17 +1,11 @@
 //! `freehire reindex` on the embedded engine: the rebuilt index holds exactly the indexable
 //! jobs (stale documents gone), and the outbox rows queued before the run are purged.
 
-use freehire_app::{
-    ingest::{IngestConfig, run_provider},
-    reindex::reindex,
-};
-use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
-use freehire_ingest::replay::Reply;
+use freehire_app::reindex::reindex;
 use freehire_search::{EmbeddedIndex, Endpoint, JobQuery, SearchIndex, SearchRequest};
 use freehire_store::{OutboxKind, Store};
-use tokio_util::sync::CancellationToken;
 
-use crate::support::{ashby_board, ashby_server, t};
+use crate::support::{add_cartesia, ashby_board, crawl_cartesia, t};
 
 async fn ids(index: &dyn SearchIndex) -> Vec<i64> {
     let query = JobQuery::from_query_str("limit=100", Endpoint::Search).unwrap();
@@ -23,24 +17,8 @@ async fn ids(index: &dyn SearchIndex) -> Vec<i64> {
 }
 
 pub async fn rebuilds_from_the_store_and_purges_the_outbox(s: &dyn Store) {
-    let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();
-    let board =
-        NewBoard { key, company: "Cartesia".into(), url: None, status: BoardStatus::Active };
-    s.add_board(&board, t(1, 0)).await.unwrap();
-    let crawl = |body: serde_json::Value, at| async move {
-        let (_server, registry) =
-            ashby_server(&[("cartesia", Reply::json(serde_json::to_vec(&body).unwrap()))]).await;
-        run_provider(
-            s,
-            &registry,
-            &Provider::parse("ashby").unwrap(),
-            &IngestConfig::default(),
-            &CancellationToken::new(),
-            &move || at,
-        )
-        .await
-        .unwrap()
-    };
+    add_cartesia(s, t(1, 0)).await;
+    let crawl = |body, at| crawl_cartesia(s, body, at);
     let full = ashby_board("cartesia");
     let first = crawl(full.clone(), t(2, 0)).await;
     assert!(first.inserted > 2);

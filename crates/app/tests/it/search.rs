@@ -6,7 +6,10 @@ use freehire_app::{
     AppError,
     search::{SearchArgs, search},
 };
-use freehire_search::{EmbeddedIndex, Endpoint, Facet, JobQuery, SearchDocument, SearchIndex};
+use freehire_search::{
+    EmbeddedIndex, Endpoint, Facet, IndexError, JobQuery, SearchDocument, SearchIndex,
+    SearchRequest, SearchResults,
+};
 
 use crate::support::t;
 
@@ -127,4 +130,62 @@ async fn bad_values_are_refused_naming_the_parameter() {
     a.offset = Some(9_999);
     let err = search(&index, &a, t(10, 0)).await.unwrap_err();
     assert!(err.to_string().contains("offset + limit"), "{err}");
+}
+
+/// An engine whose live settings allow no filter yet (Meilisearch answers 400 on one).
+struct RefusesFilters(EmbeddedIndex);
+
+#[async_trait::async_trait]
+impl SearchIndex for RefusesFilters {
+    async fn upsert(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
+        self.0.upsert(docs).await
+    }
+    async fn delete(&self, ids: &[i64]) -> Result<(), IndexError> {
+        self.0.delete(ids).await
+    }
+    async fn rebuild(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
+        self.0.rebuild(docs).await
+    }
+    async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
+        if request.query.active_filter_params().is_empty() {
+            self.0.search(request).await
+        } else {
+            Err(IndexError::Rejected("attribute `countries` is not filterable".into()))
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_refused_filter_is_dropped_and_reported() {
+    let (_dir, index) = index().await;
+    let index = RefusesFilters(index);
+    let a = args("rust", &[("countries", &["de"]), ("work_mode", &["remote"])]);
+    let found = search(&index, &a, t(10, 0)).await.unwrap();
+    assert_eq!(found.results.total, 3, "the text alone");
+    let ignored: Vec<&str> = found.query.ignored_params.iter().map(|p| p.param.as_str()).collect();
+    assert_eq!(ignored, ["countries", "work_mode"], "every filter parameter, sorted");
+    assert!(found.query.facets.is_empty(), "the query answered has no filter");
+
+    // Without a filter to drop, the refusal is the answer.
+    let err = search(&RefusesEverything, &args("rust", &[]), t(10, 0)).await.unwrap_err();
+    assert!(matches!(err, AppError::Search(IndexError::Rejected(_))), "{err}");
+}
+
+/// An engine that refuses every query.
+struct RefusesEverything;
+
+#[async_trait::async_trait]
+impl SearchIndex for RefusesEverything {
+    async fn upsert(&self, _: Vec<SearchDocument>) -> Result<(), IndexError> {
+        Ok(())
+    }
+    async fn delete(&self, _: &[i64]) -> Result<(), IndexError> {
+        Ok(())
+    }
+    async fn rebuild(&self, _: Vec<SearchDocument>) -> Result<(), IndexError> {
+        Ok(())
+    }
+    async fn search(&self, _: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
+        Err(IndexError::Rejected("no".into()))
+    }
 }

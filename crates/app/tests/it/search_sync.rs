@@ -1,34 +1,11 @@
 //! The outbox drain: after ingest a job is searchable within one drain; a closed job leaves
 //! within one.
 
-use chrono::{DateTime, Utc};
-use freehire_app::{
-    ingest::{IngestConfig, RunStats, run_provider},
-    search_sync::drain,
-};
-use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
-use freehire_ingest::replay::Reply;
+use freehire_app::search_sync::drain;
 use freehire_search::{EmbeddedIndex, Endpoint, JobQuery, SearchIndex, SearchRequest};
 use freehire_store::{ClaimOptions, OutboxKind, Store};
-use tokio_util::sync::CancellationToken;
 
-use crate::support::{ashby_board, ashby_server, t};
-
-/// One run of the Ashby provider with the `cartesia` board answering `body`.
-async fn crawl_cartesia(s: &dyn Store, body: serde_json::Value, at: DateTime<Utc>) -> RunStats {
-    let (_server, registry) =
-        ashby_server(&[("cartesia", Reply::json(serde_json::to_vec(&body).unwrap()))]).await;
-    run_provider(
-        s,
-        &registry,
-        &Provider::parse("ashby").unwrap(),
-        &IngestConfig::default(),
-        &CancellationToken::new(),
-        &move || at,
-    )
-    .await
-    .unwrap()
-}
+use crate::support::{add_cartesia, ashby_board, crawl_cartesia, t};
 
 async fn total(index: &dyn SearchIndex, q: &str) -> u64 {
     let query = JobQuery::from_query_str(q, Endpoint::Search).unwrap();
@@ -37,10 +14,7 @@ async fn total(index: &dyn SearchIndex, q: &str) -> u64 {
 }
 
 pub async fn ingested_jobs_become_searchable_and_closed_ones_leave(s: &dyn Store) {
-    let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();
-    let board =
-        NewBoard { key, company: "Cartesia".into(), url: None, status: BoardStatus::Active };
-    s.add_board(&board, t(1, 0)).await.unwrap();
+    add_cartesia(s, t(1, 0)).await;
     let full = ashby_board("cartesia");
     let crawl = |body, at| crawl_cartesia(s, body, at);
     let first = crawl(full.clone(), t(2, 0)).await;
@@ -69,10 +43,7 @@ pub async fn ingested_jobs_become_searchable_and_closed_ones_leave(s: &dyn Store
 /// A role posted once per city is one search hit that every city finds; when that posting
 /// closes, the next one takes the role over in the index.
 pub async fn a_role_cluster_is_one_hit_found_in_every_city(s: &dyn Store) {
-    let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();
-    let board =
-        NewBoard { key, company: "Cartesia".into(), url: None, status: BoardStatus::Active };
-    s.add_board(&board, t(1, 0)).await.unwrap();
+    add_cartesia(s, t(1, 0)).await;
     let mut body = ashby_board("cartesia");
     let jobs = body["jobs"].as_array_mut().unwrap();
     let original = jobs[0].clone();

@@ -1,13 +1,18 @@
-//! Replay servers over the recorded fixtures, and registries that talk to them.
+//! Replay servers over the recorded fixtures, registries that talk to them, and the Ashby
+//! `cartesia` board added and crawled from them.
 
 use std::{path::PathBuf, time::Duration};
 
 use chrono::{DateTime, TimeZone, Utc};
+use freehire_app::ingest::{IngestConfig, RunStats, run_provider};
+use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
     Registry, SourceConfig,
     http::{BackoffConfig, ClientConfig, HttpClient, RetryConfig},
     replay::{ReplayServer, Reply, Route},
 };
+use freehire_store::Store;
+use tokio_util::sync::CancellationToken;
 
 /// `shared/fixtures/ats`, found above the crate (or `FREEHIRE_ATS_FIXTURES`).
 pub fn fixtures() -> PathBuf {
@@ -52,4 +57,28 @@ pub async fn serve(builder: freehire_ingest::replay::ReplayBuilder) -> (ReplaySe
 /// A fixed instant: day `d`, hour `h` of November 2026.
 pub fn t(d: u32, h: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, d, h, 0, 0).unwrap()
+}
+
+/// Adds the active Ashby board `cartesia` (company Cartesia) at `at`.
+pub async fn add_cartesia(s: &dyn Store, at: DateTime<Utc>) {
+    let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();
+    let board =
+        NewBoard { key, company: "Cartesia".into(), url: None, status: BoardStatus::Active };
+    s.add_board(&board, at).await.unwrap();
+}
+
+/// One run of the Ashby provider with the `cartesia` board answering `body`.
+pub async fn crawl_cartesia(s: &dyn Store, body: serde_json::Value, at: DateTime<Utc>) -> RunStats {
+    let (_server, registry) =
+        ashby_server(&[("cartesia", Reply::json(serde_json::to_vec(&body).unwrap()))]).await;
+    run_provider(
+        s,
+        &registry,
+        &Provider::parse("ashby").unwrap(),
+        &IngestConfig::default(),
+        &CancellationToken::new(),
+        &move || at,
+    )
+    .await
+    .unwrap()
 }
