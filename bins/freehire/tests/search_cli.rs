@@ -126,6 +126,8 @@ async fn search_prints_a_table_json_and_facets() {
     assert!(at("\"remote\": 3") < at("\"hybrid\": 1"), "values ranked by count: {out}");
 }
 
+// scenario: No index yet
+// scenario: Bad value
 #[tokio::test]
 async fn search_refuses_bad_values_and_a_missing_index() {
     let dir = tempfile::tempdir().unwrap();

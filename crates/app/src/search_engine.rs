@@ -178,6 +178,7 @@ mod tests {
     }
 
     // Flags are given explicitly: they win over the environment (a developer's FREEHIRE_MEILI_URL).
+    // scenario: Default
     #[test]
     fn the_default_is_the_embedded_engine() {
         match SearchEngineArgs::default().config().unwrap() {
@@ -189,6 +190,7 @@ mod tests {
         assert!(matches!(cli.search.config().unwrap(), SearchEngineConfig::Embedded { .. }));
     }
 
+    // scenario: Missing URL
     #[test]
     fn meilisearch_needs_a_url() {
         let cli = Cli::try_parse_from(["x", "--search-engine", "meilisearch", "--meili-url", " "])

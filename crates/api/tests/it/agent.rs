@@ -15,6 +15,8 @@ fn first_description(body: &Value) -> &str {
     body["data"][0]["description"].as_str().unwrap()
 }
 
+// scenario: Full text, not the indexed cut
+// scenario: Markdown for an agent
 async fn full_descriptions_in_every_format(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     let (status, body) = s.get("/api/v1/agent/jobs/search?q=rust&limit=1").await;
@@ -50,6 +52,7 @@ async fn full_descriptions_in_every_format(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: A job the index still holds but the store lost
 async fn vanished_and_closed_jobs(db: TestDb) {
     let (s, _dir, index) = indexed(db).await;
     // The index still holds a job the store never had (or lost): it is skipped, total stays.

@@ -5,6 +5,7 @@ use serde_json::json;
 
 use crate::{catalogue::indexed, search::on_both_backends, server::Server};
 
+// scenario: Ranked values
 async fn counts_stats_and_order(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     let (status, body) = s.get("/api/v1/jobs/facets").await;
@@ -40,6 +41,7 @@ async fn counts_stats_and_order(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: Restricted facets
 async fn filters_restriction_and_disjunctive(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     let (_, body) = s.get("/api/v1/jobs/facets?regions=eu&facets=seniority,skills").await;

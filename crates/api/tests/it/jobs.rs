@@ -90,7 +90,7 @@ async fn list_shape_and_order(db: TestDb) {
     s.db.teardown().await;
 }
 
-// scenario: Clamped limit
+// scenario: Clamped list limit
 // scenario: Malformed parameter
 async fn pagination_and_bad_parameters(db: TestDb) {
     let s = seeded(db).await;

@@ -9,6 +9,7 @@ fn titles(body: &Value) -> Vec<&str> {
     body["data"].as_array().unwrap().iter().map(|h| h["title"].as_str().unwrap()).collect()
 }
 
+// scenario: Text search
 async fn search_finds_and_pages(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     let (status, body) = s.get("/api/v1/jobs/search?q=rust").await;
@@ -29,6 +30,7 @@ async fn search_finds_and_pages(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: A hit is the job as the detail route shows it
 /// A hit is the job as `/jobs/{slug}` shows it, less what the index does not hold, with the
 /// description as cut visible text.
 async fn hits_are_the_public_job_shape(db: TestDb) {
@@ -61,6 +63,7 @@ async fn hits_are_the_public_job_shape(db: TestDb) {
     s.db.teardown().await;
 }
 
+// scenario: No index
 async fn bad_queries_and_no_index(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     let (status, body) = s.get("/api/v1/jobs/search?work_mode=office").await;

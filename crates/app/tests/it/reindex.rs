@@ -16,6 +16,8 @@ async fn ids(index: &dyn SearchIndex) -> Vec<i64> {
     ids
 }
 
+// scenario: Outbox purge
+// scenario: Stale documents go
 pub async fn rebuilds_from_the_store_and_purges_the_outbox(s: &dyn Store) {
     add_cartesia(s, t(1, 0)).await;
     let crawl = |body, at| crawl_cartesia(s, body, at);

@@ -66,6 +66,8 @@ fn args(text: &str, filters: &[(&str, &[&str])]) -> SearchArgs {
     }
 }
 
+// scenario: Unknown parameter
+// scenario: Flags are parameters
 #[tokio::test]
 async fn flags_mean_what_the_parameters_mean() {
     let (_dir, index) = index().await;

@@ -51,7 +51,7 @@ fn regions_mode_and_is_ignored() {
     assert!(parse("regions_mode=and").unwrap().ignored_params.is_empty());
 }
 
-// scenario: No region
+// scenario: No region filter
 #[test]
 fn regions_none_is_empty_and_its_exclusion_not_empty() {
     assert_eq!(filter("regions=none"), "regions IS EMPTY");
@@ -164,7 +164,7 @@ fn no_unknown_parameters_no_ignored_params_key() {
     assert_eq!(one, serde_json::json!({"param": "country"}), "did_you_mean omitted when none");
 }
 
-// scenario: Clamped limit
+// scenario: Clamped search limit
 // scenario: Too deep
 // scenario: Deepest page
 #[test]
@@ -182,7 +182,7 @@ fn limit_default_clamp_and_window() {
 
 // scenario: Bogus sort without text
 // scenario: Bogus sort with text
-// scenario: Salary sort
+// scenario: Salary sort with a bad order
 #[test]
 fn sort_fallbacks() {
     assert_eq!(parse("sort=bogus").unwrap().sort_directives(), vec!["posted_at:desc"]);

@@ -20,6 +20,7 @@ fn p(name: &str) -> Provider {
     Provider::parse(name).unwrap()
 }
 
+// scenario: Two workers
 // scenario: Outage
 pub async fn due_providers_are_claimed_once_per_cadence(s: &dyn Store) {
     add(s, "lever", "acme").await;

@@ -99,7 +99,7 @@ pub async fn facet_filters(index: &dyn SearchIndex) {
 }
 
 // scenario: Geography OR-group
-// scenario: No region
+// scenario: No region matches
 // scenario: Free-text values ignore case
 // scenario: No region on Meilisearch
 pub async fn geography_and_flags(index: &dyn SearchIndex) {
@@ -139,7 +139,7 @@ pub async fn scalar_bounds(index: &dyn SearchIndex) {
     assert!(set(index, "visa_sponsorship=true").await.is_empty());
 }
 
-// scenario: Salary sort
+// scenario: Salary sort ascending
 pub async fn sorts(index: &dyn SearchIndex) {
     // No text, no sort: newest effective posted date first.
     assert_eq!(ids(index, "").await, vec![5, 2, 1, 6, 3, 4]);
