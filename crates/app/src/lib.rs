@@ -16,7 +16,7 @@
 //! - [`process`]: logging set-up and the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
-//! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
+//! [`freehire_ingest::Sources`], a clock), so every service runs in tests against real
 //! databases and a local replay server.
 
 pub mod boards;

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use freehire_domain::{BoardKey, Provider};
 use freehire_ingest::http::{ClientConfig, HttpClient};
 use freehire_ingest::replay::ReplayServer;
-use freehire_ingest::{BoardTarget, Registry, Source, SourceConfig};
+use freehire_ingest::{BoardTarget, Source, SourceConfig, Sources};
 use futures::StreamExt;
 
 const ROUNDS: usize = 200;
@@ -66,7 +66,7 @@ fn main() {
             .await
             .unwrap();
         let http = HttpClient::new(ClientConfig::replaying(server.origin())).unwrap();
-        let registry = Registry::new(&http, SourceConfig::default());
+        let registry = Sources::new(&http, SourceConfig::default());
         let ashby = Provider::parse("ashby").unwrap();
         let source = registry.require(&ashby).unwrap().clone();
         let targets: Vec<BoardTarget> = names

@@ -3,9 +3,9 @@
 use freehire_domain::DomainError;
 
 /// Everything that can go wrong while fetching a board, recognising a URL or reading an import
-/// file. [`Error::is_transient`] tells the retry layer which failures are worth another try.
+/// file. [`IngestError::is_transient`] tells the retry layer which failures are worth another try.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub enum IngestError {
     /// A non-2xx answer (after retries).
     #[error("{method} {url}: HTTP {status}")]
     Status {
@@ -115,7 +115,7 @@ pub enum Error {
     Domain(#[from] DomainError),
 }
 
-impl Error {
+impl IngestError {
     /// Whether a retry may help: network failures, 5xx and 429.
     pub fn is_transient(&self) -> bool {
         match self {
@@ -130,7 +130,7 @@ impl Error {
         matches!(self, Self::Status { status: 403 | 429, .. })
     }
 
-    /// The HTTP status of a [`Error::Status`].
+    /// The HTTP status of a [`IngestError::Status`].
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Status { status, .. } => Some(*status),
@@ -143,7 +143,7 @@ impl Error {
         matches!(self.status(), Some(404 | 410))
     }
 
-    /// Turns a 404/410 on a board's listing into [`Error::BoardGone`]; other errors pass.
+    /// Turns a 404/410 on a board's listing into [`IngestError::BoardGone`]; other errors pass.
     pub fn board_gone_on_404(self, board: &str) -> Self {
         if self.is_not_found() {
             let reason = self.to_string();

@@ -4,7 +4,7 @@
 //!
 //! - [`Source`]: the adapter contract (one board in, [`RawPosting`]s out), with an optional
 //!   hydrating form ([`Source::fetch_new`]) and [`Capabilities`] (`full_board_listing`).
-//! - [`Registry`]: the twelve built-in adapters keyed by [`freehire_domain::Provider`]
+//! - [`Sources`]: the twelve built-in adapters keyed by [`freehire_domain::Provider`]
 //!   (greenhouse, lever, ashby, workday, smartrecruiters, workable, recruitee, personio,
 //!   teamtailor, bamboohr, pinpoint, rippling).
 //! - [`http`]: the safe HTTP client (timeouts, retries, backoff, pacing, body cap, SSRF guard,
@@ -30,7 +30,7 @@ mod sanitize;
 mod source;
 
 pub use adapters::PROVIDERS;
-pub use error::Error;
+pub use error::IngestError;
 pub use identity::board_identity;
 pub use import::{BoardRow, parse_board_csv};
 pub use posting::{BoardListing, RawDate, RawPosting, SeenSet, Unreadable, external_id};
@@ -39,9 +39,9 @@ pub use sanitize::{
     decode_encoded_html, decode_maybe_encoded_html, sanitize_encoded_html, sanitize_html,
     sanitize_maybe_encoded_html,
 };
-pub use source::{BoardTarget, Capabilities, Registry, Source, SourceConfig};
+pub use source::{BoardTarget, Capabilities, Source, SourceConfig, Sources};
 
 /// Checks a board's shape for its provider without any request.
-pub fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), Error> {
+pub fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), IngestError> {
     adapters::validate_board(key)
 }

@@ -2,13 +2,13 @@
 //! canonical_url}` for the twelve platforms' public careers URLs and API URLs (reference §3.5
 //! modes `path`, `pathlocale`, `pathportal`, `subdomain`, `hostpath` and `apiBoards`).
 //!
-//! Anything not matched is [`Error::Unrecognised`]: never a guess. Platform-own labels
+//! Anything not matched is [`IngestError::Unrecognised`]: never a guess. Platform-own labels
 //! (`www.`, `app.`, `help.`, `api.` …) are never tenants.
 
 use freehire_domain::{BoardKey, Provider};
 use url::Url;
 
-use crate::Error;
+use crate::IngestError;
 
 /// A recognised board.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -25,7 +25,7 @@ pub struct Recognized {
 
 impl Recognized {
     /// The board key.
-    pub fn key(&self) -> Result<BoardKey, Error> {
+    pub fn key(&self) -> Result<BoardKey, IngestError> {
         Ok(BoardKey::new(self.provider.clone(), &self.board, &self.region)?)
     }
 }
@@ -65,8 +65,8 @@ const PLATFORM_LABELS: &[&str] = &[
     "ats",
 ];
 
-fn unrecognised(url: &str, reason: &str) -> Error {
-    Error::Unrecognised { url: url.to_owned(), reason: reason.to_owned() }
+fn unrecognised(url: &str, reason: &str) -> IngestError {
+    IngestError::Unrecognised { url: url.to_owned(), reason: reason.to_owned() }
 }
 
 /// A path-segment board: unreserved URL characters only.
@@ -110,7 +110,7 @@ fn found(name: &str, board: String, region: &str, canonical_url: String) -> Opti
 }
 
 /// Recognises a board from a careers or API URL. A scheme-less input is read as `https://`.
-pub fn recognize(raw: &str) -> Result<Recognized, Error> {
+pub fn recognize(raw: &str) -> Result<Recognized, IngestError> {
     let trimmed = raw.trim();
     let with_scheme =
         if trimmed.contains("://") { trimmed.to_owned() } else { format!("https://{trimmed}") };

@@ -1,12 +1,12 @@
 //! The adapter contract: [`Source`] (one board in, raw postings out), its [`Capabilities`],
-//! the [`BoardTarget`] it is given, and the [`Registry`] keyed by provider.
+//! the [`BoardTarget`] it is given, and the [`Sources`] keyed by provider.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use freehire_domain::{BoardKey, Provider};
 
-use crate::Error;
+use crate::IngestError;
 use crate::adapters;
 use crate::http::HttpClient;
 use crate::posting::{BoardListing, SeenSet};
@@ -40,7 +40,7 @@ pub struct Capabilities {
 /// An ATS adapter.
 ///
 /// A fetch returns `Ok` only for a listing it could read; an empty board is `Ok` with no
-/// postings. A 404 on the board's listing is [`Error::BoardGone`]. One failing detail never
+/// postings. A 404 on the board's listing is [`IngestError::BoardGone`]. One failing detail never
 /// fails the board: it is reported in [`BoardListing::unreadable`].
 #[async_trait::async_trait]
 pub trait Source: Send + Sync {
@@ -51,11 +51,15 @@ pub trait Source: Send + Sync {
     fn capabilities(&self) -> Capabilities;
 
     /// Fetches every posting of a board, detail included.
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error>;
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError>;
 
     /// Fetches a board, requesting detail only for native ids not in `seen`; those are
     /// returned in [`BoardListing::seen_refresh`]. Non-hydrating adapters fetch everything.
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch_new(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let _ = seen;
         self.fetch(board).await
     }
@@ -76,17 +80,17 @@ impl Default for SourceConfig {
 
 /// Every adapter, keyed by provider.
 #[derive(Clone)]
-pub struct Registry {
+pub struct Sources {
     sources: BTreeMap<Provider, Arc<dyn Source>>,
 }
 
-impl std::fmt::Debug for Registry {
+impl std::fmt::Debug for Sources {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.sources.keys()).finish()
     }
 }
 
-impl Registry {
+impl Sources {
     /// The registry of the twelve built-in adapters over one shared client.
     pub fn new(http: &HttpClient, config: SourceConfig) -> Self {
         let mut registry = Self { sources: BTreeMap::new() };
@@ -111,9 +115,9 @@ impl Registry {
         self.sources.get(provider)
     }
 
-    /// The source of a provider, or [`Error::UnknownProvider`].
-    pub fn require(&self, provider: &Provider) -> Result<&Arc<dyn Source>, Error> {
-        self.get(provider).ok_or_else(|| Error::UnknownProvider(provider.to_string()))
+    /// The source of a provider, or [`IngestError::UnknownProvider`].
+    pub fn require(&self, provider: &Provider) -> Result<&Arc<dyn Source>, IngestError> {
+        self.get(provider).ok_or_else(|| IngestError::UnknownProvider(provider.to_string()))
     }
 
     /// The registered providers, sorted.

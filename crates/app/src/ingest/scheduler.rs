@@ -2,7 +2,7 @@
 //! tick when nothing is due. Several workers may share one database: claims are exclusive.
 
 use freehire_domain::Provider;
-use freehire_ingest::Registry;
+use freehire_ingest::Sources;
 use freehire_search::SearchIndex;
 use freehire_store::{ClaimOptions, RunStatus, ScheduleDefaults, Store};
 use tokio_util::sync::CancellationToken;
@@ -27,7 +27,7 @@ pub struct WorkerConfig {
 /// outboxes into `search` when there is one.
 pub async fn run_once(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     provider: &Provider,
     config: &WorkerConfig,
     search: Option<&dyn SearchIndex>,
@@ -54,7 +54,7 @@ async fn sync_search(store: &dyn Store, search: Option<&dyn SearchIndex>, clock:
 
 async fn run_claimed(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     provider: &Provider,
     config: &WorkerConfig,
     cancel: &CancellationToken,
@@ -75,7 +75,7 @@ async fn run_claimed(
 /// Storage errors are logged and retried after a tick, never fatal.
 pub async fn run_worker(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     config: &WorkerConfig,
     search: Option<&dyn SearchIndex>,
     cancel: &CancellationToken,

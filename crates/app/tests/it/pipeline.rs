@@ -25,7 +25,7 @@ async fn add(s: &dyn Store, provider: &str, board: &str, status: BoardStatus) {
 
 async fn run(
     s: &dyn Store,
-    registry: &freehire_ingest::Registry,
+    registry: &freehire_ingest::Sources,
     provider: &str,
     at: chrono::DateTime<chrono::Utc>,
 ) -> RunStats {

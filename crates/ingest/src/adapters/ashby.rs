@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::Base;
 use super::common::{add_location, build_url, country, employment_type, salary, workplace_mode};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -140,7 +140,7 @@ impl Source for Ashby {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url(
             "api.ashbyhq.com",

@@ -11,7 +11,7 @@ use super::common::{
     Detail, add_location, build_url, collect_details, country, employment_type, fan_out,
     host_label, join_non_empty,
 };
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -150,11 +150,15 @@ impl Source for BambooHr {
         Capabilities { full_board_listing: true, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         self.fetch_new(board, &SeenSet::new()).await
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch_new(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let host = format!("{b}.bamboohr.com");
         let url = build_url(&host, &["careers", "list"], &[])?;
@@ -163,7 +167,7 @@ impl Source for BambooHr {
         let on_board = fetched.url.host_str().is_some_and(|h| h.eq_ignore_ascii_case(&host))
             && fetched.url.path().starts_with("/careers");
         if !on_board {
-            return Err(Error::BoardGone {
+            return Err(IngestError::BoardGone {
                 board: b.to_owned(),
                 reason: format!("redirected to {}", fetched.url),
             });

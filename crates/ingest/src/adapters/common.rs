@@ -9,7 +9,7 @@ use freehire_domain::{
 use futures::StreamExt;
 use url::Url;
 
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{RawPosting, Unreadable};
 
 /// Lowercase letters and digits only, for matching platform labels.
@@ -153,7 +153,7 @@ pub(crate) fn add_location(location: &mut String, part: &str) {
 
 /// A board used as one DNS label (`<board>.recruitee.com`): letters, digits and `-` only, so
 /// a board can never change the host.
-pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, Error> {
+pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, IngestError> {
     let ok = (1..=63).contains(&board.len())
         && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
         && !board.starts_with('-')
@@ -166,8 +166,12 @@ pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, 
 }
 
 /// The board-shape error.
-pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> Error {
-    Error::InvalidBoard { provider: provider.into(), board: board.into(), reason: reason.into() }
+pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
+    IngestError::InvalidBoard {
+        provider: provider.into(),
+        board: board.into(),
+        reason: reason.into(),
+    }
 }
 
 /// `https://{host}` plus percent-encoded path segments and a query.
@@ -175,12 +179,13 @@ pub(crate) fn build_url(
     host: &str,
     segments: &[&str],
     query: &[(&str, &str)],
-) -> Result<Url, Error> {
+) -> Result<Url, IngestError> {
     let mut url = Url::parse(&format!("https://{host}/"))
-        .map_err(|e| Error::Config(format!("bad host {host:?}: {e}")))?;
+        .map_err(|e| IngestError::Config(format!("bad host {host:?}: {e}")))?;
     {
-        let mut path =
-            url.path_segments_mut().map_err(|()| Error::Config(format!("bad host {host:?}")))?;
+        let mut path = url
+            .path_segments_mut()
+            .map_err(|()| IngestError::Config(format!("bad host {host:?}")))?;
         path.clear();
         path.extend(segments);
     }
@@ -202,7 +207,7 @@ pub(crate) enum Detail {
 
 impl Detail {
     /// Classifies a detail result for the posting `native_id`.
-    pub(crate) fn from_result(native_id: &str, result: Result<RawPosting, Error>) -> Self {
+    pub(crate) fn from_result(native_id: &str, result: Result<RawPosting, IngestError>) -> Self {
         match result {
             Ok(p) => Self::Read(Box::new(p)),
             Err(e) if e.is_not_found() => Self::Gone,

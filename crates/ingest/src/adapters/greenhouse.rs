@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Base;
 use super::common::{build_url, employment_type};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::sanitize::{decode_encoded_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
@@ -113,7 +113,7 @@ impl Source for Greenhouse {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url(
             "boards-api.greenhouse.io",

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::Base;
 use super::common::{build_url, country, employment_type, invalid_board, salary, workplace_mode};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -58,7 +58,7 @@ struct SalaryRange {
 }
 
 /// The API host for a region.
-fn api_host(provider: &str, board: &str, region: &str) -> Result<&'static str, Error> {
+fn api_host(provider: &str, board: &str, region: &str) -> Result<&'static str, IngestError> {
     match region {
         "" => Ok("api.lever.co"),
         "eu" => Ok("api.eu.lever.co"),
@@ -110,7 +110,7 @@ impl Source for Lever {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let host = api_host(self.0.provider.as_str(), b, &board.key.region)?;
         let url = build_url(host, &["v0", "postings", b], &[("mode", "json")])?;

@@ -93,7 +93,7 @@ pub(crate) fn all(http: &HttpClient, config: SourceConfig) -> Vec<Arc<dyn Source
 
 /// Checks that a board has the shape its provider needs (a DNS label, a Workday `host/site`,
 /// a Lever region…), without any request.
-pub(crate) fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), crate::Error> {
+pub(crate) fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), crate::IngestError> {
     let (p, b) = (key.provider.as_str(), key.board.as_str());
     let region_ok = key.region.is_empty() || (p == "lever" && key.region == "eu");
     if !region_ok {

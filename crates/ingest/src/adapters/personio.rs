@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::Base;
 use super::common::{add_location, build_url, experience_years_min, host_label, seniority};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::sanitize::decode_maybe_encoded_html;
 use crate::source::{BoardTarget, Capabilities, Source};
@@ -153,7 +153,7 @@ impl Source for Personio {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let host = format!("{b}.jobs.personio.com");
         let url = build_url(&host, &["xml"], &[])?;

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::Base;
 use super::common::{build_url, employment_type, host_label, salary, workplace_mode};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -122,7 +122,7 @@ impl Source for Pinpoint {
         Capabilities { full_board_listing: false, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(&format!("{b}.pinpointhq.com"), &["postings.json"], &[])?;
         let page: Postings =

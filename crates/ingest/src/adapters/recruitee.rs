@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::Base;
 use super::common::{build_url, country, employment_type, host_label, number, salary, seniority};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -101,7 +101,7 @@ impl Source for Recruitee {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(&format!("{b}.recruitee.com"), &["api", "offers", ""], &[])?;
         let offers: Offers =

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::Base;
 use super::common::{Detail, add_location, build_url, collect_details, fan_out};
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -88,11 +88,15 @@ impl Source for Rippling {
         Capabilities { full_board_listing: false, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         self.fetch_new(board, &SeenSet::new()).await
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch_new(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url("ats.rippling.com", &["api", "v1", "board", b, "jobs"], &[])?;
         let items: Vec<Item> =

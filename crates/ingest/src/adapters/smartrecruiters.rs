@@ -12,7 +12,7 @@ use super::common::{
     Detail, build_url, collect_details, country, employment_type, fan_out, join_non_empty,
     mode_from_flags, seniority,
 };
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -154,7 +154,7 @@ fn from_listing(board: &str, item: Item) -> RawPosting {
 }
 
 impl SmartRecruiters {
-    async fn list(&self, b: &str) -> Result<Vec<Item>, Error> {
+    async fn list(&self, b: &str) -> Result<Vec<Item>, IngestError> {
         let mut items = Vec::new();
         let mut ids = HashSet::new();
         for page_no in 0..MAX_PAGES {
@@ -178,13 +178,13 @@ impl SmartRecruiters {
                 return Ok(items);
             }
         }
-        Err(Error::Incomplete {
+        Err(IngestError::Incomplete {
             board: b.to_owned(),
             reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
         })
     }
 
-    async fn detail(&self, b: &str, item: Item) -> Result<RawPosting, Error> {
+    async fn detail(&self, b: &str, item: Item) -> Result<RawPosting, IngestError> {
         let url = build_url(
             "api.smartrecruiters.com",
             &["v1", "companies", b, "postings", &item.id],
@@ -210,11 +210,15 @@ impl Source for SmartRecruiters {
         Capabilities { full_board_listing: true, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         self.fetch_new(board, &SeenSet::new()).await
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch_new(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let items = self.list(b).await?;
         let mut listing = BoardListing::default();

@@ -14,7 +14,7 @@ use super::Base;
 use super::common::{
     add_location, build_url, country, employment_type, invalid_board, join_non_empty,
 };
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting};
 use crate::sanitize::decode_maybe_encoded_html;
 use crate::source::{BoardTarget, Capabilities, Source};
@@ -87,7 +87,7 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Place>, D::
 }
 
 /// The career host of a board: `acme` → `acme.teamtailor.com`; a host is kept as it is.
-pub(crate) fn career_host(board: &str) -> Result<String, Error> {
+pub(crate) fn career_host(board: &str) -> Result<String, IngestError> {
     let board = board.trim().trim_end_matches('/').to_ascii_lowercase();
     let valid = !board.is_empty()
         && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
@@ -170,7 +170,7 @@ impl Source for Teamtailor {
         Capabilities { full_board_listing: false, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         let host = career_host(&board.key.board)?;
         let mut url = build_url(&host, &["jobs.json"], &[])?;
         let mut listing = BoardListing::default();
@@ -201,7 +201,10 @@ impl Source for Teamtailor {
                 _ => return Ok(listing),
             }
         }
-        Err(Error::Incomplete { board: host, reason: format!("more than {MAX_PAGES} feed pages") })
+        Err(IngestError::Incomplete {
+            board: host,
+            reason: format!("more than {MAX_PAGES} feed pages"),
+        })
     }
 }
 

@@ -57,7 +57,7 @@ async fn ashby_recorded_boards() {
     let server = b.start().await.unwrap();
     let http =
         freehire_ingest::http::HttpClient::new(crate::support::fast_config(&server)).unwrap();
-    let reg = freehire_ingest::Registry::new(&http, freehire_ingest::SourceConfig::default());
+    let reg = freehire_ingest::Sources::new(&http, freehire_ingest::SourceConfig::default());
     let cartesia = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap();
     assert_eq!(cartesia.postings.len(), 23);
     let first = &cartesia.postings[0];
@@ -293,7 +293,7 @@ async fn bamboohr_redirect_off_careers_is_board_gone() {
     ];
     let (_s, reg) = setup(routes).await;
     let err = fetch(&reg, &target("bamboohr", "gone", "")).await.unwrap_err();
-    assert!(matches!(err, freehire_ingest::Error::BoardGone { .. }), "{err}");
+    assert!(matches!(err, freehire_ingest::IngestError::BoardGone { .. }), "{err}");
 }
 
 #[tokio::test]
@@ -540,7 +540,7 @@ async fn workday_still_capped_at_depth_three_fails() {
     let err = fetch(&reg, &target("workday", "acme.wd1.myworkdayjobs.com/Careers", ""))
         .await
         .unwrap_err();
-    assert!(matches!(err, freehire_ingest::Error::Incomplete { .. }), "{err}");
+    assert!(matches!(err, freehire_ingest::IngestError::Incomplete { .. }), "{err}");
     assert!(err.to_string().contains("depth 3"), "{err}");
 }
 
@@ -635,7 +635,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
-    assert!(matches!(reg.require(&unknown), Err(freehire_ingest::Error::UnknownProvider(_))));
+    assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
 
 /// Detail requests fan out, bounded by `detail_concurrency` (listing derived from the recorded
@@ -661,7 +661,7 @@ async fn detail_fan_out_is_bounded() {
     let server = b.start().await.unwrap();
     let http =
         freehire_ingest::http::HttpClient::new(crate::support::fast_config(&server)).unwrap();
-    let reg = freehire_ingest::Registry::new(
+    let reg = freehire_ingest::Sources::new(
         &http,
         freehire_ingest::SourceConfig { detail_concurrency: 3 },
     );

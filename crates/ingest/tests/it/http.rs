@@ -1,6 +1,6 @@
 //! The HTTP client's guards: SSRF refusal, the replay rewrite and header, the User-Agent.
 
-use freehire_ingest::Error;
+use freehire_ingest::IngestError;
 use freehire_ingest::http::{ClientConfig, HttpClient, ProviderPolicy, SsrfPolicy, USER_AGENT};
 use freehire_ingest::replay::{ReplayServer, Reply, Route};
 use url::Url;
@@ -29,7 +29,7 @@ async fn ssrf_guard_refuses_internal_targets() {
         "file:///etc/passwd".to_owned(),
     ] {
         let err = client.get(&Url::parse(&target).unwrap(), "application/json").await.unwrap_err();
-        assert!(matches!(err, Error::Refused { .. }), "{target}: {err}");
+        assert!(matches!(err, IngestError::Refused { .. }), "{target}: {err}");
     }
     assert!(server.requests().is_empty(), "nothing reached the local server");
 }

@@ -1,7 +1,7 @@
 //! Board URL recognition: careers and API URLs of the twelve platforms; everything else is an
 //! error, never a guess.
 
-use freehire_ingest::{Error, board_identity, recognize, validate_board};
+use freehire_ingest::{IngestError, board_identity, recognize, validate_board};
 
 fn rec(url: &str) -> (String, String, String, String) {
     let r = recognize(url).unwrap_or_else(|e| panic!("{url}: {e}"));
@@ -167,7 +167,7 @@ fn unrecognised_urls_are_errors() {
         "https://ats.rippling.com/en-GB",
     ] {
         let err = recognize(url).unwrap_err();
-        assert!(matches!(err, Error::Unrecognised { .. }), "{url}: {err}");
+        assert!(matches!(err, IngestError::Unrecognised { .. }), "{url}: {err}");
     }
 }
 

@@ -26,7 +26,7 @@ use super::Base;
 use super::common::{
     Detail, add_location, collect_details, country, employment_type, fan_out, workplace_mode,
 };
-use crate::Error;
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::source::{BoardTarget, Capabilities, Source};
 
@@ -114,7 +114,7 @@ impl Workday {
         site: &Site,
         applied: &BTreeMap<String, Vec<String>>,
         offset: usize,
-    ) -> Result<Page, Error> {
+    ) -> Result<Page, IngestError> {
         let url = site.cxs(&["jobs"])?;
         let body = json!({"appliedFacets": applied, "limit": PAGE_SIZE, "offset": offset, "searchText": ""});
         self.0.http.post_for_json(&url, &body).await
@@ -129,7 +129,7 @@ impl Workday {
         depth: usize,
         out: &mut Vec<Item>,
         ids: &mut HashSet<String>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), IngestError> {
         let first = self.page(site, &applied, 0).await;
         let first = if depth == 0 && applied.is_empty() {
             first.map_err(|e| e.board_gone_on_404(board))?
@@ -138,7 +138,7 @@ impl Workday {
         };
         if first.total >= CAPPED_TOTAL {
             if depth >= MAX_SPLIT_DEPTH {
-                return Err(Error::Incomplete {
+                return Err(IngestError::Incomplete {
                     board: board.to_owned(),
                     reason: format!(
                         "still capped at {CAPPED_TOTAL} after splitting to depth {MAX_SPLIT_DEPTH}"
@@ -148,7 +148,7 @@ impl Workday {
             let Some((param, values)) =
                 choose_dimension(flatten_facets(&first.facets), &applied, first.total)
             else {
-                return Err(Error::Incomplete {
+                return Err(IngestError::Incomplete {
                     board: board.to_owned(),
                     reason: format!("capped at {CAPPED_TOTAL} and no facet partitions the listing"),
                 });
@@ -182,7 +182,7 @@ impl Workday {
                 total = page.total;
             }
         }
-        Err(Error::Incomplete {
+        Err(IngestError::Incomplete {
             board: board.to_owned(),
             reason: format!("more than {MAX_PAGES} pages"),
         })
@@ -245,11 +245,15 @@ impl Source for Workday {
         Capabilities { full_board_listing: true, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, IngestError> {
         self.fetch_new(board, &SeenSet::new()).await
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch_new(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let site = Site::parse(&board.key.board)?;
         let mut items = Vec::new();
         let mut paths = HashSet::new();

@@ -1,6 +1,6 @@
 //! A Workday board: `host/site` or `host/tenant/site`, and its CXS URLs.
 
-use crate::Error;
+use crate::IngestError;
 use crate::adapters::common::{build_url, invalid_board};
 
 /// A parsed Workday board.
@@ -12,7 +12,7 @@ pub(crate) struct Site {
 }
 
 impl Site {
-    pub(crate) fn parse(board: &str) -> Result<Self, Error> {
+    pub(crate) fn parse(board: &str) -> Result<Self, IngestError> {
         let bad = |why: &str| invalid_board("workday", board, why);
         let parts: Vec<&str> = board.trim().trim_matches('/').split('/').collect();
         let host = parts.first().map(|h| h.to_ascii_lowercase()).unwrap_or_default();
@@ -36,7 +36,7 @@ impl Site {
 
     /// The detail URL of an `externalPath`, kept as Workday wrote it (it may already be
     /// percent-encoded). A path that could leave the site's CXS prefix is refused.
-    pub(crate) fn detail_url(&self, external_path: &str) -> Result<url::Url, Error> {
+    pub(crate) fn detail_url(&self, external_path: &str) -> Result<url::Url, IngestError> {
         let safe = external_path.starts_with('/')
             && !external_path.starts_with("//")
             && !external_path.split('/').any(|seg| seg == ".." || seg == ".")
@@ -50,7 +50,7 @@ impl Site {
         url::Url::parse(&raw).map_err(|e| invalid_board("workday", external_path, &e.to_string()))
     }
 
-    pub(crate) fn cxs(&self, tail: &[&str]) -> Result<url::Url, Error> {
+    pub(crate) fn cxs(&self, tail: &[&str]) -> Result<url::Url, IngestError> {
         let mut segs = vec!["wday", "cxs", self.tenant.as_str(), self.site.as_str()];
         segs.extend_from_slice(tail);
         build_url(&self.host, &segs, &[])
