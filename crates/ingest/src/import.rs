@@ -6,7 +6,7 @@ use std::io::Read;
 
 use freehire_domain::{BoardKey, Provider};
 
-use crate::{IngestError, PROVIDERS};
+use crate::{IngestError, provider_keys, validate_board};
 
 /// One valid import row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,18 +75,19 @@ fn row(
 ) -> Result<BoardRow, IngestError> {
     let provider =
         Provider::parse(provider).map_err(|e| csv_error(line, "provider", e.to_string()))?;
-    if !PROVIDERS.contains(&provider.as_str()) {
+    let known = provider_keys();
+    if !known.contains(&provider.as_str()) {
         return Err(csv_error(
             line,
             "provider",
-            format!("unknown provider {provider:?}; known: {}", PROVIDERS.join(", ")),
+            format!("unknown provider {provider:?}; known: {}", known.join(", ")),
         ));
     }
     let key = BoardKey::new(provider, board, region).map_err(|e| {
         let column = if e.to_string().contains("region") { "region" } else { "board" };
         csv_error(line, column, e.to_string())
     })?;
-    crate::adapters::validate_board(&key).map_err(|e| csv_error(line, "board", e.to_string()))?;
+    validate_board(&key).map_err(|e| csv_error(line, "board", e.to_string()))?;
     if company.is_empty() {
         return Err(csv_error(line, "company", "must not be empty"));
     }

@@ -12,7 +12,7 @@
 //! use freehire_domain::{BoardKey, Provider};
 //! use freehire_ingest::http::{ClientConfig, HttpClient};
 //! use freehire_ingest::replay::{ReplayServer, Reply, Route};
-//! use freehire_ingest::{BoardTarget, Sources, SourceConfig};
+//! use freehire_ingest::{BoardTarget, SeenSet, SourceConfig, Sources};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), freehire_ingest::IngestError> {
@@ -25,10 +25,10 @@
 //!     .start()
 //!     .await?;
 //! let http = HttpClient::new(ClientConfig::replaying(server.origin()))?;
-//! let registry = Sources::new(&http, SourceConfig::default());
+//! let sources = Sources::new(&http, SourceConfig::default());
 //! let ashby = Provider::parse("ashby")?;
 //! let board = BoardTarget::new(BoardKey::new(ashby.clone(), "acme", "")?, "Acme");
-//! let listing = registry.require(&ashby)?.fetch(&board).await?;
+//! let listing = sources.require(&ashby)?.fetch(&board, &SeenSet::new()).await?;
 //! assert!(listing.postings.is_empty()); // the 429 was retried; the board is empty
 //! assert_eq!(server.requests()[0].upstream, "https://api.ashbyhq.com");
 //! # Ok(())

@@ -82,12 +82,7 @@ pub(super) async fn crawl(
     };
     let known: HashMap<&str, &str> =
         settled().map(|s| (s.external_id.as_str(), s.source_hash.as_str())).collect();
-    let listing = if capabilities.hydrating {
-        source.fetch_new(&target, &seen).await
-    } else {
-        source.fetch(&target).await
-    };
-    let listing = match listing {
+    let listing = match source.fetch(&target, &seen).await {
         Ok(listing) => listing,
         Err(e) => {
             let error = e.to_string();

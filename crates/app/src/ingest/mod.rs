@@ -5,7 +5,7 @@
 //! 1. skip it while its health says it is cooling down;
 //! 2. load its seen set (stored ids, minus young rows without a description so their detail
 //!    is retried);
-//! 3. fetch (the hydrating form when the adapter has one);
+//! 3. fetch (a hydrating adapter skips the detail of the ids in the seen set);
 //! 4. normalise every posting into a [`freehire_domain::JobPosting`] (namespaced external id,
 //!    facets from `freehire-normalize`), skipping invalid ones;
 //! 5. write them in one transaction (inserted/changed rows are queued for search in it) and

@@ -1,5 +1,6 @@
 //! Helpers shared by the adapters: structured-field mappings (country, work mode, employment
-//! type, salary period), URL building with validated board parts, and the detail fan-out.
+//! type, salary period, ids), board-shape checks, URL building with validated board parts,
+//! and the hydrating detail fan-out ([`hydrate`]).
 
 use std::future::Future;
 
@@ -9,8 +10,11 @@ use freehire_domain::{
 use futures::StreamExt;
 use url::Url;
 
+use freehire_domain::BoardKey;
+use serde_json::Value;
+
 use crate::IngestError;
-use crate::posting::{RawPosting, Unreadable};
+use crate::posting::{BoardListing, RawPosting, SeenSet, Unreadable};
 
 /// Lowercase letters and digits only, for matching platform labels.
 fn squash(raw: &str) -> String {
@@ -125,6 +129,15 @@ pub(crate) fn salary(
     Salary::new(min.and_then(whole), max.and_then(whole), currency?, period).ok()
 }
 
+/// A JSON id that may be a number or a string.
+pub(crate) fn id_text(id: &Value) -> Option<String> {
+    match id {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        _ => None,
+    }
+}
+
 /// A number that may arrive as a JSON number or a string (`"75000"`).
 pub(crate) fn number(value: &serde_json::Value) -> Option<f64> {
     match value {
@@ -165,6 +178,21 @@ pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, 
     }
 }
 
+/// The default board rule: a board without a region.
+pub(crate) fn no_region(key: &BoardKey) -> Result<(), IngestError> {
+    if key.region.is_empty() {
+        Ok(())
+    } else {
+        Err(invalid_board(key.provider.as_str(), &key.board, "this provider has no such region"))
+    }
+}
+
+/// The default rule plus [`host_label`]: for platforms whose board is a subdomain.
+pub(crate) fn host_label_board(key: &BoardKey) -> Result<(), IngestError> {
+    no_region(key)?;
+    host_label(key.provider.as_str(), &key.board).map(|_| ())
+}
+
 /// The board-shape error.
 pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
     IngestError::InvalidBoard {
@@ -196,7 +224,7 @@ pub(crate) fn build_url(
 }
 
 /// What one detail request gave.
-pub(crate) enum Detail {
+enum Detail {
     /// Read.
     Read(Box<RawPosting>),
     /// 404/410: the posting is gone; drop it.
@@ -207,7 +235,7 @@ pub(crate) enum Detail {
 
 impl Detail {
     /// Classifies a detail result for the posting `native_id`.
-    pub(crate) fn from_result(native_id: &str, result: Result<RawPosting, IngestError>) -> Self {
+    fn from_result(native_id: &str, result: Result<RawPosting, IngestError>) -> Self {
         match result {
             Ok(p) => Self::Read(Box::new(p)),
             Err(e) if e.is_not_found() => Self::Gone,
@@ -222,17 +250,36 @@ impl Detail {
     }
 }
 
-/// Runs `fetch` for every item with at most `concurrency` in flight, keeping input order.
-pub(crate) async fn fan_out<T, F, Fut>(items: Vec<T>, concurrency: usize, fetch: F) -> Vec<Detail>
+/// The hydrating fetch over a listing of `(native id, item)`: ids in `seen` go to
+/// [`BoardListing::seen_refresh`]; the others get `detail`, at most `concurrency` in flight,
+/// in listing order. A detail that is 404/410 drops the posting; any other failure lists it
+/// in [`BoardListing::unreadable`].
+pub(crate) async fn hydrate<T, F, Fut>(
+    listed: Vec<(String, T)>,
+    seen: &SeenSet,
+    concurrency: usize,
+    detail: F,
+) -> BoardListing
 where
-    F: Fn(T) -> Fut,
-    Fut: Future<Output = Detail>,
+    F: Fn(String, T) -> Fut,
+    Fut: Future<Output = Result<RawPosting, IngestError>>,
 {
-    futures::stream::iter(items.into_iter().map(fetch)).buffered(concurrency.max(1)).collect().await
-}
-
-/// Sorts detail outcomes into a listing.
-pub(crate) fn collect_details(details: Vec<Detail>, listing: &mut crate::posting::BoardListing) {
+    let mut listing = BoardListing::default();
+    let mut todo = Vec::new();
+    for (id, item) in listed {
+        if seen.contains(&id) {
+            listing.seen_refresh.push(id);
+        } else {
+            todo.push((id, item));
+        }
+    }
+    let details: Vec<Detail> = futures::stream::iter(todo.into_iter().map(|(id, item)| {
+        let fetched = detail(id.clone(), item);
+        async move { Detail::from_result(&id, fetched.await) }
+    }))
+    .buffered(concurrency.max(1))
+    .collect()
+    .await;
     for d in details {
         match d {
             Detail::Read(p) => listing.postings.push(*p),
@@ -240,6 +287,7 @@ pub(crate) fn collect_details(details: Vec<Detail>, listing: &mut crate::posting
             Detail::Unreadable(u) => listing.unreadable.push(u),
         }
     }
+    listing
 }
 
 #[cfg(test)]

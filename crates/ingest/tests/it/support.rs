@@ -57,7 +57,7 @@ pub fn target(provider: &str, board: &str, region: &str) -> BoardTarget {
 }
 
 pub async fn fetch(registry: &Sources, t: &BoardTarget) -> Result<BoardListing, IngestError> {
-    registry.require(&t.key.provider).unwrap().fetch(t).await
+    registry.require(&t.key.provider).unwrap().fetch(t, &SeenSet::new()).await
 }
 
 pub async fn fetch_new(
@@ -66,7 +66,7 @@ pub async fn fetch_new(
     seen: &[&str],
 ) -> Result<BoardListing, IngestError> {
     let seen: SeenSet = seen.iter().map(|s| (*s).to_owned()).collect();
-    registry.require(&t.key.provider).unwrap().fetch_new(t, &seen).await
+    registry.require(&t.key.provider).unwrap().fetch(t, &seen).await
 }
 
 pub fn codes(c: &[CountryCode]) -> Vec<&str> {
