@@ -77,6 +77,7 @@ static HEADINGS: LazyLock<Lexicon<Kind>> = LazyLock::new(|| {
 });
 
 /// Byte ranges of the text that are about the company, not the role.
+#[cfg(test)] // the tests' entry point; the pipeline reuses its scan
 pub fn company_ranges(text: &str, company: &str) -> Vec<(usize, usize)> {
     company_ranges_lowered(text, &text.to_ascii_lowercase(), company)
 }

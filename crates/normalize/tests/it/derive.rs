@@ -2,11 +2,10 @@
 
 use freehire_domain::{
     Category, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Provider, Region,
-    SalaryPeriod, Seniority, WorkMode,
+    SalaryPeriod, Seniority, WorkMode, company_key, company_slug, job_slug, slugify,
 };
 use freehire_normalize::{
-    Draft, SalaryParts, Structured, company_key, company_slug, derive, job_slug, posting, rederive,
-    role_fingerprint, role_key, slugify,
+    Draft, SalaryParts, Structured, derive, posting, rederive, role_fingerprint, role_key,
 };
 
 fn draft(title: &str, location: &str, description: &str) -> Draft {
