@@ -1,3 +1,6 @@
+//! Unit tests of location parsing: the location table (countries, regions, cities per
+//! string), aliases, remote qualifiers, subdivisions and the withheld ambiguous names.
+
 #![allow(clippy::type_complexity)]
 
 use super::*;
