@@ -98,6 +98,7 @@ fn row(
 mod tests {
     use super::*;
 
+    // scenario: Bad import row
     #[test]
     fn rows_and_errors() {
         let file = "provider,board,company\n\

@@ -307,6 +307,7 @@ mod tests {
         assert_eq!(cc(""), None);
     }
 
+    // scenario: Structured fields are not guessed
     #[test]
     fn periods_and_types() {
         assert_eq!(salary_period("1 YEAR"), Some(SalaryPeriod::Year));
@@ -324,6 +325,7 @@ mod tests {
         assert_eq!(mode_from_flags(Some(false), Some(false)), None);
     }
 
+    // scenario: Only unambiguous platform codes map
     #[test]
     fn seniority_and_experience() {
         assert_eq!(seniority("entry_level"), Some(Seniority::Junior));
@@ -337,6 +339,7 @@ mod tests {
         assert_eq!(experience_years_min("99"), None);
     }
 
+    // scenario: A salary without a known period is dropped
     #[test]
     fn salary_needs_a_known_period() {
         assert!(salary(Some(1.0), Some(2.0), Some("USD"), Some("week")).is_none());

@@ -14,6 +14,7 @@ use crate::support::{careerkit, fetch, read, setup, target};
 const ASHBY: &str = "https://api.ashbyhq.com";
 const CARTESIA: &str = "/posting-api/job-board/cartesia";
 
+// scenario: Board gone
 #[tokio::test]
 async fn board_404_is_board_gone() {
     let route = Route::get(ASHBY, CARTESIA).reply(Reply::status(404));
@@ -32,6 +33,7 @@ async fn unrecorded_board_is_gone_too() {
     assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
 }
 
+// scenario: 429 then success
 #[tokio::test]
 async fn retries_429_then_succeeds() {
     let route = Route::get(ASHBY, CARTESIA)
@@ -63,6 +65,7 @@ async fn other_4xx_are_not_retried() {
 
 /// Page 2 of a full-listing provider fails: the whole board fails (pages derived from the
 /// recorded SmartRecruiters item).
+// scenario: Later page fails on a full-listing provider
 #[tokio::test]
 async fn failure_on_page_two_fails_the_board() {
     let recorded: serde_json::Value = serde_json::from_str(&read("smartrecruiters.json")).unwrap();
@@ -87,6 +90,7 @@ async fn failure_on_page_two_fails_the_board() {
     assert_eq!(err.status(), Some(500), "{err}");
 }
 
+// scenario: Truncated body
 #[tokio::test]
 async fn truncated_body_fails() {
     let route = Route::get(ASHBY, CARTESIA)
@@ -106,6 +110,7 @@ async fn truncated_json_fails_to_decode() {
     assert!(matches!(err, IngestError::Decode { .. }), "{err}");
 }
 
+// scenario: Block page
 #[tokio::test]
 async fn html_block_page_is_a_failure() {
     let page = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>";
@@ -120,6 +125,7 @@ async fn html_block_page_is_a_failure() {
     assert!(matches!(err, IngestError::BlockPage { expected: "XML", .. }), "{err}");
 }
 
+// scenario: Empty board
 #[tokio::test]
 async fn empty_board_is_success() {
     let routes = vec![
@@ -134,6 +140,7 @@ async fn empty_board_is_success() {
     assert!(fetch(&reg, &target("greenhouse", "quiet", "")).await.unwrap().postings.is_empty());
 }
 
+// scenario: Body over the cap
 #[tokio::test]
 async fn body_over_the_cap_is_not_retried() {
     let server = ReplayServer::builder()

@@ -13,6 +13,7 @@ async fn local_server() -> ReplayServer {
         .unwrap()
 }
 
+// scenario: Internal target refused
 #[tokio::test]
 async fn ssrf_guard_refuses_internal_targets() {
     let server = local_server().await;
@@ -44,6 +45,7 @@ async fn opt_out_allows_local_targets() {
     assert_eq!(fetched.body, b"{}");
 }
 
+// scenario: Replayed request
 #[tokio::test]
 async fn replay_keeps_path_and_query_and_names_the_upstream() {
     let server = ReplayServer::builder()

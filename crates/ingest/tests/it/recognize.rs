@@ -13,6 +13,7 @@ fn four(p: &str, b: &str, r: &str, c: &str) -> (String, String, String, String) 
     (p.into(), b.into(), r.into(), c.into())
 }
 
+// scenario: Careers URL with a locale
 #[test]
 fn careers_urls() {
     let cases = [
@@ -142,6 +143,7 @@ fn api_urls() {
     assert_eq!(rec("https://salesforce.wd12.myworkdayjobs.com/wday/cxs/salesforce/External_Career_Site/jobs").1, "salesforce.wd12.myworkdayjobs.com/External_Career_Site");
 }
 
+// scenario: Platform page
 #[test]
 fn unrecognised_urls_are_errors() {
     for url in [
