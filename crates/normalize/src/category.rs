@@ -364,6 +364,7 @@ mod tests {
     use super::*;
     use crate::title::scan_title;
 
+    // scenario: Non-tech description match
     #[test]
     fn description_table() {
         let cases = [
@@ -385,6 +386,8 @@ mod tests {
         }
     }
 
+    // scenario: Specific wins
+    // scenario: Title words
     #[test]
     fn title_table() {
         use Category::*;

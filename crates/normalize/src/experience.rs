@@ -124,6 +124,7 @@ fn figure_before(tokens: &[String], years: usize) -> Option<i32> {
 mod tests {
     use super::*;
 
+    // scenario: Range
     #[test]
     fn experience_table() {
         let cases = [

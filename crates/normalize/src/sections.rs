@@ -127,6 +127,7 @@ pub fn company_ranges_lowered(text: &str, lower: &str, company: &str) -> Vec<(us
 mod tests {
     use super::*;
 
+    // scenario: Company introduction
     #[test]
     fn company_sections() {
         let text =

@@ -181,6 +181,8 @@ pub fn from_description(hits: &[Hit<Term>]) -> Option<Seniority> {
 mod tests {
     use super::*;
 
+    // scenario: Grades
+    // scenario: Masks
     #[test]
     fn title_table() {
         let cases = [

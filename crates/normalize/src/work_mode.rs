@@ -105,6 +105,8 @@ mod tests {
     use super::*;
     use crate::description::scan;
 
+    // scenario: Hybrid days
+    // scenario: Conflict
     #[test]
     fn description_table() {
         let cases = [

@@ -46,6 +46,7 @@ fn json(v: &Value) -> Reply {
 }
 
 // scenario: First crawl
+// scenario: Ashby board
 pub async fn first_crawl_fills_the_catalogue_and_activates_the_board(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Pending).await;
     add(s, "ashby", "anara", BoardStatus::Active).await;
