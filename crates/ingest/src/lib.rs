@@ -17,6 +17,8 @@
 //!   fold; [`parse_board_csv`]: board import files.
 //! - [`sanitize_html`]: the description allowlist, applied by the pipeline (adapters hand over
 //!   the description as stated, decoded but not sanitised); [`external_id`]: `<board>:<native id>`.
+//! - [`IngestError`]: the one error type (causes kept as sources, never in its own message);
+//!   [`error_chain`]: an error and its causes as one line, the text board health records.
 //! - [`replay`]: a local server that replays recorded ATS responses for tests and benches.
 //!
 //! Public paths: the client ([`http`]) and the replay server ([`replay`]) are modules; every
@@ -37,7 +39,7 @@ mod sanitize;
 mod source;
 
 pub use adapters::{provider_keys, validate_board};
-pub use error::IngestError;
+pub use error::{BoxedCause, IngestError, error_chain};
 pub use identity::board_identity;
 pub use import::{BoardRow, parse_board_csv};
 pub use posting::{BoardListing, RawDate, RawPosting, SeenSet, Unreadable, external_id};

@@ -103,7 +103,7 @@ impl Reply {
     pub fn file(path: impl AsRef<Path>) -> Result<Self, IngestError> {
         let path = path.as_ref();
         let body = std::fs::read(path)
-            .map_err(|e| IngestError::Config(format!("replay file {}: {e}", path.display())))?;
+            .map_err(|e| IngestError::config(format!("replay file {}", path.display()), e))?;
         let ct = match path.extension().and_then(|e| e.to_str()) {
             Some("xml") => "application/xml",
             Some("html") => "text/html; charset=utf-8",
@@ -243,7 +243,7 @@ impl ReplayBuilder {
     ) -> Result<Self, IngestError> {
         let dir = dir.as_ref();
         let entries = std::fs::read_dir(dir)
-            .map_err(|e| IngestError::Config(format!("replay dir {}: {e}", dir.display())))?;
+            .map_err(|e| IngestError::config(format!("replay dir {}", dir.display()), e))?;
         let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
         paths.sort();
         for path in paths {
@@ -263,9 +263,8 @@ impl ReplayBuilder {
         let shared = Arc::new(Shared { routes: Mutex::new(self.routes), ..Shared::default() });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
-            .map_err(|e| IngestError::Config(format!("replay bind: {e}")))?;
-        let addr =
-            listener.local_addr().map_err(|e| IngestError::Config(format!("replay addr: {e}")))?;
+            .map_err(|e| IngestError::config("replay bind", e))?;
+        let addr = listener.local_addr().map_err(|e| IngestError::config("replay addr", e))?;
         let app = axum::Router::new().fallback(handle).with_state(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {

@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Clock, IngestConfig, RunStats, run_provider};
 use crate::{AppError, search_sync::drain};
+use freehire_ingest::error_chain;
 
 /// How a worker schedules runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +49,7 @@ async fn sync_search(store: &dyn Store, search: Option<&dyn SearchIndex>, clock:
     if let Some(index) = search
         && let Err(e) = drain(store, index, ClaimOptions::default(), clock()).await
     {
-        tracing::error!(error = %e, "search sync failed; retrying on the next tick");
+        tracing::error!(error = %error_chain(&e), "search sync failed; retrying on the next tick");
     }
 }
 
@@ -64,7 +65,7 @@ async fn run_claimed(
     let status = match &result {
         Ok(stats) if stats.interrupted() => RunStatus::Interrupted,
         Ok(_) => RunStatus::Ok,
-        Err(e) => RunStatus::Failed(e.to_string()),
+        Err(e) => RunStatus::Failed(error_chain(e)),
     };
     store.finish_provider_run(provider, &config.worker_id, &status, clock()).await?;
     result
@@ -89,7 +90,7 @@ pub async fn run_worker(
             Ok(Some(provider)) => {
                 if let Err(e) = run_claimed(store, registry, &provider, config, cancel, clock).await
                 {
-                    tracing::error!(%provider, error = %e, "ingest run failed");
+                    tracing::error!(%provider, error = %error_chain(&e), "ingest run failed");
                 }
             }
             Ok(None) => {
@@ -99,7 +100,10 @@ pub async fn run_worker(
                 }
             }
             Err(e) => {
-                tracing::error!(error = %e, "cannot claim a provider; retrying after a tick");
+                tracing::error!(
+                    error = %error_chain(&e),
+                    "cannot claim a provider; retrying after a tick",
+                );
                 tokio::select! {
                     () = tokio::time::sleep(config.tick) => {}
                     () = cancel.cancelled() => {}

@@ -14,6 +14,7 @@ use freehire_domain::BoardKey;
 use serde_json::Value;
 
 use crate::IngestError;
+use crate::error_chain;
 use crate::posting::{BoardListing, RawPosting, SeenSet, Unreadable};
 
 /// Lowercase letters and digits only, for matching platform labels.
@@ -209,11 +210,11 @@ pub(crate) fn build_url(
     query: &[(&str, &str)],
 ) -> Result<Url, IngestError> {
     let mut url = Url::parse(&format!("https://{host}/"))
-        .map_err(|e| IngestError::Config(format!("bad host {host:?}: {e}")))?;
+        .map_err(|e| IngestError::config(format!("bad host {host:?}"), e))?;
     {
         let mut path = url
             .path_segments_mut()
-            .map_err(|()| IngestError::Config(format!("bad host {host:?}")))?;
+            .map_err(|()| IngestError::config_only(format!("bad host {host:?}")))?;
         path.clear();
         path.extend(segments);
     }
@@ -240,10 +241,10 @@ impl Detail {
             Ok(p) => Self::Read(Box::new(p)),
             Err(e) if e.is_not_found() => Self::Gone,
             Err(e) => {
-                tracing::debug!(native_id, error = %e, "detail unreadable");
+                tracing::debug!(native_id, error = %error_chain(&e), "detail unreadable");
                 Self::Unreadable(Unreadable {
                     native_id: native_id.to_owned(),
-                    error: e.to_string(),
+                    error: error_chain(&e),
                 })
             }
         }

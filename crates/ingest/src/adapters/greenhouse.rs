@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::common::{build_url, employment_type, id_text};
 use super::{Base, Platform};
 use crate::IngestError;
+use crate::error_chain;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::sanitize::{decode_encoded_html, sanitize_maybe_encoded_html};
@@ -96,7 +97,11 @@ impl Greenhouse {
                 about.content.as_deref().map(sanitize_maybe_encoded_html).filter(|c| !c.is_empty())
             }
             Err(e) => {
-                tracing::debug!(board = b, error = %e, "greenhouse board about unreadable");
+                tracing::debug!(
+                    board = b,
+                    error = %error_chain(&e),
+                    "greenhouse board about unreadable",
+                );
                 None
             }
         }

@@ -18,6 +18,7 @@ use super::common::{
 };
 use super::{Base, Platform};
 use crate::IngestError;
+use crate::error_chain;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::recognize::{BoardMatch, BoardUrl};
 use crate::sanitize::decode_maybe_encoded_html;
@@ -145,7 +146,7 @@ impl Personio {
         let text = match page {
             Ok(p) => String::from_utf8_lossy(&p.body).into_owned(),
             Err(e) => {
-                tracing::debug!(host, id, error = %e, "personio job page unreadable");
+                tracing::debug!(host, id, error = %error_chain(&e), "personio job page unreadable");
                 return String::new();
             }
         };
@@ -198,7 +199,11 @@ impl Source for Personio {
                     }
                 }
                 Err(e) => {
-                    tracing::debug!(board = b, error = %e, "personio language fallback failed")
+                    tracing::debug!(
+                        board = b,
+                        error = %error_chain(&e),
+                        "personio language fallback failed",
+                    )
                 }
             }
         }

@@ -23,6 +23,7 @@ use super::common::{
 };
 use super::{Base, Platform};
 use crate::IngestError;
+use crate::error_chain;
 use crate::http::ProviderPolicy;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::recognize::{BoardMatch, BoardUrl, tenant_label};
@@ -218,7 +219,12 @@ impl Source for Teamtailor {
                 // Not a full-listing provider: a later page failing ends the walk with what
                 // was gathered (reference §3.4).
                 Err(e) => {
-                    tracing::debug!(board = %host, page_no, error = %e, "teamtailor page failed");
+                    tracing::debug!(
+                        board = %host,
+                        page_no,
+                        error = %error_chain(&e),
+                        "teamtailor page failed",
+                    );
                     return Ok(listing);
                 }
             };

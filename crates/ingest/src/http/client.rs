@@ -13,6 +13,7 @@ use url::{Host, Url};
 use super::config::{ClientConfig, SsrfPolicy, UPSTREAM_HOST_HEADER};
 use super::ssrf::{GuardedResolver, Refusal, is_forbidden_ip};
 use crate::IngestError;
+use crate::error_chain;
 
 /// The shared client. Cheap to clone.
 #[derive(Clone, Debug)]
@@ -59,7 +60,7 @@ impl HttpClient {
                 config.replay.as_ref().and_then(|o| o.url().host_str()).map(str::to_owned);
             builder = builder.dns_resolver(Arc::new(GuardedResolver { allowed_host }));
         }
-        let client = builder.build().map_err(|e| IngestError::Config(e.to_string()))?;
+        let client = builder.build().map_err(|e| IngestError::config("HTTP client", e))?;
         Ok(Self { inner: Arc::new(Inner { client, config }) })
     }
 
@@ -121,7 +122,7 @@ impl HttpClient {
             if let Some(body) = body {
                 req = req.header(CONTENT_TYPE, "application/json").body(body.to_vec());
             }
-            let resp = req.send().await.map_err(|e| send_error(&current, &e))?;
+            let resp = req.send().await.map_err(|e| send_error(&current, e))?;
             let status = resp.status();
             if status.is_redirection()
                 && *method == Method::GET
@@ -170,7 +171,7 @@ impl Fetcher {
         let bytes = serde_json::to_vec(body).map_err(|e| IngestError::Decode {
             url: url.to_string(),
             format: "JSON",
-            message: e.to_string(),
+            source: Box::new(e),
         })?;
         self.execute(Method::POST, url, "application/json", Some(&bytes)).await
     }
@@ -219,7 +220,9 @@ impl Fetcher {
                 ConstantBuilder::default().with_delay(retry.delay).with_max_times(retry.retries),
             )
             .when(IngestError::is_transient)
-            .notify(|e, after| tracing::debug!(error = %e, ?after, "retrying request"))
+            .notify(
+                |e, after| tracing::debug!(error = %error_chain(&e), ?after, "retrying request"),
+            )
         };
         if !self.rate_limit_backoff {
             return with_retry().await;
@@ -234,7 +237,13 @@ impl Fetcher {
                     .with_max_times(backoff.retries),
             )
             .when(IngestError::is_rate_limited)
-            .notify(|e, after| tracing::debug!(error = %e, ?after, "rate limited, backing off"))
+            .notify(|e, after| {
+                tracing::debug!(
+                    error = %error_chain(&e),
+                    ?after,
+                    "rate limited, backing off"
+                )
+            })
             .await
     }
 }
@@ -250,26 +259,15 @@ fn redirect_target(current: &Url, resp: &Response) -> Option<Url> {
 
 /// Maps a send error: the resolver's refusal becomes [`IngestError::Refused`], the rest
 /// [`IngestError::Network`].
-fn send_error(url: &Url, err: &reqwest::Error) -> IngestError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+fn send_error(url: &Url, err: reqwest::Error) -> IngestError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
     while let Some(e) = source {
         if let Some(refusal) = e.downcast_ref::<Refusal>() {
             return IngestError::Refused { url: url.to_string(), reason: refusal.to_string() };
         }
         source = e.source();
     }
-    IngestError::Network { url: url.to_string(), message: flatten(err) }
-}
-
-fn flatten(err: &dyn std::error::Error) -> String {
-    let mut out = err.to_string();
-    let mut source = err.source();
-    while let Some(e) = source {
-        out.push_str(": ");
-        out.push_str(&e.to_string());
-        source = e.source();
-    }
-    out
+    IngestError::Network { url: url.to_string(), source: err }
 }
 
 async fn read_capped(mut resp: Response, limit: usize, url: &Url) -> Result<Vec<u8>, IngestError> {
@@ -282,7 +280,7 @@ async fn read_capped(mut resp: Response, limit: usize, url: &Url) -> Result<Vec<
     while let Some(chunk) = resp
         .chunk()
         .await
-        .map_err(|e| IngestError::Network { url: url.to_string(), message: flatten(&e) })?
+        .map_err(|source| IngestError::Network { url: url.to_string(), source })?
     {
         if body.len() + chunk.len() > limit {
             return Err(too_large());

@@ -2,6 +2,7 @@
 
 use super::client::Fetched;
 use crate::IngestError;
+use crate::error::BoxedCause;
 
 fn head(body: &[u8]) -> String {
     let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
@@ -24,7 +25,7 @@ pub(crate) fn json<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<
     serde_json::from_slice(&fetched.body).map_err(|e| IngestError::Decode {
         url: fetched.url.to_string(),
         format: "JSON",
-        message: e.to_string(),
+        source: Box::new(e),
     })
 }
 
@@ -33,11 +34,11 @@ pub(crate) fn xml<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T
     if is_html_page(&fetched.body) {
         return Err(IngestError::BlockPage { url: fetched.url.to_string(), expected: "XML" });
     }
-    let decode_err = |message: String| IngestError::Decode {
+    let decode_err = |source: BoxedCause| IngestError::Decode {
         url: fetched.url.to_string(),
         format: "XML",
-        message,
+        source,
     };
-    let text = std::str::from_utf8(&fetched.body).map_err(|e| decode_err(e.to_string()))?;
-    quick_xml::de::from_str(text).map_err(|e| decode_err(e.to_string()))
+    let text = std::str::from_utf8(&fetched.body).map_err(|e| decode_err(Box::new(e)))?;
+    quick_xml::de::from_str(text).map_err(|e| decode_err(Box::new(e)))
 }

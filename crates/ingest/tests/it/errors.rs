@@ -98,6 +98,8 @@ async fn truncated_body_fails() {
     let (server, reg) = setup(vec![route]).await;
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
     assert!(matches!(err, IngestError::Network { .. }), "{err}");
+    let chain = freehire_ingest::error_chain(&err);
+    assert!(chain.len() > err.to_string().len() + 2, "the cause is kept as a source: {chain}");
     assert_eq!(server.requests().len(), 3, "a cut body is transient: retried twice");
 }
 
@@ -108,6 +110,7 @@ async fn truncated_json_fails_to_decode() {
     let (_s, reg) = setup(vec![route]).await;
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
     assert!(matches!(err, IngestError::Decode { .. }), "{err}");
+    assert!(std::error::Error::source(&err).is_some(), "the decoder's error is kept: {err}");
 }
 
 // scenario: Block page
