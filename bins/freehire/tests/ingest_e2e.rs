@@ -33,6 +33,7 @@ async fn freehire(
     .unwrap()
 }
 
+// scenario: From a URL to the API
 #[tokio::test]
 async fn add_an_ashby_board_ingest_it_and_serve_it() {
     let server = ashby_replay(env!("CARGO_MANIFEST_DIR")).await;

@@ -17,7 +17,7 @@ use chrono::Utc;
 use freehire_app::ingest::{IngestConfig, RunStats, run_provider};
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
-    Registry, SourceConfig,
+    SourceConfig, Sources,
     http::{ClientConfig, HttpClient},
     replay::{ReplayServer, Reply, Route},
 };
@@ -39,7 +39,7 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-async fn crawl(store: &dyn Store, registry: &Registry) -> (RunStats, f64) {
+async fn crawl(store: &dyn Store, registry: &Sources) -> (RunStats, f64) {
     let start = Instant::now();
     let stats = run_provider(
         store,
@@ -60,7 +60,7 @@ async fn crawl(store: &dyn Store, registry: &Registry) -> (RunStats, f64) {
     (stats, start.elapsed().as_secs_f64())
 }
 
-async fn bench(name: &str, db: TestDb, registry: &Registry, boards: &[(String, String)]) {
+async fn bench(name: &str, db: TestDb, registry: &Sources, boards: &[(String, String)]) {
     let store = db.store();
     for (board, company) in boards {
         let key = BoardKey::new(Provider::parse("ashby").unwrap(), board, "").unwrap();
@@ -126,7 +126,7 @@ fn main() {
         }
         let server = builder.start().await.unwrap();
         let http = HttpClient::new(ClientConfig::replaying(server.origin())).unwrap();
-        let registry = Registry::new(&http, SourceConfig::default());
+        let registry = Sources::new(&http, SourceConfig::default());
         println!(
             "ingest bench: {} Ashby boards ({copies} copies of each recorded board)",
             boards.len()

@@ -21,7 +21,7 @@ pub enum AppError {
     Store(#[from] freehire_store::StoreError),
     /// The source side refused (unknown provider, unrecognised URL, bad board).
     #[error(transparent)]
-    Source(#[from] freehire_ingest::Error),
+    Source(#[from] freehire_ingest::IngestError),
     /// A value failed validation.
     #[error(transparent)]
     Invalid(#[from] freehire_domain::DomainError),

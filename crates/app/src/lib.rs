@@ -27,7 +27,7 @@
 //!   the shutdown signal the servers share.
 //!
 //! Time, storage and the network come in as parameters (`&dyn Store`, a
-//! [`freehire_ingest::Registry`], a clock), so every service runs in tests against real
+//! [`freehire_ingest::Sources`], a clock), so every service runs in tests against real
 //! databases and a local replay server.
 
 pub mod assistant;

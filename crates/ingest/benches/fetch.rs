@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use freehire_domain::{BoardKey, Provider};
 use freehire_ingest::http::{ClientConfig, HttpClient};
 use freehire_ingest::replay::ReplayServer;
-use freehire_ingest::{BoardTarget, Registry, Source, SourceConfig};
+use freehire_ingest::{BoardTarget, SeenSet, Source, SourceConfig, Sources};
 use futures::StreamExt;
 
 const ROUNDS: usize = 200;
@@ -32,11 +32,13 @@ async fn run(
     in_flight: usize,
 ) -> (usize, usize, Duration) {
     let start = Instant::now();
+    let seen = SeenSet::new();
+    let seen = &seen;
     let mut postings = 0;
     let mut boards = 0;
     for _ in 0..ROUNDS {
         let counts: Vec<usize> = futures::stream::iter(targets.iter())
-            .map(|t| async move { source.fetch(t).await.expect("fetch").postings.len() })
+            .map(|t| async move { source.fetch(t, seen).await.expect("fetch").postings.len() })
             .buffer_unordered(in_flight)
             .collect()
             .await;
@@ -66,7 +68,7 @@ fn main() {
             .await
             .unwrap();
         let http = HttpClient::new(ClientConfig::replaying(server.origin())).unwrap();
-        let registry = Registry::new(&http, SourceConfig::default());
+        let registry = Sources::new(&http, SourceConfig::default());
         let ashby = Provider::parse("ashby").unwrap();
         let source = registry.require(&ashby).unwrap().clone();
         let targets: Vec<BoardTarget> = names

@@ -1,11 +1,21 @@
-//! The one error type of the ingest crate.
+//! The one error type of the ingest crate, and [`error_chain`]: the text of an error with its
+//! causes, as board health and run status record it.
+//!
+//! Variants keep their cause as a `#[source]` and do not print it in their own message, so
+//! `{:#}` / anyhow chains do not repeat it; whoever stores an error as text records
+//! [`error_chain`], not `to_string()`.
+
+use std::error::Error;
 
 use freehire_domain::DomainError;
 
+/// A cause of any type: decoders (JSON, XML, UTF-8), IO and URL parsing.
+pub type BoxedCause = Box<dyn Error + Send + Sync + 'static>;
+
 /// Everything that can go wrong while fetching a board, recognising a URL or reading an import
-/// file. [`Error::is_transient`] tells the retry layer which failures are worth another try.
+/// file. [`IngestError::is_transient`] tells the retry layer which failures are worth another try.
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub enum IngestError {
     /// A non-2xx answer (after retries).
     #[error("{method} {url}: HTTP {status}")]
     Status {
@@ -26,12 +36,13 @@ pub enum Error {
         reason: String,
     },
     /// Connection, TLS or timeout failure, or a body cut short.
-    #[error("{url}: network error: {message}")]
+    #[error("{url}: network error")]
     Network {
         /// The upstream URL.
         url: String,
-        /// The underlying error, flattened.
-        message: String,
+        /// The client's error.
+        #[source]
+        source: reqwest::Error,
     },
     /// The body exceeded the configured cap. Not transient.
     #[error("{url}: response body exceeds {limit} bytes")]
@@ -58,14 +69,15 @@ pub enum Error {
         expected: &'static str,
     },
     /// The body could not be decoded into the expected shape.
-    #[error("{url}: cannot decode {format}: {message}")]
+    #[error("{url}: cannot decode {format}")]
     Decode {
         /// The upstream URL.
         url: String,
         /// `JSON` or `XML`.
         format: &'static str,
-        /// The decoder's message.
-        message: String,
+        /// The decoder's error.
+        #[source]
+        source: BoxedCause,
     },
     /// A full-listing walk could not prove it saw the whole board (a safety cap or a cap the
     /// platform imposes that splitting could not get under).
@@ -108,14 +120,30 @@ pub enum Error {
         message: String,
     },
     /// An invalid client or replay configuration.
-    #[error("invalid configuration: {0}")]
-    Config(String),
+    #[error("invalid configuration: {what}")]
+    Config {
+        /// What is invalid (`replay URL "…"`, `bad host "…"`).
+        what: String,
+        /// The cause, when another error proved it.
+        #[source]
+        source: Option<BoxedCause>,
+    },
     /// A domain value failed to parse.
     #[error(transparent)]
     Domain(#[from] DomainError),
 }
 
-impl Error {
+impl IngestError {
+    /// A [`IngestError::Config`] caused by `source`.
+    pub(crate) fn config(what: impl Into<String>, source: impl Into<BoxedCause>) -> Self {
+        Self::Config { what: what.into(), source: Some(source.into()) }
+    }
+
+    /// A [`IngestError::Config`] with no underlying error.
+    pub(crate) fn config_only(what: impl Into<String>) -> Self {
+        Self::Config { what: what.into(), source: None }
+    }
+
     /// Whether a retry may help: network failures, 5xx and 429.
     pub fn is_transient(&self) -> bool {
         match self {
@@ -130,7 +158,7 @@ impl Error {
         matches!(self, Self::Status { status: 403 | 429, .. })
     }
 
-    /// The HTTP status of a [`Error::Status`].
+    /// The HTTP status of a [`IngestError::Status`].
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Status { status, .. } => Some(*status),
@@ -143,7 +171,7 @@ impl Error {
         matches!(self.status(), Some(404 | 410))
     }
 
-    /// Turns a 404/410 on a board's listing into [`Error::BoardGone`]; other errors pass.
+    /// Turns a 404/410 on a board's listing into [`IngestError::BoardGone`]; other errors pass.
     pub fn board_gone_on_404(self, board: &str) -> Self {
         if self.is_not_found() {
             let reason = self.to_string();
@@ -151,5 +179,41 @@ impl Error {
         } else {
             self
         }
+    }
+}
+
+/// `err` and every source under it, joined with `": "`: the text board health, run status and
+/// unreadable postings record. A source whose text already ends the line (an error that
+/// still prints its cause, like `quick_xml`'s) is not repeated.
+pub fn error_chain(err: &dyn Error) -> String {
+    let mut out = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !out.ends_with(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        source = e.source();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_names_every_cause_once() {
+        let io = std::io::Error::other("disk on fire");
+        let err = IngestError::config("replay file x.json", io);
+        assert_eq!(err.to_string(), "invalid configuration: replay file x.json");
+        assert_eq!(error_chain(&err), "invalid configuration: replay file x.json: disk on fire");
+
+        let xml = quick_xml::de::from_str::<u32>("<a>").unwrap_err();
+        let err = IngestError::Decode { url: "u".into(), format: "XML", source: Box::new(xml) };
+        let text = error_chain(&err);
+        let cause = err.source().map(ToString::to_string).unwrap_or_default();
+        assert_eq!(text, format!("u: cannot decode XML: {cause}"));
     }
 }

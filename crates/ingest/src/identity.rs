@@ -1,5 +1,6 @@
 //! The duplicate-board fold: [`BoardKey::identity`] (provider, lowercase board, region) plus
-//! the provider-specific spellings of one board among our twelve platforms.
+//! the provider-specific spellings of one board, which each platform declares in its adapter
+//! file (its `tenant_hosts`):
 //!
 //! - teamtailor: `acme` ≡ `acme.teamtailor.com` (the board is a career host);
 //! - personio: `acme` ≡ `acme.jobs.personio.com` ≡ `acme.jobs.personio.de`;
@@ -15,14 +16,7 @@ use freehire_domain::BoardKey;
 pub fn board_identity(key: &BoardKey) -> (String, String, String) {
     let (provider, board, region) = key.identity();
     let board = board.trim_end_matches('/');
-    let suffixes: &[&str] = match provider.as_str() {
-        "teamtailor" => &[".teamtailor.com"],
-        "personio" => &[".jobs.personio.com", ".jobs.personio.de"],
-        "recruitee" => &[".recruitee.com"],
-        "bamboohr" => &[".bamboohr.com"],
-        "pinpoint" => &[".pinpointhq.com"],
-        _ => &[],
-    };
+    let suffixes = crate::adapters::platform(&key.provider).map_or(&[][..], |p| p.tenant_hosts);
     let folded = suffixes
         .iter()
         .find_map(|s| board.strip_suffix(s))

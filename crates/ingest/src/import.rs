@@ -1,12 +1,12 @@
 //! Board import files: CSV with the columns `provider,board,company` (any order; an optional
 //! `region` column; other columns ignored). Each row becomes a typed [`BoardRow`] or an
-//! [`Error::Csv`] naming the line and the column.
+//! [`IngestError::Csv`] naming the line and the column.
 
 use std::io::Read;
 
 use freehire_domain::{BoardKey, Provider};
 
-use crate::{Error, PROVIDERS};
+use crate::{IngestError, provider_keys, validate_board};
 
 /// One valid import row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,13 +19,13 @@ pub struct BoardRow {
     pub company: String,
 }
 
-fn csv_error(line: u64, column: &str, message: impl Into<String>) -> Error {
-    Error::Csv { line, column: column.to_owned(), message: message.into() }
+fn csv_error(line: u64, column: &str, message: impl Into<String>) -> IngestError {
+    IngestError::Csv { line, column: column.to_owned(), message: message.into() }
 }
 
 /// Parses a board import file. A missing required header is one error for line 1; otherwise
 /// there is one result per data row, in file order. Blank lines are skipped.
-pub fn parse_board_csv(input: impl Read) -> Vec<Result<BoardRow, Error>> {
+pub fn parse_board_csv(input: impl Read) -> Vec<Result<BoardRow, IngestError>> {
     let mut reader =
         csv::ReaderBuilder::new().trim(csv::Trim::All).flexible(false).from_reader(input);
     let headers = match reader.headers() {
@@ -72,21 +72,22 @@ fn row(
     board: &str,
     region: &str,
     company: &str,
-) -> Result<BoardRow, Error> {
+) -> Result<BoardRow, IngestError> {
     let provider =
         Provider::parse(provider).map_err(|e| csv_error(line, "provider", e.to_string()))?;
-    if !PROVIDERS.contains(&provider.as_str()) {
+    let known = provider_keys();
+    if !known.contains(&provider.as_str()) {
         return Err(csv_error(
             line,
             "provider",
-            format!("unknown provider {provider:?}; known: {}", PROVIDERS.join(", ")),
+            format!("unknown provider {provider:?}; known: {}", known.join(", ")),
         ));
     }
     let key = BoardKey::new(provider, board, region).map_err(|e| {
         let column = if e.to_string().contains("region") { "region" } else { "board" };
         csv_error(line, column, e.to_string())
     })?;
-    crate::adapters::validate_board(&key).map_err(|e| csv_error(line, "board", e.to_string()))?;
+    validate_board(&key).map_err(|e| csv_error(line, "board", e.to_string()))?;
     if company.is_empty() {
         return Err(csv_error(line, "company", "must not be empty"));
     }
@@ -97,6 +98,7 @@ fn row(
 mod tests {
     use super::*;
 
+    // scenario: Bad import row
     #[test]
     fn rows_and_errors() {
         let file = "provider,board,company\n\

@@ -176,6 +176,7 @@ mod tests {
 
     use super::*;
 
+    // scenario: Namespacing
     #[test]
     fn external_ids_namespace_and_strip() {
         let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();

@@ -12,10 +12,10 @@
 //! use freehire_domain::{BoardKey, Provider};
 //! use freehire_ingest::http::{ClientConfig, HttpClient};
 //! use freehire_ingest::replay::{ReplayServer, Reply, Route};
-//! use freehire_ingest::{BoardTarget, Registry, SourceConfig};
+//! use freehire_ingest::{BoardTarget, SeenSet, SourceConfig, Sources};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), freehire_ingest::Error> {
+//! # async fn main() -> Result<(), freehire_ingest::IngestError> {
 //! let server = ReplayServer::builder()
 //!     .route(
 //!         Route::get("https://api.ashbyhq.com", "/posting-api/job-board/acme")
@@ -25,10 +25,10 @@
 //!     .start()
 //!     .await?;
 //! let http = HttpClient::new(ClientConfig::replaying(server.origin()))?;
-//! let registry = Registry::new(&http, SourceConfig::default());
+//! let sources = Sources::new(&http, SourceConfig::default());
 //! let ashby = Provider::parse("ashby")?;
 //! let board = BoardTarget::new(BoardKey::new(ashby.clone(), "acme", "")?, "Acme");
-//! let listing = registry.require(&ashby)?.fetch(&board).await?;
+//! let listing = sources.require(&ashby)?.fetch(&board, &SeenSet::new()).await?;
 //! assert!(listing.postings.is_empty()); // the 429 was retried; the board is empty
 //! assert_eq!(server.requests()[0].upstream, "https://api.ashbyhq.com");
 //! # Ok(())
@@ -47,7 +47,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::Value;
 
-use crate::Error;
+use crate::IngestError;
 use crate::http::{ReplayOrigin, UPSTREAM_HOST_HEADER};
 
 /// One recorded answer.
@@ -100,10 +100,10 @@ impl Reply {
     }
 
     /// A recorded file, its content type from the extension (`.json`, `.xml`, `.html`).
-    pub fn file(path: impl AsRef<Path>) -> Result<Self, Error> {
+    pub fn file(path: impl AsRef<Path>) -> Result<Self, IngestError> {
         let path = path.as_ref();
         let body = std::fs::read(path)
-            .map_err(|e| Error::Config(format!("replay file {}: {e}", path.display())))?;
+            .map_err(|e| IngestError::config(format!("replay file {}", path.display()), e))?;
         let ct = match path.extension().and_then(|e| e.to_str()) {
             Some("xml") => "application/xml",
             Some("html") => "text/html; charset=utf-8",
@@ -240,10 +240,10 @@ impl ReplayBuilder {
         path_prefix: &str,
         dir: impl AsRef<Path>,
         ext: &str,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, IngestError> {
         let dir = dir.as_ref();
         let entries = std::fs::read_dir(dir)
-            .map_err(|e| Error::Config(format!("replay dir {}: {e}", dir.display())))?;
+            .map_err(|e| IngestError::config(format!("replay dir {}", dir.display()), e))?;
         let mut paths: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
         paths.sort();
         for path in paths {
@@ -259,12 +259,12 @@ impl ReplayBuilder {
     }
 
     /// Binds 127.0.0.1:0 and serves.
-    pub async fn start(self) -> Result<ReplayServer, Error> {
+    pub async fn start(self) -> Result<ReplayServer, IngestError> {
         let shared = Arc::new(Shared { routes: Mutex::new(self.routes), ..Shared::default() });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
-            .map_err(|e| Error::Config(format!("replay bind: {e}")))?;
-        let addr = listener.local_addr().map_err(|e| Error::Config(format!("replay addr: {e}")))?;
+            .map_err(|e| IngestError::config("replay bind", e))?;
+        let addr = listener.local_addr().map_err(|e| IngestError::config("replay addr", e))?;
         let app = axum::Router::new().fallback(handle).with_state(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {

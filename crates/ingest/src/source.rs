@@ -1,15 +1,16 @@
 //! The adapter contract: [`Source`] (one board in, raw postings out), its [`Capabilities`],
-//! the [`BoardTarget`] it is given, and the [`Registry`] keyed by provider.
+//! the [`BoardTarget`] it is given, and the [`Sources`] keyed by provider.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use freehire_domain::{BoardKey, Provider};
 
-use crate::Error;
+use crate::IngestError;
 use crate::adapters;
 use crate::http::HttpClient;
 use crate::posting::{BoardListing, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl};
 
 /// One board to fetch: its key and the company's display name (the fallback employer).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,15 +34,20 @@ pub struct Capabilities {
     /// A successful fetch structurally proves the complete board listing (any page failure
     /// or safety cap fails the fetch instead), so the board may be closed board-scoped.
     pub full_board_listing: bool,
-    /// [`Source::fetch_new`] skips detail requests for ids in the seen set.
+    /// [`Source::fetch`] skips detail requests for ids in the seen set.
     pub hydrating: bool,
 }
 
 /// An ATS adapter.
 ///
 /// A fetch returns `Ok` only for a listing it could read; an empty board is `Ok` with no
-/// postings. A 404 on the board's listing is [`Error::BoardGone`]. One failing detail never
-/// fails the board: it is reported in [`BoardListing::unreadable`].
+/// postings. A 404 on the board's listing is [`IngestError::BoardGone`]. One failing detail
+/// never fails the board: it is reported in [`BoardListing::unreadable`].
+///
+/// The board rules ([`Source::validate_board`], [`Source::recognize`]) are associated
+/// functions, not methods: they are pure and offline, so `freehire boards add` recognises a
+/// URL without building any client. A registered platform hands them over as function
+/// pointers (`adapters::Platform::of`); they stay out of the vtable (`where Self: Sized`).
 #[async_trait::async_trait]
 pub trait Source: Send + Sync {
     /// The provider key this adapter serves.
@@ -50,15 +56,30 @@ pub trait Source: Send + Sync {
     /// Its capabilities.
     fn capabilities(&self) -> Capabilities;
 
-    /// Fetches every posting of a board, detail included.
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error>;
-
-    /// Fetches a board, requesting detail only for native ids not in `seen`; those are
-    /// returned in [`BoardListing::seen_refresh`]. Non-hydrating adapters fetch everything.
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
-        let _ = seen;
-        self.fetch(board).await
+    /// Checks that a board has the shape this platform needs, without any request. The
+    /// default: any board the domain accepts, without a region.
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError>
+    where
+        Self: Sized,
+    {
+        adapters::common::no_region(key)
     }
+
+    /// Recognises one of this platform's careers or API URLs, without any request. The
+    /// default recognises none.
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch>
+    where
+        Self: Sized,
+    {
+        let _ = url;
+        None
+    }
+
+    /// Fetches every posting of a board. A hydrating adapter requests detail only for native
+    /// ids not in `seen` and returns those in [`BoardListing::seen_refresh`]; the others
+    /// ignore `seen` and fetch everything.
+    async fn fetch(&self, board: &BoardTarget, seen: &SeenSet)
+    -> Result<BoardListing, IngestError>;
 }
 
 /// Options shared by the adapters.
@@ -76,27 +97,27 @@ impl Default for SourceConfig {
 
 /// Every adapter, keyed by provider.
 #[derive(Clone)]
-pub struct Registry {
+pub struct Sources {
     sources: BTreeMap<Provider, Arc<dyn Source>>,
 }
 
-impl std::fmt::Debug for Registry {
+impl std::fmt::Debug for Sources {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.sources.keys()).finish()
     }
 }
 
-impl Registry {
-    /// The registry of the twelve built-in adapters over one shared client.
+impl Sources {
+    /// Every registered platform's adapter over one shared client.
     pub fn new(http: &HttpClient, config: SourceConfig) -> Self {
-        let mut registry = Self { sources: BTreeMap::new() };
-        for source in adapters::all(http, config) {
-            registry.insert(source);
+        let mut sources = Self { sources: BTreeMap::new() };
+        for platform in adapters::PLATFORMS {
+            sources.insert(platform.source(http, config));
         }
-        registry
+        sources
     }
 
-    /// An empty registry (for tests that register their own sources).
+    /// An empty map (for tests that register their own sources).
     pub fn empty() -> Self {
         Self { sources: BTreeMap::new() }
     }
@@ -111,9 +132,9 @@ impl Registry {
         self.sources.get(provider)
     }
 
-    /// The source of a provider, or [`Error::UnknownProvider`].
-    pub fn require(&self, provider: &Provider) -> Result<&Arc<dyn Source>, Error> {
-        self.get(provider).ok_or_else(|| Error::UnknownProvider(provider.to_string()))
+    /// The source of a provider, or [`IngestError::UnknownProvider`].
+    pub fn require(&self, provider: &Provider) -> Result<&Arc<dyn Source>, IngestError> {
+        self.get(provider).ok_or_else(|| IngestError::UnknownProvider(provider.to_string()))
     }
 
     /// The registered providers, sorted.

@@ -6,7 +6,7 @@
 
 use freehire_domain::Category;
 
-use crate::lexicon::Hit;
+use crate::lexicon::{Hit, unanimous};
 use crate::title::TitleTerm;
 
 /// Title phrases, most specific first.
@@ -353,16 +353,10 @@ pub fn is_tech(category: Option<Category>, hits: &[Hit<TitleTerm>]) -> Option<bo
     if let Some(t) = category.and_then(Category::is_tech) {
         return Some(t);
     }
-    let mut found = None;
-    for h in hits {
-        if let TitleTerm::Tech(t) = h.term {
-            if found.is_some_and(|f| f != t) {
-                return None;
-            }
-            found = Some(t);
-        }
-    }
-    found
+    unanimous(hits.iter().filter_map(|h| match h.term {
+        TitleTerm::Tech(t) => Some(t),
+        _ => None,
+    }))
 }
 
 #[cfg(test)]
@@ -370,6 +364,7 @@ mod tests {
     use super::*;
     use crate::title::scan_title;
 
+    // scenario: Non-tech description match
     #[test]
     fn description_table() {
         let cases = [
@@ -391,6 +386,8 @@ mod tests {
         }
     }
 
+    // scenario: Specific wins
+    // scenario: Title words
     #[test]
     fn title_table() {
         use Category::*;

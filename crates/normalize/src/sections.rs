@@ -77,6 +77,7 @@ static HEADINGS: LazyLock<Lexicon<Kind>> = LazyLock::new(|| {
 });
 
 /// Byte ranges of the text that are about the company, not the role.
+#[cfg(test)] // the tests' entry point; the pipeline reuses its scan
 pub fn company_ranges(text: &str, company: &str) -> Vec<(usize, usize)> {
     company_ranges_lowered(text, &text.to_ascii_lowercase(), company)
 }
@@ -126,6 +127,7 @@ pub fn company_ranges_lowered(text: &str, lower: &str, company: &str) -> Vec<(us
 mod tests {
     use super::*;
 
+    // scenario: Company introduction
     #[test]
     fn company_sections() {
         let text =

@@ -119,6 +119,7 @@ pub fn from_title(hits: &[Hit<TitleTerm>]) -> Option<Seniority> {
 
 /// The grade of a title that may offer alternatives ("Solution Architect / Senior Solution
 /// Architect"): alternatives with different grades settle nothing.
+#[cfg(test)] // the tests' entry point; the pipeline reuses its scan
 pub fn from_title_text(title: &str) -> Option<Seniority> {
     from_title_and_hits(title, &crate::title::scan_title(title))
 }
@@ -180,6 +181,8 @@ pub fn from_description(hits: &[Hit<Term>]) -> Option<Seniority> {
 mod tests {
     use super::*;
 
+    // scenario: Grades
+    // scenario: Masks
     #[test]
     fn title_table() {
         let cases = [

@@ -240,6 +240,10 @@ mod tests {
         assert_eq!(canonical("nonsense"), None);
     }
 
+    // scenario: Aliases
+    // scenario: No go from go-to-market
+    // scenario: Letters in lists
+    // scenario: Acronym tier
     #[test]
     fn skill_table() {
         #[rustfmt::skip]

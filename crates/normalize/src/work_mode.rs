@@ -5,7 +5,7 @@
 use freehire_domain::WorkMode;
 
 use crate::description::Term;
-use crate::lexicon::Hit;
+use crate::lexicon::{Hit, unanimous};
 
 const REMOTE: &[&str] = &[
     "fully remote",
@@ -80,12 +80,6 @@ const ONSITE: &[&str] = &[
     "this position is onsite",
     "this position is on-site",
     "this role is in-person",
-    "an in-person team",
-    "an in-person company",
-    "fully in-person",
-    "an in-office team",
-    "the office 5 days",
-    "the office five days",
 ];
 
 /// The description phrases, for the shared lexicon.
@@ -100,17 +94,10 @@ pub fn description_phrases() -> Vec<(&'static str, Term)> {
 
 /// The one work mode the description states, if it states exactly one.
 pub fn from_description(hits: &[Hit<Term>]) -> Option<WorkMode> {
-    let mut found: Option<WorkMode> = None;
-    for hit in hits {
-        if let Term::WorkMode(m) = hit.term {
-            match found {
-                None => found = Some(m),
-                Some(f) if f == m => {}
-                Some(_) => return None,
-            }
-        }
-    }
-    found
+    unanimous(hits.iter().filter_map(|hit| match hit.term {
+        Term::WorkMode(m) => Some(m),
+        _ => None,
+    }))
 }
 
 #[cfg(test)]
@@ -118,6 +105,8 @@ mod tests {
     use super::*;
     use crate::description::scan;
 
+    // scenario: Hybrid days
+    // scenario: Conflict
     #[test]
     fn description_table() {
         let cases = [

@@ -11,6 +11,7 @@ use freehire_ingest::{BoardTarget, SeenSet, Source};
 use freehire_store::{BoardWrite, JobKey, Refreshed, Store, UpsertOutcome};
 
 use super::{Clock, convert::Converted, run::IngestConfig};
+use freehire_ingest::error_chain;
 
 /// What happened to one board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,15 +83,10 @@ pub(super) async fn crawl(
     };
     let known: HashMap<&str, &str> =
         settled().map(|s| (s.external_id.as_str(), s.source_hash.as_str())).collect();
-    let listing = if capabilities.hydrating {
-        source.fetch_new(&target, &seen).await
-    } else {
-        source.fetch(&target).await
-    };
-    let listing = match listing {
+    let listing = match source.fetch(&target, &seen).await {
         Ok(listing) => listing,
         Err(e) => {
-            let error = e.to_string();
+            let error = error_chain(&e);
             tracing::warn!(board = %key, error = %error, "board failed");
             store.record_board_failure(key, &error, clock()).await?;
             return Ok(BoardOutcome::Failed(error));
@@ -158,7 +154,7 @@ pub(super) async fn crawl(
     let written = match store.write_board(&write).await {
         Ok(written) => written,
         Err(e) => {
-            let error = format!("storing the listing failed: {e}");
+            let error = format!("storing the listing failed: {}", error_chain(&e));
             tracing::error!(board = %key, error = %error, "board not stored");
             store.record_board_failure(key, &error, clock()).await?;
             return Ok(BoardOutcome::Failed(error));

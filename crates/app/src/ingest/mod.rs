@@ -5,7 +5,7 @@
 //! 1. skip it while its health says it is cooling down;
 //! 2. load its seen set (stored ids, minus young rows without a description so their detail
 //!    is retried);
-//! 3. fetch (the hydrating form when the adapter has one);
+//! 3. fetch (a hydrating adapter skips the detail of the ids in the seen set);
 //! 4. normalise every posting into a [`freehire_domain::JobPosting`] (namespaced external id,
 //!    facets from `freehire-normalize`), skipping invalid ones;
 //! 5. write them in one transaction (inserted/changed rows are queued for search in it) and
@@ -31,13 +31,13 @@ pub use run::{BoardOutcome, IngestConfig, RunStats, run_provider};
 /// The registry of built-in adapters over the safe HTTP client. With `replay_origin` (the
 /// value of `FREEHIRE_ATS_REPLAY_URL`), every ATS request goes to that origin instead, with
 /// the original scheme and host in `X-Upstream-Host`.
-pub fn registry(replay_origin: Option<&str>) -> Result<freehire_ingest::Registry, crate::AppError> {
+pub fn registry(replay_origin: Option<&str>) -> Result<freehire_ingest::Sources, crate::AppError> {
     use freehire_ingest::http::{ClientConfig, HttpClient, ReplayOrigin};
     let config = match replay_origin.filter(|o| !o.trim().is_empty()) {
         Some(origin) => ClientConfig::replaying(ReplayOrigin::parse(origin)?),
         None => ClientConfig::default(),
     };
-    Ok(freehire_ingest::Registry::new(
+    Ok(freehire_ingest::Sources::new(
         &HttpClient::new(config)?,
         freehire_ingest::SourceConfig::default(),
     ))

@@ -7,7 +7,7 @@ use std::{
 
 use chrono::{DateTime, Duration, Utc};
 use freehire_domain::{BoardStatus, ClosedReason, Provider};
-use freehire_ingest::Registry;
+use freehire_ingest::Sources;
 use freehire_store::{BoardFilter, Store, UnseenScope};
 use futures::{StreamExt, stream};
 use tokio_util::sync::CancellationToken;
@@ -99,7 +99,7 @@ impl RunStats {
 /// when `cancel` fires are finished; the rest are not started.
 pub async fn run_provider(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     provider: &Provider,
     config: &IngestConfig,
     cancel: &CancellationToken,

@@ -2,13 +2,14 @@
 //! tick when nothing is due. Several workers may share one database: claims are exclusive.
 
 use freehire_domain::Provider;
-use freehire_ingest::Registry;
+use freehire_ingest::Sources;
 use freehire_search::SearchIndex;
 use freehire_store::{ClaimOptions, RunStatus, ScheduleDefaults, Store};
 use tokio_util::sync::CancellationToken;
 
 use super::{Clock, IngestConfig, RunStats, run_provider};
 use crate::{AppError, search_sync::drain};
+use freehire_ingest::error_chain;
 
 /// How a worker schedules runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +28,7 @@ pub struct WorkerConfig {
 /// outboxes into `search` when there is one.
 pub async fn run_once(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     provider: &Provider,
     config: &WorkerConfig,
     search: Option<&dyn SearchIndex>,
@@ -48,13 +49,13 @@ async fn sync_search(store: &dyn Store, search: Option<&dyn SearchIndex>, clock:
     if let Some(index) = search
         && let Err(e) = drain(store, index, ClaimOptions::default(), clock()).await
     {
-        tracing::error!(error = %e, "search sync failed; retrying on the next tick");
+        tracing::error!(error = %error_chain(&e), "search sync failed; retrying on the next tick");
     }
 }
 
 async fn run_claimed(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     provider: &Provider,
     config: &WorkerConfig,
     cancel: &CancellationToken,
@@ -64,7 +65,7 @@ async fn run_claimed(
     let status = match &result {
         Ok(stats) if stats.interrupted() => RunStatus::Interrupted,
         Ok(_) => RunStatus::Ok,
-        Err(e) => RunStatus::Failed(e.to_string()),
+        Err(e) => RunStatus::Failed(error_chain(e)),
     };
     store.finish_provider_run(provider, &config.worker_id, &status, clock()).await?;
     result
@@ -75,7 +76,7 @@ async fn run_claimed(
 /// Storage errors are logged and retried after a tick, never fatal.
 pub async fn run_worker(
     store: &dyn Store,
-    registry: &Registry,
+    registry: &Sources,
     config: &WorkerConfig,
     search: Option<&dyn SearchIndex>,
     cancel: &CancellationToken,
@@ -89,7 +90,7 @@ pub async fn run_worker(
             Ok(Some(provider)) => {
                 if let Err(e) = run_claimed(store, registry, &provider, config, cancel, clock).await
                 {
-                    tracing::error!(%provider, error = %e, "ingest run failed");
+                    tracing::error!(%provider, error = %error_chain(&e), "ingest run failed");
                 }
             }
             Ok(None) => {
@@ -99,7 +100,10 @@ pub async fn run_worker(
                 }
             }
             Err(e) => {
-                tracing::error!(error = %e, "cannot claim a provider; retrying after a tick");
+                tracing::error!(
+                    error = %error_chain(&e),
+                    "cannot claim a provider; retrying after a tick",
+                );
                 tokio::select! {
                     () = tokio::time::sleep(config.tick) => {}
                     () = cancel.cancelled() => {}

@@ -6,6 +6,7 @@ use freehire_store::{BoardFilter, Store};
 
 use crate::support::t;
 
+// scenario: Same board twice
 pub async fn add_from_url_recognises_and_folds_duplicates(s: &dyn Store) {
     let added = add_from_url(
         s,
@@ -42,6 +43,7 @@ pub async fn add_from_url_recognises_and_folds_duplicates(s: &dyn Store) {
     assert_eq!(s.list_boards(&BoardFilter::default()).await.unwrap().len(), 1);
 }
 
+// scenario: Import with a bad row
 pub async fn import_reports_bad_lines_and_keeps_good_ones(s: &dyn Store) {
     let csv = "provider,board,company\n\
                greenhouse,acme,Acme\n\

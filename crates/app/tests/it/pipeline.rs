@@ -25,7 +25,7 @@ async fn add(s: &dyn Store, provider: &str, board: &str, status: BoardStatus) {
 
 async fn run(
     s: &dyn Store,
-    registry: &freehire_ingest::Registry,
+    registry: &freehire_ingest::Sources,
     provider: &str,
     at: chrono::DateTime<chrono::Utc>,
 ) -> RunStats {
@@ -45,6 +45,8 @@ fn json(v: &Value) -> Reply {
     Reply::json(serde_json::to_vec(v).unwrap())
 }
 
+// scenario: First crawl
+// scenario: Ashby board
 pub async fn first_crawl_fills_the_catalogue_and_activates_the_board(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Pending).await;
     add(s, "ashby", "anara", BoardStatus::Active).await;
@@ -76,6 +78,8 @@ pub async fn first_crawl_fills_the_catalogue_and_activates_the_board(s: &dyn Sto
     assert_eq!(health.consecutive_failures, 0);
 }
 
+// scenario: Unchanged re-crawl
+// scenario: A job disappears
 pub async fn second_crawl_closes_what_the_board_no_longer_lists(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Active).await;
     let full = ashby_board("cartesia");
@@ -126,6 +130,8 @@ pub async fn second_crawl_closes_what_the_board_no_longer_lists(s: &dyn Store) {
     assert_eq!((fourth.changed, fourth.touched), (1, first.inserted - 1), "{fourth:?}");
 }
 
+// scenario: Stored descriptions are sanitised
+// scenario: Source hash
 pub async fn descriptions_are_sanitised_only_for_postings_written(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Active).await;
     let mut board = ashby_board("cartesia");
@@ -160,6 +166,7 @@ pub async fn descriptions_are_sanitised_only_for_postings_written(s: &dyn Store)
     assert_eq!(stored.last_seen_at, t(5, 0));
 }
 
+// scenario: Three failures
 pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Active).await;
     let (_a, registry) = ashby_server(&[("cartesia", json(&ashby_board("cartesia")))]).await;
@@ -192,6 +199,7 @@ pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
     assert!(health.last_error.unwrap().contains("HTTP 503"));
 }
 
+// scenario: Cooling board
 pub async fn cooling_boards_are_skipped(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Active).await;
     for h in 0..3 {
@@ -205,6 +213,7 @@ pub async fn cooling_boards_are_skipped(s: &dyn Store) {
     assert_eq!((stats.cooled, stats.crawled), (0, 1), "after the cooldown it is crawled again");
 }
 
+// scenario: A provider without complete listings
 pub async fn the_sweep_closes_long_unseen_jobs_of_listed_boards(s: &dyn Store) {
     // Teamtailor does not prove complete listings: no board-scoped close, only the sweep.
     add(s, "teamtailor", "acme", BoardStatus::Active).await;
@@ -234,6 +243,7 @@ pub async fn the_sweep_closes_long_unseen_jobs_of_listed_boards(s: &dyn Store) {
     assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, first.inserted - 1);
 }
 
+// scenario: Hydrating re-crawl
 pub async fn hydrating_boards_touch_what_they_do_not_refetch(s: &dyn Store) {
     add(s, "smartrecruiters", "acme", BoardStatus::Active).await;
     let list: Value = serde_json::from_str(
@@ -276,6 +286,7 @@ pub async fn hydrating_boards_touch_what_they_do_not_refetch(s: &dyn Store) {
     assert!(list.jobs.iter().all(|j| j.last_seen_at == t(3, 0)));
 }
 
+// scenario: Held provider
 pub async fn run_once_refuses_a_held_provider(s: &dyn Store) {
     add(s, "ashby", "anara", BoardStatus::Active).await;
     let (_a, registry) = ashby_server(&[("anara", json(&ashby_board("anara")))]).await;

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::support::{ashby_board, ashby_server, t};
 
+// scenario: Stale facets
 pub async fn stale_facets_are_rederived_and_structured_values_kept(s: &dyn Store) {
     let key = BoardKey::new(Provider::parse("ashby").unwrap(), "cartesia", "").unwrap();
     let board =

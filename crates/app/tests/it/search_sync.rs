@@ -45,6 +45,7 @@ pub async fn ingested_jobs_become_searchable_and_closed_ones_leave(s: &dyn Store
 // scenario: A role posted per city
 /// A role posted once per city is one search hit that every city finds; when that posting
 /// closes, the next one takes the role over in the index.
+// scenario: Per-city copies
 pub async fn a_role_cluster_is_one_hit_found_in_every_city(s: &dyn Store) {
     add_cartesia(s, t(1, 0)).await;
     let mut body = ashby_board("cartesia");

@@ -7,7 +7,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use freehire_app::ingest::{IngestConfig, RunStats, run_provider};
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
-    Registry, SourceConfig,
+    SourceConfig, Sources,
     http::{BackoffConfig, ClientConfig, HttpClient, RetryConfig},
     replay::{ReplayServer, Reply, Route},
 };
@@ -27,7 +27,7 @@ pub fn ashby_board(name: &str) -> serde_json::Value {
 }
 
 /// Serves Ashby boards (name → body) on a fresh replay server.
-pub async fn ashby_server(boards: &[(&str, Reply)]) -> (ReplayServer, Registry) {
+pub async fn ashby_server(boards: &[(&str, Reply)]) -> (ReplayServer, Sources) {
     let mut builder = ReplayServer::builder();
     for (name, reply) in boards {
         builder = builder.route(
@@ -39,7 +39,7 @@ pub async fn ashby_server(boards: &[(&str, Reply)]) -> (ReplayServer, Registry) 
 }
 
 /// Starts a replay server and a registry replaying to it with millisecond retry delays.
-pub async fn serve(builder: freehire_ingest::replay::ReplayBuilder) -> (ReplayServer, Registry) {
+pub async fn serve(builder: freehire_ingest::replay::ReplayBuilder) -> (ReplayServer, Sources) {
     let server = builder.start().await.unwrap();
     let config = ClientConfig {
         retry: RetryConfig { retries: 2, delay: Duration::from_millis(1) },
@@ -50,7 +50,7 @@ pub async fn serve(builder: freehire_ingest::replay::ReplayBuilder) -> (ReplaySe
         },
         ..ClientConfig::replaying(server.origin())
     };
-    let registry = Registry::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
+    let registry = Sources::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
     (server, registry)
 }
 

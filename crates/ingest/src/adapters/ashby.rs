@@ -1,16 +1,23 @@
 //! Ashby: one request, `GET api.ashbyhq.com/posting-api/job-board/{b}?includeCompensation=true`.
 //! Salary from the `Salary` components of `compensation.compensationTiers[]` (all tiers must
 //! agree on currency and interval; the range spans them). `{"jobs": []}` is an empty board.
+//!
+//! Board URLs: `jobs.ashbyhq.com/{b}` and the API URL.
+
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::Base;
 use super::common::{add_location, build_url, country, employment_type, salary, workplace_mode};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Ashby(pub(crate) Base);
+pub(crate) const PLATFORM: Platform = Platform::of::<Ashby>("ashby", |base| Arc::new(Ashby(base)));
+
+pub(crate) struct Ashby(Base);
 
 #[derive(Deserialize)]
 struct Board {
@@ -140,14 +147,24 @@ impl Source for Ashby {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = match (url.host(), url.segments()) {
+            ("api.ashbyhq.com", ["posting-api", "job-board", b, ..]) => path_board(b)?,
+            ("jobs.ashbyhq.com", [first, ..]) if *first != "api" => path_board(first)?,
+            _ => return None,
+        };
+        let canonical = format!("https://jobs.ashbyhq.com/{board}");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url(
             "api.ashbyhq.com",
             &["posting-api", "job-board", b],
             &[("includeCompensation", "true")],
         )?;
-        let page: Board = self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let page: Board = self.0.listing(&url, b).await?;
         let postings =
             page.jobs.into_iter().filter(|j| j.is_listed != Some(false)).map(posting).collect();
         Ok(BoardListing { postings, ..BoardListing::default() })

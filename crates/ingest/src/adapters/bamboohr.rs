@@ -2,20 +2,31 @@
 //! for the share URL, description, date and address. A redirect away from
 //! `<b>.bamboohr.com/careers` means the board is gone. Work mode from `locationType`
 //! (0 onsite, 1 remote, 2 hybrid) or `isRemote`. Hydrating.
+//!
+//! Board URLs: `{b}.bamboohr.com`; the board is one DNS label.
 
+use std::sync::Arc;
+
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::Base;
 use super::common::{
-    Detail, add_location, build_url, collect_details, country, employment_type, fan_out,
-    host_label, join_non_empty,
+    add_location, build_url, country, employment_type, host_label, host_label_board, hydrate,
+    id_text, join_non_empty,
 };
-use crate::Error;
+use super::{Base, Platform};
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct BambooHr(pub(crate) Base);
+pub(crate) const PLATFORM: Platform = Platform {
+    tenant_hosts: &[".bamboohr.com"],
+    ..Platform::of::<BambooHr>("bamboohr", |base| Arc::new(BambooHr(base)))
+};
+
+pub(crate) struct BambooHr(Base);
 
 #[derive(Deserialize)]
 struct List {
@@ -114,29 +125,24 @@ fn from_listing(board: &str, id: &str, item: &Item) -> RawPosting {
 }
 
 impl BambooHr {
-    async fn detail(&self, board: &str, id: String, item: Item) -> Detail {
-        let result = async {
-            let url =
-                build_url(&format!("{board}.bamboohr.com"), &["careers", &id, "detail"], &[])?;
-            let doc: DetailDoc = self.0.http.get_json(&url).await?;
-            let o = doc.result.job_opening;
-            let mut p = from_listing(board, &id, &item);
-            if let Some(u) = o.job_opening_share_url.filter(|u| !u.trim().is_empty()) {
-                p.url = u;
-            }
-            p.description_html = o.description.unwrap_or_default();
-            p.posted_at = o.date_posted.map(RawDate::Text);
-            let detail_loc = loc_text(o.location.as_ref());
-            if !detail_loc.is_empty() {
-                p.location = detail_loc;
-            }
-            p.countries.extend(loc_country(o.location.as_ref()));
-            p.countries.extend(loc_country(o.ats_location.as_ref()));
-            p.canonicalize();
-            Ok(p)
+    async fn detail(&self, board: &str, id: String, item: Item) -> Result<RawPosting, IngestError> {
+        let url = build_url(&format!("{board}.bamboohr.com"), &["careers", &id, "detail"], &[])?;
+        let doc: DetailDoc = self.0.http.get_json(&url).await?;
+        let o = doc.result.job_opening;
+        let mut p = from_listing(board, &id, &item);
+        if let Some(u) = o.job_opening_share_url.filter(|u| !u.trim().is_empty()) {
+            p.url = u;
         }
-        .await;
-        Detail::from_result(&id, result)
+        p.description_html = o.description.unwrap_or_default();
+        p.posted_at = o.date_posted.map(RawDate::Text);
+        let detail_loc = loc_text(o.location.as_ref());
+        if !detail_loc.is_empty() {
+            p.location = detail_loc;
+        }
+        p.countries.extend(loc_country(o.location.as_ref()));
+        p.countries.extend(loc_country(o.ats_location.as_ref()));
+        p.canonicalize();
+        Ok(p)
     }
 }
 
@@ -150,11 +156,21 @@ impl Source for BambooHr {
         Capabilities { full_board_listing: true, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
-        self.fetch_new(board, &SeenSet::new()).await
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        host_label_board(key)
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = url.tenant(".bamboohr.com")?;
+        let canonical = format!("https://{board}.bamboohr.com/careers");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let host = format!("{b}.bamboohr.com");
         let url = build_url(&host, &["careers", "list"], &[])?;
@@ -163,26 +179,15 @@ impl Source for BambooHr {
         let on_board = fetched.url.host_str().is_some_and(|h| h.eq_ignore_ascii_case(&host))
             && fetched.url.path().starts_with("/careers");
         if !on_board {
-            return Err(Error::BoardGone {
+            return Err(IngestError::BoardGone {
                 board: b.to_owned(),
                 reason: format!("redirected to {}", fetched.url),
             });
         }
         let list: List = crate::http::decode_json(&fetched)?;
-        let mut listing = BoardListing::default();
-        let mut todo = Vec::new();
-        for item in list.result {
-            let Some(id) = super::greenhouse::id_text(&item.id) else { continue };
-            if seen.contains(&id) {
-                listing.seen_refresh.push(id);
-            } else {
-                todo.push((id, item));
-            }
-        }
-        let details =
-            fan_out(todo, self.0.config.detail_concurrency, |(id, item)| self.detail(b, id, item))
-                .await;
-        collect_details(details, &mut listing);
-        Ok(listing)
+        let listed =
+            list.result.into_iter().filter_map(|item| Some((id_text(&item.id)?, item))).collect();
+        let concurrency = self.0.config.detail_concurrency;
+        Ok(hydrate(listed, seen, concurrency, |id, item| self.detail(b, id, item)).await)
     }
 }

@@ -1,5 +1,6 @@
 //! Helpers shared by the adapters: structured-field mappings (country, work mode, employment
-//! type, salary period), URL building with validated board parts, and the detail fan-out.
+//! type, salary period, ids), board-shape checks, URL building with validated board parts,
+//! and the hydrating detail fan-out ([`hydrate`]).
 
 use std::future::Future;
 
@@ -9,8 +10,12 @@ use freehire_domain::{
 use futures::StreamExt;
 use url::Url;
 
-use crate::Error;
-use crate::posting::{RawPosting, Unreadable};
+use freehire_domain::BoardKey;
+use serde_json::Value;
+
+use crate::IngestError;
+use crate::error_chain;
+use crate::posting::{BoardListing, RawPosting, SeenSet, Unreadable};
 
 /// Lowercase letters and digits only, for matching platform labels.
 fn squash(raw: &str) -> String {
@@ -125,6 +130,15 @@ pub(crate) fn salary(
     Salary::new(min.and_then(whole), max.and_then(whole), currency?, period).ok()
 }
 
+/// A JSON id that may be a number or a string.
+pub(crate) fn id_text(id: &Value) -> Option<String> {
+    match id {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        _ => None,
+    }
+}
+
 /// A number that may arrive as a JSON number or a string (`"75000"`).
 pub(crate) fn number(value: &serde_json::Value) -> Option<f64> {
     match value {
@@ -153,7 +167,7 @@ pub(crate) fn add_location(location: &mut String, part: &str) {
 
 /// A board used as one DNS label (`<board>.recruitee.com`): letters, digits and `-` only, so
 /// a board can never change the host.
-pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, Error> {
+pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, IngestError> {
     let ok = (1..=63).contains(&board.len())
         && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
         && !board.starts_with('-')
@@ -165,9 +179,28 @@ pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, 
     }
 }
 
+/// The default board rule: a board without a region.
+pub(crate) fn no_region(key: &BoardKey) -> Result<(), IngestError> {
+    if key.region.is_empty() {
+        Ok(())
+    } else {
+        Err(invalid_board(key.provider.as_str(), &key.board, "this provider has no such region"))
+    }
+}
+
+/// The default rule plus [`host_label`]: for platforms whose board is a subdomain.
+pub(crate) fn host_label_board(key: &BoardKey) -> Result<(), IngestError> {
+    no_region(key)?;
+    host_label(key.provider.as_str(), &key.board).map(|_| ())
+}
+
 /// The board-shape error.
-pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> Error {
-    Error::InvalidBoard { provider: provider.into(), board: board.into(), reason: reason.into() }
+pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
+    IngestError::InvalidBoard {
+        provider: provider.into(),
+        board: board.into(),
+        reason: reason.into(),
+    }
 }
 
 /// `https://{host}` plus percent-encoded path segments and a query.
@@ -175,12 +208,13 @@ pub(crate) fn build_url(
     host: &str,
     segments: &[&str],
     query: &[(&str, &str)],
-) -> Result<Url, Error> {
+) -> Result<Url, IngestError> {
     let mut url = Url::parse(&format!("https://{host}/"))
-        .map_err(|e| Error::Config(format!("bad host {host:?}: {e}")))?;
+        .map_err(|e| IngestError::config(format!("bad host {host:?}"), e))?;
     {
-        let mut path =
-            url.path_segments_mut().map_err(|()| Error::Config(format!("bad host {host:?}")))?;
+        let mut path = url
+            .path_segments_mut()
+            .map_err(|()| IngestError::config_only(format!("bad host {host:?}")))?;
         path.clear();
         path.extend(segments);
     }
@@ -191,7 +225,7 @@ pub(crate) fn build_url(
 }
 
 /// What one detail request gave.
-pub(crate) enum Detail {
+enum Detail {
     /// Read.
     Read(Box<RawPosting>),
     /// 404/410: the posting is gone; drop it.
@@ -202,32 +236,51 @@ pub(crate) enum Detail {
 
 impl Detail {
     /// Classifies a detail result for the posting `native_id`.
-    pub(crate) fn from_result(native_id: &str, result: Result<RawPosting, Error>) -> Self {
+    fn from_result(native_id: &str, result: Result<RawPosting, IngestError>) -> Self {
         match result {
             Ok(p) => Self::Read(Box::new(p)),
             Err(e) if e.is_not_found() => Self::Gone,
             Err(e) => {
-                tracing::debug!(native_id, error = %e, "detail unreadable");
+                tracing::debug!(native_id, error = %error_chain(&e), "detail unreadable");
                 Self::Unreadable(Unreadable {
                     native_id: native_id.to_owned(),
-                    error: e.to_string(),
+                    error: error_chain(&e),
                 })
             }
         }
     }
 }
 
-/// Runs `fetch` for every item with at most `concurrency` in flight, keeping input order.
-pub(crate) async fn fan_out<T, F, Fut>(items: Vec<T>, concurrency: usize, fetch: F) -> Vec<Detail>
+/// The hydrating fetch over a listing of `(native id, item)`: ids in `seen` go to
+/// [`BoardListing::seen_refresh`]; the others get `detail`, at most `concurrency` in flight,
+/// in listing order. A detail that is 404/410 drops the posting; any other failure lists it
+/// in [`BoardListing::unreadable`].
+pub(crate) async fn hydrate<T, F, Fut>(
+    listed: Vec<(String, T)>,
+    seen: &SeenSet,
+    concurrency: usize,
+    detail: F,
+) -> BoardListing
 where
-    F: Fn(T) -> Fut,
-    Fut: Future<Output = Detail>,
+    F: Fn(String, T) -> Fut,
+    Fut: Future<Output = Result<RawPosting, IngestError>>,
 {
-    futures::stream::iter(items.into_iter().map(fetch)).buffered(concurrency.max(1)).collect().await
-}
-
-/// Sorts detail outcomes into a listing.
-pub(crate) fn collect_details(details: Vec<Detail>, listing: &mut crate::posting::BoardListing) {
+    let mut listing = BoardListing::default();
+    let mut todo = Vec::new();
+    for (id, item) in listed {
+        if seen.contains(&id) {
+            listing.seen_refresh.push(id);
+        } else {
+            todo.push((id, item));
+        }
+    }
+    let details: Vec<Detail> = futures::stream::iter(todo.into_iter().map(|(id, item)| {
+        let fetched = detail(id.clone(), item);
+        async move { Detail::from_result(&id, fetched.await) }
+    }))
+    .buffered(concurrency.max(1))
+    .collect()
+    .await;
     for d in details {
         match d {
             Detail::Read(p) => listing.postings.push(*p),
@@ -235,6 +288,7 @@ pub(crate) fn collect_details(details: Vec<Detail>, listing: &mut crate::posting
             Detail::Unreadable(u) => listing.unreadable.push(u),
         }
     }
+    listing
 }
 
 #[cfg(test)]
@@ -254,6 +308,7 @@ mod tests {
         assert_eq!(cc(""), None);
     }
 
+    // scenario: Structured fields are not guessed
     #[test]
     fn periods_and_types() {
         assert_eq!(salary_period("1 YEAR"), Some(SalaryPeriod::Year));
@@ -271,6 +326,7 @@ mod tests {
         assert_eq!(mode_from_flags(Some(false), Some(false)), None);
     }
 
+    // scenario: Only unambiguous platform codes map
     #[test]
     fn seniority_and_experience() {
         assert_eq!(seniority("entry_level"), Some(Seniority::Junior));
@@ -284,6 +340,7 @@ mod tests {
         assert_eq!(experience_years_min("99"), None);
     }
 
+    // scenario: A salary without a known period is dropped
     #[test]
     fn salary_needs_a_known_period() {
         assert!(salary(Some(1.0), Some(2.0), Some("USD"), Some("week")).is_none());

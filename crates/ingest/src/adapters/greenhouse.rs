@@ -2,18 +2,28 @@
 //! `content` is entity-encoded HTML, unescaped before sanitising. Employment type comes from
 //! the "Employment Type" metadata field. The board's "about" text (`GET …/v1/boards/{b}`) is
 //! read into `company_description`; its failure never fails the board.
+//!
+//! Board URLs: `job-boards.greenhouse.io/{b}` (or `boards.`), the embed form
+//! `…/embed/job_board?for={b}`, and the API URL.
+
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::Base;
-use super::common::{build_url, employment_type};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::common::{build_url, employment_type, id_text};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::error_chain;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::sanitize::{decode_encoded_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Greenhouse(pub(crate) Base);
+pub(crate) const PLATFORM: Platform =
+    Platform::of::<Greenhouse>("greenhouse", |base| Arc::new(Greenhouse(base)));
+
+pub(crate) struct Greenhouse(Base);
 
 #[derive(Deserialize)]
 struct Board {
@@ -53,15 +63,6 @@ struct Meta {
     value: Value,
 }
 
-/// A JSON id that may be a number or a string.
-pub(crate) fn id_text(id: &Value) -> Option<String> {
-    match id {
-        Value::Number(n) => Some(n.to_string()),
-        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
-        _ => None,
-    }
-}
-
 fn posting(job: Job) -> Option<RawPosting> {
     let native_id = id_text(&job.id)?;
     let employment = job
@@ -96,7 +97,11 @@ impl Greenhouse {
                 about.content.as_deref().map(sanitize_maybe_encoded_html).filter(|c| !c.is_empty())
             }
             Err(e) => {
-                tracing::debug!(board = b, error = %e, "greenhouse board about unreadable");
+                tracing::debug!(
+                    board = b,
+                    error = %error_chain(&e),
+                    "greenhouse board about unreadable",
+                );
                 None
             }
         }
@@ -113,14 +118,29 @@ impl Source for Greenhouse {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = match (url.host(), url.segments()) {
+            ("boards-api.greenhouse.io", ["v1", "boards", b, ..]) => path_board(b)?,
+            ("boards.greenhouse.io" | "job-boards.greenhouse.io", ["embed", ..]) => {
+                path_board(&url.query("for")?)?
+            }
+            ("boards.greenhouse.io" | "job-boards.greenhouse.io", [first, ..]) => {
+                path_board(first)?
+            }
+            _ => return None,
+        };
+        let canonical = format!("https://job-boards.greenhouse.io/{board}");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url(
             "boards-api.greenhouse.io",
             &["v1", "boards", b, "jobs"],
             &[("content", "true")],
         )?;
-        let page: Board = self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let page: Board = self.0.listing(&url, b).await?;
         Ok(BoardListing {
             postings: page.jobs.into_iter().filter_map(posting).collect(),
             company_description: self.about(b).await,

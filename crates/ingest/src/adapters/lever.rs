@@ -2,16 +2,25 @@
 //! `api.eu.lever.co`). The description is `description` + each `lists[]` section +
 //! `additional`; salary from `salaryRange`, work mode from `workplaceType`, country from the
 //! alpha-2 `country`.
+//!
+//! Board URLs: `jobs.lever.co/{b}` / `jobs.eu.lever.co/{b}` and the API URLs; the only
+//! provider with a region (`eu`).
 
+use std::sync::Arc;
+
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 
-use super::Base;
 use super::common::{build_url, country, employment_type, invalid_board, salary, workplace_mode};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Lever(pub(crate) Base);
+pub(crate) const PLATFORM: Platform = Platform::of::<Lever>("lever", |base| Arc::new(Lever(base)));
+
+pub(crate) struct Lever(Base);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,7 +67,7 @@ struct SalaryRange {
 }
 
 /// The API host for a region.
-fn api_host(provider: &str, board: &str, region: &str) -> Result<&'static str, Error> {
+fn api_host(provider: &str, board: &str, region: &str) -> Result<&'static str, IngestError> {
     match region {
         "" => Ok("api.lever.co"),
         "eu" => Ok("api.eu.lever.co"),
@@ -110,12 +119,38 @@ impl Source for Lever {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        if key.region.is_empty() || key.region == "eu" {
+            Ok(())
+        } else {
+            Err(invalid_board(
+                key.provider.as_str(),
+                &key.board,
+                "this provider has no such region",
+            ))
+        }
+    }
+
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let (board, region) = match (url.host(), url.segments()) {
+            ("api.lever.co", ["v0", "postings", b, ..]) | ("jobs.lever.co", [b, ..]) => {
+                (path_board(b)?, "")
+            }
+            ("api.eu.lever.co", ["v0", "postings", b, ..]) | ("jobs.eu.lever.co", [b, ..]) => {
+                (path_board(b)?, "eu")
+            }
+            _ => return None,
+        };
+        let host = if region.is_empty() { "jobs.lever.co" } else { "jobs.eu.lever.co" };
+        let canonical = format!("https://{host}/{board}");
+        Some(BoardMatch::new(board, canonical).in_region(region))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let host = api_host(self.0.provider.as_str(), b, &board.key.region)?;
         let url = build_url(host, &["v0", "postings", b], &[("mode", "json")])?;
-        let list: Vec<Posting> =
-            self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let list: Vec<Posting> = self.0.listing(&url, b).await?;
         Ok(BoardListing {
             postings: list.into_iter().map(posting).collect(),
             ..BoardListing::default()

@@ -1,16 +1,27 @@
-//! One module per ATS platform (reference §13.2). Each adapter reads the platform's public,
+//! One file per ATS platform (reference §13.2). Each adapter reads the platform's public,
 //! keyless endpoint through a [`Fetcher`] and maps only structured source fields into the
 //! structured parts of a [`crate::RawPosting`].
+//!
+//! A platform is one file plus its registration: the file implements [`Source`] (fetch,
+//! capabilities, and its offline board rules [`Source::validate_board`] /
+//! [`Source::recognize`]) and exposes a `PLATFORM` descriptor ([`Platform::of`]); this module
+//! declares the file and lists the descriptor in [`PLATFORMS`]. The provider list, the
+//! board validation and the URL recognition are all derived from that list.
+//!
+//! Shape of an adapter file (see `greenhouse.rs`): the doc names the endpoint, private serde
+//! shapes, one pure mapping function, a short `fetch`. Shared helpers live in [`common`].
 //!
 //! Deliberately absent: heuristics over free text (remote from titles, countries from
 //! location strings) — that is the normaliser's job — and any database access.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use freehire_domain::Provider;
+use freehire_domain::{BoardKey, Provider};
+use serde::de::DeserializeOwned;
 
+use crate::IngestError;
 use crate::http::{Fetcher, HttpClient, ProviderPolicy};
+use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{Source, SourceConfig};
 
 mod ashby;
@@ -28,24 +39,77 @@ mod teamtailor;
 mod workable;
 mod workday;
 
-/// The provider keys of the built-in adapters.
-pub const PROVIDERS: [&str; 12] = [
-    "ashby",
-    "bamboohr",
-    "greenhouse",
-    "lever",
-    "personio",
-    "pinpoint",
-    "recruitee",
-    "rippling",
-    "smartrecruiters",
-    "teamtailor",
-    "workable",
-    "workday",
+/// The registered platforms, sorted by provider key (a unit test holds the order).
+pub(crate) const PLATFORMS: &[Platform] = &[
+    ashby::PLATFORM,
+    bamboohr::PLATFORM,
+    greenhouse::PLATFORM,
+    lever::PLATFORM,
+    personio::PLATFORM,
+    pinpoint::PLATFORM,
+    recruitee::PLATFORM,
+    rippling::PLATFORM,
+    smartrecruiters::PLATFORM,
+    teamtailor::PLATFORM,
+    workable::PLATFORM,
+    workday::PLATFORM,
 ];
 
-/// Teamtailor's pace (the reference paces it without naming a rate; our choice).
-const TEAMTAILOR_PER_SECOND: u32 = 2;
+/// A registered platform: its provider key, its HTTP policy, its offline board rules (taken
+/// from its [`Source`] impl) and the constructor of its adapter.
+#[derive(Clone, Copy)]
+pub(crate) struct Platform {
+    /// The provider key.
+    pub(crate) key: &'static str,
+    /// Pacing and rate-limit backoff of its requests.
+    pub(crate) policy: ProviderPolicy,
+    /// Its [`Source::validate_board`].
+    pub(crate) validate: fn(&BoardKey) -> Result<(), IngestError>,
+    /// Its [`Source::recognize`].
+    pub(crate) recognize: fn(&BoardUrl<'_>) -> Option<BoardMatch>,
+    /// Board spellings that name the same board as the bare tenant (`acme.recruitee.com` ≡
+    /// `acme`), for [`crate::board_identity`].
+    pub(crate) tenant_hosts: &'static [&'static str],
+    build: fn(Base) -> Arc<dyn Source>,
+}
+
+impl Platform {
+    /// The platform served by adapter `S`, built by `build`, with the plain policy and no
+    /// tenant-host fold.
+    pub(crate) const fn of<S: Source>(
+        key: &'static str,
+        build: fn(Base) -> Arc<dyn Source>,
+    ) -> Self {
+        Self {
+            key,
+            policy: ProviderPolicy { pace_per_second: None, rate_limit_backoff: false },
+            validate: S::validate_board,
+            recognize: S::recognize,
+            tenant_hosts: &[],
+            build,
+        }
+    }
+
+    /// Its provider key as a [`Provider`].
+    pub(crate) fn provider(&self) -> Provider {
+        #[allow(clippy::expect_used)] // constant keys, all parsed by a unit test
+        Provider::parse(self.key).expect("registered provider keys are valid")
+    }
+
+    /// Its adapter over `http`.
+    pub(crate) fn source(&self, http: &HttpClient, config: SourceConfig) -> Arc<dyn Source> {
+        (self.build)(Base {
+            provider: self.provider(),
+            http: http.for_provider(self.policy),
+            config,
+        })
+    }
+}
+
+/// The registered platform of a provider.
+pub(crate) fn platform(provider: &Provider) -> Option<&'static Platform> {
+    PLATFORMS.iter().find(|p| p.key == provider.as_str())
+}
 
 /// What every adapter holds: its provider key, its HTTP handle and the shared options.
 #[derive(Debug, Clone)]
@@ -55,56 +119,27 @@ pub(crate) struct Base {
     pub(crate) config: SourceConfig,
 }
 
-fn base(http: &HttpClient, config: SourceConfig, name: &str, policy: ProviderPolicy) -> Base {
-    #[allow(clippy::expect_used)] // a constant from PROVIDERS, checked by a unit test
-    let provider = Provider::parse(name).expect("built-in provider keys are valid");
-    Base { provider, http: http.for_provider(policy), config }
+impl Base {
+    /// A board's listing document: a 404/410 on it is [`IngestError::BoardGone`].
+    pub(crate) async fn listing<T: DeserializeOwned>(
+        &self,
+        url: &url::Url,
+        board: &str,
+    ) -> Result<T, IngestError> {
+        self.http.get_json(url).await.map_err(|e| e.board_gone_on_404(board))
+    }
 }
 
-/// Every built-in adapter over one shared client.
-pub(crate) fn all(http: &HttpClient, config: SourceConfig) -> Vec<Arc<dyn Source>> {
-    let plain = ProviderPolicy::default();
-    let b = |name| base(http, config, name, plain);
-    vec![
-        Arc::new(ashby::Ashby(b("ashby"))),
-        Arc::new(bamboohr::BambooHr(b("bamboohr"))),
-        Arc::new(greenhouse::Greenhouse(b("greenhouse"))),
-        Arc::new(lever::Lever(b("lever"))),
-        Arc::new(personio::Personio(b("personio"))),
-        Arc::new(pinpoint::Pinpoint(b("pinpoint"))),
-        Arc::new(recruitee::Recruitee(b("recruitee"))),
-        Arc::new(rippling::Rippling(b("rippling"))),
-        Arc::new(smartrecruiters::SmartRecruiters(b("smartrecruiters"))),
-        Arc::new(teamtailor::Teamtailor(base(
-            http,
-            config,
-            "teamtailor",
-            ProviderPolicy { pace_per_second: NonZeroU32::new(TEAMTAILOR_PER_SECOND), ..plain },
-        ))),
-        Arc::new(workable::Workable(b("workable"))),
-        Arc::new(workday::Workday(base(
-            http,
-            config,
-            "workday",
-            ProviderPolicy { rate_limit_backoff: true, ..plain },
-        ))),
-    ]
+/// The provider keys of the registered platforms, sorted.
+pub fn provider_keys() -> Vec<&'static str> {
+    PLATFORMS.iter().map(|p| p.key).collect()
 }
 
 /// Checks that a board has the shape its provider needs (a DNS label, a Workday `host/site`,
-/// a Lever region…), without any request.
-pub(crate) fn validate_board(key: &freehire_domain::BoardKey) -> Result<(), crate::Error> {
-    let (p, b) = (key.provider.as_str(), key.board.as_str());
-    let region_ok = key.region.is_empty() || (p == "lever" && key.region == "eu");
-    if !region_ok {
-        return Err(common::invalid_board(p, b, "this provider has no such region"));
-    }
-    match p {
-        "recruitee" | "personio" | "bamboohr" | "pinpoint" => common::host_label(p, b).map(|_| ()),
-        "teamtailor" => teamtailor::career_host(b).map(|_| ()),
-        "workday" => workday::Site::parse(b).map(|_| ()),
-        _ => Ok(()),
-    }
+/// a Lever region…), without any request. A provider without a platform gets the default
+/// rule (no region).
+pub fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+    platform(&key.provider).map_or_else(|| common::no_region(key), |p| (p.validate)(key))
 }
 
 #[cfg(test)]
@@ -112,9 +147,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_provider_key_parses() {
-        for p in PROVIDERS {
-            assert!(Provider::parse(p).is_ok(), "{p}");
+    fn every_provider_key_parses_and_the_list_is_sorted_and_unique() {
+        for p in PLATFORMS {
+            assert!(Provider::parse(p.key).is_ok(), "{}", p.key);
         }
+        let keys = provider_keys();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:?}");
     }
 }

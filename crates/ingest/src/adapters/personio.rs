@@ -4,18 +4,32 @@
 //! without a description gets it from its page's ld+json (`/job/{id}`, at most
 //! `detail_concurrency` at a time; a failing page leaves it empty). Repeated positions are
 //! merged by id. `<workzag-jobs/>` is an empty board.
+//!
+//! Board URLs: `{b}.jobs.personio.com` (or `.de`); the board is one DNS label.
 
 use futures::StreamExt;
+use std::sync::Arc;
+
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 
-use super::Base;
-use super::common::{add_location, build_url, experience_years_min, host_label, seniority};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::common::{
+    add_location, build_url, experience_years_min, host_label, host_label_board, seniority,
+};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::error_chain;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl};
 use crate::sanitize::decode_maybe_encoded_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Personio(pub(crate) Base);
+pub(crate) const PLATFORM: Platform = Platform {
+    tenant_hosts: &[".jobs.personio.com", ".jobs.personio.de"],
+    ..Platform::of::<Personio>("personio", |base| Arc::new(Personio(base)))
+};
+
+pub(crate) struct Personio(Base);
 
 #[derive(Deserialize, Default)]
 struct Doc {
@@ -132,7 +146,7 @@ impl Personio {
         let text = match page {
             Ok(p) => String::from_utf8_lossy(&p.body).into_owned(),
             Err(e) => {
-                tracing::debug!(host, id, error = %e, "personio job page unreadable");
+                tracing::debug!(host, id, error = %error_chain(&e), "personio job page unreadable");
                 return String::new();
             }
         };
@@ -153,7 +167,17 @@ impl Source for Personio {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        host_label_board(key)
+    }
+
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = url.tenant(".jobs.personio.com").or_else(|| url.tenant(".jobs.personio.de"))?;
+        let canonical = format!("https://{board}.jobs.personio.com");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let host = format!("{b}.jobs.personio.com");
         let url = build_url(&host, &["xml"], &[])?;
@@ -175,7 +199,11 @@ impl Source for Personio {
                     }
                 }
                 Err(e) => {
-                    tracing::debug!(board = b, error = %e, "personio language fallback failed")
+                    tracing::debug!(
+                        board = b,
+                        error = %error_chain(&e),
+                        "personio language fallback failed",
+                    )
                 }
             }
         }

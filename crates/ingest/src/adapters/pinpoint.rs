@@ -2,16 +2,29 @@
 //! leaves the endpoint unspecified). Description is `description` plus the responsibilities,
 //! skills and benefits sections under their headers; salary from `compensation_*` only when
 //! `compensation_visible` is not false.
+//!
+//! Board URLs: `{b}.pinpointhq.com`; the board is one DNS label.
 
+use std::sync::Arc;
+
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 
-use super::Base;
-use super::common::{build_url, employment_type, host_label, salary, workplace_mode};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::common::{
+    build_url, employment_type, host_label, host_label_board, id_text, salary, workplace_mode,
+};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Pinpoint(pub(crate) Base);
+pub(crate) const PLATFORM: Platform = Platform {
+    tenant_hosts: &[".pinpointhq.com"],
+    ..Platform::of::<Pinpoint>("pinpoint", |base| Arc::new(Pinpoint(base)))
+};
+
+pub(crate) struct Pinpoint(Base);
 
 #[derive(Deserialize)]
 struct Postings {
@@ -64,7 +77,7 @@ fn section(html: &mut String, header: Option<&str>, default: &str, body: Option<
 }
 
 fn posting(board: &str, p: Posting) -> Option<RawPosting> {
-    let native_id = super::greenhouse::id_text(&p.id)?;
+    let native_id = id_text(&p.id)?;
     let mut html = p.description.clone().unwrap_or_default();
     section(
         &mut html,
@@ -122,11 +135,20 @@ impl Source for Pinpoint {
         Capabilities { full_board_listing: false, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        host_label_board(key)
+    }
+
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = url.tenant(".pinpointhq.com")?;
+        let canonical = format!("https://{board}.pinpointhq.com");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(&format!("{b}.pinpointhq.com"), &["postings.json"], &[])?;
-        let page: Postings =
-            self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let page: Postings = self.0.listing(&url, b).await?;
         Ok(BoardListing {
             postings: page.data.into_iter().filter_map(|p| posting(b, p)).collect(),
             ..BoardListing::default()

@@ -2,17 +2,31 @@
 //! `description` followed by `requirements`; salary from `salary{min,max (strings),period,
 //! currency}`; work mode from the `remote` / `hybrid` / `on_site` flags; the apply form
 //! (`open_questions`, `options_*`) is kept verbatim.
+//!
+//! Board URLs: `{b}.recruitee.com`; the board is one DNS label.
 
+use std::sync::Arc;
+
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::Base;
-use super::common::{build_url, country, employment_type, host_label, number, salary, seniority};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::common::{
+    build_url, country, employment_type, host_label, host_label_board, id_text, number, salary,
+    seniority,
+};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Recruitee(pub(crate) Base);
+pub(crate) const PLATFORM: Platform = Platform {
+    tenant_hosts: &[".recruitee.com"],
+    ..Platform::of::<Recruitee>("recruitee", |base| Arc::new(Recruitee(base)))
+};
+
+pub(crate) struct Recruitee(Base);
 
 #[derive(Deserialize)]
 struct Offers {
@@ -37,7 +51,7 @@ fn apply_form(o: &Map<String, Value>) -> Option<Value> {
 }
 
 fn posting(o: &Map<String, Value>) -> Option<RawPosting> {
-    let native_id = super::greenhouse::id_text(o.get("id")?)?;
+    let native_id = id_text(o.get("id")?)?;
     let mode = if flag(o, "remote") == Some(true) {
         Some(freehire_domain::WorkMode::Remote)
     } else if flag(o, "hybrid") == Some(true) {
@@ -101,11 +115,20 @@ impl Source for Recruitee {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        host_label_board(key)
+    }
+
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = url.tenant(".recruitee.com")?;
+        let canonical = format!("https://{board}.recruitee.com");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = host_label(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(&format!("{b}.recruitee.com"), &["api", "offers", ""], &[])?;
-        let offers: Offers =
-            self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let offers: Offers = self.0.listing(&url, b).await?;
         Ok(BoardListing {
             postings: offers.offers.iter().filter_map(posting).collect(),
             ..BoardListing::default()

@@ -1,16 +1,24 @@
 //! Rippling: `GET ats.rippling.com/api/v1/board/{b}/jobs` (one row per job and location,
 //! merged by `uuid`), then `GET …/jobs/{uuid}` per posting for `description.role` and
 //! `createdOn`. Hydrating.
+//!
+//! Board URLs: `ats.rippling.com/{b}` (optionally after a locale segment) and the API URL.
+
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::Base;
-use super::common::{Detail, add_location, build_url, collect_details, fan_out};
-use crate::Error;
+use super::common::{add_location, build_url, hydrate};
+use super::{Base, Platform};
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, is_locale, path_board};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Rippling(pub(crate) Base);
+pub(crate) const PLATFORM: Platform =
+    Platform::of::<Rippling>("rippling", |base| Arc::new(Rippling(base)));
+
+pub(crate) struct Rippling(Base);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -63,18 +71,13 @@ fn merge_listing(items: Vec<Item>) -> Vec<RawPosting> {
 }
 
 impl Rippling {
-    async fn detail(&self, board: &str, mut p: RawPosting) -> Detail {
-        let id = p.native_id.clone();
-        let result = async {
-            let url =
-                build_url("ats.rippling.com", &["api", "v1", "board", board, "jobs", &id], &[])?;
-            let doc: DetailDoc = self.0.http.get_json(&url).await?;
-            p.description_html = doc.description.and_then(|d| d.role).unwrap_or_default();
-            p.posted_at = doc.created_on.map(RawDate::Text);
-            Ok(p)
-        }
-        .await;
-        Detail::from_result(&id, result)
+    async fn detail(&self, board: &str, mut p: RawPosting) -> Result<RawPosting, IngestError> {
+        let id = p.native_id.as_str();
+        let url = build_url("ats.rippling.com", &["api", "v1", "board", board, "jobs", id], &[])?;
+        let doc: DetailDoc = self.0.http.get_json(&url).await?;
+        p.description_html = doc.description.and_then(|d| d.role).unwrap_or_default();
+        p.posted_at = doc.created_on.map(RawDate::Text);
+        Ok(p)
     }
 }
 
@@ -88,21 +91,36 @@ impl Source for Rippling {
         Capabilities { full_board_listing: false, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
-        self.fetch_new(board, &SeenSet::new()).await
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        if url.host() != "ats.rippling.com" {
+            return None;
+        }
+        let rest = match url.segments() {
+            ["api", "v1", "board", b, ..] => return Some(board_match(path_board(b)?)),
+            [loc, rest @ ..] if is_locale(loc) => rest,
+            rest => rest,
+        };
+        match rest.first() {
+            Some(&"api") | None => None,
+            Some(first) => Some(board_match(path_board(first)?)),
+        }
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url("ats.rippling.com", &["api", "v1", "board", b, "jobs"], &[])?;
-        let items: Vec<Item> =
-            self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
-        let mut listing = BoardListing::default();
-        let (old, new): (Vec<_>, Vec<_>) =
-            merge_listing(items).into_iter().partition(|p| seen.contains(&p.native_id));
-        listing.seen_refresh = old.into_iter().map(|p| p.native_id).collect();
-        let details = fan_out(new, self.0.config.detail_concurrency, |p| self.detail(b, p)).await;
-        collect_details(details, &mut listing);
-        Ok(listing)
+        let items: Vec<Item> = self.0.listing(&url, b).await?;
+        let listed = merge_listing(items).into_iter().map(|p| (p.native_id.clone(), p)).collect();
+        let concurrency = self.0.config.detail_concurrency;
+        Ok(hydrate(listed, seen, concurrency, |_, p| self.detail(b, p)).await)
     }
+}
+
+fn board_match(board: String) -> BoardMatch {
+    let canonical = format!("https://ats.rippling.com/{board}/jobs");
+    BoardMatch::new(board, canonical)
 }

@@ -2,25 +2,35 @@
 //! ?limit=100&offset=N` until `totalFound`, an empty page or a page adding nothing new, then
 //! one detail request per posting (`…/postings/{id}`) for the URL and the job ad sections.
 //! A full-listing provider: any page failure or the page cap fails the board. Hydrating.
+//!
+//! Board URLs: `jobs.smartrecruiters.com/{b}` (or `careers.`), the one-click form
+//! `…/oneclick-ui/company/{b}` and the API URL.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::Base;
 use super::common::{
-    Detail, build_url, collect_details, country, employment_type, fan_out, join_non_empty,
-    mode_from_flags, seniority,
+    build_url, country, employment_type, hydrate, join_non_empty, mode_from_flags, seniority,
 };
-use crate::Error;
+use super::{Base, Platform};
+use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::source::{BoardTarget, Capabilities, Source};
+
+pub(crate) const PLATFORM: Platform =
+    Platform::of::<SmartRecruiters>("smartrecruiters", |base| Arc::new(SmartRecruiters(base)));
+
+/// First path segments of the jobs site that are its own, never a company.
+const RESERVED: &[&str] = &["oneclick-ui", "sr-jobs", "api", "static", "search"];
 
 const PAGE_SIZE: usize = 100;
 /// Safety cap on pages; reaching it fails the board.
 const MAX_PAGES: usize = 1000;
 
-pub(crate) struct SmartRecruiters(pub(crate) Base);
+pub(crate) struct SmartRecruiters(Base);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -154,7 +164,7 @@ fn from_listing(board: &str, item: Item) -> RawPosting {
 }
 
 impl SmartRecruiters {
-    async fn list(&self, b: &str) -> Result<Vec<Item>, Error> {
+    async fn list(&self, b: &str) -> Result<Vec<Item>, IngestError> {
         let mut items = Vec::new();
         let mut ids = HashSet::new();
         for page_no in 0..MAX_PAGES {
@@ -164,9 +174,11 @@ impl SmartRecruiters {
                 &["v1", "companies", b, "postings"],
                 &[("limit", "100"), ("offset", offset.as_str())],
             )?;
-            let result = self.0.http.get_json::<Page>(&url).await;
-            let page =
-                if page_no == 0 { result.map_err(|e| e.board_gone_on_404(b))? } else { result? };
+            let page: Page = if page_no == 0 {
+                self.0.listing(&url, b).await?
+            } else {
+                self.0.http.get_json(&url).await?
+            };
             let before = items.len();
             for item in page.content {
                 if ids.insert(item.id.clone()) {
@@ -178,13 +190,13 @@ impl SmartRecruiters {
                 return Ok(items);
             }
         }
-        Err(Error::Incomplete {
+        Err(IngestError::Incomplete {
             board: b.to_owned(),
             reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
         })
     }
 
-    async fn detail(&self, b: &str, item: Item) -> Result<RawPosting, Error> {
+    async fn detail(&self, b: &str, item: Item) -> Result<RawPosting, IngestError> {
         let url = build_url(
             "api.smartrecruiters.com",
             &["v1", "companies", b, "postings", &item.id],
@@ -210,23 +222,30 @@ impl Source for SmartRecruiters {
         Capabilities { full_board_listing: true, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
-        self.fetch_new(board, &SeenSet::new()).await
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = match (url.host(), url.segments()) {
+            ("api.smartrecruiters.com", ["v1", "companies", b, ..]) => path_board(b)?,
+            ("jobs.smartrecruiters.com" | "careers.smartrecruiters.com", segments) => {
+                match segments {
+                    ["oneclick-ui", "company", b, ..] => path_board(b)?,
+                    [first, ..] if !RESERVED.contains(first) => path_board(first)?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let canonical = format!("https://jobs.smartrecruiters.com/{board}");
+        Some(BoardMatch::new(board, canonical))
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    async fn fetch(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
-        let items = self.list(b).await?;
-        let mut listing = BoardListing::default();
-        let (old, new): (Vec<Item>, Vec<Item>) =
-            items.into_iter().partition(|i| seen.contains(&i.id));
-        listing.seen_refresh = old.into_iter().map(|i| i.id).collect();
-        let details = fan_out(new, self.0.config.detail_concurrency, |item| async move {
-            let id = item.id.clone();
-            Detail::from_result(&id, self.detail(b, item).await)
-        })
-        .await;
-        collect_details(details, &mut listing);
-        Ok(listing)
+        let listed = self.list(b).await?.into_iter().map(|item| (item.id.clone(), item)).collect();
+        let concurrency = self.0.config.detail_concurrency;
+        Ok(hydrate(listed, seen, concurrency, |_, item| self.detail(b, item)).await)
     }
 }

@@ -7,21 +7,44 @@
 //!
 //! Our choice: the reference crawls the HTML pages and each detail page's ld+json; the feed
 //! carries the same ld+json in one document per page, so no detail request is needed.
+//!
+//! Board URLs: `{tenant}.teamtailor.com` or a regional `{tenant}.na.teamtailor.com`; the
+//! board is the career host.
 
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 
-use super::Base;
 use super::common::{
-    add_location, build_url, country, employment_type, invalid_board, join_non_empty,
+    add_location, build_url, country, employment_type, id_text, invalid_board, join_non_empty,
+    no_region,
 };
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::error_chain;
+use crate::http::ProviderPolicy;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, tenant_label};
 use crate::sanitize::decode_maybe_encoded_html;
 use crate::source::{BoardTarget, Capabilities, Source};
 
 const MAX_PAGES: usize = 1000;
 
-pub(crate) struct Teamtailor(pub(crate) Base);
+/// Teamtailor's pace (the reference paces it without naming a rate; our choice).
+const PER_SECOND: u32 = 2;
+
+pub(crate) const PLATFORM: Platform = Platform {
+    policy: ProviderPolicy {
+        pace_per_second: NonZeroU32::new(PER_SECOND),
+        rate_limit_backoff: false,
+    },
+    tenant_hosts: &[".teamtailor.com"],
+    ..Platform::of::<Teamtailor>("teamtailor", |base| Arc::new(Teamtailor(base)))
+};
+
+pub(crate) struct Teamtailor(Base);
 
 #[derive(Deserialize)]
 struct Feed {
@@ -87,7 +110,7 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Place>, D::
 }
 
 /// The career host of a board: `acme` → `acme.teamtailor.com`; a host is kept as it is.
-pub(crate) fn career_host(board: &str) -> Result<String, Error> {
+pub(crate) fn career_host(board: &str) -> Result<String, IngestError> {
     let board = board.trim().trim_end_matches('/').to_ascii_lowercase();
     let valid = !board.is_empty()
         && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
@@ -108,8 +131,8 @@ fn posting(item: Item) -> Option<RawPosting> {
     let native_id = jp
         .as_ref()
         .and_then(|j| j.identifier.as_ref())
-        .and_then(|i| super::greenhouse::id_text(&i.value))
-        .or_else(|| super::greenhouse::id_text(&item.id))?;
+        .and_then(|i| id_text(&i.value))
+        .or_else(|| id_text(&item.id))?;
     let mut location = String::new();
     let mut countries = Vec::new();
     for place in jp.iter().flat_map(|j| &j.job_location) {
@@ -170,7 +193,22 @@ impl Source for Teamtailor {
         Capabilities { full_board_listing: false, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        no_region(key)?;
+        career_host(&key.board).map(|_| ())
+    }
+
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        // `<tenant>.teamtailor.com`, or a regional `<tenant>.na.teamtailor.com`.
+        let host = url.host();
+        let labels: Vec<&str> = host.strip_suffix(".teamtailor.com")?.split('.').collect();
+        if labels.len() > 2 || labels.iter().any(|l| tenant_label(l).is_none()) {
+            return None;
+        }
+        Some(BoardMatch::new(host, format!("https://{host}/jobs")))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let host = career_host(&board.key.board)?;
         let mut url = build_url(&host, &["jobs.json"], &[])?;
         let mut listing = BoardListing::default();
@@ -181,7 +219,12 @@ impl Source for Teamtailor {
                 // Not a full-listing provider: a later page failing ends the walk with what
                 // was gathered (reference §3.4).
                 Err(e) => {
-                    tracing::debug!(board = %host, page_no, error = %e, "teamtailor page failed");
+                    tracing::debug!(
+                        board = %host,
+                        page_no,
+                        error = %error_chain(&e),
+                        "teamtailor page failed",
+                    );
                     return Ok(listing);
                 }
             };
@@ -201,7 +244,10 @@ impl Source for Teamtailor {
                 _ => return Ok(listing),
             }
         }
-        Err(Error::Incomplete { board: host, reason: format!("more than {MAX_PAGES} feed pages") })
+        Err(IngestError::Incomplete {
+            board: host,
+            reason: format!("more than {MAX_PAGES} feed pages"),
+        })
     }
 }
 

@@ -1,16 +1,29 @@
 //! Workable: one request, `GET apply.workable.com/api/v1/widget/accounts/{b}?details=true`.
 //! The widget repeats a job once per location: rows are merged by `shortcode`, unioning
 //! locations and countries.
+//!
+//! Board URLs: `apply.workable.com/{b}`, `{b}.workable.com` and the API URLs; the site's own
+//! first segments ([`RESERVED`]) are never a board.
+
+use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::Base;
 use super::common::{add_location, build_url, country, employment_type, join_non_empty};
-use crate::Error;
-use crate::posting::{BoardListing, RawDate, RawPosting};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) struct Workable(pub(crate) Base);
+pub(crate) const PLATFORM: Platform =
+    Platform::of::<Workable>("workable", |base| Arc::new(Workable(base)));
+
+/// First path segments of `apply.workable.com` that are the site's own, never an account:
+/// no URL form may name them as a board (its canonical URL would not be a board's).
+const RESERVED: &[&str] = &["j", "api", "careers"];
+
+pub(crate) struct Workable(Base);
 
 #[derive(Deserialize)]
 struct Account {
@@ -80,15 +93,33 @@ impl Source for Workable {
         Capabilities { full_board_listing: true, hydrating: false }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let board = if url.host() == "apply.workable.com" {
+            match url.segments() {
+                ["api", "v1", "widget", "accounts", b, ..] | ["api", "v3", "accounts", b, ..] => {
+                    path_board(b)?
+                }
+                [first, ..] => path_board(first)?,
+                [] => return None,
+            }
+        } else {
+            url.tenant(".workable.com")?
+        };
+        if RESERVED.contains(&board.as_str()) {
+            return None;
+        }
+        let canonical = format!("https://apply.workable.com/{board}");
+        Some(BoardMatch::new(board, canonical))
+    }
+
+    async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
         let b = board.key.board.as_str();
         let url = build_url(
             "apply.workable.com",
             &["api", "v1", "widget", "accounts", b],
             &[("details", "true")],
         )?;
-        let account: Account =
-            self.0.http.get_json(&url).await.map_err(|e| e.board_gone_on_404(b))?;
+        let account: Account = self.0.listing(&url, b).await?;
         let company = account.name.filter(|n| !n.trim().is_empty());
         let mut postings: Vec<RawPosting> = Vec::new();
         for job in account.jobs {

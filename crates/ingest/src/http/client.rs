@@ -12,7 +12,8 @@ use url::{Host, Url};
 
 use super::config::{ClientConfig, SsrfPolicy, UPSTREAM_HOST_HEADER};
 use super::ssrf::{GuardedResolver, Refusal, is_forbidden_ip};
-use crate::Error;
+use crate::IngestError;
+use crate::error_chain;
 
 /// The shared client. Cheap to clone.
 #[derive(Clone, Debug)]
@@ -48,7 +49,7 @@ pub struct ProviderPolicy {
 
 impl HttpClient {
     /// Builds the client.
-    pub fn new(config: ClientConfig) -> Result<Self, Error> {
+    pub fn new(config: ClientConfig) -> Result<Self, IngestError> {
         let mut builder = reqwest::Client::builder()
             .timeout(config.timeout)
             .user_agent(config.user_agent.clone())
@@ -59,7 +60,7 @@ impl HttpClient {
                 config.replay.as_ref().and_then(|o| o.url().host_str()).map(str::to_owned);
             builder = builder.dns_resolver(Arc::new(GuardedResolver { allowed_host }));
         }
-        let client = builder.build().map_err(|e| Error::Config(e.to_string()))?;
+        let client = builder.build().map_err(|e| IngestError::config("HTTP client", e))?;
         Ok(Self { inner: Arc::new(Inner { client, config }) })
     }
 
@@ -79,8 +80,9 @@ impl HttpClient {
     /// Where a request for `url` is really sent, and the upstream header to add. Refuses
     /// non-http(s) schemes and, under [`SsrfPolicy::Enforce`], internal IP literals (host
     /// names are checked by the resolver).
-    fn route(&self, url: &Url) -> Result<(Url, Option<String>), Error> {
-        let refuse = |reason: &str| Error::Refused { url: url.to_string(), reason: reason.into() };
+    fn route(&self, url: &Url) -> Result<(Url, Option<String>), IngestError> {
+        let refuse =
+            |reason: &str| IngestError::Refused { url: url.to_string(), reason: reason.into() };
         if !matches!(url.scheme(), "http" | "https") {
             return Err(refuse("only http and https are allowed"));
         }
@@ -108,7 +110,7 @@ impl HttpClient {
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
-    ) -> Result<Fetched, Error> {
+    ) -> Result<Fetched, IngestError> {
         let mut current = url.clone();
         let mut hops = 0;
         loop {
@@ -120,7 +122,7 @@ impl HttpClient {
             if let Some(body) = body {
                 req = req.header(CONTENT_TYPE, "application/json").body(body.to_vec());
             }
-            let resp = req.send().await.map_err(|e| send_error(&current, &e))?;
+            let resp = req.send().await.map_err(|e| send_error(&current, e))?;
             let status = resp.status();
             if status.is_redirection()
                 && *method == Method::GET
@@ -132,7 +134,7 @@ impl HttpClient {
                 continue;
             }
             if !status.is_success() {
-                return Err(Error::Status {
+                return Err(IngestError::Status {
                     method: method_name(method),
                     url: current.to_string(),
                     status: status.as_u16(),
@@ -156,22 +158,29 @@ pub struct Fetcher {
 
 impl Fetcher {
     /// GET with an `Accept` header.
-    pub async fn get(&self, url: &Url, accept: &str) -> Result<Fetched, Error> {
+    pub async fn get(&self, url: &Url, accept: &str) -> Result<Fetched, IngestError> {
         self.execute(Method::GET, url, accept, None).await
     }
 
     /// POST a JSON body, accepting JSON.
-    pub async fn post_json(&self, url: &Url, body: &serde_json::Value) -> Result<Fetched, Error> {
-        let bytes = serde_json::to_vec(body).map_err(|e| Error::Decode {
+    pub async fn post_json(
+        &self,
+        url: &Url,
+        body: &serde_json::Value,
+    ) -> Result<Fetched, IngestError> {
+        let bytes = serde_json::to_vec(body).map_err(|e| IngestError::Decode {
             url: url.to_string(),
             format: "JSON",
-            message: e.to_string(),
+            source: Box::new(e),
         })?;
         self.execute(Method::POST, url, "application/json", Some(&bytes)).await
     }
 
     /// GET and decode JSON.
-    pub async fn get_json<T: serde::de::DeserializeOwned>(&self, url: &Url) -> Result<T, Error> {
+    pub async fn get_json<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &Url,
+    ) -> Result<T, IngestError> {
         super::decode::json(&self.get(url, "application/json").await?)
     }
 
@@ -180,12 +189,15 @@ impl Fetcher {
         &self,
         url: &Url,
         body: &serde_json::Value,
-    ) -> Result<T, Error> {
+    ) -> Result<T, IngestError> {
         super::decode::json(&self.post_json(url, body).await?)
     }
 
     /// GET and decode XML.
-    pub async fn get_xml<T: serde::de::DeserializeOwned>(&self, url: &Url) -> Result<T, Error> {
+    pub async fn get_xml<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &Url,
+    ) -> Result<T, IngestError> {
         super::decode::xml(&self.get(url, "application/xml, text/xml").await?)
     }
 
@@ -195,7 +207,7 @@ impl Fetcher {
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
-    ) -> Result<Fetched, Error> {
+    ) -> Result<Fetched, IngestError> {
         let retry = self.client.inner.config.retry;
         let once = || async {
             if let Some(pacer) = &self.pacer {
@@ -207,8 +219,10 @@ impl Fetcher {
             once.retry(
                 ConstantBuilder::default().with_delay(retry.delay).with_max_times(retry.retries),
             )
-            .when(Error::is_transient)
-            .notify(|e, after| tracing::debug!(error = %e, ?after, "retrying request"))
+            .when(IngestError::is_transient)
+            .notify(
+                |e, after| tracing::debug!(error = %error_chain(&e), ?after, "retrying request"),
+            )
         };
         if !self.rate_limit_backoff {
             return with_retry().await;
@@ -222,8 +236,14 @@ impl Fetcher {
                     .with_max_delay(backoff.cap)
                     .with_max_times(backoff.retries),
             )
-            .when(Error::is_rate_limited)
-            .notify(|e, after| tracing::debug!(error = %e, ?after, "rate limited, backing off"))
+            .when(IngestError::is_rate_limited)
+            .notify(|e, after| {
+                tracing::debug!(
+                    error = %error_chain(&e),
+                    ?after,
+                    "rate limited, backing off"
+                )
+            })
             .await
     }
 }
@@ -237,32 +257,21 @@ fn redirect_target(current: &Url, resp: &Response) -> Option<Url> {
     current.join(location).ok()
 }
 
-/// Maps a send error: the resolver's refusal becomes [`Error::Refused`], the rest
-/// [`Error::Network`].
-fn send_error(url: &Url, err: &reqwest::Error) -> Error {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+/// Maps a send error: the resolver's refusal becomes [`IngestError::Refused`], the rest
+/// [`IngestError::Network`].
+fn send_error(url: &Url, err: reqwest::Error) -> IngestError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
     while let Some(e) = source {
         if let Some(refusal) = e.downcast_ref::<Refusal>() {
-            return Error::Refused { url: url.to_string(), reason: refusal.to_string() };
+            return IngestError::Refused { url: url.to_string(), reason: refusal.to_string() };
         }
         source = e.source();
     }
-    Error::Network { url: url.to_string(), message: flatten(err) }
+    IngestError::Network { url: url.to_string(), source: err }
 }
 
-fn flatten(err: &dyn std::error::Error) -> String {
-    let mut out = err.to_string();
-    let mut source = err.source();
-    while let Some(e) = source {
-        out.push_str(": ");
-        out.push_str(&e.to_string());
-        source = e.source();
-    }
-    out
-}
-
-async fn read_capped(mut resp: Response, limit: usize, url: &Url) -> Result<Vec<u8>, Error> {
-    let too_large = || Error::BodyTooLarge { url: url.to_string(), limit };
+async fn read_capped(mut resp: Response, limit: usize, url: &Url) -> Result<Vec<u8>, IngestError> {
+    let too_large = || IngestError::BodyTooLarge { url: url.to_string(), limit };
     let declared = resp.content_length();
     if declared.is_some_and(|len| len > limit as u64) {
         return Err(too_large());
@@ -271,7 +280,7 @@ async fn read_capped(mut resp: Response, limit: usize, url: &Url) -> Result<Vec<
     while let Some(chunk) = resp
         .chunk()
         .await
-        .map_err(|e| Error::Network { url: url.to_string(), message: flatten(&e) })?
+        .map_err(|source| IngestError::Network { url: url.to_string(), source })?
     {
         if body.len() + chunk.len() > limit {
             return Err(too_large());

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use url::Url;
 
-use crate::Error;
+use crate::IngestError;
 
 /// Our User-Agent: names the product and its URL.
 pub const USER_AGENT: &str = "freehire-rs/0.1 (+https://github.com/freehire/freehire-rs)";
@@ -114,9 +114,9 @@ pub struct ReplayOrigin(Url);
 
 impl ReplayOrigin {
     /// Parses an `http(s)://host[:port]` origin; a path, query or credentials are rejected.
-    pub fn parse(raw: &str) -> Result<Self, Error> {
+    pub fn parse(raw: &str) -> Result<Self, IngestError> {
         let url = Url::parse(raw.trim())
-            .map_err(|e| Error::Config(format!("replay URL {raw:?}: {e}")))?;
+            .map_err(|e| IngestError::config(format!("replay URL {raw:?}"), e))?;
         let bad = !matches!(url.scheme(), "http" | "https")
             || url.host_str().is_none()
             || !(url.path().is_empty() || url.path() == "/")
@@ -125,7 +125,7 @@ impl ReplayOrigin {
             || !url.username().is_empty()
             || url.password().is_some();
         if bad {
-            return Err(Error::Config(format!(
+            return Err(IngestError::config_only(format!(
                 "replay URL {raw:?} must be an http(s) origin such as http://127.0.0.1:9000"
             )));
         }

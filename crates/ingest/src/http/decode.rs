@@ -1,7 +1,8 @@
 //! Decoding bodies, refusing HTML where JSON or XML was expected.
 
 use super::client::Fetched;
-use crate::Error;
+use crate::IngestError;
+use crate::error::BoxedCause;
 
 fn head(body: &[u8]) -> String {
     let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
@@ -16,25 +17,28 @@ pub(crate) fn is_html_page(body: &[u8]) -> bool {
 }
 
 /// Decodes JSON.
-pub(crate) fn json<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T, Error> {
+pub(crate) fn json<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T, IngestError> {
     // JSON never starts with markup: any `<` here is a page, not an API answer.
     if head(&fetched.body).starts_with('<') {
-        return Err(Error::BlockPage { url: fetched.url.to_string(), expected: "JSON" });
+        return Err(IngestError::BlockPage { url: fetched.url.to_string(), expected: "JSON" });
     }
-    serde_json::from_slice(&fetched.body).map_err(|e| Error::Decode {
+    serde_json::from_slice(&fetched.body).map_err(|e| IngestError::Decode {
         url: fetched.url.to_string(),
         format: "JSON",
-        message: e.to_string(),
+        source: Box::new(e),
     })
 }
 
 /// Decodes XML.
-pub(crate) fn xml<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T, Error> {
+pub(crate) fn xml<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T, IngestError> {
     if is_html_page(&fetched.body) {
-        return Err(Error::BlockPage { url: fetched.url.to_string(), expected: "XML" });
+        return Err(IngestError::BlockPage { url: fetched.url.to_string(), expected: "XML" });
     }
-    let decode_err =
-        |message: String| Error::Decode { url: fetched.url.to_string(), format: "XML", message };
-    let text = std::str::from_utf8(&fetched.body).map_err(|e| decode_err(e.to_string()))?;
-    quick_xml::de::from_str(text).map_err(|e| decode_err(e.to_string()))
+    let decode_err = |source: BoxedCause| IngestError::Decode {
+        url: fetched.url.to_string(),
+        format: "XML",
+        source,
+    };
+    let text = std::str::from_utf8(&fetched.body).map_err(|e| decode_err(Box::new(e)))?;
+    quick_xml::de::from_str(text).map_err(|e| decode_err(Box::new(e)))
 }

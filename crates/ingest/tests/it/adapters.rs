@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::support::{careerkit, codes, fetch, fetch_new, fixtures, read, setup, target};
 
+// scenario: Ashby compensation
 #[tokio::test]
 async fn ashby_careerkit_with_compensation() {
     let route = Route::get("https://api.ashbyhq.com", "/posting-api/job-board/HighlightTA")
@@ -57,7 +58,7 @@ async fn ashby_recorded_boards() {
     let server = b.start().await.unwrap();
     let http =
         freehire_ingest::http::HttpClient::new(crate::support::fast_config(&server)).unwrap();
-    let reg = freehire_ingest::Registry::new(&http, freehire_ingest::SourceConfig::default());
+    let reg = freehire_ingest::Sources::new(&http, freehire_ingest::SourceConfig::default());
     let cartesia = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap();
     assert_eq!(cartesia.postings.len(), 23);
     let first = &cartesia.postings[0];
@@ -73,6 +74,8 @@ async fn ashby_recorded_boards() {
     assert_eq!(mobbin.postings.len(), 5);
 }
 
+// scenario: Greenhouse board about text
+// scenario: Greenhouse content
 #[tokio::test]
 async fn greenhouse_unescapes_content() {
     let route = Route::get("https://boards-api.greenhouse.io", "/v1/boards/amplitude/jobs")
@@ -107,6 +110,7 @@ async fn greenhouse_unescapes_content() {
     assert_eq!(listing.postings[1].location, "Bangalore, India");
 }
 
+// scenario: Lever EU region
 #[tokio::test]
 async fn lever_global_and_eu() {
     let global = Route::get("https://api.lever.co", "/v0/postings/idealistconsulting")
@@ -175,6 +179,7 @@ async fn recruitee_salary_mode_and_apply_form() {
 
 /// The recorded Personio document has empty `<jobDescriptions>`; the `language=en` document
 /// below is derived from it with a description filled in.
+// scenario: Personio language fallback
 #[tokio::test]
 async fn personio_xml_dedup_and_language_fallback() {
     let recorded = read("personio.xml");
@@ -205,6 +210,7 @@ async fn personio_xml_dedup_and_language_fallback() {
     assert_eq!(server.requests().len(), 2);
 }
 
+// scenario: Empty board
 #[tokio::test]
 async fn personio_empty_document_is_an_empty_board() {
     let empty = "<?xml version='1.0' encoding='UTF-8'?>\n<workzag-jobs/>\n";
@@ -238,6 +244,7 @@ async fn teamtailor_feed() {
 
 /// The fixture has BambooHR's list only; the detail documents are derived from the
 /// platform's `careers/{id}/detail` shape (`result.jobOpening`).
+// scenario: Hydrating fetch skips stored postings
 #[tokio::test]
 async fn bamboohr_list_detail_and_hydration() {
     let detail = |id: &str, desc: &str| {
@@ -293,7 +300,7 @@ async fn bamboohr_redirect_off_careers_is_board_gone() {
     ];
     let (_s, reg) = setup(routes).await;
     let err = fetch(&reg, &target("bamboohr", "gone", "")).await.unwrap_err();
-    assert!(matches!(err, freehire_ingest::Error::BoardGone { .. }), "{err}");
+    assert!(matches!(err, freehire_ingest::IngestError::BoardGone { .. }), "{err}");
 }
 
 #[tokio::test]
@@ -496,6 +503,7 @@ fn wd_page(total: usize, ids: &[&str], facets: serde_json::Value) -> Reply {
 }
 
 /// Derived from the recorded listing shape: a capped board (total 2,000) split by facet.
+// scenario: Workday capped listing
 #[tokio::test]
 async fn workday_splits_a_capped_listing_by_facet() {
     let facets = json!([
@@ -527,6 +535,7 @@ async fn workday_splits_a_capped_listing_by_facet() {
     assert_eq!(server.requests().len(), 3);
 }
 
+// scenario: Workday capped listing
 #[tokio::test]
 async fn workday_still_capped_at_depth_three_fails() {
     let facets = json!([
@@ -540,7 +549,7 @@ async fn workday_still_capped_at_depth_three_fails() {
     let err = fetch(&reg, &target("workday", "acme.wd1.myworkdayjobs.com/Careers", ""))
         .await
         .unwrap_err();
-    assert!(matches!(err, freehire_ingest::Error::Incomplete { .. }), "{err}");
+    assert!(matches!(err, freehire_ingest::IngestError::Incomplete { .. }), "{err}");
     assert!(err.to_string().contains("depth 3"), "{err}");
 }
 
@@ -587,6 +596,7 @@ async fn teamtailor_follows_next_url_and_keeps_gathered_on_later_failure() {
 
 /// No `language=en` document (404): the description comes from the job page's ld+json (the
 /// page is derived: a schema.org JobPosting block as Personio's job pages carry).
+// scenario: Personio job-page fallback
 #[tokio::test]
 async fn personio_job_page_ld_json_fallback() {
     let page = r#"<!DOCTYPE html><html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"JobPosting","title":"Staff Software Engineer, Data Platform","description":"<p>From the job page.</p><script>bad()<\/script>"}</script></head><body></body></html>"#;
@@ -604,11 +614,29 @@ async fn personio_job_page_ld_json_fallback() {
     assert_eq!(sanitize_html(&listing.postings[0].description_html), "<p>From the job page.</p>");
 }
 
+// scenario: Sources lookup
 #[tokio::test]
 async fn registry_holds_the_twelve_with_the_reference_capabilities() {
     let (_s, reg) = setup(vec![]).await;
     let names: Vec<&str> = reg.providers().map(|p| p.as_str()).collect();
-    assert_eq!(names, freehire_ingest::PROVIDERS);
+    assert_eq!(names, freehire_ingest::provider_keys());
+    assert_eq!(
+        names,
+        [
+            "ashby",
+            "bamboohr",
+            "greenhouse",
+            "lever",
+            "personio",
+            "pinpoint",
+            "recruitee",
+            "rippling",
+            "smartrecruiters",
+            "teamtailor",
+            "workable",
+            "workday"
+        ]
+    );
     let full: Vec<&str> = reg
         .providers()
         .filter(|p| reg.get(p).unwrap().capabilities().full_board_listing)
@@ -635,7 +663,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
-    assert!(matches!(reg.require(&unknown), Err(freehire_ingest::Error::UnknownProvider(_))));
+    assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
 
 /// Detail requests fan out, bounded by `detail_concurrency` (listing derived from the recorded
@@ -661,7 +689,7 @@ async fn detail_fan_out_is_bounded() {
     let server = b.start().await.unwrap();
     let http =
         freehire_ingest::http::HttpClient::new(crate::support::fast_config(&server)).unwrap();
-    let reg = freehire_ingest::Registry::new(
+    let reg = freehire_ingest::Sources::new(
         &http,
         freehire_ingest::SourceConfig { detail_concurrency: 3 },
     );

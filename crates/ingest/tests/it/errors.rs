@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use freehire_ingest::Error;
+use freehire_ingest::IngestError;
 use freehire_ingest::http::{ClientConfig, HttpClient, RetryConfig};
 use freehire_ingest::replay::{ReplayServer, Reply, Route};
-use freehire_ingest::{Registry, SourceConfig};
+use freehire_ingest::{SourceConfig, Sources};
 use serde_json::json;
 
 use crate::support::{careerkit, fetch, read, setup, target};
@@ -14,21 +14,26 @@ use crate::support::{careerkit, fetch, read, setup, target};
 const ASHBY: &str = "https://api.ashbyhq.com";
 const CARTESIA: &str = "/posting-api/job-board/cartesia";
 
+// scenario: Board gone
 #[tokio::test]
 async fn board_404_is_board_gone() {
     let route = Route::get(ASHBY, CARTESIA).reply(Reply::status(404));
     let (_s, reg) = setup(vec![route]).await;
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
-    assert!(matches!(err, Error::BoardGone { ref board, .. } if board == "cartesia"), "{err}");
+    assert!(
+        matches!(err, IngestError::BoardGone { ref board, .. } if board == "cartesia"),
+        "{err}"
+    );
 }
 
 #[tokio::test]
 async fn unrecorded_board_is_gone_too() {
     let (_s, reg) = setup(vec![]).await;
     let err = fetch(&reg, &target("greenhouse", "nosuch", "")).await.unwrap_err();
-    assert!(matches!(err, Error::BoardGone { .. }), "{err}");
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
 }
 
+// scenario: 429 then success
 #[tokio::test]
 async fn retries_429_then_succeeds() {
     let route = Route::get(ASHBY, CARTESIA)
@@ -60,6 +65,7 @@ async fn other_4xx_are_not_retried() {
 
 /// Page 2 of a full-listing provider fails: the whole board fails (pages derived from the
 /// recorded SmartRecruiters item).
+// scenario: Later page fails on a full-listing provider
 #[tokio::test]
 async fn failure_on_page_two_fails_the_board() {
     let recorded: serde_json::Value = serde_json::from_str(&read("smartrecruiters.json")).unwrap();
@@ -84,13 +90,16 @@ async fn failure_on_page_two_fails_the_board() {
     assert_eq!(err.status(), Some(500), "{err}");
 }
 
+// scenario: Truncated body
 #[tokio::test]
 async fn truncated_body_fails() {
     let route = Route::get(ASHBY, CARTESIA)
         .reply(Reply::file(careerkit("ashby.json")).unwrap().truncated());
     let (server, reg) = setup(vec![route]).await;
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
-    assert!(matches!(err, Error::Network { .. }), "{err}");
+    assert!(matches!(err, IngestError::Network { .. }), "{err}");
+    let chain = freehire_ingest::error_chain(&err);
+    assert!(chain.len() > err.to_string().len() + 2, "the cause is kept as a source: {chain}");
     assert_eq!(server.requests().len(), 3, "a cut body is transient: retried twice");
 }
 
@@ -100,9 +109,11 @@ async fn truncated_json_fails_to_decode() {
     let route = Route::get(ASHBY, CARTESIA).reply(Reply::json(body[..body.len() / 2].to_owned()));
     let (_s, reg) = setup(vec![route]).await;
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
-    assert!(matches!(err, Error::Decode { .. }), "{err}");
+    assert!(matches!(err, IngestError::Decode { .. }), "{err}");
+    assert!(std::error::Error::source(&err).is_some(), "the decoder's error is kept: {err}");
 }
 
+// scenario: Block page
 #[tokio::test]
 async fn html_block_page_is_a_failure() {
     let page = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>";
@@ -112,11 +123,12 @@ async fn html_block_page_is_a_failure() {
     ];
     let (_s, reg) = setup(routes).await;
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
-    assert!(matches!(err, Error::BlockPage { expected: "JSON", .. }), "{err}");
+    assert!(matches!(err, IngestError::BlockPage { expected: "JSON", .. }), "{err}");
     let err = fetch(&reg, &target("personio", "acme", "")).await.unwrap_err();
-    assert!(matches!(err, Error::BlockPage { expected: "XML", .. }), "{err}");
+    assert!(matches!(err, IngestError::BlockPage { expected: "XML", .. }), "{err}");
 }
 
+// scenario: Empty board
 #[tokio::test]
 async fn empty_board_is_success() {
     let routes = vec![
@@ -131,6 +143,7 @@ async fn empty_board_is_success() {
     assert!(fetch(&reg, &target("greenhouse", "quiet", "")).await.unwrap().postings.is_empty());
 }
 
+// scenario: Body over the cap
 #[tokio::test]
 async fn body_over_the_cap_is_not_retried() {
     let server = ReplayServer::builder()
@@ -143,9 +156,9 @@ async fn body_over_the_cap_is_not_retried() {
         retry: RetryConfig { retries: 2, delay: Duration::from_millis(1) },
         ..ClientConfig::replaying(server.origin())
     };
-    let reg = Registry::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
+    let reg = Sources::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
     let err = fetch(&reg, &target("ashby", "cartesia", "")).await.unwrap_err();
-    assert!(matches!(err, Error::BodyTooLarge { limit: 1024, .. }), "{err}");
+    assert!(matches!(err, IngestError::BodyTooLarge { limit: 1024, .. }), "{err}");
     assert!(!err.is_transient());
     assert_eq!(server.requests().len(), 1);
 }
@@ -174,10 +187,10 @@ async fn invalid_board_shapes_are_refused_before_any_request() {
         [("recruitee", "evil.com/x"), ("workday", "example.com/site"), ("personio", "a.b")]
     {
         let err = fetch(&reg, &target(p, b, "")).await.unwrap_err();
-        assert!(matches!(err, Error::InvalidBoard { .. }), "{p} {b}: {err}");
+        assert!(matches!(err, IngestError::InvalidBoard { .. }), "{p} {b}: {err}");
     }
     let err = fetch(&reg, &target("lever", "acme", "us")).await.unwrap_err();
-    assert!(matches!(err, Error::InvalidBoard { .. }), "{err}");
+    assert!(matches!(err, IngestError::InvalidBoard { .. }), "{err}");
     assert!(server.requests().is_empty());
 }
 

@@ -1,6 +1,6 @@
 //! The HTTP client's guards: SSRF refusal, the replay rewrite and header, the User-Agent.
 
-use freehire_ingest::Error;
+use freehire_ingest::IngestError;
 use freehire_ingest::http::{ClientConfig, HttpClient, ProviderPolicy, SsrfPolicy, USER_AGENT};
 use freehire_ingest::replay::{ReplayServer, Reply, Route};
 use url::Url;
@@ -13,6 +13,7 @@ async fn local_server() -> ReplayServer {
         .unwrap()
 }
 
+// scenario: Internal target refused
 #[tokio::test]
 async fn ssrf_guard_refuses_internal_targets() {
     let server = local_server().await;
@@ -29,7 +30,7 @@ async fn ssrf_guard_refuses_internal_targets() {
         "file:///etc/passwd".to_owned(),
     ] {
         let err = client.get(&Url::parse(&target).unwrap(), "application/json").await.unwrap_err();
-        assert!(matches!(err, Error::Refused { .. }), "{target}: {err}");
+        assert!(matches!(err, IngestError::Refused { .. }), "{target}: {err}");
     }
     assert!(server.requests().is_empty(), "nothing reached the local server");
 }
@@ -44,6 +45,7 @@ async fn opt_out_allows_local_targets() {
     assert_eq!(fetched.body, b"{}");
 }
 
+// scenario: Replayed request
 #[tokio::test]
 async fn replay_keeps_path_and_query_and_names_the_upstream() {
     let server = ReplayServer::builder()

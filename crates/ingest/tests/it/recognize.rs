@@ -1,7 +1,7 @@
 //! Board URL recognition: careers and API URLs of the twelve platforms; everything else is an
 //! error, never a guess.
 
-use freehire_ingest::{Error, board_identity, recognize, validate_board};
+use freehire_ingest::{IngestError, board_identity, recognize, validate_board};
 
 fn rec(url: &str) -> (String, String, String, String) {
     let r = recognize(url).unwrap_or_else(|e| panic!("{url}: {e}"));
@@ -13,6 +13,7 @@ fn four(p: &str, b: &str, r: &str, c: &str) -> (String, String, String, String) 
     (p.into(), b.into(), r.into(), c.into())
 }
 
+// scenario: Careers URL with a locale
 #[test]
 fn careers_urls() {
     let cases = [
@@ -142,6 +143,7 @@ fn api_urls() {
     assert_eq!(rec("https://salesforce.wd12.myworkdayjobs.com/wday/cxs/salesforce/External_Career_Site/jobs").1, "salesforce.wd12.myworkdayjobs.com/External_Career_Site");
 }
 
+// scenario: Platform page
 #[test]
 fn unrecognised_urls_are_errors() {
     for url in [
@@ -167,7 +169,7 @@ fn unrecognised_urls_are_errors() {
         "https://ats.rippling.com/en-GB",
     ] {
         let err = recognize(url).unwrap_err();
-        assert!(matches!(err, Error::Unrecognised { .. }), "{url}: {err}");
+        assert!(matches!(err, IngestError::Unrecognised { .. }), "{url}: {err}");
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use freehire_domain::{BoardKey, CountryCode, Provider};
 use freehire_ingest::http::{BackoffConfig, ClientConfig, HttpClient, RetryConfig};
 use freehire_ingest::replay::{ReplayServer, Route};
-use freehire_ingest::{BoardListing, BoardTarget, Error, Registry, SeenSet, SourceConfig};
+use freehire_ingest::{BoardListing, BoardTarget, IngestError, SeenSet, SourceConfig, Sources};
 
 /// `shared/fixtures/ats`, found by walking up from the crate (override with
 /// `FREEHIRE_ATS_FIXTURES`).
@@ -38,14 +38,14 @@ pub fn fast_config(server: &ReplayServer) -> ClientConfig {
 }
 
 /// A replay server with `routes` and a registry whose client replays to it.
-pub async fn setup(routes: Vec<Route>) -> (ReplayServer, Registry) {
+pub async fn setup(routes: Vec<Route>) -> (ReplayServer, Sources) {
     let mut b = ReplayServer::builder();
     for r in routes {
         b = b.route(r);
     }
     let server = b.start().await.unwrap();
     let config = fast_config(&server);
-    let registry = Registry::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
+    let registry = Sources::new(&HttpClient::new(config).unwrap(), SourceConfig::default());
     (server, registry)
 }
 
@@ -56,17 +56,17 @@ pub fn target(provider: &str, board: &str, region: &str) -> BoardTarget {
     )
 }
 
-pub async fn fetch(registry: &Registry, t: &BoardTarget) -> Result<BoardListing, Error> {
-    registry.require(&t.key.provider).unwrap().fetch(t).await
+pub async fn fetch(registry: &Sources, t: &BoardTarget) -> Result<BoardListing, IngestError> {
+    registry.require(&t.key.provider).unwrap().fetch(t, &SeenSet::new()).await
 }
 
 pub async fn fetch_new(
-    registry: &Registry,
+    registry: &Sources,
     t: &BoardTarget,
     seen: &[&str],
-) -> Result<BoardListing, Error> {
+) -> Result<BoardListing, IngestError> {
     let seen: SeenSet = seen.iter().map(|s| (*s).to_owned()).collect();
-    registry.require(&t.key.provider).unwrap().fetch_new(t, &seen).await
+    registry.require(&t.key.provider).unwrap().fetch(t, &seen).await
 }
 
 pub fn codes(c: &[CountryCode]) -> Vec<&str> {

@@ -1,3 +1,6 @@
+//! Unit tests of location parsing: the location table (countries, regions, cities per
+//! string), aliases, remote qualifiers, subdivisions and the withheld ambiguous names.
+
 #![allow(clippy::type_complexity)]
 
 use super::*;
@@ -9,6 +12,18 @@ fn geo(s: &str) -> (Vec<String>, Vec<&'static str>, Vec<String>) {
     (g.countries.iter().map(|c| c.as_str().to_owned()).collect(), regions, g.cities)
 }
 
+// scenario: Single and multiple places
+// scenario: Aliases
+// scenario: Remote qualifiers
+// scenario: Coordinates are not places
+// scenario: Bare remote
+// scenario: Worldwide
+// scenario: Anywhere in a country
+// scenario: EMEA
+// scenario: DACH
+// scenario: State code
+// scenario: Province
+// scenario: Unlisted namesake
 #[test]
 fn location_table() {
     #[rustfmt::skip]
@@ -73,6 +88,8 @@ fn location_table() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+// scenario: Georgia
+// scenario: Cambridge and London
 #[test]
 fn withheld_and_negative() {
     #[rustfmt::skip]

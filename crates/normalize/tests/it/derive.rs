@@ -2,11 +2,10 @@
 
 use freehire_domain::{
     Category, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Provider, Region,
-    SalaryPeriod, Seniority, WorkMode,
+    SalaryPeriod, Seniority, WorkMode, company_key, company_slug, job_slug, slugify,
 };
 use freehire_normalize::{
-    Draft, SalaryParts, Structured, company_key, company_slug, derive, job_slug, posting, rederive,
-    role_fingerprint, role_key, slugify,
+    Draft, SalaryParts, Structured, derive, posting, rederive, role_fingerprint, role_key,
 };
 
 fn draft(title: &str, location: &str, description: &str) -> Draft {
@@ -49,6 +48,9 @@ fn full_posting() {
     assert_eq!(f.posting_language.as_deref(), Some("en"));
 }
 
+// scenario: Structured value wins
+// scenario: Remote flag
+// scenario: Structured countries
 #[test]
 fn structured_values_win() {
     let mut d = draft("Senior Engineer", "Berlin, Germany", "This is a remote position.");
@@ -90,6 +92,7 @@ fn structured_values_win() {
     assert_eq!(derive(&remote_flag).work_mode, Some(WorkMode::Remote), "the source's remote flag");
 }
 
+// scenario: Title is not evidence
 #[test]
 fn negative_cases() {
     // A bare "Remote" is not global.
@@ -124,6 +127,9 @@ fn negative_cases() {
     );
 }
 
+// scenario: Title suffix
+// scenario: Eligibility phrase
+// scenario: Pinned postings are left alone
 #[test]
 fn unpinned_postings_are_pinned_by_evidence() {
     let title = derive(&draft("Support Engineer [Remote-US]", "Remote", ""));
@@ -144,6 +150,7 @@ fn unpinned_postings_are_pinned_by_evidence() {
     assert_eq!(pinned.countries, [CountryCode::parse("ca").unwrap()]);
 }
 
+// scenario: Dictionary change
 #[test]
 fn rederive_reports_changes() {
     let d =
@@ -195,6 +202,7 @@ fn slugs_and_keys_are_the_domain_ones() {
     assert_eq!(role_key("Acme GmbH", "Engineer (Backend)"), role_key("ACME", "engineer backend"));
 }
 
+// scenario: Nothing recognisable
 #[test]
 fn nothing_recognisable_stays_empty() {
     let f = derive(&draft("Evals Lead", "Remote", ""));

@@ -2,6 +2,7 @@
 
 use super::evaluation::evaluate;
 
+// scenario: Floors hold
 #[test]
 fn evaluation_meets_the_floors() {
     let report = evaluate();

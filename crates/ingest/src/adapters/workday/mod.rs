@@ -10,10 +10,13 @@
 //!   Hydrating; 403/429 are retried with the exponential backoff.
 //!
 //! Board: `host/site` (tenant = the host's first label, `<tenant>.wdN.myworkdayjobs.com`) or
-//! `host/tenant/site` (`wdN.myworkdaysite.com`).
+//! `host/tenant/site` (`wdN.myworkdaysite.com`); recognised from careers and CXS URLs of both
+//! hosts (`site.rs`).
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
+use freehire_domain::BoardKey;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -21,14 +24,19 @@ mod facets;
 mod site;
 
 use self::facets::{Facet, choose_dimension, flatten_facets};
-pub(crate) use self::site::Site;
-use super::Base;
-use super::common::{
-    Detail, add_location, collect_details, country, employment_type, fan_out, workplace_mode,
-};
-use crate::Error;
+use self::site::Site;
+use super::common::{add_location, country, employment_type, hydrate, no_region, workplace_mode};
+use super::{Base, Platform};
+use crate::IngestError;
+use crate::http::ProviderPolicy;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
+use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{BoardTarget, Capabilities, Source};
+
+pub(crate) const PLATFORM: Platform = Platform {
+    policy: ProviderPolicy { pace_per_second: None, rate_limit_backoff: true },
+    ..Platform::of::<Workday>("workday", |base| Arc::new(Workday(base)))
+};
 
 const PAGE_SIZE: usize = 20;
 /// The total Workday reports when it caps a listing.
@@ -38,7 +46,7 @@ pub(crate) const MAX_SPLIT_DEPTH: usize = 3;
 /// Safety cap on pages of one walk (the platform never serves past 2,000).
 const MAX_PAGES: usize = CAPPED_TOTAL / PAGE_SIZE + 5;
 
-pub(crate) struct Workday(pub(crate) Base);
+pub(crate) struct Workday(Base);
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -114,7 +122,7 @@ impl Workday {
         site: &Site,
         applied: &BTreeMap<String, Vec<String>>,
         offset: usize,
-    ) -> Result<Page, Error> {
+    ) -> Result<Page, IngestError> {
         let url = site.cxs(&["jobs"])?;
         let body = json!({"appliedFacets": applied, "limit": PAGE_SIZE, "offset": offset, "searchText": ""});
         self.0.http.post_for_json(&url, &body).await
@@ -129,7 +137,7 @@ impl Workday {
         depth: usize,
         out: &mut Vec<Item>,
         ids: &mut HashSet<String>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), IngestError> {
         let first = self.page(site, &applied, 0).await;
         let first = if depth == 0 && applied.is_empty() {
             first.map_err(|e| e.board_gone_on_404(board))?
@@ -138,7 +146,7 @@ impl Workday {
         };
         if first.total >= CAPPED_TOTAL {
             if depth >= MAX_SPLIT_DEPTH {
-                return Err(Error::Incomplete {
+                return Err(IngestError::Incomplete {
                     board: board.to_owned(),
                     reason: format!(
                         "still capped at {CAPPED_TOTAL} after splitting to depth {MAX_SPLIT_DEPTH}"
@@ -148,7 +156,7 @@ impl Workday {
             let Some((param, values)) =
                 choose_dimension(flatten_facets(&first.facets), &applied, first.total)
             else {
-                return Err(Error::Incomplete {
+                return Err(IngestError::Incomplete {
                     board: board.to_owned(),
                     reason: format!("capped at {CAPPED_TOTAL} and no facet partitions the listing"),
                 });
@@ -182,56 +190,51 @@ impl Workday {
                 total = page.total;
             }
         }
-        Err(Error::Incomplete {
+        Err(IngestError::Incomplete {
             board: board.to_owned(),
             reason: format!("more than {MAX_PAGES} pages"),
         })
     }
 
-    async fn detail(&self, site: &Site, item: Item) -> Detail {
+    async fn detail(&self, site: &Site, id: String, item: Item) -> Result<RawPosting, IngestError> {
         let path = item.external_path.clone().unwrap_or_default();
-        let id = native_id(&path);
-        let result = async {
-            let url = site.detail_url(&path)?;
-            let doc: DetailDoc = self.0.http.get_json(&url).await?;
-            let info = doc.job_posting_info;
-            let mut location = String::new();
-            add_location(&mut location, info.location.as_deref().unwrap_or_default());
-            for l in &info.additional_locations {
-                add_location(&mut location, l);
-            }
-            if location.is_empty() {
-                add_location(&mut location, item.locations_text.as_deref().unwrap_or_default());
-            }
-            let cc = info
-                .job_requisition_location
-                .and_then(|l| l.country)
-                .or(info.country)
-                .and_then(|c| c.alpha2_code)
-                .as_deref()
-                .and_then(country);
-            let work_mode = info.remote_type.as_deref().and_then(workplace_mode);
-            let mut p = RawPosting {
-                native_id: id.clone(),
-                url: info
-                    .external_url
-                    .filter(|u| !u.trim().is_empty())
-                    .unwrap_or_else(|| format!("https://{}/{}{path}", site.host, site.site)),
-                title: info.title.or(item.title).unwrap_or_default().trim().to_owned(),
-                location,
-                description_html: info.job_description.unwrap_or_default(),
-                posted_at: info.start_date.or(item.posted_on).map(RawDate::Text),
-                remote: work_mode.map(|m| m == freehire_domain::WorkMode::Remote),
-                work_mode,
-                employment_type: info.time_type.as_deref().and_then(employment_type),
-                countries: cc.into_iter().collect(),
-                ..RawPosting::default()
-            };
-            p.canonicalize();
-            Ok(p)
+        let url = site.detail_url(&path)?;
+        let doc: DetailDoc = self.0.http.get_json(&url).await?;
+        let info = doc.job_posting_info;
+        let mut location = String::new();
+        add_location(&mut location, info.location.as_deref().unwrap_or_default());
+        for l in &info.additional_locations {
+            add_location(&mut location, l);
         }
-        .await;
-        Detail::from_result(&id, result)
+        if location.is_empty() {
+            add_location(&mut location, item.locations_text.as_deref().unwrap_or_default());
+        }
+        let cc = info
+            .job_requisition_location
+            .and_then(|l| l.country)
+            .or(info.country)
+            .and_then(|c| c.alpha2_code)
+            .as_deref()
+            .and_then(country);
+        let work_mode = info.remote_type.as_deref().and_then(workplace_mode);
+        let mut p = RawPosting {
+            native_id: id,
+            url: info
+                .external_url
+                .filter(|u| !u.trim().is_empty())
+                .unwrap_or_else(|| format!("https://{}/{}{path}", site.host, site.site)),
+            title: info.title.or(item.title).unwrap_or_default().trim().to_owned(),
+            location,
+            description_html: info.job_description.unwrap_or_default(),
+            posted_at: info.start_date.or(item.posted_on).map(RawDate::Text),
+            remote: work_mode.map(|m| m == freehire_domain::WorkMode::Remote),
+            work_mode,
+            employment_type: info.time_type.as_deref().and_then(employment_type),
+            countries: cc.into_iter().collect(),
+            ..RawPosting::default()
+        };
+        p.canonicalize();
+        Ok(p)
     }
 }
 
@@ -245,33 +248,32 @@ impl Source for Workday {
         Capabilities { full_board_listing: true, hydrating: true }
     }
 
-    async fn fetch(&self, board: &BoardTarget) -> Result<BoardListing, Error> {
-        self.fetch_new(board, &SeenSet::new()).await
+    fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
+        no_region(key)?;
+        Site::parse(&key.board).map(|_| ())
     }
 
-    async fn fetch_new(&self, board: &BoardTarget, seen: &SeenSet) -> Result<BoardListing, Error> {
+    fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        Site::recognize(url)
+    }
+
+    async fn fetch(
+        &self,
+        board: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let site = Site::parse(&board.key.board)?;
         let mut items = Vec::new();
         let mut paths = HashSet::new();
         self.crawl(&site, &board.key.board, BTreeMap::new(), 0, &mut items, &mut paths).await?;
-        let mut listing = BoardListing::default();
-        let mut todo = Vec::new();
         let mut ids = HashSet::new();
-        for item in items {
-            let id = native_id(item.external_path.as_deref().unwrap_or_default());
-            if !ids.insert(id.clone()) {
-                continue;
-            }
-            if seen.contains(&id) {
-                listing.seen_refresh.push(id);
-            } else {
-                todo.push(item);
-            }
-        }
-        let details =
-            fan_out(todo, self.0.config.detail_concurrency, |item| self.detail(&site, item)).await;
-        collect_details(details, &mut listing);
-        Ok(listing)
+        let listed = items
+            .into_iter()
+            .map(|item| (native_id(item.external_path.as_deref().unwrap_or_default()), item))
+            .filter(|(id, _)| ids.insert(id.clone()))
+            .collect();
+        let concurrency = self.0.config.detail_concurrency;
+        Ok(hydrate(listed, seen, concurrency, |id, item| self.detail(&site, id, item)).await)
     }
 }
 

@@ -1,7 +1,9 @@
-//! A Workday board: `host/site` or `host/tenant/site`, and its CXS URLs.
+//! A Workday board: `host/site` or `host/tenant/site`, its CXS URLs, and its recognition from
+//! careers and CXS URLs of `<tenant>.wdN.myworkdayjobs.com` and `wdN.myworkdaysite.com`.
 
-use crate::Error;
+use crate::IngestError;
 use crate::adapters::common::{build_url, invalid_board};
+use crate::recognize::{BoardMatch, BoardUrl, is_locale, path_board, tenant_label};
 
 /// A parsed Workday board.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,7 +14,7 @@ pub(crate) struct Site {
 }
 
 impl Site {
-    pub(crate) fn parse(board: &str) -> Result<Self, Error> {
+    pub(crate) fn parse(board: &str) -> Result<Self, IngestError> {
         let bad = |why: &str| invalid_board("workday", board, why);
         let parts: Vec<&str> = board.trim().trim_matches('/').split('/').collect();
         let host = parts.first().map(|h| h.to_ascii_lowercase()).unwrap_or_default();
@@ -36,7 +38,7 @@ impl Site {
 
     /// The detail URL of an `externalPath`, kept as Workday wrote it (it may already be
     /// percent-encoded). A path that could leave the site's CXS prefix is refused.
-    pub(crate) fn detail_url(&self, external_path: &str) -> Result<url::Url, Error> {
+    pub(crate) fn detail_url(&self, external_path: &str) -> Result<url::Url, IngestError> {
         let safe = external_path.starts_with('/')
             && !external_path.starts_with("//")
             && !external_path.split('/').any(|seg| seg == ".." || seg == ".")
@@ -50,7 +52,54 @@ impl Site {
         url::Url::parse(&raw).map_err(|e| invalid_board("workday", external_path, &e.to_string()))
     }
 
-    pub(crate) fn cxs(&self, tail: &[&str]) -> Result<url::Url, Error> {
+    /// The board a careers or CXS URL names.
+    pub(crate) fn recognize(url: &BoardUrl<'_>) -> Option<BoardMatch> {
+        let (host, segs) = (url.host(), url.segments());
+        if !host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.') {
+            return None;
+        }
+        if let Some(rest) = host.strip_suffix(".myworkdayjobs.com") {
+            let mut labels = rest.split('.');
+            let (Some(tenant), Some(dc), None) = (labels.next(), labels.next(), labels.next())
+            else {
+                return None;
+            };
+            tenant_label(tenant)?;
+            if !dc.starts_with("wd") {
+                return None;
+            }
+            let site = match segs {
+                ["wday", "cxs", t, site, ..] if t.eq_ignore_ascii_case(tenant) => path_board(site)?,
+                [loc, site, ..] if is_locale(loc) => path_board(site)?,
+                [site, ..] if !is_locale(site) => path_board(site)?,
+                _ => return None,
+            };
+            return Some(BoardMatch::new(
+                format!("{host}/{site}"),
+                format!("https://{host}/{site}"),
+            ));
+        }
+        let dc = host.strip_suffix(".myworkdaysite.com")?;
+        if !dc.starts_with("wd") || dc.contains('.') {
+            return None;
+        }
+        let rest = match segs {
+            [loc, rest @ ..] if is_locale(loc) => rest,
+            rest => rest,
+        };
+        let (tenant, site) = match rest {
+            ["recruiting", t, s, ..] | ["wday", "cxs", t, s, ..] => (*t, *s),
+            _ => return None,
+        };
+        let tenant = tenant_label(tenant)?;
+        let site = path_board(site)?;
+        Some(BoardMatch::new(
+            format!("{host}/{tenant}/{site}"),
+            format!("https://{host}/recruiting/{tenant}/{site}"),
+        ))
+    }
+
+    pub(crate) fn cxs(&self, tail: &[&str]) -> Result<url::Url, IngestError> {
         let mut segs = vec!["wday", "cxs", self.tenant.as_str(), self.site.as_str()];
         segs.extend_from_slice(tail);
         build_url(&self.host, &segs, &[])
