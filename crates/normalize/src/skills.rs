@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(canonical("nonsense"), None);
     }
 
-    // scenario: Aliases
+    // scenario: Skill aliases
     // scenario: No go from go-to-market
     // scenario: Letters in lists
     // scenario: Acronym tier

@@ -13,7 +13,7 @@ fn geo(s: &str) -> (Vec<String>, Vec<&'static str>, Vec<String>) {
 }
 
 // scenario: Single and multiple places
-// scenario: Aliases
+// scenario: City aliases
 // scenario: Remote qualifiers
 // scenario: Coordinates are not places
 // scenario: Bare remote
