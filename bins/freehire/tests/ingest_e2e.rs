@@ -110,7 +110,7 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
                 .env("FREEHIRE_MEILI_INDEX", &uid),
         );
         let config = freehire_search::MeiliConfig::new(meili)
-            .with_api_key(freehire_app::config::var("FREEHIRE_MEILI_MASTER_KEY"))
+            .with_api_key(freehire_app::config::var("FREEHIRE_MEILI_MASTER_KEY").map(Into::into))
             .with_index_uid(uid);
         let meili = freehire_search::MeiliIndex::new(config).unwrap();
         let found = indexed_total(&meili).await;

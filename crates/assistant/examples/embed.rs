@@ -69,7 +69,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::env::var("LLM_BASE_URL").unwrap_or_else(|_| "http://127.0.0.1:8000".into()),
         std::env::var("LLM_MODEL").unwrap_or_else(|_| "gpt-4o-mini".into()),
     );
-    config.api_key = std::env::var("LLM_API_KEY").ok();
+    config.api_key = std::env::var("LLM_API_KEY").ok().map(Into::into);
     let client =
         OpenAiClient::new(config)?.with_header("x-bf-dim-feature", "warehouse-assistant")?;
 

@@ -55,13 +55,13 @@ pub use ports::{
 };
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
-pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, SqliteLocation};
+pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 
 /// Opens the store a URL names (creating a SQLite file and its folder if missing). Does not
 /// migrate: call [`Store::migrate`].
 pub async fn connect(url: &DatabaseUrl) -> Result<Arc<dyn Store>> {
     Ok(match url {
         DatabaseUrl::Sqlite(location) => Arc::new(SqliteStore::connect(location).await?),
-        DatabaseUrl::Postgres(url) => Arc::new(PgStore::connect(url).await?),
+        DatabaseUrl::Postgres(url) => Arc::new(PgStore::connect(url.expose()).await?),
     })
 }

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use secrecy::{ExposeSecret, SecretString};
+
 use crate::StoreError;
 
 /// The default embedded database: a SQLite file under `./data`.
@@ -17,7 +19,42 @@ pub enum DatabaseUrl {
     /// An embedded SQLite database.
     Sqlite(SqliteLocation),
     /// A PostgreSQL server.
-    Postgres(String),
+    Postgres(PostgresUrl),
+}
+
+/// A PostgreSQL connection URL. The whole URL is a [`SecretString`] (it may carry a
+/// password), exposed only to the driver; what prints is the URL with its password replaced
+/// by `***`.
+#[derive(Clone)]
+pub struct PostgresUrl {
+    secret: SecretString,
+    shown: String,
+}
+
+impl PostgresUrl {
+    fn new(raw: &str) -> Self {
+        Self { secret: raw.into(), shown: without_password(raw) }
+    }
+
+    /// The URL as the driver needs it, password included.
+    pub fn expose(&self) -> &str {
+        self.secret.expose_secret()
+    }
+}
+
+impl PartialEq for PostgresUrl {
+    fn eq(&self, other: &Self) -> bool {
+        self.expose() == other.expose()
+    }
+}
+
+impl Eq for PostgresUrl {}
+
+/// Shows the URL without its password.
+impl std::fmt::Debug for PostgresUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown)
+    }
 }
 
 /// Where a SQLite database lives.
@@ -34,7 +71,7 @@ impl DatabaseUrl {
     pub fn parse(raw: &str) -> Result<Self, StoreError> {
         let raw = raw.trim();
         if raw.starts_with("postgres://") || raw.starts_with("postgresql://") {
-            return Ok(Self::Postgres(raw.to_owned()));
+            return Ok(Self::Postgres(PostgresUrl::new(raw)));
         }
         if let Some(rest) = raw.strip_prefix("sqlite:") {
             let rest = rest.strip_prefix("//").unwrap_or(rest);
@@ -51,7 +88,7 @@ impl DatabaseUrl {
             return Ok(Self::Sqlite(SqliteLocation::File(PathBuf::from(path))));
         }
         Err(StoreError::BadUrl {
-            url: redact(raw),
+            url: without_password(raw),
             reason: "expected sqlite://PATH or postgres://USER@HOST/DB",
         })
     }
@@ -85,18 +122,25 @@ impl std::fmt::Display for DatabaseUrl {
         match self {
             Self::Sqlite(SqliteLocation::File(p)) => write!(f, "sqlite://{}", p.display()),
             Self::Sqlite(SqliteLocation::Memory) => f.write_str("sqlite::memory:"),
-            Self::Postgres(url) => f.write_str(&redact(url)),
+            Self::Postgres(url) => f.write_str(&url.shown),
         }
     }
 }
 
-/// Replaces the password in `scheme://user:password@host` with `***`.
-fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else { return url.to_owned() };
-    let Some((userinfo, host)) = rest.split_once('@') else { return url.to_owned() };
-    match userinfo.split_once(':') {
-        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-        None => url.to_owned(),
+/// The URL with its password (if any) replaced by `***`, read by the `url` crate; a URL it
+/// cannot read shows only its scheme, so nothing secret can print.
+fn without_password(raw: &str) -> String {
+    match url::Url::parse(raw) {
+        Ok(mut parsed) => {
+            if parsed.password().is_some() && parsed.set_password(Some("***")).is_err() {
+                return format!("{}://***", parsed.scheme());
+            }
+            parsed.to_string()
+        }
+        Err(_) => match raw.split_once("://") {
+            Some((scheme, _)) => format!("{scheme}://***"),
+            None => "***".to_owned(),
+        },
     }
 }
 

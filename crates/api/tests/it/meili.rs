@@ -43,7 +43,9 @@ async fn a_refused_filter_degrades_to_a_search_without_it() {
     let uid = format!("api_degrade_{}", std::process::id());
     let index = Arc::new(
         MeiliIndex::new(
-            MeiliConfig::new(url.clone()).with_api_key(key.clone()).with_index_uid(uid),
+            MeiliConfig::new(url.clone())
+                .with_api_key(key.clone().map(Into::into))
+                .with_index_uid(uid),
         )
         .unwrap(),
     );

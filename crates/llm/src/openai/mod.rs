@@ -10,6 +10,7 @@ use async_trait::async_trait;
 use eventsource_stream::Eventsource;
 use futures::StreamExt;
 use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use secrecy::{ExposeSecret, SecretString};
 
 pub use wire::{parse_response, request_body};
 
@@ -19,8 +20,9 @@ use stream::Assembler;
 /// The default per-call deadline.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// How to reach an OpenAI-compatible endpoint.
-#[derive(Clone)]
+/// How to reach an OpenAI-compatible endpoint. Its `Debug` never shows the key (a
+/// [`SecretString`] prints as redacted).
+#[derive(Clone, Debug)]
 pub struct OpenAiConfig {
     /// The endpoint's base URL, e.g. `http://127.0.0.1:8000` or `https://api.openai.com/v1`.
     /// `/v1/chat/completions` is appended, or only `/chat/completions` when the URL already
@@ -29,7 +31,7 @@ pub struct OpenAiConfig {
     /// The model name sent with every request.
     pub model: String,
     /// The bearer token, if the endpoint needs one.
-    pub api_key: Option<String>,
+    pub api_key: Option<SecretString>,
     /// The per-call deadline.
     pub timeout: Duration,
 }
@@ -46,24 +48,14 @@ impl OpenAiConfig {
     }
 }
 
-impl std::fmt::Debug for OpenAiConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiConfig")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("timeout", &self.timeout)
-            .finish()
-    }
-}
-
-/// A [`ChatModel`] over HTTP. Cheap to clone; the clones share one connection pool.
+/// A [`ChatModel`] over HTTP. Cheap to clone; the clones share one connection pool. Its
+/// `Debug` shows header names, never values, and never the key.
 #[derive(Clone)]
 pub struct OpenAiClient {
     http: reqwest::Client,
     url: Arc<str>,
     model: Arc<str>,
-    api_key: Option<Arc<str>>,
+    api_key: Option<SecretString>,
     headers: HeaderMap,
     timeout: Duration,
     tool_choice: Option<Arc<serde_json::Value>>,
@@ -74,7 +66,7 @@ impl std::fmt::Debug for OpenAiClient {
         f.debug_struct("OpenAiClient")
             .field("url", &self.url)
             .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("api_key", &self.api_key)
             .field("headers", &self.headers.keys().collect::<Vec<_>>())
             .field("timeout", &self.timeout)
             .finish()
@@ -101,7 +93,7 @@ impl OpenAiClient {
             http,
             url: url.into(),
             model: config.model.into(),
-            api_key: config.api_key.filter(|k| !k.is_empty()).map(Into::into),
+            api_key: config.api_key.filter(|k| !k.expose_secret().is_empty()),
             headers: HeaderMap::new(),
             timeout: config.timeout,
             tool_choice: None,
@@ -122,7 +114,7 @@ impl OpenAiClient {
     #[must_use]
     pub fn with_api_key(&self, key: impl Into<String>) -> Self {
         let key: String = key.into();
-        Self { api_key: (!key.is_empty()).then(|| key.into()), ..self.clone() }
+        Self { api_key: (!key.is_empty()).then(|| SecretString::from(key)), ..self.clone() }
     }
 
     /// A clone that sends `name: value` on every call (e.g. `x-bf-dim-feature: assistant`).
@@ -165,7 +157,7 @@ impl OpenAiClient {
             .header(CONTENT_TYPE, "application/json")
             .headers(self.headers.clone());
         if let Some(key) = &self.api_key {
-            builder = builder.header(AUTHORIZATION, format!("Bearer {key}"));
+            builder = builder.header(AUTHORIZATION, format!("Bearer {}", key.expose_secret()));
         }
         for (name, value) in req.headers {
             let (name, value) = header(name, value)?;

@@ -203,7 +203,7 @@ fn main() {
     if let Ok(url) = std::env::var("MEILI_URL") {
         let uid = format!("bench_jobs_{}", std::process::id());
         let config = MeiliConfig::new(url)
-            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok().map(Into::into))
             .with_index_uid(uid);
         let meili = MeiliIndex::new(config).unwrap();
         figures.push(rt.block_on(measure("meilisearch", &meili, &docs, &queries, || None)));

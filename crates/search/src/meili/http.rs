@@ -8,26 +8,24 @@ use async_trait::async_trait;
 use futures::io::{AsyncRead, AsyncReadExt};
 use meilisearch_sdk::errors::Error;
 use meilisearch_sdk::request::{HttpClient, Method, parse_response};
+use secrecy::{ExposeSecret, SecretString};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// The SDK's transport: one pooled reqwest client.
-#[derive(Clone)]
+/// The SDK's transport: one pooled reqwest client and the key, shown redacted by `Debug`.
+#[derive(Clone, Debug)]
 pub(crate) struct MeiliHttp {
     client: reqwest::Client,
-    key: Option<String>,
-}
-
-impl std::fmt::Debug for MeiliHttp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MeiliHttp").field("key", &self.key.as_ref().map(|_| "<redacted>")).finish()
-    }
+    key: Option<SecretString>,
 }
 
 impl MeiliHttp {
     /// A transport sending `key` (when given) as `Authorization: Bearer`, each request bounded
     /// by `timeout`.
-    pub(crate) fn new(key: Option<String>, timeout: Duration) -> Result<Self, reqwest::Error> {
+    pub(crate) fn new(
+        key: Option<SecretString>,
+        timeout: Duration,
+    ) -> Result<Self, reqwest::Error> {
         let client = reqwest::Client::builder()
             .timeout(timeout)
             .user_agent(concat!("freehire/", env!("CARGO_PKG_VERSION")))
@@ -53,7 +51,7 @@ impl MeiliHttp {
         };
         let mut request = self.client.request(verb, &url);
         if let Some(key) = &self.key {
-            request = request.bearer_auth(key);
+            request = request.bearer_auth(key.expose_secret());
         }
         if let Some((bytes, content_type)) = body {
             request = request.header(reqwest::header::CONTENT_TYPE, content_type).body(bytes);

@@ -26,6 +26,7 @@ use meilisearch_sdk::client::{Client, SwapIndexes};
 use meilisearch_sdk::errors::{Error, ErrorCode, ErrorType};
 use meilisearch_sdk::task_info::TaskInfo;
 use meilisearch_sdk::tasks::Task;
+use secrecy::{ExposeSecret, SecretString};
 use tokio::sync::OnceCell;
 
 use crate::document::SearchDocument;
@@ -38,14 +39,14 @@ pub const DEFAULT_INDEX_UID: &str = "jobs";
 /// Documents per add-documents call.
 const BATCH: usize = 5_000;
 
-/// Where the Meilisearch index lives.
-#[derive(Clone)]
+/// Where the Meilisearch index lives. Its `Debug` never shows the key (a [`SecretString`]).
+#[derive(Clone, Debug)]
 pub struct MeiliConfig {
     /// Server address, e.g. `http://127.0.0.1:7700` (no trailing slash needed).
     pub url: String,
     /// API key (the master key or a key allowed to search, write documents, manage indexes
     /// and settings, and read tasks); `None` for a server without a master key.
-    pub api_key: Option<String>,
+    pub api_key: Option<SecretString>,
     /// The index uid (default [`DEFAULT_INDEX_UID`]); rebuilds use `<uid>_rebuild`.
     pub index_uid: String,
     /// Longest wait for one HTTP call.
@@ -68,8 +69,8 @@ impl MeiliConfig {
 
     /// With an API key.
     #[must_use]
-    pub fn with_api_key(mut self, key: Option<String>) -> Self {
-        self.api_key = key.filter(|k| !k.is_empty());
+    pub fn with_api_key(mut self, key: Option<SecretString>) -> Self {
+        self.api_key = key.filter(|k| !k.expose_secret().is_empty());
         self
     }
 
@@ -78,16 +79,6 @@ impl MeiliConfig {
     pub fn with_index_uid(mut self, uid: impl Into<String>) -> Self {
         self.index_uid = uid.into();
         self
-    }
-}
-
-impl std::fmt::Debug for MeiliConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MeiliConfig")
-            .field("url", &self.url)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("index_uid", &self.index_uid)
-            .finish()
     }
 }
 
@@ -132,7 +123,12 @@ impl MeiliIndex {
         let http = MeiliHttp::new(config.api_key.clone(), config.request_timeout)
             .map_err(|e| IndexError::Engine(Context::boxed("meilisearch client", e)))?;
         Ok(Self {
-            client: Client::new_with_client(url, config.api_key, http),
+            // The SDK keeps its own copy of the key: this is the boundary where it leaves the secret.
+            client: Client::new_with_client(
+                url,
+                config.api_key.as_ref().map(|k| k.expose_secret().to_owned()),
+                http,
+            ),
             uid: config.index_uid,
             task_timeout: config.task_timeout,
             ready: OnceCell::new(),

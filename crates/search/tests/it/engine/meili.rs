@@ -11,6 +11,7 @@ use freehire_search::{
     Endpoint, IndexError, JobQuery, MeiliConfig, MeiliIndex, SearchIndex, SearchRequest,
 };
 use futures::FutureExt;
+use secrecy::ExposeSecret;
 
 use super::{catalogue, conformance};
 
@@ -33,7 +34,7 @@ fn config(name: &str, url: Option<String>) -> Option<MeiliConfig> {
     );
     Some(
         MeiliConfig::new(url)
-            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok())
+            .with_api_key(std::env::var("MEILI_MASTER_KEY").ok().map(Into::into))
             .with_index_uid(uid),
     )
 }
@@ -113,7 +114,7 @@ async fn rebuild_swaps_and_a_second_adapter_sees_it() {
 #[tokio::test]
 async fn a_filter_the_settings_do_not_allow_is_rejected() {
     on_fresh("rejected", async |index: Arc<MeiliIndex>, config: MeiliConfig| {
-        let (url, key) = (config.url, config.api_key);
+        let (url, key) = (config.url, config.api_key.map(|k| k.expose_secret().to_owned()));
         index.upsert(catalogue::documents()).await.unwrap();
         let http = reqwest::Client::new();
         let with_key = |r: reqwest::RequestBuilder| match &key {
@@ -242,7 +243,7 @@ async fn both_engines_answer_random_queries_alike() {
 #[tokio::test]
 async fn a_search_only_key_searches() {
     on_fresh("search_key", async |writer: Arc<MeiliIndex>, config: MeiliConfig| {
-        let Some(master) = config.api_key.clone() else {
+        let Some(master) = config.api_key.as_ref().map(|k| k.expose_secret().to_owned()) else {
             eprintln!("a_search_only_key_searches: MEILI_MASTER_KEY is not set; did not run");
             return;
         };
@@ -254,8 +255,7 @@ async fn a_search_only_key_searches() {
         ))
         .await;
         let (search_key, key_uid) = (key["key"].as_str().unwrap(), key["uid"].as_str().unwrap());
-        let reader =
-            MeiliIndex::new(config.clone().with_api_key(Some(search_key.to_owned()))).unwrap();
+        let reader = MeiliIndex::new(config.clone().with_api_key(Some(search_key.into()))).unwrap();
         let delete_key = async {
             http.delete(format!("{}/keys/{key_uid}", config.url))
                 .bearer_auth(&master)
