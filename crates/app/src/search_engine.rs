@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use freehire_search::{EmbeddedIndex, MeiliConfig, MeiliIndex, SearchIndex};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 
 use crate::AppError;
 
@@ -168,6 +168,7 @@ pub async fn open_named(
 mod tests {
     #![allow(clippy::unwrap_used)]
     use clap::Parser;
+    use secrecy::ExposeSecret;
 
     use super::*;
 
