@@ -280,7 +280,11 @@ mod tests {
             (e.code(), e.to_string()),
             (ErrorCode::SearchUnavailable, "search is temporarily unavailable".into())
         );
-        assert!(std::error::Error::source(&e).unwrap().to_string().contains("disk on fire"));
+        let chain: Vec<String> =
+            std::iter::successors(std::error::Error::source(&e), |e| e.source())
+                .map(ToString::to_string)
+                .collect();
+        assert!(chain.iter().any(|m| m.contains("disk on fire")), "{chain:?}");
         let e: ApiError = AppError::Config("x".into()).into();
         assert_eq!((e.code(), e.to_string()), (ErrorCode::Internal, "internal error".into()));
         assert!(std::error::Error::source(&e).is_some());
