@@ -1,5 +1,6 @@
 //! The one error of the crate: a query the grammar refuses. Every variant names the parameter
-//! (or the rule) so the HTTP layer can answer 400 with the message as it is.
+//! (or the rule) so the HTTP layer can answer 400 with the message as it is. A value past a
+//! length bound ([`SearchError::TooLong`]) is not quoted back: its size is.
 
 use crate::page::MAX_WINDOW;
 
@@ -27,11 +28,25 @@ pub enum SearchError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A value (or a list of values) past its length bound: `q` past its bytes or words, a
+    /// value past [`MAX_VALUE_CHARS`](crate::MAX_VALUE_CHARS), a facet past
+    /// [`MAX_VALUES`](crate::MAX_VALUES) values.
+    #[error("{param} is too long: {actual} {unit} (at most {max})")]
+    TooLong {
+        /// The parameter as given.
+        param: String,
+        /// The size of what was sent.
+        actual: usize,
+        /// The bound.
+        max: usize,
+        /// What is counted: `bytes`, `words`, `characters` or `values`.
+        unit: &'static str,
+    },
     /// `offset + limit` reaches past the deepest page the engines serve.
     #[error("offset + limit must be at most {MAX_WINDOW} (offset {offset} + limit {limit})")]
     WindowTooDeep {
-        /// The requested offset (after clamping to the int32 range).
-        offset: u32,
+        /// The offset as sent (trimmed).
+        offset: String,
         /// The requested limit (after clamping to 1..=100).
         limit: u32,
     },
@@ -45,7 +60,9 @@ impl SearchError {
     /// disjunctive conflict).
     pub fn param(&self) -> &str {
         match self {
-            Self::UnknownValue { param, .. } | Self::Invalid { param, .. } => param,
+            Self::UnknownValue { param, .. }
+            | Self::Invalid { param, .. }
+            | Self::TooLong { param, .. } => param,
             Self::WindowTooDeep { .. } => "offset",
             Self::FacetsWithDisjunctive => "facets",
         }
@@ -61,6 +78,10 @@ impl SearchError {
             value: value.to_owned(),
             allowed: allowed.into(),
         }
+    }
+
+    pub(crate) fn too_long(param: &str, actual: usize, max: usize, unit: &'static str) -> Self {
+        Self::TooLong { param: param.to_owned(), actual, max, unit }
     }
 
     /// Re-labels a domain parse error with the parameter it came from.

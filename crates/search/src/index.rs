@@ -116,6 +116,16 @@ pub enum IndexError {
     /// ignored (reference §5.3).
     #[error("search engine refused the query")]
     Rejected(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The embedded index in `dir` was built with another schema (by another version of
+    /// freehire): it cannot be searched or written until `freehire reindex` rebuilds it.
+    #[error(
+        "the search index in {} was built by another version of freehire: stop the worker and run `freehire reindex`",
+        dir.display()
+    )]
+    Stale {
+        /// The index directory.
+        dir: std::path::PathBuf,
+    },
     /// A stored document could not be read back (or written as the engine stores it).
     #[error("stored search document is unreadable")]
     Document(#[source] Box<dyn std::error::Error + Send + Sync>),

@@ -70,7 +70,9 @@ pub use index::{
 };
 pub use meili::{DEFAULT_INDEX_UID, MeiliConfig, MeiliIndex};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
-pub use query::{Endpoint, JobQuery, QField};
+pub use query::{
+    Endpoint, JobQuery, MAX_Q_BYTES, MAX_Q_WORDS, MAX_VALUE_CHARS, MAX_VALUES, QField,
+};
 pub use request::{AgentSearchRequest, DescriptionFormat, FacetsRequest};
 pub use scalars::{MAX_WITHIN_DAYS, MIN_WITHIN_DAYS, SCALAR_PARAMS, Scalars};
 pub use sort::{Order, Sort, SortField};

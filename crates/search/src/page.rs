@@ -1,6 +1,7 @@
 //! Search pagination (reference §5.6, §15.3): `limit` defaults to 20 and is clamped to 1..=100,
 //! `offset` is 0 or more and clamped to the int32 range, and `offset + limit` must stay within
-//! the first 10,000 hits.
+//! the first 10,000 hits. A blank `limit` or `offset` is the same as none; an error about the
+//! offset quotes it as sent.
 
 use crate::SearchError;
 
@@ -29,6 +30,8 @@ impl Default for Page {
 impl Page {
     /// Builds a page from the raw `limit` and `offset` values (the first of each, if any).
     pub fn parse(limit: Option<&str>, offset: Option<&str>) -> Result<Self, SearchError> {
+        let (limit, offset) =
+            (limit.filter(|v| !v.trim().is_empty()), offset.filter(|v| !v.trim().is_empty()));
         let limit = match limit {
             None => DEFAULT_LIMIT,
             Some(raw) => {
@@ -36,7 +39,7 @@ impl Page {
                 u32::try_from(n.clamp(1, i64::from(MAX_LIMIT))).unwrap_or(DEFAULT_LIMIT)
             }
         };
-        let offset = match offset {
+        let offset_value = match offset {
             None => 0,
             Some(raw) => {
                 let n = integer("offset", raw)?;
@@ -46,9 +49,11 @@ impl Page {
                 u32::try_from(n.min(i64::from(i32::MAX))).unwrap_or(0)
             }
         };
-        if u64::from(offset) + u64::from(limit) > u64::from(MAX_WINDOW) {
-            return Err(SearchError::WindowTooDeep { offset, limit });
+        if u64::from(offset_value) + u64::from(limit) > u64::from(MAX_WINDOW) {
+            let sent = offset.map(str::trim).unwrap_or("0").to_owned();
+            return Err(SearchError::WindowTooDeep { offset: sent, limit });
         }
+        let offset = offset_value;
         Ok(Self { limit, offset })
     }
 }
@@ -78,12 +83,13 @@ mod tests {
         assert_eq!(Page::parse(Some("20"), Some("9980")), Ok(Page { limit: 20, offset: 9980 }));
         assert_eq!(
             Page::parse(Some("20"), Some("9990")),
-            Err(SearchError::WindowTooDeep { offset: 9990, limit: 20 })
+            Err(SearchError::WindowTooDeep { offset: "9990".into(), limit: 20 })
         );
         assert_eq!(
-            Page::parse(None, Some("99999999999")),
-            Err(SearchError::WindowTooDeep { offset: i32::MAX as u32, limit: 20 })
+            Page::parse(None, Some(" 99999999999")),
+            Err(SearchError::WindowTooDeep { offset: "99999999999".into(), limit: 20 })
         );
+        assert_eq!(Page::parse(Some(" "), Some("")), Ok(Page::default()), "blank is absent");
     }
 
     #[test]
@@ -93,7 +99,7 @@ mod tests {
         let e = Page::parse(None, Some("-1")).unwrap_err();
         assert_eq!(e.to_string(), r#"invalid offset "-1": must be 0 or more"#);
         assert_eq!(Page::parse(None, Some("1.5")).unwrap_err().param(), "offset");
-        assert_eq!(Page::parse(Some(""), None).unwrap_err().param(), "limit");
+        assert_eq!(Page::parse(Some("1e3"), None).unwrap_err().param(), "limit");
         let e = Page::parse(Some("20"), Some("9990")).unwrap_err();
         assert_eq!(e.to_string(), "offset + limit must be at most 10000 (offset 9990 + limit 20)");
         assert_eq!(e.param(), "offset");

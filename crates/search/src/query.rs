@@ -1,4 +1,17 @@
 //! [`JobQuery`]: the search grammar (reference §5.5, §5.6) parsed from query parameters.
+//!
+//! **One rule for values.** A parameter the endpoint does not know is reported in
+//! `ignored_params`; a known parameter whose value cannot be used is refused (HTTP 400) naming
+//! the parameter and, for a closed vocabulary, listing the allowed values. A blank value is
+//! the same as none. Every value given is checked, even where the first one wins.
+//!
+//! **Bounds**, checked before any engine work: `q` at most [`MAX_Q_BYTES`] = 512 bytes and
+//! [`MAX_Q_WORDS`] = 32 words (a word is a run of letters and digits, as the engines split
+//! text: 32 words cost the embedded engine about a millisecond each on the bench catalogue;
+//! 6,000 words cost 18 s before the cap); every other value (each comma-separated fragment)
+//! at most [`MAX_VALUE_CHARS`] = 200 characters (the longest real facet value is well under
+//! 100; an unbounded one became a case-insensitive regex past the engine's state limit);
+//! at most [`MAX_VALUES`] = 100 distinct values per facet parameter.
 
 use std::collections::BTreeMap;
 
@@ -6,8 +19,17 @@ use crate::SearchError;
 use crate::facet::{Facet, Mode, Selection};
 use crate::ignored::{self, IgnoredParam, did_you_mean};
 use crate::page::Page;
-use crate::scalars::{Read, SCALAR_PARAMS, Scalars};
+use crate::scalars::{SCALAR_PARAMS, Scalars};
 use crate::sort::{Order, Sort, SortField};
+
+/// The most bytes of `q` (trimmed).
+pub const MAX_Q_BYTES: usize = 512;
+/// The most words of `q` (runs of letters and digits).
+pub const MAX_Q_WORDS: usize = 32;
+/// The most characters of one value (one comma-separated fragment) of any parameter but `q`.
+pub const MAX_VALUE_CHARS: usize = 200;
+/// The most distinct values one facet parameter (or its `_exclude` form) may hold.
+pub const MAX_VALUES: usize = 100;
 
 /// The endpoint a query is parsed for: it decides which parameters besides the filter grammar
 /// are known (everything else is reported in `ignored_params`).
@@ -81,6 +103,11 @@ impl QField {
     pub fn parse(raw: &str) -> Option<Self> {
         QField::ALL.iter().copied().find(|f| f.as_str() == raw)
     }
+
+    /// The field names, comma-separated.
+    pub fn allowed() -> String {
+        QField::ALL.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
+    }
 }
 
 /// A parsed job search: text, facet selections, scalar bounds, sort, page, and the
@@ -111,9 +138,11 @@ impl JobQuery {
 
     /// Parses a list of `(name, value)` pairs, in the order given.
     ///
-    /// Errors name the parameter: a vocabulary value outside its vocabulary, a malformed
-    /// country, currency, provider or company slug, a non-integer `limit`/`offset`, a negative
-    /// `offset`, or `offset + limit` past 10,000.
+    /// Errors name the parameter: a vocabulary value outside its vocabulary (a facet, its
+    /// `_mode`, `q_fields`, `sort`, `order`, `visa_sponsorship`), a malformed country,
+    /// currency, provider or company slug, a malformed or out-of-range scalar, a non-integer
+    /// `limit`/`offset`, a negative `offset`, `offset + limit` past 10,000, or a value past
+    /// its length bound (see the module docs).
     pub fn parse(params: &[(String, String)], endpoint: Endpoint) -> Result<Self, SearchError> {
         let mut query = JobQuery::default();
         let mut ignored = Vec::new();
@@ -127,26 +156,34 @@ impl JobQuery {
             if let Some(facet) = Facet::from_param(name) {
                 let sel = query.facets.entry(facet).or_default();
                 for raw in fragments(value) {
-                    push_unique(&mut sel.include, facet.value(name, raw)?);
+                    push_bounded(name, &mut sel.include, facet.value(name, bounded(name, raw)?)?)?;
                 }
             } else if let Some(facet) = name.strip_suffix("_exclude").and_then(Facet::from_param) {
                 let sel = query.facets.entry(facet).or_default();
                 for raw in fragments(value) {
-                    push_unique(&mut sel.exclude, facet.value(name, raw)?);
+                    push_bounded(name, &mut sel.exclude, facet.value(name, bounded(name, raw)?)?)?;
                 }
             } else if let Some(facet) = name.strip_suffix("_mode").and_then(Facet::from_param) {
-                if value.trim() == "and" && !facet.is_geography() {
-                    query.facets.entry(facet).or_default().mode = Mode::And;
+                if let Some(mode) = read_mode(name, facet, value)? {
+                    query.facets.entry(facet).or_default().mode = mode;
                 }
             } else if SCALAR_PARAMS.contains(&name) {
-                if let Read::Ignored = query.scalars.read(name, value) {
-                    ignored.push(IgnoredParam { param: name.to_owned(), did_you_mean: None });
-                }
+                query.scalars.read(name, bounded(name, value)?)?;
             } else if endpoint.own_params().contains(&name) {
                 if name == "q_fields" {
-                    query.read_q_fields(value, &mut ignored);
+                    query.read_q_fields(value)?;
+                } else if name != "q" {
+                    let value = bounded(name, value)?;
+                    check_own(name, value.trim())?;
+                    if !value.trim().is_empty() {
+                        first.entry(name).or_insert(value);
+                    }
                 } else {
-                    first.entry(name).or_insert(value.as_str());
+                    let q = value.trim();
+                    check_q(q)?;
+                    if !q.is_empty() {
+                        first.entry(name).or_insert(q);
+                    }
                 }
             } else {
                 ignored.push(IgnoredParam {
@@ -157,28 +194,26 @@ impl JobQuery {
         }
 
         query.facets.retain(|_, sel| sel.is_active());
-        query.q = first.get("q").map(|q| q.trim()).filter(|q| !q.is_empty()).map(str::to_owned);
+        query.q = first.get("q").map(|q| (*q).to_owned());
         if endpoint.pages() {
-            query.sort = first.get("sort").and_then(|s| SortField::parse(s.trim())).map(|field| {
-                Sort { field, order: Order::parse(first.get("order").map(|o| o.trim())) }
-            });
+            let order = first.get("order").and_then(|o| Order::parse(o.trim())).unwrap_or_default();
+            query.sort = first
+                .get("sort")
+                .and_then(|s| SortField::parse(s.trim()))
+                .map(|field| Sort { field, order });
             query.page = Page::parse(first.get("limit").copied(), first.get("offset").copied())?;
         }
         query.ignored_params = ignored::finish(ignored);
         Ok(query)
     }
 
-    fn read_q_fields(&mut self, value: &str, ignored: &mut Vec<IgnoredParam>) {
+    fn read_q_fields(&mut self, value: &str) -> Result<(), SearchError> {
         for raw in fragments(value) {
-            match QField::parse(raw) {
-                Some(field) => push_unique(&mut self.q_fields, field),
-                None => ignored.push(IgnoredParam {
-                    param: format!("q_fields={raw}"),
-                    did_you_mean: did_you_mean(raw, |c| QField::parse(c).is_some())
-                        .map(|f| format!("q_fields={f}")),
-                }),
-            }
+            let field = QField::parse(bounded("q_fields", raw)?)
+                .ok_or_else(|| SearchError::unknown("q_fields", raw, QField::allowed()))?;
+            push_unique(&mut self.q_fields, field);
         }
+        Ok(())
     }
 
     /// The Meilisearch sort list: the explicit sort; otherwise `posted_at:desc` for an empty
@@ -246,6 +281,73 @@ impl JobQuery {
 /// Comma-separated fragments of a value, trimmed, empty ones dropped.
 fn fragments(value: &str) -> impl Iterator<Item = &str> {
     value.split(',').map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// `raw` when it is at most [`MAX_VALUE_CHARS`] characters long.
+pub(crate) fn bounded<'a>(param: &str, raw: &'a str) -> Result<&'a str, SearchError> {
+    // A string of at most MAX_VALUE_CHARS bytes has at most that many characters.
+    if raw.len() > MAX_VALUE_CHARS {
+        let chars = raw.chars().count();
+        if chars > MAX_VALUE_CHARS {
+            return Err(SearchError::too_long(param, chars, MAX_VALUE_CHARS, "characters"));
+        }
+    }
+    Ok(raw)
+}
+
+/// `q` (trimmed) within [`MAX_Q_BYTES`] and [`MAX_Q_WORDS`].
+fn check_q(q: &str) -> Result<(), SearchError> {
+    if q.len() > MAX_Q_BYTES {
+        return Err(SearchError::too_long("q", q.len(), MAX_Q_BYTES, "bytes"));
+    }
+    let words = q.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).count();
+    if words > MAX_Q_WORDS {
+        return Err(SearchError::too_long("q", words, MAX_Q_WORDS, "words"));
+    }
+    Ok(())
+}
+
+/// Checks a value of `sort` or `order`; blank passes. (The first `limit` and `offset` are
+/// checked by [`Page::parse`]; `description_format`, `facets` and `disjunctive` by their
+/// requests.)
+fn check_own(name: &str, v: &str) -> Result<(), SearchError> {
+    if v.is_empty() {
+        return Ok(());
+    }
+    match name {
+        "sort" if SortField::parse(v).is_none() => {
+            Err(SearchError::unknown(name, v, SortField::allowed()))
+        }
+        "order" if Order::parse(v).is_none() => {
+            Err(SearchError::unknown(name, v, Order::allowed()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A `<facet>_mode` value: `or` or `and` (blank: none); the geography facets always combine
+/// with OR, so for them only `or` is allowed.
+fn read_mode(name: &str, facet: Facet, value: &str) -> Result<Option<Mode>, SearchError> {
+    match value.trim() {
+        "" => Ok(None),
+        "or" => Ok(Some(Mode::Or)),
+        "and" if !facet.is_geography() => Ok(Some(Mode::And)),
+        v if facet.is_geography() => Err(SearchError::unknown(
+            name,
+            bounded(name, v)?,
+            "or (regions, countries and cities always combine with OR)",
+        )),
+        v => Err(SearchError::unknown(name, bounded(name, v)?, "and, or")),
+    }
+}
+
+/// [`push_unique`], refusing a list past [`MAX_VALUES`].
+fn push_bounded<T: PartialEq>(param: &str, list: &mut Vec<T>, item: T) -> Result<(), SearchError> {
+    push_unique(list, item);
+    if list.len() > MAX_VALUES {
+        return Err(SearchError::too_long(param, list.len(), MAX_VALUES, "values"));
+    }
+    Ok(())
 }
 
 fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {

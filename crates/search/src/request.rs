@@ -14,7 +14,8 @@ pub struct FacetsRequest {
     /// The distributions to compute, in table order; every facet with a distribution when
     /// `facets=` is absent.
     pub facets: Vec<Facet>,
-    /// `disjunctive=true`: count each facet under the full filter minus its own selection.
+    /// `disjunctive=true`: count each facet under the full filter minus its own selection
+    /// (`true` or `false`; any other value is refused).
     pub disjunctive: bool,
 }
 
@@ -31,6 +32,7 @@ impl FacetsRequest {
                 "facets" => {
                     let list = named.get_or_insert_with(Vec::new);
                     for raw in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                        let raw = crate::query::bounded("facets", raw)?;
                         let facet = Facet::from_param(raw)
                             .filter(|f| f.has_distribution())
                             .ok_or_else(|| SearchError::unknown("facets", raw, distributions()))?;
@@ -39,8 +41,15 @@ impl FacetsRequest {
                         }
                     }
                 }
-                "disjunctive" if disjunctive.is_none() => {
-                    disjunctive = Some(value.trim() == "true");
+                "disjunctive" => {
+                    let v = crate::query::bounded("disjunctive", value.trim())?;
+                    let b = match v {
+                        "" => continue,
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(SearchError::unknown("disjunctive", v, "true, false")),
+                    };
+                    disjunctive.get_or_insert(b);
                 }
                 _ => {}
             }
@@ -76,7 +85,7 @@ fn distributions() -> String {
 /// How agent search renders each hit's full description (reference §5.7).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum DescriptionFormat {
-    /// Verbatim HTML (the default, and what an unknown value means).
+    /// Verbatim HTML (the default).
     #[default]
     Html,
     /// Plain text.
@@ -86,12 +95,19 @@ pub enum DescriptionFormat {
 }
 
 impl DescriptionFormat {
-    /// `text` and `markdown` are themselves; anything else is `html`.
-    pub fn parse(raw: Option<&str>) -> Self {
-        match raw.map(str::trim) {
-            Some("text") => Self::Text,
-            Some("markdown") => Self::Markdown,
-            _ => Self::Html,
+    /// `html`, `text` or `markdown`; absent or blank is `html`, anything else is refused
+    /// naming `description_format` and listing these.
+    pub fn parse(raw: Option<&str>) -> Result<Self, SearchError> {
+        const PARAM: &str = "description_format";
+        match raw.map(str::trim).unwrap_or_default() {
+            "" | "html" => Ok(Self::Html),
+            "text" => Ok(Self::Text),
+            "markdown" => Ok(Self::Markdown),
+            other => Err(SearchError::unknown(
+                PARAM,
+                crate::query::bounded(PARAM, other)?,
+                "html, text, markdown",
+            )),
         }
     }
 }
@@ -106,11 +122,18 @@ pub struct AgentSearchRequest {
 }
 
 impl AgentSearchRequest {
-    /// Parses the agent search request (the first `description_format` wins).
+    /// Parses the agent search request (every `description_format` is checked; the first
+    /// non-blank one wins).
     pub fn parse(params: &[(String, String)]) -> Result<Self, SearchError> {
         let query = JobQuery::parse(params, Endpoint::AgentSearch)?;
-        let raw = params.iter().find(|(k, _)| k == "description_format").map(|(_, v)| v.as_str());
-        Ok(Self { query, description_format: DescriptionFormat::parse(raw) })
+        let mut format = None;
+        for (_, v) in params.iter().filter(|(k, _)| k == "description_format") {
+            let parsed = DescriptionFormat::parse(Some(v))?;
+            if !v.trim().is_empty() {
+                format.get_or_insert(parsed);
+            }
+        }
+        Ok(Self { query, description_format: format.unwrap_or_default() })
     }
 
     /// Parses a raw query string.

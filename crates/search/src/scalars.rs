@@ -1,6 +1,8 @@
 //! Scalar bounds (reference §5.5): visa sponsorship, salary and experience bounds, and the
 //! posted/open within-days windows. A value that does not parse, or a window outside
-//! 1..=36,500 days, is ignored (and reported in `ignored_params`), never an error.
+//! 1..=36,500 days, is refused naming the parameter (a blank value is the same as none).
+
+use crate::SearchError;
 
 /// Smallest accepted `posted_within_days` / `open_within_days`.
 pub const MIN_WITHIN_DAYS: u32 = 1;
@@ -21,7 +23,7 @@ pub const SCALAR_PARAMS: &[&str] = &[
 /// The scalar bounds of a query; `None` means not given (or ignored).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Scalars {
-    /// `visa_sponsorship=true` is `Some(true)`; any other non-empty value is `Some(false)`.
+    /// `visa_sponsorship=true|false`.
     pub visa_sponsorship: Option<bool>,
     /// `enrichment.salary_min >= N` (currency not normalised).
     pub salary_min: Option<i64>,
@@ -37,36 +39,53 @@ pub struct Scalars {
     pub open_within_days: Option<u32>,
 }
 
-/// Outcome of reading one scalar parameter.
-pub(crate) enum Read {
-    /// Taken into the query.
-    Taken,
-    /// Not usable; the parameter is ignored.
-    Ignored,
-}
-
 impl Scalars {
-    /// Reads `value` into the field named `param` (one of [`SCALAR_PARAMS`]). The first usable
-    /// value of a parameter wins.
-    pub(crate) fn read(&mut self, param: &str, value: &str) -> Read {
+    /// Reads `value` into the field named `param` (one of [`SCALAR_PARAMS`]). A blank value
+    /// is the same as none; any other value must be usable (an error names the parameter and
+    /// what it takes); the first value of a parameter wins.
+    pub(crate) fn read(&mut self, param: &str, value: &str) -> Result<(), SearchError> {
         let v = value.trim();
-        let int = v.parse::<i64>().ok();
-        let days = int
-            .filter(|n| (i64::from(MIN_WITHIN_DAYS)..=i64::from(MAX_WITHIN_DAYS)).contains(n))
-            .and_then(|n| u32::try_from(n).ok());
-        let slot_taken = match param {
-            "visa_sponsorship" if !v.is_empty() => {
-                set(&mut self.visa_sponsorship, Some(v == "true"))
-            }
-            "salary_min" => set(&mut self.salary_min, int),
-            "salary_max" => set(&mut self.salary_max, int),
-            "experience_years_min" => set(&mut self.experience_years_min, int),
-            "experience_years_max" => set(&mut self.experience_years_max, int.filter(|n| *n >= 0)),
-            "posted_within_days" => set(&mut self.posted_within_days, days),
-            "open_within_days" => set(&mut self.open_within_days, days),
-            _ => false,
+        if v.is_empty() {
+            return Ok(());
+        }
+        let int =
+            || v.parse::<i64>().map_err(|_| SearchError::invalid(param, v, "must be an integer"));
+        let days = || {
+            v.parse::<u32>()
+                .ok()
+                .filter(|n| (MIN_WITHIN_DAYS..=MAX_WITHIN_DAYS).contains(n))
+                .ok_or_else(|| {
+                    SearchError::invalid(
+                        param,
+                        v,
+                        format!("must be an integer from {MIN_WITHIN_DAYS} to {MAX_WITHIN_DAYS}"),
+                    )
+                })
         };
-        if slot_taken { Read::Taken } else { Read::Ignored }
+        match param {
+            "visa_sponsorship" => {
+                let b = match v {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(SearchError::unknown(param, v, "true, false")),
+                };
+                set(&mut self.visa_sponsorship, b);
+            }
+            "salary_min" => set(&mut self.salary_min, int()?),
+            "salary_max" => set(&mut self.salary_max, int()?),
+            "experience_years_min" => set(&mut self.experience_years_min, int()?),
+            "experience_years_max" => {
+                let n = int()?;
+                if n < 0 {
+                    return Err(SearchError::invalid(param, v, "must be 0 or more"));
+                }
+                set(&mut self.experience_years_max, n);
+            }
+            "posted_within_days" => set(&mut self.posted_within_days, days()?),
+            "open_within_days" => set(&mut self.open_within_days, days()?),
+            _ => {}
+        }
+        Ok(())
     }
 
     /// The names of the scalar parameters in effect.
@@ -84,16 +103,9 @@ impl Scalars {
     }
 }
 
-/// Stores `value` when the slot is still empty; true when the value was usable (a later
-/// repeat of an already-set parameter counts as usable and is simply not used).
-fn set<T>(slot: &mut Option<T>, value: Option<T>) -> bool {
-    match value {
-        None => false,
-        Some(v) => {
-            if slot.is_none() {
-                *slot = Some(v);
-            }
-            true
-        }
+/// Stores `value` when the slot is still empty (the first value wins).
+fn set<T>(slot: &mut Option<T>, value: T) {
+    if slot.is_none() {
+        *slot = Some(value);
     }
 }

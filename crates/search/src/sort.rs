@@ -1,6 +1,7 @@
 //! Sorting (reference §5.6): `sort` ∈ created_at, posted_at, view_count, salary_min,
-//! salary_max; `order` ∈ asc, desc (default and fallback desc). Without a valid sort an empty
-//! `q` is ordered by `posted_at:desc` and a non-empty `q` by relevance.
+//! salary_max; `order` ∈ asc, desc (default desc). Any other value of either is refused (the
+//! grammar names the parameter and lists these). Without a sort an empty `q` is ordered by
+//! `posted_at:desc` and a non-empty `q` by relevance.
 
 /// A sortable attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +49,14 @@ impl SortField {
     }
 
     /// The field named by a `sort=` value; unknown values (including `match`, whose profile
-    /// ranking is not built) give `None`, which means the default order.
+    /// ranking is not built) give `None`.
     pub fn parse(raw: &str) -> Option<Self> {
         SortField::ALL.iter().copied().find(|f| f.as_str() == raw)
+    }
+
+    /// The allowed `sort` values, comma-separated.
+    pub fn allowed() -> String {
+        SortField::ALL.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -59,7 +65,7 @@ impl SortField {
 pub enum Order {
     /// Ascending.
     Asc,
-    /// Descending (the default, and what an invalid `order` means).
+    /// Descending (the default).
     #[default]
     Desc,
 }
@@ -73,9 +79,18 @@ impl Order {
         }
     }
 
-    /// `asc` is ascending; anything else (absent, `desc`, `sideways`) is descending.
-    pub fn parse(raw: Option<&str>) -> Self {
-        if raw == Some("asc") { Order::Asc } else { Order::Desc }
+    /// `asc` or `desc`; anything else is `None`.
+    pub fn parse(raw: &str) -> Option<Self> {
+        match raw {
+            "asc" => Some(Order::Asc),
+            "desc" => Some(Order::Desc),
+            _ => None,
+        }
+    }
+
+    /// The allowed `order` values, comma-separated.
+    pub fn allowed() -> &'static str {
+        "asc, desc"
     }
 }
 

@@ -28,9 +28,11 @@ async fn full_descriptions_in_every_format(db: TestDb) {
     assert_eq!(hit["last_seen_at"], "2026-11-11T09:00:00Z", "the full job shape, from the store");
     assert_eq!(first_description(&body), rust_description(), "html is the default, verbatim");
 
-    let (_, body) = s.get("/api/v1/agent/jobs/search?q=rust&limit=1&description_format=pdf").await;
-    assert_eq!(first_description(&body), rust_description(), "an unknown format is html");
-    assert!(body["meta"].get("ignored_params").is_none(), "description_format is known here");
+    let (status, body) =
+        s.get("/api/v1/agent/jobs/search?q=rust&limit=1&description_format=pdf").await;
+    assert_eq!(status, 400, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.ends_with("allowed values are html, text, markdown"), "{body}");
 
     let (_, body) = s.get("/api/v1/agent/jobs/search?q=rust&limit=1&description_format=text").await;
     let text = first_description(&body);

@@ -96,6 +96,37 @@ async fn bad_queries_and_no_index(db: TestDb) {
     bare.db.teardown().await;
 }
 
+/// Values the grammar cannot use, and values past its bounds, are 400s naming the parameter,
+/// before any engine work (a 1,000-character free-text value was a 503 from the regex limit).
+async fn unusable_and_oversized_values_are_400(db: TestDb) {
+    let (s, _dir, _) = indexed(db).await;
+    let long = "x".repeat(1_000);
+    let words = vec!["a"; 40].join("+");
+    let cases = [
+        (format!("/api/v1/jobs/search?skills={long}"), "skills is too long: 1000 characters"),
+        (format!("/api/v1/jobs/search?cities_exclude={long}"), "cities_exclude is too long"),
+        (format!("/api/v1/jobs/search?collections={long}"), "collections is too long"),
+        (format!("/api/v1/jobs/search?posting_language={long}"), "posting_language is too long"),
+        (format!("/api/v1/jobs/search?q={words}"), "q is too long: 40 words (at most 32)"),
+        (format!("/api/v1/jobs/search?q={}", "a".repeat(600)), "q is too long: 600 bytes"),
+        ("/api/v1/jobs/search?sort=nosuch".into(), "invalid sort \"nosuch\": allowed values are"),
+        ("/api/v1/jobs/search?sort=posted_at&order=sideways".into(), "invalid order \"sideways\""),
+        ("/api/v1/jobs/search?visa_sponsorship=maybe".into(), "allowed values are true, false"),
+        ("/api/v1/jobs/search?q_fields=bogus".into(), "invalid q_fields \"bogus\""),
+        ("/api/v1/jobs/facets?disjunctive=maybe".into(), "invalid disjunctive \"maybe\""),
+        ("/api/v1/jobs/search?offset=99999999999".into(), "(offset 99999999999 + limit 20)"),
+    ];
+    for (path, expected) in &cases {
+        let (status, body) = s.get(path).await;
+        let path: String = path.chars().take(80).collect();
+        assert_eq!(status, 400, "{path}: {body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains(expected), "{path}: {error}");
+        assert!(error.len() < 300, "the value is not quoted back: {error}");
+    }
+    s.db.teardown().await;
+}
+
 macro_rules! on_both_backends {
     ($($test:ident),* $(,)?) => {
         mod sqlite { $(
@@ -110,4 +141,9 @@ macro_rules! on_both_backends {
 }
 pub(crate) use on_both_backends;
 
-on_both_backends![search_finds_and_pages, hits_are_the_public_job_shape, bad_queries_and_no_index];
+on_both_backends![
+    search_finds_and_pages,
+    hits_are_the_public_job_shape,
+    bad_queries_and_no_index,
+    unusable_and_oversized_values_are_400,
+];

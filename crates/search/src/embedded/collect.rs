@@ -7,20 +7,59 @@
 //! ([`ColumnCache`]); unscored searches arrive in blocks of documents, whose sort keys are
 //! read a column at a time for the whole block. A match whose sort key or score cannot
 //! enter the full heap is dropped before its tie-break columns are read.
+//!
+//! The collector drives each segment's scorer itself (as tantivy's default does: blocks of
+//! 64 documents unscored, one document at a time scored) so that it can stop: the [`Cancel`]
+//! flag is read before each segment and each block (every 64 documents when scored), and a
+//! set flag ends the search with an error. That is one relaxed atomic load per 64 matches.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
-use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
+use tantivy::query::Weight;
+use tantivy::{
+    COLLECT_BLOCK_BUFFER_LEN, DocAddress, DocId, DocSet, Score, SegmentOrdinal, SegmentReader,
+    TERMINATED, TantivyError,
+};
 
 use crate::embedded::columns::{ColumnCache, FacetOrds, Values};
 use crate::embedded::schema;
 use crate::index::{Bounds, NumericStats};
 use crate::sort::Order;
+
+/// A search's cancellation flag, shared by the async call and its blocking work.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Cancel(Arc<AtomicBool>);
+
+/// Sets its [`Cancel`] flag when dropped (with the future of the search that holds it).
+pub(crate) struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, AtomicOrdering::Relaxed);
+    }
+}
+
+impl Cancel {
+    /// A guard that cancels the search when it is dropped.
+    pub(crate) fn guard(&self) -> CancelOnDrop {
+        CancelOnDrop(Arc::clone(&self.0))
+    }
+
+    /// An error once the search is cancelled.
+    #[inline]
+    pub(crate) fn check(&self) -> tantivy::Result<()> {
+        if self.0.load(AtomicOrdering::Relaxed) {
+            return Err(TantivyError::InternalError("search cancelled".into()));
+        }
+        Ok(())
+    }
+}
 
 /// How hits are ordered; every order ends with the freshness tie-break (effective posted date,
 /// then first seen, then id, all descending).
@@ -113,6 +152,23 @@ pub(crate) struct Gather {
     pub stats: bool,
     /// The decoded facet and stat columns of the segments.
     pub columns: Arc<ColumnCache>,
+    /// Stops the search once set.
+    pub cancel: Cancel,
+    /// Test-only: a pause per block.
+    #[cfg(test)]
+    pub block_delay: std::time::Duration,
+}
+
+impl Gather {
+    /// Per block: stops a cancelled search (and, in tests, pauses).
+    #[inline]
+    fn next_block(&self) -> tantivy::Result<()> {
+        #[cfg(test)]
+        if !self.block_delay.is_zero() {
+            std::thread::sleep(self.block_delay);
+        }
+        self.cancel.check()
+    }
 }
 
 pub(crate) struct SegmentGather {
@@ -183,6 +239,52 @@ impl Collector for Gather {
 
     fn requires_scoring(&self) -> bool {
         matches!(self.ordering, HitOrder::Relevance)
+    }
+
+    /// tantivy's default segment loop, checking the cancellation flag per block.
+    fn collect_segment(
+        &self,
+        weight: &dyn Weight,
+        segment: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Gathered> {
+        self.cancel.check()?;
+        let mut child = self.for_segment(segment, reader)?;
+        let alive = reader.alive_bitset();
+        let mut scorer = weight.scorer(reader, 1.0)?;
+        if self.requires_scoring() {
+            let mut doc = scorer.doc();
+            let mut seen: usize = 0;
+            while doc != TERMINATED {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    child.collect(doc, scorer.score());
+                }
+                seen += 1;
+                if seen.is_multiple_of(COLLECT_BLOCK_BUFFER_LEN) {
+                    self.next_block()?;
+                }
+                doc = scorer.advance();
+            }
+        } else {
+            let mut block = [0; COLLECT_BLOCK_BUFFER_LEN];
+            loop {
+                self.next_block()?;
+                let n = scorer.fill_buffer(&mut block);
+                let docs = &block[..n];
+                match alive {
+                    None => child.collect_block(docs),
+                    Some(alive) => {
+                        for &doc in docs.iter().filter(|d| alive.is_alive(**d)) {
+                            child.collect(doc, 0.0);
+                        }
+                    }
+                }
+                if n < block.len() {
+                    break;
+                }
+            }
+        }
+        Ok(child.harvest())
     }
 
     fn merge_fruits(&self, fruits: Vec<Gathered>) -> tantivy::Result<Gathered> {

@@ -14,29 +14,43 @@
 //! returns; the reader is reloaded after each commit, so a write is visible to the next
 //! search. Blocking engine work runs on tokio's blocking pool.
 //!
+//! **Cancellation.** A search's blocking work carries a cancellation flag that a guard in the
+//! async call sets when the call's future is dropped (an HTTP timeout, a client gone) and
+//! that the work checks per query word, per segment and per block of 64 matches
+//! (`collect`): an abandoned search stops within one block instead of running to the end.
+//! The cost is one relaxed atomic load per block.
+//!
+//! **Stale indexes.** An index whose schema is not this version's (an index built by an
+//! earlier freehire lacks the folded free-text fields) is stale: opened read-only it is
+//! refused with [`IndexError::Stale`], which says to run `freehire reindex`; opened for
+//! writing it opens, refuses searches and writes the same way, and its first
+//! [`rebuild`](SearchIndex::rebuild) (what `freehire reindex` does) replaces it with a fresh
+//! index of the current schema, then fills it. Nothing else deletes an index.
+//!
 //! Deliberately absent: disjunctive facet counts (engine-independent, in
 //! [`facet_counts`](crate::index::facet_counts)), highlighting, and any ranking by profile vectors.
 
 mod collect;
 mod columns;
 mod derivations;
+mod fold;
 mod schema;
 mod translate;
 
-use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use async_trait::async_trait;
 use tantivy::directory::MmapDirectory;
 use tantivy::schema::{TantivyDocument, Value};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Term};
+use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, Term};
 
 use crate::document::SearchDocument;
 use crate::facet::Facet;
 use crate::index::{IndexError, MAX_FACET_VALUES, SearchIndex, SearchRequest, SearchResults};
 use crate::query::QField;
 use crate::sort::{Order, SortField};
-use collect::{Gather, HitOrder};
+use collect::{Cancel, Gather, HitOrder};
 use columns::ColumnCache;
 use schema::Fields;
 
@@ -46,9 +60,19 @@ const WRITER_BYTES: usize = 50_000_000;
 /// The embedded search engine.
 #[derive(Clone)]
 pub struct EmbeddedIndex {
-    inner: Arc<Inner>,
+    inner: Arc<Shared>,
 }
 
+/// The directory and, once it holds an index of the current schema, that index.
+struct Shared {
+    dir: PathBuf,
+    /// Empty while the directory holds a stale index (opened for writing only).
+    live: OnceLock<Inner>,
+    /// Serialises replacing a stale index.
+    replacing: Mutex<()>,
+}
+
+/// An open index of the current schema.
 struct Inner {
     index: Index,
     fields: Fields,
@@ -57,6 +81,9 @@ struct Inner {
     writer: Option<Mutex<IndexWriter>>,
     /// Decoded facet and stat columns of the live segments.
     columns: Arc<ColumnCache>,
+    /// Test-only: a pause per collected block, to make a search slow on purpose.
+    #[cfg(test)]
+    block_delay: std::time::Duration,
 }
 
 fn engine(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> IndexError {
@@ -82,7 +109,63 @@ impl EmbeddedIndex {
         std::fs::create_dir_all(dir).map_err(engine)?;
         let fields = Fields::new();
         let directory = MmapDirectory::open(dir).map_err(engine)?;
-        let mut index = Index::open_or_create(directory, fields.schema.clone()).map_err(engine)?;
+        let live = OnceLock::new();
+        if !Index::exists(&directory).map_err(engine)? {
+            let index = Index::create(directory, fields.schema.clone(), IndexSettings::default())
+                .map_err(engine)?;
+            let _ = live.set(Inner::new(index, fields, writable)?);
+        } else {
+            let index = Index::open(directory).map_err(engine)?;
+            if index.schema() == fields.schema {
+                let _ = live.set(Inner::new(index, fields, writable)?);
+            } else if !writable {
+                return Err(IndexError::Stale { dir: dir.to_owned() });
+            }
+        }
+        let shared = Shared { dir: dir.to_owned(), live, replacing: Mutex::new(()) };
+        Ok(Self { inner: Arc::new(shared) })
+    }
+
+    /// Runs blocking engine work off the async threads, on the live index.
+    async fn blocking<T, F>(&self, work: F) -> Result<T, IndexError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Inner) -> Result<T, IndexError> + Send + 'static,
+    {
+        let shared = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || work(shared.live()?)).await.map_err(engine)?
+    }
+}
+
+impl Shared {
+    /// The live index, or [`IndexError::Stale`].
+    fn live(&self) -> Result<&Inner, IndexError> {
+        self.live.get().ok_or_else(|| IndexError::Stale { dir: self.dir.clone() })
+    }
+
+    /// The live index, replacing a stale one (opened for writing) by an empty index of the
+    /// current schema first. Tantivy's own files only: the old `meta.json` goes, and the
+    /// first commit's garbage collection removes the old segment files.
+    fn live_or_replace(&self) -> Result<&Inner, IndexError> {
+        if let Some(live) = self.live.get() {
+            return Ok(live);
+        }
+        let _one = self.replacing.lock().map_err(|_| engine("index replacement lock poisoned"))?;
+        if let Some(live) = self.live.get() {
+            return Ok(live);
+        }
+        std::fs::remove_file(self.dir.join("meta.json")).map_err(engine)?;
+        let fields = Fields::new();
+        let directory = MmapDirectory::open(&self.dir).map_err(engine)?;
+        let index = Index::create(directory, fields.schema.clone(), IndexSettings::default())
+            .map_err(engine)?;
+        let _ = self.live.set(Inner::new(index, fields, true)?);
+        self.live()
+    }
+}
+
+impl Inner {
+    fn new(mut index: Index, fields: Fields, writable: bool) -> Result<Self, IndexError> {
         // A search runs its segments in parallel, one thread per core: latency, not
         // throughput, is what a user waits on.
         index.set_default_multithread_executor().map_err(engine)?;
@@ -94,22 +177,17 @@ impl EmbeddedIndex {
         } else {
             None
         };
-        let columns = Arc::default();
-        Ok(Self { inner: Arc::new(Inner { index, fields, reader, writer, columns }) })
+        Ok(Self {
+            index,
+            fields,
+            reader,
+            writer,
+            columns: Arc::default(),
+            #[cfg(test)]
+            block_delay: std::time::Duration::ZERO,
+        })
     }
 
-    /// Runs blocking engine work off the async threads.
-    async fn blocking<T, F>(&self, work: F) -> Result<T, IndexError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&Inner) -> Result<T, IndexError> + Send + 'static,
-    {
-        let inner = Arc::clone(&self.inner);
-        tokio::task::spawn_blocking(move || work(&inner)).await.map_err(engine)?
-    }
-}
-
-impl Inner {
     /// Applies `edit` to the writer, commits, and reloads the reader.
     fn write(
         &self,
@@ -125,13 +203,18 @@ impl Inner {
         self.reader.reload().map_err(engine)
     }
 
-    fn search(&self, request: &SearchRequest<'_>) -> Result<SearchResults, IndexError> {
+    fn search(
+        &self,
+        request: &SearchRequest<'_>,
+        cancel: &Cancel,
+    ) -> Result<SearchResults, IndexError> {
         let q = request.query;
         let mut analyzer =
             self.index.tokenizers().get(schema::TOKENIZER).unwrap_or_else(schema::analyzer);
         let searcher = self.reader.searcher();
-        let query = translate::query(&self.fields, &searcher, &mut analyzer, q, request.now)
-            .map_err(engine)?;
+        let query =
+            translate::query(&self.fields, &searcher, &mut analyzer, q, request.now, cancel)
+                .map_err(engine)?;
         let ordering = match (q.sort, q.q.is_some()) {
             (Some(sort), _) => HitOrder::Field(sort_field(sort.field), sort.order),
             (None, true) => HitOrder::Relevance,
@@ -145,6 +228,9 @@ impl Inner {
             facets: request.facets.iter().map(|f| f.param()).collect(),
             stats: request.stats,
             columns: Arc::clone(&self.columns),
+            cancel: cancel.clone(),
+            #[cfg(test)]
+            block_delay: self.block_delay,
         };
         let live: Vec<_> = searcher.segment_readers().iter().map(|r| r.segment_id()).collect();
         self.columns.retain(&live);
@@ -204,6 +290,12 @@ fn to_tantivy(fields: &Fields, doc: &SearchDocument) -> Result<TantivyDocument, 
             out.add_text(f, value);
         }
     }
+    for facet in schema::FREE_TEXT {
+        let f = field(&schema::folded(*facet))?;
+        for value in doc.values(*facet) {
+            out.add_text(f, fold::fold(value));
+        }
+    }
     if let Some(b) = doc.visa_sponsorship {
         out.add_text(field(schema::VISA_SPONSORSHIP)?, if b { "true" } else { "false" });
     }
@@ -260,22 +352,102 @@ impl SearchIndex for EmbeddedIndex {
     }
 
     async fn rebuild(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
-        self.blocking(move |inner| {
+        let shared = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || {
+            let inner = shared.live_or_replace()?;
             inner.write(|fields, w| {
                 w.delete_all_documents().map_err(engine)?;
                 add_all(fields, w, &docs)
             })
         })
         .await
+        .map_err(engine)?
     }
 
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
         let query = request.query.clone();
         let facets = request.facets.to_vec();
         let (now, stats) = (request.now, request.stats);
+        // Dropping this future (a timeout, a client gone) cancels the blocking work.
+        let cancel = Cancel::default();
+        let _on_drop = cancel.guard();
         self.blocking(move |inner| {
-            inner.search(&SearchRequest { query: &query, facets: &facets, stats, now })
+            inner.search(&SearchRequest { query: &query, facets: &facets, stats, now }, &cancel)
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::{Endpoint, JobQuery};
+
+    fn doc(id: i64) -> SearchDocument {
+        SearchDocument {
+            id,
+            public_slug: format!("job-{id}"),
+            external_id: id.to_string(),
+            title: "Rust Engineer".into(),
+            company: "Acme".into(),
+            company_slug: "acme".into(),
+            location: "Berlin".into(),
+            description: "plain text".into(),
+            url: String::new(),
+            facets: [("skills".to_owned(), vec!["rust".to_owned()])].into(),
+            posted_ts: id,
+            created_ts: id,
+            updated_ts: id,
+            salary_min: None,
+            salary_max: None,
+            experience_years_min: None,
+            visa_sponsorship: None,
+            view_count: 0,
+        }
+    }
+
+    /// An index of `n` documents whose searches pause `delay` per block of 64 matches.
+    async fn slow_index(dir: &Path, n: i64, delay: Duration) -> EmbeddedIndex {
+        let index = EmbeddedIndex::open(dir).unwrap();
+        index.upsert((0..n).map(doc).collect()).await.unwrap();
+        let mut shared = Arc::try_unwrap(index.inner).ok().expect("one handle");
+        shared.live.get_mut().expect("live").block_delay = delay;
+        EmbeddedIndex { inner: Arc::new(shared) }
+    }
+
+    /// Runs `qs` on `index` with a deadline; returns when the blocking work really ended.
+    async fn abandoned_search_ends_within(index: &EmbeddedIndex, qs: &str) -> Duration {
+        let query = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
+        let now = chrono::Utc::now();
+        let request = SearchRequest::new(&query, now).with_facets(&[Facet::Skills]);
+        let timed = tokio::time::timeout(Duration::from_millis(300), index.search(request)).await;
+        assert!(timed.is_err(), "the slow search must outlive its deadline");
+        let dropped = Instant::now();
+        // The blocking pool's search holds the only other reference to the shared state.
+        while Arc::strong_count(&index.inner) > 1 {
+            assert!(dropped.elapsed() < Duration::from_secs(10), "the search never stopped");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        dropped.elapsed()
+    }
+
+    // scenario: An abandoned search stops
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_abandoned_search_frees_its_thread_within_a_second() {
+        let dir = tempfile::tempdir().unwrap();
+        // 6,400 matches = 100 blocks of 50 ms: 5 s of work per segment when not cancelled.
+        let index = slow_index(dir.path(), 6_400, Duration::from_millis(50)).await;
+        for qs in ["", "q=rust", "skills=RUST&sort=created_at"] {
+            let stopped = abandoned_search_ends_within(&index, qs).await;
+            assert!(stopped < Duration::from_secs(1), "{qs:?}: stopped after {stopped:?}");
+        }
+        // A search that is not abandoned runs to the end with every match.
+        let fast = slow_index(tempfile::tempdir().unwrap().path(), 200, Duration::ZERO).await;
+        let query = JobQuery::from_query_str("q=rust", Endpoint::Search).unwrap();
+        let found = fast.search(SearchRequest::new(&query, chrono::Utc::now())).await.unwrap();
+        assert_eq!(found.total, 200);
     }
 }

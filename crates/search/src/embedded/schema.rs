@@ -1,5 +1,10 @@
 //! The tantivy schema of the embedded engine: one field per searchable text, per facet, per
-//! numeric bound or sort key, plus the stored document.
+//! numeric bound or sort key, plus the stored document; each free-text facet (`cities`,
+//! `skills`, `collections`, `posting_language`) also has a `<facet>_folded` keyword field
+//! holding its values folded (`fold`), which filters look up as terms.
+//!
+//! An index whose schema differs from this one (built by another version) is stale: the
+//! engine refuses to search it and `freehire reindex` rebuilds it (see the engine's docs).
 
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
@@ -41,6 +46,15 @@ pub(crate) fn analyzer() -> TextAnalyzer {
         .build()
 }
 
+/// The free-text facets: their values filter regardless of case, through a folded field.
+pub(crate) const FREE_TEXT: &[Facet] =
+    &[Facet::Cities, Facet::Skills, Facet::Collections, Facet::PostingLanguage];
+
+/// The name of `facet`'s folded field.
+pub(crate) fn folded(facet: Facet) -> String {
+    format!("{}_folded", facet.param())
+}
+
 /// The schema, with handles on its fields.
 #[derive(Clone)]
 pub(crate) struct Fields {
@@ -61,6 +75,9 @@ impl Fields {
         }
         for f in Facet::ALL {
             b.add_text_field(f.param(), STRING | FAST);
+        }
+        for f in FREE_TEXT {
+            b.add_text_field(&folded(*f), STRING);
         }
         b.add_text_field(VISA_SPONSORSHIP, STRING | FAST);
         for n in NUMBERS {

@@ -13,7 +13,8 @@
 //! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the
 //! geography OR-group, per facet one OR-group (or one group per value under `_mode=and`), one
 //! group per excluded value, then the scalar bounds as ranges.
-//! `regions=none` is "has no region" (`IS EMPTY`), its exclusion "has one".
+//! `regions=none` is "has no region" (`IS EMPTY`), its exclusion "has one". A free-text value
+//! is one term of its facet's folded field (`fold`): no regex, whatever its length.
 
 use std::ops::Bound;
 
@@ -22,13 +23,15 @@ use tantivy::Searcher;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, ExistsQuery, FuzzyTermQuery, Occur, Query,
-    RangeQuery, RegexQuery, TermQuery,
+    RangeQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
 use crate::JobQuery;
+use crate::embedded::collect::Cancel;
 use crate::embedded::derivations::{self, Derivation};
+use crate::embedded::fold::fold;
 use crate::embedded::schema::{self, Fields};
 use crate::facet::{Facet, FacetValue, Mode};
 use crate::query::QField;
@@ -121,6 +124,7 @@ pub(crate) fn query(
     analyzer: &mut TextAnalyzer,
     q: &JobQuery,
     now: DateTime<Utc>,
+    cancel: &Cancel,
 ) -> TResult<Box<dyn Query>> {
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     if let Some(text) = q.q.as_deref() {
@@ -128,6 +132,7 @@ pub(crate) fn query(
         let words = words(analyzer, text);
         let last = words.len().saturating_sub(1);
         for (i, word) in words.iter().enumerate() {
+            cancel.check()?;
             let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             for f in searched {
                 let field = fields.get(f.as_str())?;
@@ -160,47 +165,26 @@ fn not(inner: Box<dyn Query>) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(vec![(Occur::Must, Box::new(AllQuery)), (Occur::MustNot, inner)]))
 }
 
-/// Whether `attr` is a free-text facet (`cities`, `skills`, `collections`,
-/// `posting_language`), whose values a filter matches regardless of case, as Meilisearch
-/// (which lowercases facet values for filtering) does. Every other facet's values are checked
-/// and canonical on both sides, so an exact term is the same thing.
-fn free_text(attr: &str) -> bool {
-    matches!(
-        Facet::from_param(attr),
-        Some(Facet::Cities | Facet::Skills | Facet::Collections | Facet::PostingLanguage)
-    )
-}
-
-/// A regex matching exactly `value`: every ASCII character other than a letter or digit as a
-/// hex escape (`\x{2E}`: never a meta character, an assertion or a class operator), every
-/// other character literal (none of them is regex syntax).
-fn literal(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 8);
-    for c in value.chars() {
-        if c.is_ascii() && !c.is_ascii_alphanumeric() {
-            out.push_str(&format!("\\x{{{:02X}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The documents where `attr` holds `value` (or, `negated`, does not). Free-text values
-/// match regardless of case.
+/// The documents where `facet` holds `value` (or, `negated`, does not). Free-text values
+/// match regardless of case, as Meilisearch (which lowercases facet values for filtering)
+/// does: the folded value is looked up in the facet's folded field. Every other facet's values
+/// are checked and canonical on both sides, so an exact term is the same thing.
 fn value_query(
     fields: &Fields,
-    attr: &str,
+    facet: Facet,
     value: &FacetValue,
     negated: bool,
 ) -> TResult<Box<dyn Query>> {
+    let attr = facet.param();
     let field = fields.get(attr)?;
     let term = |v: &str| -> Box<dyn Query> {
         Box::new(TermQuery::new(Term::from_field_text(field, v), IndexRecordOption::Basic))
     };
     let positive: Box<dyn Query> = match value {
-        FacetValue::Text(v) if free_text(attr) => {
-            Box::new(RegexQuery::from_pattern(&format!("(?i){}", literal(v)), field)?)
+        FacetValue::Text(v) if schema::FREE_TEXT.contains(&facet) => {
+            let folded = fields.get(&schema::folded(facet))?;
+            let t = Term::from_field_text(folded, &fold(v));
+            Box::new(TermQuery::new(t, IndexRecordOption::Basic))
         }
         FacetValue::Text(v) => term(v),
         // "IS EMPTY" is "has no value".
@@ -237,19 +221,18 @@ fn filter_groups(
     let mut geography = Vec::new();
     for (facet, sel) in q.facets.iter().filter(|(f, _)| f.is_geography()) {
         for v in &sel.include {
-            geography.push(value_query(fields, facet.param(), v, false)?);
+            geography.push(value_query(fields, *facet, v, false)?);
         }
     }
     if !geography.is_empty() {
         groups.push(geography);
     }
     for (facet, sel) in &q.facets {
-        let attr = facet.param();
         if !facet.is_geography() && !sel.include.is_empty() {
             let terms = sel
                 .include
                 .iter()
-                .map(|v| value_query(fields, attr, v, false))
+                .map(|v| value_query(fields, *facet, v, false))
                 .collect::<TResult<Vec<_>>>()?;
             match sel.mode {
                 Mode::Or => groups.push(terms),
@@ -257,7 +240,7 @@ fn filter_groups(
             }
         }
         for v in &sel.exclude {
-            groups.push(vec![value_query(fields, attr, v, true)?]);
+            groups.push(vec![value_query(fields, *facet, v, true)?]);
         }
     }
     let s = &q.scalars;

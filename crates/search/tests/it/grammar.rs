@@ -49,7 +49,7 @@ fn filters() {
             r#"enrichment.domains = "ai" AND enrichment.domains = "fintech""#.into(),
         ),
         ("skills=go,rust&skills_mode=or", r#"(skills = "go" OR skills = "rust")"#.into()),
-        ("skills=go,rust&skills_mode=AND", r#"(skills = "go" OR skills = "rust")"#.into()),
+        ("skills=go,rust&skills_mode=", r#"(skills = "go" OR skills = "rust")"#.into()),
         ("skills_mode=and", String::new()),
         // Excludes: one AND group per value, every facet.
         (
@@ -64,7 +64,7 @@ fn filters() {
                 .into(),
         ),
         (
-            "countries=de,at&countries_mode=and",
+            "countries=de,at&countries_mode=or",
             r#"(countries = "de" OR countries = "at")"#.into(),
         ),
         (
@@ -85,16 +85,13 @@ fn filters() {
                 .into(),
         ),
         ("experience_years_min=2", "enrichment.experience_years_min >= 2".into()),
-        ("experience_years_max=-1", String::new()),
         ("experience_years_max=0", "enrichment.experience_years_min <= 0".into()),
-        ("salary_min=abc&salary_min=10", "enrichment.salary_min >= 10".into()),
-        ("salary_min=1.5", String::new()),
+        ("salary_min=&salary_min=10", "enrichment.salary_min >= 10".into()),
         ("visa_sponsorship=", String::new()),
         ("visa_sponsorship=false&visa_sponsorship=true", "enrichment.visa_sponsorship = false".into()),
         ("posted_within_days=30", format!("posted_ts >= {posted_30}")),
         ("posted_within_days=36500", format!("posted_ts >= {}", now().timestamp() - 36_500 * 86_400)),
         ("open_within_days=1", format!("created_ts >= {open_1}")),
-        ("open_within_days=-1", String::new()),
         // Non-filter parameters add nothing.
         ("q=rust&sort=posted_at&order=asc&limit=5&offset=5&q_fields=title", String::new()),
     ];
@@ -158,12 +155,8 @@ fn ignored_params() {
         ("skill_mode=and", &[("skill_mode", Some("skills_mode"))]),
         ("seniorities_exclude=junior", &[("seniorities_exclude", Some("seniority_exclude"))]),
         ("bogus=1&bogus=2", &[("bogus", None)]),
-        ("salary_min=lots", &[("salary_min", None)]),
-        ("open_within_days=99999", &[("open_within_days", None)]),
-        (
-            "q_fields=title,titles,bogus",
-            &[("q_fields=bogus", None), ("q_fields=titles", Some("q_fields=title"))],
-        ),
+        // Blank values of known parameters are the same as none.
+        ("salary_min=&visa_sponsorship=+&sort=&order=&skills_mode=&q_fields=", &[]),
         // The facets endpoint's own parameters are unknown to search.
         ("facets=skills&disjunctive=true", &[("disjunctive", None), ("facets", None)]),
         ("description_format=text", &[("description_format", None)]),
@@ -247,4 +240,95 @@ fn raw_pairs_and_query_strings_agree() {
     let from_str = parse("skills=c%2B%2B&cities=S%C3%A3o+Paulo&q=a%26b").unwrap();
     assert_eq!(from_pairs, from_str);
     assert_eq!(from_str.filter(now()).to_string(), r#"cities = "São Paulo" AND skills = "c++""#);
+}
+
+// scenario: Long facet value
+#[test]
+fn a_facet_value_past_the_bound_is_refused_naming_the_parameter() {
+    use freehire_search::{MAX_VALUE_CHARS, SearchError};
+    let long = "x".repeat(1_000);
+    for name in [
+        "skills",
+        "skills_exclude",
+        "cities",
+        "cities_exclude",
+        "collections",
+        "collections_exclude",
+        "posting_language",
+        "posting_language_exclude",
+        "seniority",
+        "company_slug",
+        "salary_min",
+        "visa_sponsorship",
+        "sort",
+        "order",
+        "q_fields",
+    ] {
+        let e = parse(&format!("{name}={long}")).unwrap_err();
+        assert_eq!(
+            e,
+            SearchError::TooLong {
+                param: name.into(),
+                actual: 1_000,
+                max: MAX_VALUE_CHARS,
+                unit: "characters"
+            },
+            "{name}"
+        );
+        assert_eq!(e.to_string(), format!("{name} is too long: 1000 characters (at most 200)"));
+    }
+    // The bound counts characters, not bytes; it is per comma-separated value.
+    assert!(parse(&format!("cities={}", "é".repeat(200))).is_ok());
+    assert!(parse(&format!("skills={0},{0}", "a".repeat(200))).is_ok());
+    assert_eq!(parse(&format!("cities={}", "é".repeat(201))).unwrap_err().param(), "cities");
+    let e = freehire_search::FacetsRequest::from_query_str(&format!("facets={long}")).unwrap_err();
+    assert_eq!(e.param(), "facets");
+    let e =
+        freehire_search::AgentSearchRequest::from_query_str(&format!("description_format={long}"))
+            .unwrap_err();
+    assert_eq!(e.param(), "description_format");
+}
+
+// scenario: Too many values
+#[test]
+fn a_facet_past_the_value_count_is_refused() {
+    let values = |n: usize| (0..n).map(|i| format!("s{i}")).collect::<Vec<_>>().join(",");
+    assert_eq!(parse(&format!("skills={}", values(100))).unwrap().facets.len(), 1);
+    let e = parse(&format!("skills_exclude={}", values(101))).unwrap_err();
+    assert_eq!(e.to_string(), "skills_exclude is too long: 101 values (at most 100)");
+    // Repeats are one value.
+    assert!(parse(&format!("skills={}", vec!["go"; 500].join(","))).is_ok());
+}
+
+// scenario: Long text query
+// scenario: Too many words
+#[test]
+fn q_is_capped_in_bytes_and_words() {
+    use freehire_search::{MAX_Q_BYTES, MAX_Q_WORDS};
+    assert_eq!((MAX_Q_BYTES, MAX_Q_WORDS), (512, 32));
+    let words = |n: usize| vec!["rust"; n].join("+");
+    assert!(parse(&format!("q={}", words(32))).is_ok());
+    let e = parse(&format!("q={}", words(33))).unwrap_err();
+    assert_eq!(e.to_string(), "q is too long: 33 words (at most 32)");
+    assert_eq!(e.param(), "q");
+    // Words are runs of letters and digits, as the engines split text.
+    assert_eq!(parse(&format!("q={}", vec!["a"; 33].join("-"))).unwrap_err().param(), "q");
+    assert!(parse(&format!("q=+{}+", "a".repeat(512))).is_ok(), "trimmed first");
+    let e = parse(&format!("q={}", "a".repeat(513))).unwrap_err();
+    assert_eq!(e.to_string(), "q is too long: 513 bytes (at most 512)");
+    // Every q is checked, not only the first that wins.
+    assert_eq!(parse(&format!("q=go&q={}", words(6_000))).unwrap_err().param(), "q");
+}
+
+// scenario: Offset quoted as sent
+#[test]
+fn an_offset_error_quotes_the_value_sent() {
+    let e = parse("offset=99999999999").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "offset + limit must be at most 10000 (offset 99999999999 + limit 20)"
+    );
+    assert_eq!(e.param(), "offset");
+    let e = parse("offset=-5").unwrap_err();
+    assert_eq!(e.to_string(), r#"invalid offset "-5": must be 0 or more"#);
 }

@@ -43,12 +43,17 @@ fn geography_is_one_widening_or_group() {
     assert_eq!(f.to_string(), r#"(regions = "eu" OR countries = "de")"#);
 }
 
-// scenario: Mode ignored
+// scenario: Mode refused for geography
 #[test]
-fn regions_mode_and_is_ignored() {
-    assert_eq!(filter("regions_mode=and"), "");
-    assert_eq!(filter("regions=eu,uk&regions_mode=and"), r#"(regions = "eu" OR regions = "uk")"#);
-    assert!(parse("regions_mode=and").unwrap().ignored_params.is_empty());
+fn regions_mode_and_is_refused() {
+    for qs in ["regions_mode=and", "regions=eu,uk&countries_mode=and", "cities_mode=xor"] {
+        let e = parse(qs).unwrap_err();
+        assert!(e.param().ends_with("_mode"), "{qs}: {e}");
+        assert!(e.to_string().contains("allowed values are or"), "{qs}: {e}");
+    }
+    assert_eq!(filter("regions=eu,uk&regions_mode=or"), r#"(regions = "eu" OR regions = "uk")"#);
+    let e = parse("skills_mode=AND").unwrap_err();
+    assert_eq!(e.to_string(), r#"invalid skills_mode "AND": allowed values are and, or"#);
 }
 
 // scenario: No region filter
@@ -81,9 +86,18 @@ fn clearance_false_is_not_true() {
 
 // scenario: Visa
 #[test]
-fn visa_sponsorship_any_non_true_value_is_false() {
-    assert_eq!(filter("visa_sponsorship=yes"), "enrichment.visa_sponsorship = false");
+fn visa_sponsorship_takes_true_or_false() {
+    assert_eq!(filter("visa_sponsorship=false"), "enrichment.visa_sponsorship = false");
     assert_eq!(filter("visa_sponsorship=true"), "enrichment.visa_sponsorship = true");
+    for qs in [
+        "visa_sponsorship=maybe",
+        "visa_sponsorship=yes",
+        "visa_sponsorship=true&visa_sponsorship=TRUE",
+    ] {
+        let e = parse(qs).unwrap_err();
+        assert_eq!(e.param(), "visa_sponsorship", "{qs}");
+        assert!(e.to_string().ends_with("allowed values are true, false"), "{qs}: {e}");
+    }
 }
 
 // scenario: Experience ceiling
@@ -101,12 +115,19 @@ fn posted_within_days_is_relative_to_now() {
 
 // scenario: Window out of range
 #[test]
-fn out_of_range_or_malformed_within_days_are_ignored() {
-    for qs in ["posted_within_days=0", "posted_within_days=36501", "posted_within_days=abc"] {
-        let q = parse(qs).unwrap();
-        assert_eq!(q.filter(now()).expression(), None, "{qs}");
-        assert_eq!(q.ignored_params, vec![ignored("posted_within_days", None)], "{qs}");
+fn out_of_range_or_malformed_within_days_are_refused() {
+    for v in ["0", "36501", "abc", "-1", "1.5"] {
+        let e = parse(&format!("posted_within_days={v}")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("invalid posted_within_days {v:?}: must be an integer from 1 to 36500")
+        );
     }
+    let e = parse("salary_min=lots").unwrap_err();
+    assert_eq!(e.to_string(), r#"invalid salary_min "lots": must be an integer"#);
+    let e = parse("experience_years_max=-1").unwrap_err();
+    assert_eq!(e.to_string(), r#"invalid experience_years_max "-1": must be 0 or more"#);
+    assert_eq!(parse("open_within_days=99999").unwrap_err().param(), "open_within_days");
 }
 
 // scenario: Quote in a value
@@ -174,7 +195,7 @@ fn limit_default_clamp_and_window() {
     assert_eq!(parse("limit=0").unwrap().page.limit, 1);
     assert_eq!(
         parse("offset=9990&limit=20"),
-        Err(SearchError::WindowTooDeep { offset: 9990, limit: 20 })
+        Err(SearchError::WindowTooDeep { offset: "9990".into(), limit: 20 })
     );
     let ok = parse("offset=9980&limit=20").unwrap();
     assert_eq!((ok.page.offset, ok.page.limit), (9980, 20));
@@ -184,19 +205,26 @@ fn limit_default_clamp_and_window() {
 // scenario: Bogus sort with text
 // scenario: Salary sort with a bad order
 #[test]
-fn sort_fallbacks() {
-    assert_eq!(parse("sort=bogus").unwrap().sort_directives(), vec!["posted_at:desc"]);
-    assert!(parse("sort=bogus&q=go").unwrap().sort_directives().is_empty(), "relevance");
+fn sort_and_order_are_checked() {
+    let allowed = "allowed values are created_at, posted_at, view_count, salary_min, salary_max";
+    for qs in ["sort=bogus", "sort=bogus&q=go", "sort=nosuch", "sort=posted_at&sort=bogus"] {
+        let e = parse(qs).unwrap_err();
+        assert_eq!(e.param(), "sort", "{qs}");
+        assert!(e.to_string().ends_with(allowed), "{qs}: {e}");
+    }
+    assert_eq!(parse("sort=").unwrap().sort_directives(), vec!["posted_at:desc"], "blank");
+    assert!(parse("sort=&q=go").unwrap().sort_directives().is_empty(), "relevance");
+    for qs in ["sort=salary_min&order=sideways", "sort=created_at&order=ASC", "order=up"] {
+        let e = parse(qs).unwrap_err();
+        assert_eq!(e.param(), "order", "{qs}");
+        assert!(e.to_string().ends_with("allowed values are asc, desc"), "{qs}: {e}");
+    }
     assert_eq!(
-        parse("sort=created_at&order=sideways").unwrap().sort_directives(),
+        parse("sort=created_at&order=desc").unwrap().sort_directives(),
         vec!["created_at:desc"]
     );
     assert_eq!(
         parse("sort=salary_min").unwrap().sort_directives(),
-        vec!["enrichment.salary_min:desc"]
-    );
-    assert_eq!(
-        parse("sort=salary_min&order=sideways").unwrap().sort_directives(),
         vec!["enrichment.salary_min:desc"]
     );
     assert_eq!(
@@ -205,9 +233,10 @@ fn sort_fallbacks() {
     );
 }
 
+/// `sort=match` (profile ranking) is not built: refused like any other unknown sort.
 #[test]
-fn sort_match_falls_back_to_the_default_feed() {
-    assert_eq!(parse("sort=match").unwrap().sort_directives(), vec!["posted_at:desc"]);
+fn sort_match_is_refused() {
+    assert_eq!(parse("sort=match").unwrap_err().param(), "sort");
 }
 
 // scenario: Unknown facet
@@ -246,9 +275,13 @@ fn an_excluded_value_is_checked_too() {
 // scenario: Scoped text
 #[test]
 fn scoped_text_searches_the_named_fields_only() {
-    let q = parse("q=rust&q_fields=title,bogus").unwrap();
+    let q = parse("q=rust&q_fields=title").unwrap();
     assert_eq!(q.attributes_to_search_on(), Some(vec!["title"]));
-    assert_eq!(q.ignored_params, vec![ignored("q_fields=bogus", None)]);
+    let e = parse("q=rust&q_fields=title,bogus").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"invalid q_fields "bogus": allowed values are title, company, description, location"#
+    );
 }
 
 // scenario: Active parameters

@@ -27,6 +27,17 @@ fn facets_restriction_in_table_order() {
     assert!(r.disjunctive);
 }
 
+// scenario: Disjunctive takes true or false
+#[test]
+fn disjunctive_is_checked() {
+    for qs in ["disjunctive=maybe", "disjunctive=1", "disjunctive=false&disjunctive=yes"] {
+        let e = FacetsRequest::from_query_str(qs).unwrap_err();
+        assert_eq!(e.param(), "disjunctive", "{qs}");
+        assert!(e.to_string().ends_with("allowed values are true, false"), "{qs}: {e}");
+    }
+    assert!(!FacetsRequest::from_query_str("disjunctive=").unwrap().disjunctive, "blank");
+}
+
 #[test]
 fn facets_request_checks_the_filter_grammar() {
     let e = FacetsRequest::from_query_str("seniority=guru").unwrap_err();
@@ -35,11 +46,17 @@ fn facets_request_checks_the_filter_grammar() {
 
 // scenario: Unknown format
 #[test]
-fn description_format_falls_back_to_html() {
+fn description_format_is_checked() {
+    let e = AgentSearchRequest::from_query_str("description_format=pdf").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"invalid description_format "pdf": allowed values are html, text, markdown"#
+    );
+    assert_eq!(e.param(), "description_format");
     let cases = [
         ("", DescriptionFormat::Html),
-        ("description_format=pdf", DescriptionFormat::Html),
-        ("description_format=text", DescriptionFormat::Text),
+        ("description_format=+", DescriptionFormat::Html),
+        ("description_format=text&description_format=", DescriptionFormat::Text),
         ("description_format=markdown", DescriptionFormat::Markdown),
         ("description_format=html", DescriptionFormat::Html),
     ];

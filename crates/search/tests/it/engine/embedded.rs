@@ -126,3 +126,40 @@ fn an_engine_error_keeps_its_source() {
     assert!(!source.to_string().is_empty());
     assert!(!err.to_string().contains(&source.to_string()));
 }
+
+/// An index built by an earlier version (here: a schema without the folded free-text
+/// fields, or any other) is refused with the fix in the message; `freehire reindex` (a
+/// rebuild through a writable open) replaces it.
+// scenario: An index built by another version
+#[tokio::test]
+async fn a_stale_index_is_refused_until_a_rebuild_replaces_it() {
+    use tantivy::schema::{STORED, Schema, TEXT};
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut b = Schema::builder();
+        let title = b.add_text_field("title", TEXT | STORED);
+        let old = tantivy::Index::create_in_dir(dir.path(), b.build()).unwrap();
+        let mut w: tantivy::IndexWriter = old.writer(15_000_000).unwrap();
+        w.add_document(tantivy::doc!(title => "an old job")).unwrap();
+        w.commit().unwrap();
+    }
+    let Err(err) = EmbeddedIndex::open_read_only(dir.path()) else { panic!("stale opened") };
+    assert!(matches!(err, freehire_search::IndexError::Stale { .. }), "{err}");
+    let message = err.to_string();
+    assert!(message.contains("run `freehire reindex`"), "{message}");
+    assert!(message.contains(&dir.path().display().to_string()), "{message}");
+
+    let writer = EmbeddedIndex::open(dir.path()).unwrap();
+    let query = freehire_search::JobQuery::default();
+    let request = freehire_search::SearchRequest::new(&query, crate::now());
+    let refused = writer.search(request).await.unwrap_err();
+    assert!(refused.to_string().contains("freehire reindex"), "{refused}");
+    assert!(writer.upsert(catalogue::documents()).await.is_err(), "writes refused too");
+
+    writer.rebuild(catalogue::documents()).await.unwrap();
+    assert_eq!(conformance::run(&writer, "").await.total, 6);
+    assert_eq!(conformance::ids(&writer, "cities=BERLIN&q=rust").await, vec![1]);
+    drop(writer);
+    let reopened = EmbeddedIndex::open_read_only(dir.path()).unwrap();
+    assert_eq!(conformance::run(&reopened, "").await.total, 6);
+}

@@ -89,7 +89,9 @@ pub fn query_string(drawn: &[(usize, usize, u8)]) -> String {
             1 if facet => parts.push(format!("{name}_exclude={value}")),
             2 if facet => {
                 parts.push(format!("{name}={value}"));
-                parts.push(format!("{name}_mode=and"));
+                // The geography facets always combine with OR (their `_mode` takes `or` only).
+                let geography = matches!(name, "regions" | "countries" | "cities");
+                parts.push(format!("{name}_mode={}", if geography { "or" } else { "and" }));
             }
             _ => parts.push(format!("{name}={value}")),
         }
