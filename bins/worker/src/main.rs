@@ -2,10 +2,11 @@
 //!
 //! Thin on purpose: parse the config, open and migrate the store, build the adapter registry,
 //! then either run one provider now (`--once`) or claim due providers until SIGINT/SIGTERM.
-//! Between runs it drains the search outboxes into the search index (embedded or
-//! Meilisearch). A shutdown lets
-//! started boards finish and records the run as interrupted, so the next
-//! claim runs it again.
+//! Beside the runs it drains the search outboxes into the search index: with Meilisearch
+//! every worker drains; with the embedded index only the worker holding the writer lease in
+//! the database does (the others ingest and take the drain over when its lease expires). A
+//! shutdown lets started boards finish, records the run as interrupted (so the next claim runs
+//! it again) and releases the writer lease.
 
 use chrono::Utc;
 use freehire_app::ingest::{
@@ -14,8 +15,9 @@ use freehire_app::ingest::{
 };
 use freehire_app::process::LogFormat;
 use freehire_app::search_engine::SearchEngineArgs;
+use freehire_app::search_sync::DrainTarget;
 use freehire_domain::Provider;
-use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl, ScheduleDefaults};
+use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 use tokio_util::sync::CancellationToken;
 
 /// Crawls companies' job boards on a schedule (hourly per provider unless overridden in
@@ -26,6 +28,11 @@ struct Config {
     /// Run this provider once now (even if disabled or not due) and exit.
     #[arg(long, value_name = "PROVIDER")]
     once: Option<Provider>,
+
+    /// With `--once`: take the provider's claim even when another worker holds it (its run
+    /// stops writing at its next heartbeat).
+    #[arg(long, requires = "once")]
+    take_over: bool,
 
     /// Database: `sqlite://PATH` (embedded) or `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`.
     #[arg(long, env = "FREEHIRE_DATABASE_URL", default_value = DEFAULT_DATABASE_URL, hide_env_values = true)]
@@ -45,6 +52,12 @@ struct Config {
     #[arg(long, env = "FREEHIRE_WORKER_TICK_SECS", default_value_t = 60,
         value_parser = clap::value_parser!(u64).range(1..))]
     tick_secs: u64,
+
+    /// Seconds between heartbeats of a run's claim and of the writer lease (at least 1); a
+    /// claim or lease three heartbeats old is dead. Every worker on a database must agree.
+    #[arg(long, env = "FREEHIRE_WORKER_HEARTBEAT_SECS", default_value_t = 30,
+        value_parser = clap::value_parser!(u64).range(1..))]
+    heartbeat_secs: u64,
 
     /// Default minutes between runs of a provider (at least 1).
     #[arg(long, env = "FREEHIRE_INGEST_CADENCE_MINUTES", default_value_t = 60,
@@ -86,23 +99,20 @@ async fn main() -> std::process::ExitCode {
 async fn run(config: Config) -> anyhow::Result<()> {
     let services = freehire_app::startup::open(&config.database_url, &config.search).await?;
     let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
-    let index = services.writer().await?;
     let store = services.store;
-    let worker = WorkerConfig {
-        worker_id: config
-            .worker_id
-            .unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),
-        tick: std::time::Duration::from_secs(config.tick_secs),
-        schedule: ScheduleDefaults {
-            cadence: chrono::Duration::minutes(config.cadence_minutes),
-            ..ScheduleDefaults::default()
-        },
-        ingest: IngestConfig {
-            board_concurrency: config.board_concurrency,
-            refetch_all: config.refetch_all,
-            ..IngestConfig::default()
-        },
+    let mut worker = WorkerConfig::new(
+        config.worker_id.unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),
+    )
+    .with_heartbeat(std::time::Duration::from_secs(config.heartbeat_secs));
+    worker.tick = std::time::Duration::from_secs(config.tick_secs);
+    worker.schedule.cadence = chrono::Duration::minutes(config.cadence_minutes);
+    worker.ingest = IngestConfig {
+        board_concurrency: config.board_concurrency,
+        refetch_all: config.refetch_all,
+        ..IngestConfig::default()
     };
+    let index =
+        DrainTarget::open(&services.engine, &worker.worker_id, worker.schedule.timeout).await?;
     let cancel = CancellationToken::new();
     cancel_on_signal(cancel.clone());
     match &config.once {
@@ -112,7 +122,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
                 &registry,
                 provider,
                 &worker,
-                Some(index.as_ref()),
+                config.take_over,
+                Some(&index),
                 &cancel,
                 &Utc::now,
             )
@@ -120,8 +131,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
             tracing::info!(?stats, "done");
         }
         None => {
-            run_worker(store.as_ref(), &registry, &worker, Some(index.as_ref()), &cancel, &Utc::now)
-                .await
+            run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now).await
         }
     }
     store.close().await;

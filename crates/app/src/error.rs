@@ -46,6 +46,38 @@ pub enum AppError {
     #[error("a blocking task failed")]
     Task(#[from] tokio::task::JoinError),
     /// Another worker holds the provider.
-    #[error("provider {0} is being ingested by another worker")]
-    Busy(String),
+    #[error("{0}")]
+    Busy(Box<BusyProvider>),
+}
+
+/// A provider claim held by another worker, as `--once` reports it: who, since when, and how
+/// to proceed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BusyProvider {
+    /// The provider asked for.
+    pub provider: String,
+    /// The live claim's holder (`None` when it finished between the refusal and the look-up).
+    pub holder: Option<freehire_store::ClaimHolder>,
+    /// How long a claim lives after its holder's last heartbeat.
+    pub expiry: chrono::Duration,
+}
+
+impl std::fmt::Display for BusyProvider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "provider {} is being ingested by another worker", self.provider)?;
+        if let Some(h) = &self.holder {
+            write!(
+                f,
+                ", {}, since {} (last heartbeat {})",
+                h.worker,
+                h.since.format("%Y-%m-%dT%H:%M:%SZ"),
+                h.heartbeat.format("%Y-%m-%dT%H:%M:%SZ")
+            )?;
+        }
+        write!(
+            f,
+            "; wait for that run to finish, or, if that worker is gone, its claim expires {} s              after its last heartbeat: run again then, or now with --take-over",
+            self.expiry.num_seconds()
+        )
+    }
 }

@@ -46,4 +46,4 @@ pub mod startup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
-pub use error::AppError;
+pub use error::{AppError, BusyProvider};

@@ -3,6 +3,17 @@
 //! not a duplicate, with a visible description) or removed otherwise, so the order in which
 //! the two outboxes are drained cannot leave a closed job searchable. A failed wave is retried
 //! item by item; an item that still fails is released with its error for a later attempt.
+//!
+//! A wave's lease ([`ClaimOptions::lease`], 60 s) is renewed every third of it while the wave
+//! is being indexed, so a slow engine keeps its rows and a killed drain's rows are claimable
+//! again about a minute after its last renewal.
+//!
+//! Exactly one process writes the embedded index: the holder of the writer lease in the
+//! database ([`DrainTarget`]); the others leave the drain to it and take it over when its
+//! lease expires (three missed heartbeats). With Meilisearch every worker drains.
+
+use std::sync::Arc;
+use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use freehire_domain::{Job, JobId};
@@ -10,6 +21,130 @@ use freehire_search::{SearchDocument, SearchIndex, indexable};
 use freehire_store::{ClaimOptions, OutboxItem, OutboxKind, Store};
 
 use crate::AppError;
+use crate::search_engine::{self, Access, SearchEngineConfig};
+
+/// Where a process drains the search outboxes.
+pub struct DrainTarget {
+    kind: TargetKind,
+    slot: tokio::sync::Mutex<Option<Arc<dyn SearchIndex>>>,
+}
+
+enum TargetKind {
+    /// An index every process may write (Meilisearch).
+    Shared(Arc<dyn SearchIndex>),
+    /// The embedded index: written only under the writer lease.
+    Leased { engine: SearchEngineConfig, holder: String, expiry: chrono::Duration },
+}
+
+impl DrainTarget {
+    /// An index every process may write at once (Meilisearch), or any index in a test.
+    pub fn shared(index: Arc<dyn SearchIndex>) -> Self {
+        Self { kind: TargetKind::Shared(index), slot: tokio::sync::Mutex::new(None) }
+    }
+
+    /// The target for `engine`: Meilisearch is opened for writing now (every worker drains);
+    /// the embedded index is opened only once `holder` holds the writer lease, whose holder
+    /// is dead `expiry` after its last renewal.
+    pub async fn open(
+        engine: &SearchEngineConfig,
+        holder: &str,
+        expiry: chrono::Duration,
+    ) -> Result<Self, AppError> {
+        Ok(match engine {
+            SearchEngineConfig::Meilisearch(_) => {
+                Self::shared(search_engine::open_named(engine, Access::Write).await?)
+            }
+            SearchEngineConfig::Embedded { .. } => Self {
+                kind: TargetKind::Leased {
+                    engine: engine.clone(),
+                    holder: holder.to_owned(),
+                    expiry,
+                },
+                slot: tokio::sync::Mutex::new(None),
+            },
+        })
+    }
+
+    /// Whether the target is written under the writer lease (the embedded index).
+    pub fn leased(&self) -> bool {
+        matches!(self.kind, TargetKind::Leased { .. })
+    }
+
+    /// Takes or renews the writer lease and returns the index to drain into now; `None` when
+    /// another process holds the lease (its writer is closed here if this process lost it) or
+    /// the index writer cannot be opened yet (the previous holder may still hold its lock).
+    pub async fn acquire(
+        &self,
+        store: &dyn Store,
+        now: DateTime<Utc>,
+    ) -> Option<Arc<dyn SearchIndex>> {
+        let (engine, holder, expiry) = match &self.kind {
+            TargetKind::Shared(index) => return Some(Arc::clone(index)),
+            TargetKind::Leased { engine, holder, expiry } => (engine, holder, *expiry),
+        };
+        let mut slot = self.slot.lock().await;
+        match store.hold_writer_lease(holder, expiry, now).await {
+            Ok(true) if slot.is_none() => match search_engine::open(engine, Access::Write).await {
+                Ok(index) => {
+                    tracing::info!(worker = %holder, "holding the embedded index's writer lease: this worker drains the search outboxes");
+                    *slot = Some(index);
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, worker = %holder, "holding the writer lease but the index writer is still locked; retrying");
+                }
+            },
+            Ok(true) => {}
+            Ok(false) => {
+                if slot.take().is_some() {
+                    tracing::warn!(worker = %holder, "lost the embedded index's writer lease; closed the index writer");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot renew the writer lease");
+                return None;
+            }
+        }
+        slot.clone()
+    }
+
+    /// Closes the index writer and gives the writer lease up (a clean shutdown), so another
+    /// process takes the drain over at once.
+    pub async fn release(&self, store: &dyn Store) {
+        if let TargetKind::Leased { holder, .. } = &self.kind {
+            let had = self.slot.lock().await.take().is_some();
+            if had && let Err(e) = store.release_writer_lease(holder).await {
+                tracing::warn!(error = %e, "cannot release the writer lease; it expires on its own");
+            }
+        }
+    }
+}
+
+/// Runs `work` on a claimed wave, renewing the wave's lease every third of it meanwhile
+/// (`now` advanced by the time spent since `started`).
+async fn renewing<T>(
+    store: &dyn Store,
+    kind: OutboxKind,
+    items: &[OutboxItem],
+    options: ClaimOptions,
+    (now, started): (DateTime<Utc>, Instant),
+    work: impl std::future::Future<Output = T>,
+) -> T {
+    let every =
+        (options.lease / 3).to_std().unwrap_or_default().max(std::time::Duration::from_millis(10));
+    tokio::pin!(work);
+    let mut beat = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    loop {
+        tokio::select! {
+            out = &mut work => return out,
+            _ = beat.tick() => {
+                let at = now + chrono::Duration::from_std(started.elapsed()).unwrap_or_default();
+                if let Err(e) = store.renew_outbox(kind, items, at).await {
+                    tracing::warn!(error = %e, "cannot renew the search wave's lease");
+                }
+            }
+        }
+    }
+}
 
 /// What one drain did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -95,13 +230,16 @@ pub async fn drain(
     now: DateTime<Utc>,
 ) -> Result<DrainStats, AppError> {
     let mut stats = DrainStats::default();
+    let started = Instant::now();
     for kind in [OutboxKind::Index, OutboxKind::Delete] {
         loop {
             let items = store.claim_outbox(kind, options, now).await?;
             if items.is_empty() {
                 break;
             }
-            match apply(index, changes(store, &items, now).await?).await {
+            let wave =
+                async { Ok::<_, AppError>(apply(index, changes(store, &items, now).await?).await) };
+            match renewing(store, kind, &items, options, (now, started), wave).await? {
                 Ok((indexed, removed)) => {
                     stats.indexed += indexed;
                     stats.removed += removed;

@@ -45,10 +45,10 @@ use std::sync::Arc;
 
 pub use error::{Result, StoreError};
 pub use model::{
-    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, Company,
-    CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem, OutboxKind,
-    Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting, UnseenScope,
-    UpsertOutcome, Upserted,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
+    ClaimOptions, Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage,
+    OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
+    SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
 pub use ports::{
     BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store,

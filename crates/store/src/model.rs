@@ -181,7 +181,9 @@ impl OutboxKind {
 pub struct ClaimOptions {
     /// Rows per claim (the reference drains in waves of 500).
     pub limit: u32,
-    /// A claim older than this is abandoned and may be claimed again.
+    /// A claim whose last renewal is older than this is abandoned and may be claimed again
+    /// (default 60 s: a drain renews its wave every third of it, so a killed worker's rows
+    /// are searchable again about a minute later).
     pub lease: chrono::Duration,
     /// Rows that failed this many times are left for an operator.
     pub max_attempts: u32,
@@ -189,7 +191,7 @@ pub struct ClaimOptions {
 
 impl Default for ClaimOptions {
     fn default() -> Self {
-        Self { limit: 500, lease: chrono::Duration::seconds(600), max_attempts: 10 }
+        Self { limit: 500, lease: chrono::Duration::seconds(60), max_attempts: 10 }
     }
 }
 
@@ -207,18 +209,34 @@ pub struct OutboxItem {
     pub claimed_at: chrono::DateTime<chrono::Utc>,
 }
 
+/// How often a live provider run renews its claim (and a drain holder its writer lease).
+pub const CLAIM_HEARTBEAT: chrono::Duration = chrono::Duration::seconds(30);
+
+/// Who holds a provider claim, as the refusal of a second claim reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimHolder {
+    /// The holder's worker id.
+    pub worker: String,
+    /// When it claimed the provider.
+    pub since: chrono::DateTime<chrono::Utc>,
+    /// Its last heartbeat (the claim instant before the first one).
+    pub heartbeat: chrono::DateTime<chrono::Utc>,
+}
+
 /// The scheduler's defaults for providers without an `ingest_schedule` row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScheduleDefaults {
     /// Time between runs (default 1 h).
     pub cadence: chrono::Duration,
-    /// A claim older than this is considered dead and may be taken over (default 50 min).
+    /// A claim whose last heartbeat is older than this is dead and may be taken over
+    /// (default 90 s: three missed heartbeats of [`CLAIM_HEARTBEAT`]). Every worker sharing a
+    /// database must use the same value.
     pub timeout: chrono::Duration,
 }
 
 impl Default for ScheduleDefaults {
     fn default() -> Self {
-        Self { cadence: chrono::Duration::hours(1), timeout: chrono::Duration::seconds(3000) }
+        Self { cadence: chrono::Duration::hours(1), timeout: CLAIM_HEARTBEAT * 3 }
     }
 }
 

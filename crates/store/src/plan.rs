@@ -182,6 +182,9 @@ pub(crate) struct OutboxSql {
     pub drop_jobs: &'static str,
     pub claim: &'static str,
     pub ack: &'static str,
+    /// Renew the lease of row `$2` claimed at `$3` to `$1` (the claim instant stays the
+    /// row's version).
+    pub renew: &'static str,
     pub fail: &'static str,
     pub depth: &'static str,
     /// Delete the rows queued before `$1`.
@@ -328,20 +331,23 @@ pub(crate) fn touch_merge(
 pub(crate) struct RunCandidate {
     pub provider: String,
     pub claimed_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// The holder's last heartbeat (`None` for a claim made before heartbeats existed).
+    pub heartbeat_at: Option<chrono::DateTime<chrono::Utc>>,
     pub cadence_sec: Option<i64>,
     pub timeout_sec: Option<i64>,
     pub enabled: bool,
 }
 
 impl RunCandidate {
-    /// Whether another worker holds a live claim at `now`.
+    /// Whether another worker holds a live claim at `now`: claimed, and its last heartbeat
+    /// (the claim instant before the first one) is younger than the claim expiry.
     pub fn held(
         &self,
         defaults: crate::ScheduleDefaults,
         now: chrono::DateTime<chrono::Utc>,
     ) -> bool {
         let timeout = self.timeout_sec.map_or(defaults.timeout, chrono::Duration::seconds);
-        self.claimed_at.is_some_and(|at| at + timeout > now)
+        self.claimed_at.is_some_and(|at| self.heartbeat_at.unwrap_or(at).max(at) + timeout > now)
     }
 
     /// The provider's cadence.

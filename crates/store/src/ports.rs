@@ -9,7 +9,7 @@ use freehire_domain::{
 };
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimOptions, Company,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder, ClaimOptions, Company,
     CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem, OutboxKind,
     Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
     UnseenScope, Upserted,
@@ -218,6 +218,29 @@ pub trait OutboxRepo: Send + Sync {
         at: DateTime<Utc>,
     ) -> Result<()>;
 
+    /// Renews the lease of a claimed wave to `now` (rows acknowledged, released or re-enqueued
+    /// since are left alone); returns the rows renewed.
+    async fn renew_outbox(
+        &self,
+        kind: OutboxKind,
+        items: &[OutboxItem],
+        now: DateTime<Utc>,
+    ) -> Result<u64>;
+
+    /// Takes or renews the embedded index's writer lease for `holder`: `true` when `holder`
+    /// holds it now (it was free, its own, or its holder's last heartbeat is older than
+    /// `expiry`). Exactly one process writes the embedded index: the one holding this lease.
+    async fn hold_writer_lease(
+        &self,
+        holder: &str,
+        expiry: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Gives the writer lease up if `holder` holds it (a clean shutdown), so another process
+    /// takes the drain over at once.
+    async fn release_writer_lease(&self, holder: &str) -> Result<()>;
+
     /// Rows waiting (claimed or not).
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64>;
 
@@ -242,7 +265,8 @@ pub trait ScheduleRepo: Send + Sync {
     ) -> Result<()>;
 
     /// Claims the most overdue enabled provider of the roster that nobody holds (or whose
-    /// holder's claim is older than its timeout), moving its `next_due_at` to `now + cadence`
+    /// holder's last heartbeat is older than the claim expiry; a dead claim makes its
+    /// provider due at once), moving its `next_due_at` to `now + cadence`
     /// at claim time (an outage owes one run, not many). `None` when nothing is due.
     async fn claim_due_provider(
         &self,
@@ -259,6 +283,28 @@ pub trait ScheduleRepo: Send + Sync {
         defaults: ScheduleDefaults,
         now: DateTime<Utc>,
     ) -> Result<bool>;
+
+    /// Renews `worker`'s claim on `provider` to `now`; `false` when it no longer holds it
+    /// (another worker took it over, so the run must stop writing).
+    async fn renew_provider_claim(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Who holds `provider`'s claim (live or dead), `None` when nobody does.
+    async fn provider_claim(&self, provider: &Provider) -> Result<Option<ClaimHolder>>;
+
+    /// Claims `provider` for `worker` even when another worker holds it (an operator's
+    /// `--take-over`); returns the previous holder when its claim was still live.
+    async fn take_over_provider(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        defaults: ScheduleDefaults,
+        now: DateTime<Utc>,
+    ) -> Result<Option<ClaimHolder>>;
 
     /// Releases a claim held by `worker`, recording how the run ended.
     async fn finish_provider_run(

@@ -474,6 +474,68 @@ where
         Ok(done)
     }
 
+    /// Renews the lease of a claimed wave (rows whose claim instant still matches).
+    pub async fn renew_outbox(
+        mut tx: Transaction<'_, DB>,
+        outboxes: &Outboxes,
+        kind: OutboxKind,
+        items: &[OutboxItem],
+        now: DateTime<Utc>,
+    ) -> Result<u64> {
+        let mut renewed = 0;
+        for item in items {
+            renewed += sqlx::query(outboxes.of(kind).renew)
+                .bind(Stamp(now))
+                .bind(item.id)
+                .bind(Stamp(item.claimed_at))
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(renewed)
+    }
+
+    /// Takes or renews the writer lease; `true` when `holder` holds it.
+    pub async fn hold_writer_lease(
+        pool: &Pool<DB>,
+        holder: &str,
+        expiry: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let held = sqlx::query(crate::sql::HOLD_WRITER_LEASE)
+            .bind(holder)
+            .bind(Stamp(now))
+            .bind(Stamp(now - expiry))
+            .execute(pool)
+            .await?
+            .rows_affected();
+        Ok(held == 1)
+    }
+
+    /// Gives the writer lease up if `holder` holds it.
+    pub async fn release_writer_lease(pool: &Pool<DB>, holder: &str) -> Result<()> {
+        sqlx::query(crate::sql::RELEASE_WRITER_LEASE).bind(holder).execute(pool).await?;
+        Ok(())
+    }
+
+    /// Renews `worker`'s claim on `provider`; `true` when it still holds it.
+    pub async fn renew_provider_claim(
+        pool: &Pool<DB>,
+        provider: &str,
+        worker: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let renewed = sqlx::query(crate::sql::RENEW_PROVIDER_CLAIM)
+            .bind(Stamp(now))
+            .bind(provider)
+            .bind(worker)
+            .execute(pool)
+            .await?
+            .rows_affected();
+        Ok(renewed == 1)
+    }
+
     pub async fn fail_outbox(
         pool: &Pool<DB>,
         outboxes: &Outboxes,

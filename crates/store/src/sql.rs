@@ -97,14 +97,21 @@ macro_rules! outbox_statements {
             claim: concat!(
                 "UPDATE ",
                 $table,
-                " SET claimed_at = $1, attempts = attempts + 1 WHERE id IN (SELECT id FROM ",
+                " SET claimed_at = $1, heartbeat_at = $1, attempts = attempts + 1 \
+                 WHERE id IN (SELECT id FROM ",
                 $table,
-                " WHERE (claimed_at IS NULL OR claimed_at < $2) AND attempts < $3 \
+                " WHERE (claimed_at IS NULL OR coalesce(heartbeat_at, claimed_at) < $2) \
+                 AND attempts < $3 \
                  ORDER BY id LIMIT $4",
                 $lock,
                 ") RETURNING id, job_id, attempts, claimed_at"
             ),
             ack: concat!("DELETE FROM ", $table, " WHERE id = $1 AND claimed_at = $2"),
+            renew: concat!(
+                "UPDATE ",
+                $table,
+                " SET heartbeat_at = $1 WHERE id = $2 AND claimed_at = $3"
+            ),
             fail: concat!(
                 "UPDATE ",
                 $table,
@@ -269,3 +276,25 @@ pub(crate) mod boards {
         " FROM board_health WHERE provider = $1 AND cooldown_until IS NOT NULL"
     );
 }
+
+/// Take or renew the embedded index's writer lease for `$1` at `$2`: it is free, already the
+/// holder's, or its last heartbeat is older than `$3`. Affects one row when `$1` holds it.
+pub(crate) const HOLD_WRITER_LEASE: &str = "INSERT INTO search_writer_lease \
+     (name, holder, acquired_at, heartbeat_at) VALUES ('embedded', $1, $2, $2) \
+     ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, \
+     acquired_at = CASE WHEN search_writer_lease.holder = excluded.holder \
+       THEN search_writer_lease.acquired_at ELSE excluded.acquired_at END, \
+     heartbeat_at = excluded.heartbeat_at \
+     WHERE search_writer_lease.holder = excluded.holder OR search_writer_lease.heartbeat_at < $3";
+
+/// Give the writer lease up if `$1` holds it.
+pub(crate) const RELEASE_WRITER_LEASE: &str =
+    "DELETE FROM search_writer_lease WHERE name = 'embedded' AND holder = $1";
+
+/// Renew `$3`'s claim on provider `$2` to `$1`.
+pub(crate) const RENEW_PROVIDER_CLAIM: &str = "UPDATE ingest_run_state SET heartbeat_at = $1 \
+     WHERE provider = $2 AND claimed_by = $3 AND claimed_at IS NOT NULL";
+
+/// The claim on provider `$1`, if any.
+pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbeat_at \
+     FROM ingest_run_state WHERE provider = $1 AND claimed_at IS NOT NULL AND claimed_by IS NOT NULL";

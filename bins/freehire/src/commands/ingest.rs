@@ -9,7 +9,7 @@ use freehire_app::ingest::{
     scheduler::{WorkerConfig, run_once},
 };
 use freehire_domain::Provider;
-use freehire_store::{ScheduleDefaults, Store};
+use freehire_store::Store;
 use tokio_util::sync::CancellationToken;
 
 /// Arguments of `freehire ingest`.
@@ -24,17 +24,17 @@ pub struct IngestArgs {
     /// Fetch every detail again, ignoring what is stored.
     #[arg(long)]
     refetch_all: bool,
+    /// Take the provider's claim even when a worker holds it (the holder is logged; its run
+    /// stops writing at its next heartbeat). For a worker that died holding the claim.
+    #[arg(long)]
+    take_over: bool,
 }
 
 /// Runs the provider and prints what happened.
 pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let registry = freehire_app::ingest::registry(args.replay_url.as_deref())?;
-    let config = WorkerConfig {
-        worker_id: format!("cli-{}", std::process::id()),
-        tick: std::time::Duration::from_secs(60),
-        schedule: ScheduleDefaults::default(),
-        ingest: IngestConfig { refetch_all: args.refetch_all, ..IngestConfig::default() },
-    };
+    let mut config = WorkerConfig::new(format!("cli-{}", std::process::id()));
+    config.ingest = IngestConfig { refetch_all: args.refetch_all, ..IngestConfig::default() };
     let cancel = CancellationToken::new();
     let stop = cancel.clone();
     tokio::spawn(async move {
@@ -42,7 +42,9 @@ pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> a
             stop.cancel();
         }
     });
-    let s = run_once(store, &registry, &args.once, &config, None, &cancel, &Utc::now).await?;
+    let s =
+        run_once(store, &registry, &args.once, &config, args.take_over, None, &cancel, &Utc::now)
+            .await?;
     writeln!(
         out,
         "{}: {} boards, {} crawled, {} failed, {} cooling; {} postings ({} new, {} changed, {} only seen), \

@@ -290,29 +290,41 @@ pub async fn hydrating_boards_touch_what_they_do_not_refetch(s: &dyn Store) {
 pub async fn run_once_refuses_a_held_provider(s: &dyn Store) {
     add(s, "ashby", "anara", BoardStatus::Active).await;
     let (_a, registry) = ashby_server(&[("anara", json(&ashby_board("anara")))]).await;
-    let config = WorkerConfig {
-        worker_id: "test".into(),
-        tick: std::time::Duration::from_millis(10),
-        schedule: ScheduleDefaults::default(),
-        ingest: IngestConfig::default(),
-    };
+    let mut config = WorkerConfig::new("test");
+    config.tick = std::time::Duration::from_millis(10);
     let ashby = Provider::parse("ashby").unwrap();
     assert!(
         s.claim_provider(&ashby, "other", ScheduleDefaults::default(), chrono::Utc::now())
             .await
             .unwrap()
     );
-    let err =
-        run_once(s, &registry, &ashby, &config, None, &CancellationToken::new(), &chrono::Utc::now)
-            .await
-            .unwrap_err();
+    let err = run_once(
+        s,
+        &registry,
+        &ashby,
+        &config,
+        false,
+        None,
+        &CancellationToken::new(),
+        &chrono::Utc::now,
+    )
+    .await
+    .unwrap_err();
     assert!(err.to_string().contains("another worker"), "{err}");
     s.finish_provider_run(&ashby, "other", &freehire_store::RunStatus::Ok, chrono::Utc::now())
         .await
         .unwrap();
-    let stats =
-        run_once(s, &registry, &ashby, &config, None, &CancellationToken::new(), &chrono::Utc::now)
-            .await
-            .unwrap();
+    let stats = run_once(
+        s,
+        &registry,
+        &ashby,
+        &config,
+        false,
+        None,
+        &CancellationToken::new(),
+        &chrono::Utc::now,
+    )
+    .await
+    .unwrap();
     assert_eq!(stats.crawled, 1);
 }

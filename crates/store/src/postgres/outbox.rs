@@ -61,6 +61,29 @@ impl OutboxRepo for PgStore {
         Shared::fail_outbox(&self.pool, &OUTBOXES, kind, item, error, at).await
     }
 
+    async fn renew_outbox(
+        &self,
+        kind: OutboxKind,
+        items: &[OutboxItem],
+        now: DateTime<Utc>,
+    ) -> Result<u64> {
+        Shared::renew_outbox(self.pool.begin().await?, &OUTBOXES, kind, items, now.trunc_subsecs(6))
+            .await
+    }
+
+    async fn hold_writer_lease(
+        &self,
+        holder: &str,
+        expiry: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        Shared::hold_writer_lease(&self.pool, holder, expiry, now.trunc_subsecs(6)).await
+    }
+
+    async fn release_writer_lease(&self, holder: &str) -> Result<()> {
+        Shared::release_writer_lease(&self.pool, holder).await
+    }
+
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
         Shared::outbox_depth(&self.pool, &OUTBOXES, kind).await
     }

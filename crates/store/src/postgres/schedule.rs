@@ -6,16 +6,18 @@ use chrono::{DateTime, SubsecRound, Utc};
 use freehire_domain::Provider;
 use sqlx::{PgConnection, Row, postgres::PgRow};
 
-use super::PgStore;
+use super::{PgStore, Shared};
 use crate::{
-    Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
+    ClaimHolder, Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
     plan::{RunCandidate, run_status_columns},
+    sql::PROVIDER_CLAIM,
 };
 
 fn candidate(row: &PgRow) -> Result<RunCandidate> {
     Ok(RunCandidate {
         provider: row.try_get("provider")?,
         claimed_at: row.try_get("claimed_at")?,
+        heartbeat_at: row.try_get("heartbeat_at")?,
         cadence_sec: row.try_get::<Option<i32>, _>("cadence_sec")?.map(i64::from),
         timeout_sec: row.try_get::<Option<i32>, _>("timeout_sec")?.map(i64::from),
         enabled: row.try_get("enabled")?,
@@ -30,8 +32,8 @@ async fn take(
     now: DateTime<Utc>,
 ) -> Result<()> {
     sqlx::query(
-        "UPDATE ingest_run_state SET claimed_at = $1, claimed_by = $2, last_started_at = $1, \
-         next_due_at = $3 WHERE provider = $4",
+        "UPDATE ingest_run_state SET claimed_at = $1, heartbeat_at = $1, claimed_by = $2, \
+         last_started_at = $1, next_due_at = $3 WHERE provider = $4",
     )
     .bind(now)
     .bind(worker)
@@ -97,11 +99,11 @@ impl ScheduleRepo for PgStore {
         .await?;
         // Rows held by other workers' open transactions are skipped, never waited for.
         let rows = sqlx::query(
-            "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, \
+            "SELECT r.provider, r.claimed_at, r.heartbeat_at, s.cadence_sec, s.timeout_sec, \
              coalesce(s.enabled, true) AS enabled \
              FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
              WHERE r.provider IN (SELECT provider FROM boards WHERE status IN ('pending', 'active')) \
-               AND r.next_due_at <= $1 \
+               AND (r.next_due_at <= $1 OR r.claimed_at IS NOT NULL) \
              ORDER BY r.next_due_at, r.provider \
              FOR UPDATE OF r SKIP LOCKED",
         )
@@ -141,7 +143,7 @@ impl ScheduleRepo for PgStore {
         .execute(&mut *tx)
         .await?;
         let row = sqlx::query(
-            "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, true AS enabled \
+            "SELECT r.provider, r.claimed_at, r.heartbeat_at, s.cadence_sec, s.timeout_sec, true AS enabled \
              FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
              WHERE r.provider = $1 FOR UPDATE OF r",
         )
@@ -157,6 +159,71 @@ impl ScheduleRepo for PgStore {
         Ok(free)
     }
 
+    async fn renew_provider_claim(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        Shared::renew_provider_claim(&self.pool, provider.as_str(), worker, now.trunc_subsecs(6))
+            .await
+    }
+
+    async fn provider_claim(&self, provider: &Provider) -> Result<Option<ClaimHolder>> {
+        let row =
+            sqlx::query(PROVIDER_CLAIM).bind(provider.as_str()).fetch_optional(&self.pool).await?;
+        row.map(|row| {
+            let since: DateTime<Utc> = row.try_get("claimed_at")?;
+            let heartbeat: Option<DateTime<Utc>> = row.try_get("heartbeat_at")?;
+            Ok(ClaimHolder {
+                worker: row.try_get("claimed_by")?,
+                since,
+                heartbeat: heartbeat.unwrap_or(since).max(since),
+            })
+        })
+        .transpose()
+    }
+
+    async fn take_over_provider(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        defaults: ScheduleDefaults,
+        now: DateTime<Utc>,
+    ) -> Result<Option<ClaimHolder>> {
+        let now = now.trunc_subsecs(6);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) \
+             ON CONFLICT (provider) DO NOTHING",
+        )
+        .bind(provider.as_str())
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let row = sqlx::query(
+            "SELECT r.provider, r.claimed_at, r.heartbeat_at, r.claimed_by, s.cadence_sec, \
+             s.timeout_sec, true AS enabled \
+             FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
+             WHERE r.provider = $1 FOR UPDATE OF r",
+        )
+        .bind(provider.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        let c = candidate(&row)?;
+        let previous = match (c.held(defaults, now), c.claimed_at) {
+            (true, Some(since)) => Some(ClaimHolder {
+                worker: row.try_get::<Option<String>, _>("claimed_by")?.unwrap_or_default(),
+                since,
+                heartbeat: c.heartbeat_at.unwrap_or(since).max(since),
+            }),
+            _ => None,
+        };
+        take(&mut tx, &c, worker, defaults, now).await?;
+        tx.commit().await?;
+        Ok(previous)
+    }
+
     async fn finish_provider_run(
         &self,
         provider: &Provider,
@@ -166,7 +233,7 @@ impl ScheduleRepo for PgStore {
     ) -> Result<()> {
         let (label, error) = run_status_columns(status);
         sqlx::query(
-            "UPDATE ingest_run_state SET claimed_at = NULL, claimed_by = NULL, \
+            "UPDATE ingest_run_state SET claimed_at = NULL, claimed_by = NULL, heartbeat_at = NULL, \
              last_finished_at = $1, last_status = $2, last_error = $3, \
              next_due_at = CASE WHEN $2 = 'interrupted' THEN $1 ELSE next_due_at END \
              WHERE provider = $4 AND claimed_by = $5",

@@ -64,6 +64,29 @@ impl OutboxRepo for SqliteStore {
         Shared::fail_outbox(&self.writer, &OUTBOXES, kind, item, error, at).await
     }
 
+    async fn renew_outbox(
+        &self,
+        kind: OutboxKind,
+        items: &[OutboxItem],
+        now: DateTime<Utc>,
+    ) -> Result<u64> {
+        Shared::renew_outbox(self.write().await?, &OUTBOXES, kind, items, now.trunc_subsecs(6))
+            .await
+    }
+
+    async fn hold_writer_lease(
+        &self,
+        holder: &str,
+        expiry: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        Shared::hold_writer_lease(&self.writer, holder, expiry, now.trunc_subsecs(6)).await
+    }
+
+    async fn release_writer_lease(&self, holder: &str) -> Result<()> {
+        Shared::release_writer_lease(&self.writer, holder).await
+    }
+
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
         Shared::outbox_depth(&self.pool, &OUTBOXES, kind).await
     }

@@ -6,24 +6,26 @@ use chrono::{DateTime, SubsecRound, Utc};
 use freehire_domain::Provider;
 use sqlx::{Row, SqliteConnection};
 
-use super::SqliteStore;
+use super::{Shared, SqliteStore};
 use crate::{
-    Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
+    ClaimHolder, Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
     bind::Stamp,
     plan::{RunCandidate, run_status_columns},
+    sql::PROVIDER_CLAIM,
 };
 
-const CANDIDATES: &str = "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, \
+const CANDIDATES: &str = "SELECT r.provider, r.claimed_at, r.heartbeat_at, s.cadence_sec, s.timeout_sec, \
      coalesce(s.enabled, 1) AS enabled \
      FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
      WHERE r.provider IN (SELECT provider FROM boards WHERE status IN ('pending', 'active')) \
-       AND r.next_due_at <= $1 \
+       AND (r.next_due_at <= $1 OR r.claimed_at IS NOT NULL) \
      ORDER BY r.next_due_at, r.provider";
 
 fn candidate(row: &sqlx::sqlite::SqliteRow) -> Result<RunCandidate> {
     Ok(RunCandidate {
         provider: row.try_get("provider")?,
         claimed_at: row.try_get("claimed_at")?,
+        heartbeat_at: row.try_get("heartbeat_at")?,
         cadence_sec: row.try_get("cadence_sec")?,
         timeout_sec: row.try_get("timeout_sec")?,
         enabled: row.try_get("enabled")?,
@@ -38,8 +40,8 @@ async fn take(
     now: DateTime<Utc>,
 ) -> Result<()> {
     sqlx::query(
-        "UPDATE ingest_run_state SET claimed_at = $1, claimed_by = $2, last_started_at = $1, \
-         next_due_at = $3 WHERE provider = $4",
+        "UPDATE ingest_run_state SET claimed_at = $1, heartbeat_at = $1, claimed_by = $2, \
+         last_started_at = $1, next_due_at = $3 WHERE provider = $4",
     )
     .bind(Stamp(now))
     .bind(worker)
@@ -131,7 +133,7 @@ impl ScheduleRepo for SqliteStore {
             .execute(&mut *tx)
             .await?;
         let row = sqlx::query(
-            "SELECT r.provider, r.claimed_at, s.cadence_sec, s.timeout_sec, 1 AS enabled \
+            "SELECT r.provider, r.claimed_at, r.heartbeat_at, s.cadence_sec, s.timeout_sec, 1 AS enabled \
              FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
              WHERE r.provider = $1",
         )
@@ -147,6 +149,71 @@ impl ScheduleRepo for SqliteStore {
         Ok(free)
     }
 
+    async fn renew_provider_claim(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        Shared::renew_provider_claim(&self.writer, provider.as_str(), worker, now.trunc_subsecs(6))
+            .await
+    }
+
+    async fn provider_claim(&self, provider: &Provider) -> Result<Option<ClaimHolder>> {
+        let row =
+            sqlx::query(PROVIDER_CLAIM).bind(provider.as_str()).fetch_optional(&self.pool).await?;
+        row.map(|row| {
+            let since: DateTime<Utc> = row.try_get("claimed_at")?;
+            let heartbeat: Option<DateTime<Utc>> = row.try_get("heartbeat_at")?;
+            Ok(ClaimHolder {
+                worker: row.try_get("claimed_by")?,
+                since,
+                heartbeat: heartbeat.unwrap_or(since).max(since),
+            })
+        })
+        .transpose()
+    }
+
+    async fn take_over_provider(
+        &self,
+        provider: &Provider,
+        worker: &str,
+        defaults: ScheduleDefaults,
+        now: DateTime<Utc>,
+    ) -> Result<Option<ClaimHolder>> {
+        let now = now.trunc_subsecs(6);
+        let mut tx = self.write().await?;
+        sqlx::query(
+            "INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) \
+             ON CONFLICT (provider) DO NOTHING",
+        )
+        .bind(provider.as_str())
+        .bind(Stamp(now))
+        .execute(&mut *tx)
+        .await?;
+        let row = sqlx::query(
+            "SELECT r.provider, r.claimed_at, r.heartbeat_at, r.claimed_by, s.cadence_sec, \
+             s.timeout_sec, 1 AS enabled \
+             FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
+             WHERE r.provider = $1",
+        )
+        .bind(provider.as_str())
+        .fetch_one(&mut *tx)
+        .await?;
+        let c = candidate(&row)?;
+        let previous = match (c.held(defaults, now), c.claimed_at) {
+            (true, Some(since)) => Some(ClaimHolder {
+                worker: row.try_get::<Option<String>, _>("claimed_by")?.unwrap_or_default(),
+                since,
+                heartbeat: c.heartbeat_at.unwrap_or(since).max(since),
+            }),
+            _ => None,
+        };
+        take(&mut tx, &c, worker, defaults, now).await?;
+        tx.commit().await?;
+        Ok(previous)
+    }
+
     async fn finish_provider_run(
         &self,
         provider: &Provider,
@@ -156,7 +223,7 @@ impl ScheduleRepo for SqliteStore {
     ) -> Result<()> {
         let (label, error) = run_status_columns(status);
         sqlx::query(
-            "UPDATE ingest_run_state SET claimed_at = NULL, claimed_by = NULL, \
+            "UPDATE ingest_run_state SET claimed_at = NULL, claimed_by = NULL, heartbeat_at = NULL, \
              last_finished_at = $1, last_status = $2, last_error = $3, \
              next_due_at = CASE WHEN $2 = 'interrupted' THEN $1 ELSE next_due_at END \
              WHERE provider = $4 AND claimed_by = $5",

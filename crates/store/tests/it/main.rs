@@ -11,6 +11,7 @@ mod ingest;
 mod jobs;
 mod outbox;
 mod schedule;
+mod writer_lease;
 
 /// Generates one `#[tokio::test]` per backend for each suite function
 /// `crate::<module>::<test>(&dyn Store)`.
@@ -83,6 +84,7 @@ conformance! {
         claims_lease_and_retry,
         a_change_during_a_claim_is_not_lost,
         rows_queued_before_a_rebuild_are_purged,
+        a_renewed_lease_holds_and_an_expired_one_is_claimable,
     ],
     ingest: [
         seen_set_is_board_scoped_and_retries_hydration,
@@ -101,7 +103,10 @@ conformance! {
         due_providers_are_claimed_once_per_cadence,
         overrides_disable_and_stretch,
         dead_claims_expire_and_interrupted_runs_return,
+        heartbeats_keep_a_claim_and_a_dead_one_is_due_at_once,
+        take_over_claims_a_held_provider_and_names_the_holder,
     ],
+    writer_lease: [one_holder_at_a_time_and_an_expired_lease_changes_hands],
 }
 
 /// With no `DATABASE_URL` the binaries open the default URL: a SQLite file under `./data`,

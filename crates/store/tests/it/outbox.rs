@@ -141,3 +141,27 @@ pub async fn rows_queued_before_a_rebuild_are_purged(s: &dyn Store) {
     assert_eq!(s.purge_outbox_before(OutboxKind::Delete, t(7, 0)).await.unwrap(), 0);
     assert_eq!(s.purge_outbox_before(OutboxKind::Delete, t(8, 0)).await.unwrap(), 1, "a's removal");
 }
+
+// scenario: A drain renews its wave's lease
+pub async fn a_renewed_lease_holds_and_an_expired_one_is_claimable(s: &dyn Store) {
+    let postings: Vec<JobPosting> =
+        (0..4).map(|i| posting("lever", &format!("acme:{i}"), &format!("Role {i}"))).collect();
+    s.upsert_jobs(&postings, t(2, 0)).await.unwrap();
+    let opts = ClaimOptions::default();
+    assert_eq!(opts.lease, Duration::seconds(60), "a dead drain's rows wait about a minute");
+    let at = |secs: i64| t(3, 0) + Duration::seconds(secs);
+
+    let wave = s.claim_outbox(OutboxKind::Index, opts, at(0)).await.unwrap();
+    assert_eq!(wave.len(), 4);
+    // The drain renews its wave while it runs: past the first lease nothing is claimable.
+    assert_eq!(s.renew_outbox(OutboxKind::Index, &wave, at(40)).await.unwrap(), 4);
+    assert!(s.claim_outbox(OutboxKind::Index, opts, at(90)).await.unwrap().is_empty());
+    // The renewal keeps the claim instant, so acknowledging still works.
+    assert_eq!(s.ack_outbox(OutboxKind::Index, &wave[..1]).await.unwrap(), 1);
+    // The drain dies (no more renewals): a minute after its last one, the rows return.
+    let again = s.claim_outbox(OutboxKind::Index, opts, at(101)).await.unwrap();
+    assert_eq!(again.len(), 3);
+    assert!(again.iter().all(|i| i.attempts == 2));
+    // The dead drain's renewal of its old claim touches nothing.
+    assert_eq!(s.renew_outbox(OutboxKind::Index, &wave, at(102)).await.unwrap(), 0);
+}

@@ -27,7 +27,8 @@ pub async fn due_providers_are_claimed_once_per_cadence(s: &dyn Store) {
     add(s, "ashby", "beta").await;
     add(s, "ashby", "gamma").await;
     assert_eq!(s.provider_roster().await.unwrap(), vec![p("ashby"), p("lever")]);
-    let d = ScheduleDefaults::default();
+    // Claims that live an hour without heartbeats, so w2's silent claim holds until then.
+    let d = ScheduleDefaults { timeout: Duration::hours(1), ..ScheduleDefaults::default() };
 
     let first = s.claim_due_provider("w1", d, t(2, 0)).await.unwrap();
     let second = s.claim_due_provider("w2", d, t(2, 0)).await.unwrap();
@@ -100,4 +101,50 @@ pub async fn dead_claims_expire_and_interrupted_runs_return(s: &dyn Store) {
         .await
         .unwrap();
     assert!(s.claim_provider(&p("workday"), "cli", d, t(2, 1)).await.unwrap());
+}
+
+// scenario: A killed worker's claim expires
+pub async fn heartbeats_keep_a_claim_and_a_dead_one_is_due_at_once(s: &dyn Store) {
+    add(s, "ashby", "acme").await;
+    let d = ScheduleDefaults::default();
+    assert_eq!(d.timeout, Duration::seconds(90), "three missed 30 s heartbeats");
+    let at = |secs: i64| t(2, 0) + Duration::seconds(secs);
+    assert_eq!(s.claim_due_provider("w1", d, at(0)).await.unwrap(), Some(p("ashby")));
+    // A live run renews its claim: long past the first expiry it is still held.
+    for beat in [30, 60, 90, 120] {
+        assert!(s.renew_provider_claim(&p("ashby"), "w1", at(beat)).await.unwrap());
+    }
+    assert!(!s.claim_provider(&p("ashby"), "cli", d, at(200)).await.unwrap(), "renewed at 120 s");
+    let holder = s.provider_claim(&p("ashby")).await.unwrap().unwrap();
+    assert_eq!((holder.worker.as_str(), holder.since, holder.heartbeat), ("w1", at(0), at(120)));
+    // w1 is killed: 90 s after its last heartbeat the claim is dead, and although its next
+    // run is an hour away the provider is due at once (the dead run owes a run).
+    assert_eq!(s.claim_due_provider("w2", d, at(209)).await.unwrap(), None);
+    assert_eq!(s.claim_due_provider("w2", d, at(211)).await.unwrap(), Some(p("ashby")));
+    // w1's heartbeat fails once w2 holds the claim: its run stops writing.
+    assert!(!s.renew_provider_claim(&p("ashby"), "w1", at(212)).await.unwrap());
+    assert!(s.renew_provider_claim(&p("ashby"), "w2", at(212)).await.unwrap());
+    s.finish_provider_run(&p("ashby"), "w2", &RunStatus::Ok, at(300)).await.unwrap();
+    assert_eq!(s.provider_claim(&p("ashby")).await.unwrap(), None);
+    assert_eq!(s.claim_due_provider("w3", d, at(400)).await.unwrap(), None, "ran; not due");
+}
+
+// scenario: Taking over a claim
+pub async fn take_over_claims_a_held_provider_and_names_the_holder(s: &dyn Store) {
+    add(s, "ashby", "acme").await;
+    let d = ScheduleDefaults::default();
+    let at = |secs: i64| t(2, 0) + Duration::seconds(secs);
+    assert!(s.claim_provider(&p("ashby"), "w1", d, at(0)).await.unwrap());
+    assert!(s.renew_provider_claim(&p("ashby"), "w1", at(30)).await.unwrap());
+    let previous = s.take_over_provider(&p("ashby"), "cli", d, at(40)).await.unwrap().unwrap();
+    assert_eq!(
+        (previous.worker.as_str(), previous.since, previous.heartbeat),
+        ("w1", at(0), at(30))
+    );
+    assert_eq!(s.provider_claim(&p("ashby")).await.unwrap().unwrap().worker, "cli");
+    assert!(!s.renew_provider_claim(&p("ashby"), "w1", at(50)).await.unwrap(), "w1 lost it");
+    // Taking over a dead or free claim names no previous holder.
+    s.finish_provider_run(&p("ashby"), "cli", &RunStatus::Ok, at(60)).await.unwrap();
+    assert_eq!(s.take_over_provider(&p("ashby"), "cli2", d, at(70)).await.unwrap(), None);
+    assert_eq!(s.take_over_provider(&p("ashby"), "cli3", d, at(500)).await.unwrap(), None);
 }
