@@ -113,3 +113,29 @@ fn the_old_database_variable_is_a_deprecated_alias() {
         "warning: DATABASE_URL is deprecated: set FREEHIRE_DATABASE_URL instead"
     );
 }
+
+#[test]
+fn boards_import_reports_refused_boards_by_line_and_exits_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("boards.db").display());
+    let (ok, _, err) = freehire(&url, &["migrate"]);
+    assert!(ok, "{err}");
+    let csv = dir.path().join("boards.csv");
+    std::fs::write(
+        &csv,
+        "provider,board,company\nashby,cartesia,Cartesia\nashby,..,Root\nashby,../../admin,Admin\n",
+    )
+    .unwrap();
+    let (ok, out, err) = freehire(&url, &["boards", "import", csv.to_str().unwrap()]);
+    assert!(!ok, "refused rows make the import fail: {out}");
+    assert!(out.contains("skipped: line 3, column board: invalid ashby board \"..\""), "{out}");
+    assert!(out.contains("skipped: line 4, column board: invalid ashby board"), "{out}");
+    assert!(out.contains("1 added, 0 already present, 2 skipped"), "{out}");
+    assert!(err.contains("2 rows of"), "{err}");
+    let (ok, _, err) = freehire(&url, &["boards", "add", "javascript:alert(1)", "--company", "X"]);
+    assert!(!ok);
+    assert!(err.contains("scheme \"javascript\" is not a web address"), "{err}");
+    let (ok, out, _) = freehire(&url, &["boards", "list"]);
+    assert!(ok);
+    assert!(out.contains("1 boards"), "{out}");
+}

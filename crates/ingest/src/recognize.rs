@@ -30,9 +30,11 @@ pub struct Recognized {
 }
 
 impl Recognized {
-    /// The board key.
+    /// The board key, checked by the platform's board rule ([`crate::validate_board`]).
     pub fn key(&self) -> Result<BoardKey, IngestError> {
-        Ok(BoardKey::new(self.provider.clone(), &self.board, &self.region)?)
+        let key = BoardKey::new(self.provider.clone(), &self.board, &self.region)?;
+        crate::validate_board(&key)?;
+        Ok(key)
     }
 }
 
@@ -131,23 +133,15 @@ fn unrecognised(url: &str, reason: &str) -> IngestError {
     IngestError::Unrecognised { url: url.to_owned(), reason: reason.to_owned() }
 }
 
-/// A path-segment board: unreserved URL characters only.
+/// A path-segment board: the rule board validation applies
+/// ([`crate::adapters::common::is_path_segment`]).
 pub(crate) fn path_board(seg: &str) -> Option<String> {
-    let ok = !seg.is_empty()
-        && seg.len() <= BoardKey::MAX_BOARD_LEN
-        && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))
-        && seg != "."
-        && seg != "..";
-    ok.then(|| seg.to_owned())
+    crate::adapters::common::is_path_segment(seg).then(|| seg.to_owned())
 }
 
 /// A tenant label: one DNS label that is not a platform label.
 pub(crate) fn tenant_label(label: &str) -> Option<String> {
-    let ok = (1..=63).contains(&label.len())
-        && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        && !label.starts_with('-')
-        && !label.ends_with('-')
-        && !PLATFORM_LABELS.contains(&label);
+    let ok = crate::adapters::common::is_dns_label(label) && !PLATFORM_LABELS.contains(&label);
     ok.then(|| label.to_owned())
 }
 
@@ -164,12 +158,17 @@ pub(crate) fn is_locale(seg: &str) -> bool {
 /// Recognises a board from a careers or API URL. A scheme-less input is read as `https://`.
 pub fn recognize(raw: &str) -> Result<Recognized, IngestError> {
     let trimmed = raw.trim();
+    if let Some(scheme) = scheme_of(trimmed)
+        && !matches!(scheme.as_str(), "http" | "https")
+    {
+        return Err(unrecognised(
+            raw,
+            &format!("scheme {scheme:?} is not a web address (only http and https)"),
+        ));
+    }
     let with_scheme =
         if trimmed.contains("://") { trimmed.to_owned() } else { format!("https://{trimmed}") };
     let url = Url::parse(&with_scheme).map_err(|e| unrecognised(raw, &e.to_string()))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(unrecognised(raw, "not an http(s) URL"));
-    }
     let host = url.host_str().ok_or_else(|| unrecognised(raw, "no host"))?.to_ascii_lowercase();
     let host = host.trim_end_matches('.');
     if host.split('.').any(str::is_empty) {
@@ -187,4 +186,19 @@ pub fn recognize(raw: &str) -> Result<Recognized, IngestError> {
             Some(Recognized { provider: platform.provider(), board, region, canonical_url })
         })
         .ok_or_else(|| unrecognised(raw, "not a known board URL of a supported platform"))
+        .and_then(|r| match r.key() {
+            Ok(_) => Ok(r),
+            Err(e) => Err(unrecognised(raw, &e.to_string())),
+        })
+}
+
+/// The lowercase scheme an input names, if it names one: `javascript` of `javascript:alert(1)`,
+/// `https` of `https://…`. `host:port` (`jobs.lever.co:443/acme`) is a host, not a scheme: the
+/// colon is followed by a digit.
+fn scheme_of(input: &str) -> Option<String> {
+    let (scheme, rest) = input.split_once(':')?;
+    let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        && (rest.starts_with("//") || !rest.starts_with(|c: char| c.is_ascii_digit()));
+    is_scheme.then(|| scheme.to_ascii_lowercase())
 }

@@ -57,12 +57,13 @@ pub trait Source: Send + Sync {
     fn capabilities(&self) -> Capabilities;
 
     /// Checks that a board has the shape this platform needs, without any request. The
-    /// default: any board the domain accepts, without a region.
+    /// default: no region, and the board is one URL path segment (unreserved characters, no
+    /// `..`, not an IP literal), so it can never change the path or host it is put in.
     fn validate_board(key: &BoardKey) -> Result<(), IngestError>
     where
         Self: Sized,
     {
-        adapters::common::no_region(key)
+        adapters::common::path_segment_board(key)
     }
 
     /// Recognises one of this platform's careers or API URLs, without any request. The

@@ -59,3 +59,34 @@ pub async fn import_reports_bad_lines_and_keeps_good_ones(s: &dyn Store) {
     assert_eq!(boards.len(), 2);
     assert!(boards.iter().all(|b| b.status == BoardStatus::Active));
 }
+
+// scenario: Import refuses what add refuses
+pub async fn import_and_add_refuse_the_same_hostile_boards(s: &dyn Store) {
+    let csv = "provider,board,company\n\
+               ashby,..,Root\n\
+               ashby,../../admin,Admin\n\
+               greenhouse,https://evil.com/x,Evil\n\
+               teamtailor,169.254.169.254,Metadata\n\
+               workday,acme.wd1.myworkdayjobs.com/..,Acme\n\
+               lever,%2e%2e,Dots\n\
+               ashby,cartesia,Cartesia\n";
+    let report = import_csv(s, csv.as_bytes(), t(1, 0)).await.unwrap();
+    assert_eq!((report.added, report.existing), (1, 0), "{:?}", report.errors);
+    assert_eq!(report.errors.len(), 6, "{:?}", report.errors);
+    for (i, error) in report.errors.iter().enumerate() {
+        assert!(error.starts_with(&format!("line {}, column board: invalid ", i + 2)), "{error}");
+    }
+    for url in
+        ["https://jobs.ashbyhq.com/..", "https://jobs.ashbyhq.com/%2e%2e", "javascript:alert(1)"]
+    {
+        let err = add_from_url(s, url, "X", BoardStatus::Active, t(1, 0)).await.unwrap_err();
+        assert!(!err.to_string().contains("port number"), "{url}: {err}");
+    }
+    let err = add_from_url(s, "javascript:alert(1)", "X", BoardStatus::Active, t(1, 0))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("scheme \"javascript\""), "{err}");
+    let boards = s.list_boards(&BoardFilter::default()).await.unwrap();
+    assert_eq!(boards.len(), 1);
+    assert_eq!(boards[0].key.board, "cartesia");
+}

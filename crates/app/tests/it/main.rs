@@ -57,5 +57,6 @@ on_both_backends! {
     boards: [
         add_from_url_recognises_and_folds_duplicates,
         import_reports_bad_lines_and_keeps_good_ones,
+        import_and_add_refuse_the_same_hostile_boards,
     ],
 }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::common::{add_location, build_url, country, employment_type, salary, workplace_mode};
+use super::common::{
+    add_location, build_url, country, employment_type, path_segment, salary, workplace_mode,
+};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -158,7 +160,7 @@ impl Source for Ashby {
     }
 
     async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
-        let b = board.key.board.as_str();
+        let b = path_segment(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(
             "api.ashbyhq.com",
             &["posting-api", "job-board", b],

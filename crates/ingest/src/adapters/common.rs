@@ -165,21 +165,61 @@ pub(crate) fn add_location(location: &mut String, part: &str) {
     location.push_str(part);
 }
 
+/// One DNS label: 1 to 63 letters, digits and inner `-`.
+pub(crate) fn is_dns_label(label: &str) -> bool {
+    (1..=63).contains(&label.len())
+        && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && !label.starts_with('-')
+        && !label.ends_with('-')
+}
+
 /// A board used as one DNS label (`<board>.recruitee.com`): letters, digits and `-` only, so
 /// a board can never change the host.
 pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, IngestError> {
-    let ok = (1..=63).contains(&board.len())
-        && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        && !board.starts_with('-')
-        && !board.ends_with('-');
-    if ok {
+    if is_dns_label(board) {
         Ok(board)
     } else {
         Err(invalid_board(provider, board, "must be one DNS label (letters, digits, '-')"))
     }
 }
 
-/// The default board rule: a board without a region.
+/// Whether `seg` is safe as one URL path segment on every platform: 1 to
+/// [`BoardKey::MAX_BOARD_LEN`] unreserved characters (letters, digits, `-`, `_`, `.`, `~`), no
+/// `..` anywhere (so never a dot segment), and not an IP literal. `/`, `%`, `?`, `#`, `\`,
+/// whitespace and control characters are thereby excluded, so the URL builder cannot turn a
+/// board into another path, another query or another host.
+pub(crate) fn is_path_segment(seg: &str) -> bool {
+    !seg.is_empty()
+        && seg.len() <= BoardKey::MAX_BOARD_LEN
+        && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'))
+        && seg != "."
+        && !seg.contains("..")
+        && seg.parse::<std::net::IpAddr>().is_err()
+}
+
+/// A board used as one URL path segment (`…/job-board/<board>`), checked by
+/// [`is_path_segment`].
+pub(crate) fn path_segment<'a>(provider: &str, board: &'a str) -> Result<&'a str, IngestError> {
+    if is_path_segment(board) {
+        Ok(board)
+    } else {
+        Err(invalid_board(
+            provider,
+            board,
+            "must be one URL path segment (letters, digits, '-', '_', '.', '~'; no '..', not an \
+             IP address)",
+        ))
+    }
+}
+
+/// The default board rule ([`crate::Source::validate_board`]): no region, and one URL path
+/// segment.
+pub(crate) fn path_segment_board(key: &BoardKey) -> Result<(), IngestError> {
+    no_region(key)?;
+    path_segment(key.provider.as_str(), &key.board).map(|_| ())
+}
+
+/// The board has no region.
 pub(crate) fn no_region(key: &BoardKey) -> Result<(), IngestError> {
     if key.region.is_empty() {
         Ok(())
@@ -347,6 +387,16 @@ mod tests {
         assert!(salary(Some(1.0), Some(2.0), Some("USD"), None).is_none());
         let s = salary(Some(60000.0), Some(75000.0), Some("eur"), Some("year")).unwrap();
         assert_eq!((s.min, s.max, s.currency.as_str()), (Some(60000), Some(75000), "EUR"));
+    }
+
+    #[test]
+    fn path_segments_cannot_change_the_path() {
+        for ok in ["acme", "Acme_Inc-2", "a.b", "x~y", "12345"] {
+            assert!(is_path_segment(ok), "{ok}");
+        }
+        for bad in ["", ".", "..", "a..b", "a/b", "%2e", "a?b", "a#b", "a b", "127.0.0.1", "::1"] {
+            assert!(!is_path_segment(bad), "{bad}");
+        }
     }
 
     #[test]

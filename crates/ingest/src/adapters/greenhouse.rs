@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::common::{build_url, employment_type, id_text};
+use super::common::{build_url, employment_type, id_text, path_segment};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::error_chain;
@@ -134,7 +134,7 @@ impl Source for Greenhouse {
     }
 
     async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
-        let b = board.key.board.as_str();
+        let b = path_segment(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(
             "boards-api.greenhouse.io",
             &["v1", "boards", b, "jobs"],

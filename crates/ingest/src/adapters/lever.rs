@@ -11,7 +11,9 @@ use std::sync::Arc;
 use freehire_domain::BoardKey;
 use serde::Deserialize;
 
-use super::common::{build_url, country, employment_type, invalid_board, salary, workplace_mode};
+use super::common::{
+    build_url, country, employment_type, invalid_board, path_segment, salary, workplace_mode,
+};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -121,7 +123,7 @@ impl Source for Lever {
 
     fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
         if key.region.is_empty() || key.region == "eu" {
-            Ok(())
+            path_segment(key.provider.as_str(), &key.board).map(|_| ())
         } else {
             Err(invalid_board(
                 key.provider.as_str(),
@@ -147,7 +149,7 @@ impl Source for Lever {
     }
 
     async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
-        let b = board.key.board.as_str();
+        let b = path_segment(self.0.provider.as_str(), &board.key.board)?;
         let host = api_host(self.0.provider.as_str(), b, &board.key.region)?;
         let url = build_url(host, &["v0", "postings", b], &[("mode", "json")])?;
         let list: Vec<Posting> = self.0.listing(&url, b).await?;

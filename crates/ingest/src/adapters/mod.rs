@@ -135,11 +135,14 @@ pub fn provider_keys() -> Vec<&'static str> {
     PLATFORMS.iter().map(|p| p.key).collect()
 }
 
-/// Checks that a board has the shape its provider needs (a DNS label, a Workday `host/site`,
-/// a Lever region…), without any request. A provider without a platform gets the default
-/// rule (no region).
+/// Checks that a board has the shape its provider needs (one URL path segment, a DNS label, a
+/// Workday `host/site`, a Lever region…), without any request: the one board rule that
+/// `boards add` (through recognition), `boards import`, the API and recognition itself apply.
+/// A provider without a registered platform is [`IngestError::UnknownProvider`].
 pub fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
-    platform(&key.provider).map_or_else(|| common::no_region(key), |p| (p.validate)(key))
+    let platform = platform(&key.provider)
+        .ok_or_else(|| IngestError::UnknownProvider(key.provider.to_string()))?;
+    (platform.validate)(key)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::common::{add_location, build_url, hydrate};
+use super::common::{add_location, build_url, hydrate, path_segment};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -111,7 +111,7 @@ impl Source for Rippling {
         board: &BoardTarget,
         seen: &SeenSet,
     ) -> Result<BoardListing, IngestError> {
-        let b = board.key.board.as_str();
+        let b = path_segment(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url("ats.rippling.com", &["api", "v1", "board", b, "jobs"], &[])?;
         let items: Vec<Item> = self.0.listing(&url, b).await?;
         let listed = merge_listing(items).into_iter().map(|p| (p.native_id.clone(), p)).collect();

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::common::{
-    build_url, country, employment_type, hydrate, join_non_empty, mode_from_flags, seniority,
+    build_url, country, employment_type, hydrate, join_non_empty, mode_from_flags, path_segment,
+    seniority,
 };
 use super::{Base, Platform};
 use crate::IngestError;
@@ -243,7 +244,7 @@ impl Source for SmartRecruiters {
         board: &BoardTarget,
         seen: &SeenSet,
     ) -> Result<BoardListing, IngestError> {
-        let b = board.key.board.as_str();
+        let b = path_segment(self.0.provider.as_str(), &board.key.board)?;
         let listed = self.list(b).await?.into_iter().map(|item| (item.id.clone(), item)).collect();
         let concurrency = self.0.config.detail_concurrency;
         Ok(hydrate(listed, seen, concurrency, |_, item| self.detail(b, item)).await)

@@ -18,8 +18,8 @@ use freehire_domain::BoardKey;
 use serde::Deserialize;
 
 use super::common::{
-    add_location, build_url, country, employment_type, id_text, invalid_board, join_non_empty,
-    no_region,
+    add_location, build_url, country, employment_type, id_text, invalid_board, is_dns_label,
+    join_non_empty, no_region,
 };
 use super::{Base, Platform};
 use crate::IngestError;
@@ -111,11 +111,13 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Place>, D::
 
 /// The career host of a board: `acme` → `acme.teamtailor.com`; a host is kept as it is.
 pub(crate) fn career_host(board: &str) -> Result<String, IngestError> {
-    let board = board.trim().trim_end_matches('/').to_ascii_lowercase();
-    let valid = !board.is_empty()
-        && board.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
-        && !board.starts_with(['.', '-'])
-        && !board.contains("..");
+    let board = board.trim().to_ascii_lowercase();
+    // DNS labels of letters, digits and `-`, a top-level label that is not numeric: never an
+    // IP literal, so the board names a host and never an address.
+    let labels: Vec<&str> = board.split('.').collect();
+    let valid = board.len() <= 253
+        && labels.iter().all(|l| is_dns_label(l))
+        && labels.last().is_some_and(|tld| !tld.bytes().all(|b| b.is_ascii_digit()));
     if !valid {
         return Err(invalid_board("teamtailor", &board, "must be a career host or a tenant"));
     }
@@ -261,5 +263,8 @@ mod tests {
         assert_eq!(career_host("Careers.Acme.com").unwrap(), "careers.acme.com");
         assert!(career_host("evil.com/x").is_err());
         assert!(career_host("a@b").is_err());
+        for bad in ["127.0.0.1", "169.254.169.254", "a..b", ".a", "a.", "-a.com", "0x7f.1"] {
+            assert!(career_host(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::common::{add_location, build_url, country, employment_type, join_non_empty};
+use super::common::{
+    add_location, build_url, country, employment_type, join_non_empty, path_segment,
+};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -113,7 +115,7 @@ impl Source for Workable {
     }
 
     async fn fetch(&self, board: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
-        let b = board.key.board.as_str();
+        let b = path_segment(self.0.provider.as_str(), &board.key.board)?;
         let url = build_url(
             "apply.workable.com",
             &["api", "v1", "widget", "accounts", b],

@@ -78,27 +78,31 @@ impl HttpClient {
     }
 
     /// Where a request for `url` is really sent, and the upstream header to add. Refuses
-    /// non-http(s) schemes and, under [`SsrfPolicy::Enforce`], internal IP literals (host
-    /// names are checked by the resolver).
+    /// non-http(s) schemes and, under [`SsrfPolicy::Enforce`], internal IP literals and
+    /// `localhost` names (other host names are checked by the resolver when dialled). The
+    /// check reads the upstream URL of every hop, before the replay rewrite, so under replay
+    /// every internal literal and `localhost` target is refused as on a live crawl; only a
+    /// public-looking name that would resolve to an internal address goes unchecked there,
+    /// because replay resolves nothing upstream.
     fn route(&self, url: &Url) -> Result<(Url, Option<String>), IngestError> {
-        let refuse =
-            |reason: &str| IngestError::Refused { url: url.to_string(), reason: reason.into() };
+        let refuse = |reason: String| IngestError::Refused { url: url.to_string(), reason };
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(refuse("only http and https are allowed"));
+            return Err(refuse("only http and https are allowed".to_owned()));
+        }
+        if self.inner.config.ssrf == SsrfPolicy::Enforce {
+            let internal = match url.host() {
+                Some(Host::Ipv4(ip)) => is_forbidden_ip(ip.into()),
+                Some(Host::Ipv6(ip)) => is_forbidden_ip(ip.into()),
+                Some(Host::Domain(name)) => is_loopback_name(name),
+                None => return Err(refuse("no host".to_owned())),
+            };
+            if internal {
+                let host = url.host_str().unwrap_or_default();
+                return Err(refuse(format!("{host} is an internal address")));
+            }
         }
         if let Some(origin) = &self.inner.config.replay {
             return Ok((origin.rewrite(url), Some(url.origin().ascii_serialization())));
-        }
-        if self.inner.config.ssrf == SsrfPolicy::Enforce {
-            let ip = match url.host() {
-                Some(Host::Ipv4(ip)) => Some(std::net::IpAddr::V4(ip)),
-                Some(Host::Ipv6(ip)) => Some(std::net::IpAddr::V6(ip)),
-                Some(Host::Domain(_)) => None,
-                None => return Err(refuse("no host")),
-            };
-            if ip.is_some_and(is_forbidden_ip) {
-                return Err(refuse("internal address"));
-            }
         }
         Ok((url.clone(), None))
     }
@@ -246,6 +250,12 @@ impl Fetcher {
             })
             .await
     }
+}
+
+/// `localhost` and its subdomains, which always name the loopback interface (RFC 6761).
+fn is_loopback_name(name: &str) -> bool {
+    let last = name.trim_end_matches('.').rsplit('.').next().unwrap_or_default();
+    last.eq_ignore_ascii_case("localhost")
 }
 
 fn method_name(method: &Method) -> &'static str {

@@ -97,3 +97,52 @@ async fn sends_our_user_agent() {
     let head = accept.await.unwrap().to_ascii_lowercase();
     assert!(head.contains(&format!("user-agent: {}", USER_AGENT.to_ascii_lowercase())), "{head}");
 }
+
+// scenario: Replay keeps the SSRF guard on redirects
+#[tokio::test]
+async fn replay_refuses_redirects_to_internal_targets_and_follows_public_ones() {
+    let internal = [
+        ("http://169.254.169.254/latest/meta-data/", "169.254.169.254"),
+        ("http://127.0.0.1:8080/admin", "127.0.0.1"),
+        ("http://localhost/admin", "localhost"),
+        ("http://api.localhost/admin", "api.localhost"),
+        ("http://[::1]/admin", "[::1]"),
+        ("http://10.0.0.1/", "10.0.0.1"),
+        ("http://[::ffff:169.254.169.254]/", "[::ffff:a9fe:a9fe]"),
+    ];
+    let mut builder = ReplayServer::builder()
+        .route(Route::get("https://public.example.org", "/ok").reply(Reply::json("[2]")));
+    for (i, (target, _)) in internal.iter().enumerate() {
+        builder = builder.route(
+            Route::get("https://api.example.org", &format!("/r{i}"))
+                .reply(Reply::redirect(302, target)),
+        );
+    }
+    builder = builder.route(
+        Route::get("https://api.example.org", "/public")
+            .reply(Reply::redirect(301, "https://public.example.org/ok")),
+    );
+    let server = builder.start().await.unwrap();
+    let client = HttpClient::new(ClientConfig::replaying(server.origin()))
+        .unwrap()
+        .for_provider(ProviderPolicy::default());
+    for (i, (target, host)) in internal.iter().enumerate() {
+        let url = Url::parse(&format!("https://api.example.org/r{i}")).unwrap();
+        let err = client.get(&url, "application/json").await.unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, IngestError::Refused { .. }), "{target}: {text}");
+        assert!(text.contains(host), "the error names the refused host {host}: {text}");
+    }
+    assert_eq!(server.requests().len(), internal.len(), "no refused hop reached the server");
+    assert!(server.requests().iter().all(|r| r.upstream == "https://api.example.org"));
+    let url = Url::parse("https://api.example.org/public").unwrap();
+    let fetched = client.get(&url, "application/json").await.unwrap();
+    assert_eq!(fetched.body, b"[2]");
+    assert_eq!(fetched.url.as_str(), "https://public.example.org/ok");
+    // A first request to an internal target is refused under replay too.
+    let err = client
+        .get(&Url::parse("http://169.254.169.254/").unwrap(), "application/json")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, IngestError::Refused { .. }), "{err}");
+}

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod adapters;
+mod boards;
 mod errors;
 mod http;
 mod recognize;

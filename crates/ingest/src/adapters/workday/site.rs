@@ -2,7 +2,7 @@
 //! careers and CXS URLs of `<tenant>.wdN.myworkdayjobs.com` and `wdN.myworkdaysite.com`.
 
 use crate::IngestError;
-use crate::adapters::common::{build_url, invalid_board};
+use crate::adapters::common::{build_url, invalid_board, is_dns_label, is_path_segment};
 use crate::recognize::{BoardMatch, BoardUrl, is_locale, path_board, tenant_label};
 
 /// A parsed Workday board.
@@ -16,9 +16,9 @@ pub(crate) struct Site {
 impl Site {
     pub(crate) fn parse(board: &str) -> Result<Self, IngestError> {
         let bad = |why: &str| invalid_board("workday", board, why);
-        let parts: Vec<&str> = board.trim().trim_matches('/').split('/').collect();
+        let parts: Vec<&str> = board.trim().split('/').collect();
         let host = parts.first().map(|h| h.to_ascii_lowercase()).unwrap_or_default();
-        let host_ok = host.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        let host_ok = host.split('.').all(is_dns_label)
             && (host.ends_with(".myworkdayjobs.com") || host.ends_with(".myworkdaysite.com"));
         if !host_ok {
             return Err(bad("host must be a *.myworkdayjobs.com or *.myworkdaysite.com host"));
@@ -30,8 +30,11 @@ impl Site {
             [_, tenant, site] => ((*tenant).to_owned(), (*site).to_owned()),
             _ => return Err(bad("must be host/site or host/tenant/site")),
         };
-        if tenant.is_empty() || site.is_empty() {
-            return Err(bad("tenant and site must not be empty"));
+        if !is_path_segment(&tenant) || !is_path_segment(&site) {
+            return Err(bad(
+                "tenant and site must each be one URL path segment (letters, digits, '-', '_', \
+                 '.', '~'; no '..')",
+            ));
         }
         Ok(Self { host, tenant, site })
     }
@@ -130,5 +133,15 @@ mod tests {
         assert_eq!((s.host.as_str(), s.tenant.as_str()), ("wd5.myworkdaysite.com", "acme"));
         assert!(Site::parse("evil.com/x").is_err());
         assert!(Site::parse("acme.wd1.myworkdayjobs.com").is_err());
+        for bad in [
+            "acme.wd1.myworkdayjobs.com/..",
+            "acme.wd1.myworkdayjobs.com/a%2Fb",
+            "wd5.myworkdaysite.com/../Careers",
+            "acme..wd1.myworkdayjobs.com/Careers",
+            "acme.wd1.myworkdayjobs.com/Careers/",
+            "acme.wd1.myworkdayjobs.com/Car?eers",
+        ] {
+            assert!(Site::parse(bad).is_err(), "{bad}");
+        }
     }
 }
