@@ -280,7 +280,8 @@ mod tests {
             (e.code(), e.to_string()),
             (ErrorCode::SearchUnavailable, "search is temporarily unavailable".into())
         );
-        assert!(std::error::Error::source(&e).unwrap().to_string().contains("disk on fire"));
+        let cause = std::error::Error::source(&e).unwrap();
+        assert!(Chain(cause).to_string().contains("disk on fire"), "{}", Chain(cause));
         let e: ApiError = AppError::Config("x".into()).into();
         assert_eq!((e.code(), e.to_string()), (ErrorCode::Internal, "internal error".into()));
         assert!(std::error::Error::source(&e).is_some());

@@ -16,7 +16,7 @@
 //!
 //! | route | answer |
 //! |---|---|
-//! | `GET /health` | `{"status": "ok"}`, 503 when the database does not answer |
+//! | `GET /health` | `{"status": "ok", "search": "ok"}` (`search`: [`SearchStatus`]), 503 when the database does not answer |
 //! | `GET /jobs` | open jobs, newest first, `limit`/`offset` |
 //! | `GET /jobs/{slug}` | one job, open or closed; 400 for a malformed slug, 404 when unknown |
 //! | `GET /jobs/search` | the search grammar over the index: hits as indexed (truncated description) |
@@ -25,59 +25,25 @@
 //! | `GET /companies` | companies derived from the open jobs, most jobs first, `q`, `limit`/`offset` |
 //! | `GET /companies/{slug}` | one company and a page of its open jobs; 400 for a malformed slug, 404 when it has no open job |
 //!
-//! The search routes answer 400 naming a bad parameter, 503 when no index is configured or the
-//! engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
+//! The search routes answer 400 naming a bad parameter, 503 `search_unavailable` when no index
+//! is configured, the embedded index does not exist yet (the API never creates it; see
+//! [`SearchSlot`]) or the engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
 //! [`REQUEST_TIMEOUT`] 503 `timeout`, all with a JSON error body.
 
 mod deadline;
 mod error;
 pub mod extract;
 mod routes;
+mod state;
 pub mod view;
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::{future::Future, time::Duration};
 
 use axum::{Router, http::Method, response::IntoResponse, routing::get};
-use chrono::{DateTime, Utc};
-use freehire_search::SearchIndex;
-use freehire_store::Store;
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
-
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    /// The catalogue.
-    pub store: Arc<dyn Store>,
-    /// The search index, when one is configured (search answers 503 without it).
-    pub search: Option<Arc<dyn SearchIndex>>,
-    /// The clock (tests pin it).
-    pub clock: fn() -> DateTime<Utc>,
-}
-
-impl AppState {
-    /// State over a store with the system clock and no search index.
-    pub fn new(store: Arc<dyn Store>) -> Self {
-        Self { store, search: None, clock: Utc::now }
-    }
-
-    /// The state the binary serves: `services`' store, and its search index opened for
-    /// reading when it can be (otherwise search answers 503; see
-    /// [`freehire_app::startup::Services::reader`]).
-    pub async fn open(services: &freehire_app::startup::Services) -> Self {
-        let state = Self::new(services.store.clone());
-        match services.reader().await {
-            Some(index) => state.with_search(index),
-            None => state,
-        }
-    }
-
-    /// The same state with a search index.
-    pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
-        Self { search: Some(index), ..self }
-    }
-}
+pub use state::{AppState, RETRY_EVERY, SearchSlot, SearchStatus};
 
 /// Longest a request may take before it is answered 503 `timeout`.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);

@@ -8,5 +8,6 @@ mod errors;
 mod facets;
 mod jobs;
 mod meili;
+mod missing_index;
 mod search;
 mod server;
