@@ -28,14 +28,19 @@
 //! The search routes answer 400 naming a bad parameter, 503 `search_unavailable` when no index
 //! is configured, the embedded index does not exist yet (the API never creates it; see
 //! [`SearchSlot`]) or the engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
-//! [`REQUEST_TIMEOUT`] 503 `timeout`, all with a JSON error body.
+//! [`REQUEST_TIMEOUT`] 503 `timeout`, a body over [`MAX_BODY_BYTES`] 413 `payload_too_large`,
+//! all with a JSON error body; so do the refusals of the HTTP layer below the router (a
+//! malformed request 400 `bad_request`, a URI over 65,534 bytes 414 `uri_too_long`, a head
+//! over hyper's buffer 431 `headers_too_large`: see [`serve_with`]).
 
 mod deadline;
 mod error;
 pub mod extract;
 mod routes;
+mod server;
 mod state;
 pub mod view;
+mod wire;
 
 use std::{future::Future, time::Duration};
 
@@ -43,7 +48,13 @@ use axum::{Router, http::Method, response::IntoResponse, routing::get};
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
+pub use server::{ServerLimits, serve_with};
 pub use state::{AppState, RETRY_EVERY, SearchSlot, SearchStatus};
+
+/// The largest request body accepted (by `Content-Length`): no route reads a body today, so
+/// this only bounds what a client may announce; 1 MiB leaves room for the JSON bodies of
+/// routes to come.
+pub const MAX_BODY_BYTES: u64 = 1 << 20;
 
 /// Longest a request may take before it is answered 503 `timeout`.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -65,6 +76,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
+        .layer(axum::middleware::from_fn(wire::body_limit))
         .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
         .layer(TraceLayer::new_for_http())
 }
@@ -77,12 +89,12 @@ async fn method_not_allowed(method: Method) -> ApiError {
     ApiError::new(ErrorCode::MethodNotAllowed, format!("method {method} not allowed"))
 }
 
-/// Serves the router on `listener` until `shutdown` resolves, then lets in-flight requests
-/// finish.
+/// Serves the router on `listener` with the default [`ServerLimits`] until `shutdown`
+/// resolves, then lets in-flight requests finish ([`serve_with`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+    serve_with(listener, state, ServerLimits::default(), shutdown).await
 }

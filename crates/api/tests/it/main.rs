@@ -2,10 +2,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent;
+
 mod catalogue;
 mod companies;
 mod errors;
 mod facets;
+mod http;
 mod jobs;
 mod meili;
 mod missing_index;
