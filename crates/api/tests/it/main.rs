@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent;
-
+mod battery;
 mod catalogue;
 mod companies;
 mod errors;
