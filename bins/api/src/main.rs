@@ -1,12 +1,13 @@
 //! `freehire-api`: serves the HTTP API.
 //!
 //! Thin on purpose: parse the config, open the store, apply pending migrations, serve until
-//! SIGINT/SIGTERM, then finish in-flight requests and close the pool.
+//! SIGINT/SIGTERM (within the header-read timeout and connection cap of
+//! `freehire_api::ServerLimits`), then finish in-flight requests and close the pool.
 
-use std::net::SocketAddr;
+use std::{net::SocketAddr, time::Duration};
 
 use anyhow::Context;
-use freehire_api::AppState;
+use freehire_api::{AppState, ServerLimits};
 use freehire_app::process::LogFormat;
 use freehire_app::search_engine::SearchEngineArgs;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
@@ -28,6 +29,14 @@ struct Config {
     /// it cannot be opened.
     #[command(flatten)]
     search: SearchEngineArgs,
+
+    /// Seconds a client may take to send a request head before it is disconnected.
+    #[arg(long, env = "FREEHIRE_HEADER_READ_TIMEOUT_SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_read_timeout_secs: u64,
+
+    /// Most connections open at once; more wait in the listen backlog until one closes.
+    #[arg(long, env = "FREEHIRE_MAX_CONNECTIONS", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
 
     /// Log format. Log levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -56,7 +65,13 @@ async fn run(config: Config) -> anyhow::Result<()> {
         config.listen
     );
     let state = AppState::open(&services).await;
-    freehire_api::serve(listener, state, shutdown_signal()).await.context("serving")?;
+    let limits = ServerLimits {
+        header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
+        max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),
+    };
+    freehire_api::serve_with(listener, state, limits, shutdown_signal())
+        .await
+        .context("serving")?;
     services.store.close().await;
     tracing::info!("stopped");
     Ok(())

@@ -38,6 +38,13 @@ async fn serves_an_empty_catalogue_from_a_fresh_folder_and_stops_on_sigterm() {
         serde_json::json!({"data": [], "meta": {"total": 0, "limit": 20, "offset": 0}})
     );
     assert!(dir.path().join("data/freehire.db").is_file(), "the embedded database was created");
+    let base = format!("http://127.0.0.1:{port}");
+    let health: serde_json::Value =
+        reqwest::get(format!("{base}/health")).await.unwrap().json().await.unwrap();
+    assert_eq!(health, serde_json::json!({"status": "ok", "search": "missing"}));
+    let search = reqwest::get(format!("{base}/api/v1/jobs/search?q=rust")).await.unwrap();
+    assert_eq!(search.status().as_u16(), 503, "no index yet: search is unavailable");
+    assert!(!dir.path().join("data/index").exists(), "the API never creates the index");
 
     let status = terminate(&mut child, Duration::from_secs(10), "did not stop on SIGTERM").await;
     assert!(status.success(), "graceful shutdown exits 0: {status}");

@@ -30,6 +30,14 @@ type Cause = Box<dyn std::error::Error + Send + Sync>;
 pub enum ErrorCode {
     /// A request parameter is malformed (`param` names it).
     InvalidParameter,
+    /// The request is not well-formed HTTP (answered for hyper).
+    BadRequest,
+    /// The request URI is longer than the server reads (answered for hyper).
+    UriTooLong,
+    /// The request head is larger than the server reads (answered for hyper).
+    HeadersTooLarge,
+    /// The request body is larger than the server accepts.
+    PayloadTooLarge,
     /// The search engine refused the query as a whole.
     InvalidQuery,
     /// The addressed resource does not exist.
@@ -54,8 +62,12 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 15] = [
         Self::InvalidParameter,
+        Self::BadRequest,
+        Self::UriTooLong,
+        Self::HeadersTooLarge,
+        Self::PayloadTooLarge,
         Self::InvalidQuery,
         Self::NotFound,
         Self::MethodNotAllowed,
@@ -71,7 +83,12 @@ impl ErrorCode {
     /// The status code answered with this code: the one table.
     pub const fn status(self) -> StatusCode {
         match self {
-            Self::InvalidParameter | Self::InvalidQuery => StatusCode::BAD_REQUEST,
+            Self::InvalidParameter | Self::InvalidQuery | Self::BadRequest => {
+                StatusCode::BAD_REQUEST
+            }
+            Self::UriTooLong => StatusCode::URI_TOO_LONG,
+            Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -257,6 +274,10 @@ mod tests {
             .collect();
         let expected = [
             ("invalid_parameter", 400),
+            ("bad_request", 400),
+            ("uri_too_long", 414),
+            ("headers_too_large", 431),
+            ("payload_too_large", 413),
             ("invalid_query", 400),
             ("not_found", 404),
             ("method_not_allowed", 405),
@@ -280,11 +301,8 @@ mod tests {
             (e.code(), e.to_string()),
             (ErrorCode::SearchUnavailable, "search is temporarily unavailable".into())
         );
-        let chain: Vec<String> =
-            std::iter::successors(std::error::Error::source(&e), |e| e.source())
-                .map(ToString::to_string)
-                .collect();
-        assert!(chain.iter().any(|m| m.contains("disk on fire")), "{chain:?}");
+        let cause = std::error::Error::source(&e).unwrap();
+        assert!(Chain(cause).to_string().contains("disk on fire"), "{}", Chain(cause));
         let e: ApiError = AppError::Config("x".into()).into();
         assert_eq!((e.code(), e.to_string()), (ErrorCode::Internal, "internal error".into()));
         assert!(std::error::Error::source(&e).is_some());

@@ -37,8 +37,9 @@ macro_rules! from_query {
     };
 }
 
-/// `limit` and `offset` of a generic list: `limit` defaults to 20 and is clamped to 1..=100;
-/// `offset` must be a non-negative integer and is clamped to the int32 range.
+/// `limit` and `offset` of a generic list: `limit` defaults to 20 and is clamped to 1..=100
+/// (however large the integer, as search clamps it); `offset` must be a non-negative integer
+/// and is clamped to the int32 range; a refused value is quoted as sent.
 #[derive(Debug, Clone, Copy)]
 pub struct ListQuery(pub ListPage);
 
@@ -86,8 +87,16 @@ fn list_page(params: &[(String, String)]) -> Result<ListPage, ApiError> {
     Ok(ListPage::new(limit, offset))
 }
 
+/// A decimal integer (surrounding spaces and a sign allowed), as search reads `limit` and
+/// `offset`: values beyond `i64` saturate, so a huge `limit` is clamped rather than refused;
+/// anything else is a 400 quoting the value sent.
 fn integer(name: &str, value: &str) -> Result<i64, ApiError> {
-    value.trim().parse::<i64>().map_err(|_| ApiError::bad_param(name, value, "must be an integer"))
+    let t = value.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ApiError::bad_param(name, value, "must be an integer"));
+    }
+    Ok(t.parse::<i64>().unwrap_or(if t.starts_with('-') { i64::MIN } else { i64::MAX }))
 }
 
 /// A slug type parsed from a path segment.
@@ -164,6 +173,18 @@ mod tests {
         assert_eq!(p.offset(), i32::MAX as u64);
         let p = page("q=rust&limit=5").unwrap();
         assert_eq!(p.limit(), 5);
+    }
+
+    #[test]
+    fn huge_integers_clamp_like_search() {
+        let p = page("limit=99999999999999999999999&offset=99999999999999999999999").unwrap();
+        assert_eq!((p.limit(), p.offset()), (100, i32::MAX as u64));
+        assert_eq!(page("limit=-99999999999999999999999").unwrap().limit(), 1);
+        assert_eq!(page("limit=%2B7").unwrap().limit(), 7);
+        let e = page("offset=-99999999999999999999999").unwrap_err().to_string();
+        assert_eq!(e, r#"invalid offset "-99999999999999999999999": must be 0 or more"#);
+        let e = page("offset=1e3").unwrap_err().to_string();
+        assert_eq!(e, r#"invalid offset "1e3": must be an integer"#);
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //!
 //! | route | answer |
 //! |---|---|
-//! | `GET /health` | `{"status": "ok"}`, 503 when the database does not answer |
+//! | `GET /health` | `{"status": "ok", "search": "ok"}` (`search`: [`SearchStatus`]), 503 when the database does not answer |
 //! | `GET /jobs` | open jobs, newest first, `limit`/`offset` |
 //! | `GET /jobs/{slug}` | one job, open or closed; 400 for a malformed slug, 404 when unknown |
 //! | `GET /jobs/search` | the search grammar over the index: hits as indexed (truncated description) |
@@ -25,59 +25,36 @@
 //! | `GET /companies` | companies derived from the open jobs, most jobs first, `q`, `limit`/`offset` |
 //! | `GET /companies/{slug}` | one company and a page of its open jobs; 400 for a malformed slug, 404 when it has no open job |
 //!
-//! The search routes answer 400 naming a bad parameter, 503 when no index is configured or the
-//! engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
-//! [`REQUEST_TIMEOUT`] 503 `timeout`, all with a JSON error body.
+//! The search routes answer 400 naming a bad parameter, 503 `search_unavailable` when no index
+//! is configured, the embedded index does not exist yet (the API never creates it; see
+//! [`SearchSlot`]) or the engine fails. Unknown routes answer 404 and wrong methods 405, a request unanswered after
+//! [`REQUEST_TIMEOUT`] 503 `timeout`, a body over [`MAX_BODY_BYTES`] 413 `payload_too_large`,
+//! all with a JSON error body; so do the refusals of the HTTP layer below the router (a
+//! malformed request 400 `bad_request`, a URI over 65,534 bytes 414 `uri_too_long`, a head
+//! over hyper's buffer 431 `headers_too_large`: see [`serve_with`]).
 
 mod deadline;
 mod error;
 pub mod extract;
 mod routes;
+mod server;
+mod state;
 pub mod view;
+mod wire;
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::{future::Future, time::Duration};
 
 use axum::{Router, http::Method, response::IntoResponse, routing::get};
-use chrono::{DateTime, Utc};
-use freehire_search::SearchIndex;
-use freehire_store::Store;
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
+pub use server::{ServerLimits, serve_with};
+pub use state::{AppState, RETRY_EVERY, SearchSlot, SearchStatus};
 
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    /// The catalogue.
-    pub store: Arc<dyn Store>,
-    /// The search index, when one is configured (search answers 503 without it).
-    pub search: Option<Arc<dyn SearchIndex>>,
-    /// The clock (tests pin it).
-    pub clock: fn() -> DateTime<Utc>,
-}
-
-impl AppState {
-    /// State over a store with the system clock and no search index.
-    pub fn new(store: Arc<dyn Store>) -> Self {
-        Self { store, search: None, clock: Utc::now }
-    }
-
-    /// The state the binary serves: `services`' store, and its search index opened for
-    /// reading when it can be (otherwise search answers 503; see
-    /// [`freehire_app::startup::Services::reader`]).
-    pub async fn open(services: &freehire_app::startup::Services) -> Self {
-        let state = Self::new(services.store.clone());
-        match services.reader().await {
-            Some(index) => state.with_search(index),
-            None => state,
-        }
-    }
-
-    /// The same state with a search index.
-    pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
-        Self { search: Some(index), ..self }
-    }
-}
+/// The largest request body accepted (by `Content-Length`): no route reads a body today, so
+/// this only bounds what a client may announce; 1 MiB leaves room for the JSON bodies of
+/// routes to come.
+pub const MAX_BODY_BYTES: u64 = 1 << 20;
 
 /// Longest a request may take before it is answered 503 `timeout`.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -99,6 +76,7 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
+        .layer(axum::middleware::from_fn(wire::body_limit))
         .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
         .layer(TraceLayer::new_for_http())
 }
@@ -111,12 +89,12 @@ async fn method_not_allowed(method: Method) -> ApiError {
     ApiError::new(ErrorCode::MethodNotAllowed, format!("method {method} not allowed"))
 }
 
-/// Serves the router on `listener` until `shutdown` resolves, then lets in-flight requests
-/// finish.
+/// Serves the router on `listener` with the default [`ServerLimits`] until `shutdown`
+/// resolves, then lets in-flight requests finish ([`serve_with`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+    serve_with(listener, state, ServerLimits::default(), shutdown).await
 }

@@ -39,6 +39,12 @@ pub enum AppError {
         /// Why.
         source: Box<AppError>,
     },
+    /// The embedded index directory holds no index yet (a reader never creates one).
+    #[error("no search index in {}: run freehire-worker to build it, or set FREEHIRE_INDEX_DIR", dir.display())]
+    NoIndex {
+        /// The configured index directory.
+        dir: std::path::PathBuf,
+    },
     /// The configuration is inconsistent (named in the message).
     #[error("configuration: {0}")]
     Config(String),

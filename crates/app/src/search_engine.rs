@@ -3,7 +3,7 @@
 //! command lines and open the engine with [`open`]: the API for reading, the worker and
 //! `freehire reindex` for writing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use freehire_search::{EmbeddedIndex, MeiliConfig, MeiliIndex, SearchIndex};
@@ -121,7 +121,17 @@ pub enum Access {
     Write,
 }
 
-/// Opens the configured engine. The embedded engine is opened (and created when writing) now.
+/// The file tantivy writes with an index's first commit: a directory without it holds no index.
+const EMBEDDED_META: &str = "meta.json";
+
+/// Whether the embedded index directory holds an index (a reader never creates one).
+pub fn embedded_index_exists(dir: &Path) -> bool {
+    dir.join(EMBEDDED_META).is_file()
+}
+
+/// Opens the configured engine. The embedded engine is opened (and created when writing) now;
+/// opened for reading, a directory without an index is [`AppError::NoIndex`] and nothing is
+/// created (searching it would answer an empty catalogue instead of "not built yet").
 /// A Meilisearch index opened for writing is created and given its settings now when the
 /// server answers, and otherwise on first use (a warning is logged), so a server that starts
 /// later is picked up; one opened for reading does that on its first search, if its key may.
@@ -131,6 +141,9 @@ pub async fn open(
 ) -> Result<Arc<dyn SearchIndex>, AppError> {
     match config {
         SearchEngineConfig::Embedded { dir } => {
+            if access == Access::Read && !embedded_index_exists(dir) {
+                return Err(AppError::NoIndex { dir: dir.clone() });
+            }
             let dir = dir.clone();
             let index = tokio::task::spawn_blocking(move || match access {
                 Access::Read => EmbeddedIndex::open_read_only(&dir),
@@ -231,5 +244,23 @@ mod tests {
         writer.upsert(Vec::new()).await.unwrap();
         let reader = open(&config, Access::Read).await.unwrap();
         assert_eq!(crate::testing::indexed_total(reader.as_ref()).await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_reader_never_creates_the_embedded_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("index");
+        let config = SearchEngineConfig::Embedded { dir: missing.clone() };
+        let e = open(&config, Access::Read).await.err().unwrap();
+        assert!(matches!(e, AppError::NoIndex { .. }), "{e}");
+        assert!(e.to_string().contains("run freehire-worker"), "{e}");
+        assert!(!missing.exists(), "nothing created");
+        std::fs::create_dir(&missing).unwrap();
+        assert!(matches!(open(&config, Access::Read).await, Err(AppError::NoIndex { .. })));
+        assert_eq!(
+            std::fs::read_dir(&missing).unwrap().count(),
+            0,
+            "an empty directory stays empty"
+        );
     }
 }

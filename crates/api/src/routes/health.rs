@@ -12,5 +12,5 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Value>, ApiErr
         .ping()
         .await
         .map_err(|e| ApiError::new(ErrorCode::Unavailable, "database unavailable").with_cause(e))?;
-    Ok(Json(json!({"status": "ok"})))
+    Ok(Json(json!({"status": "ok", "search": state.search.status().await.as_str()})))
 }

@@ -4,7 +4,7 @@
 //! cases are [`freehire_app::search`]'s; these handlers parse, call one and render.
 //!
 //! All three answer 400 naming a bad parameter (the extractor runs before the index is looked
-//! for), 503 when no index is configured, and 503 when the engine fails (the cause is logged,
+//! for), 503 when no index is configured or it does not exist yet, and 503 when the engine fails (the cause is logged,
 //! not returned).
 
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use freehire_search::{IgnoredParam, JobQuery, SearchIndex};
 use serde::Serialize;
 
 use crate::{
-    ApiError, AppState, ErrorCode,
+    ApiError, AppState, ErrorCode, SearchStatus,
     extract::{AgentQuery, FacetsQuery, SearchQuery},
     view::{FacetsData, JobView, SearchHit, SearchMeta},
 };
@@ -40,12 +40,14 @@ struct Ignored {
     ignored_params: Vec<IgnoredParam>,
 }
 
-fn index(state: &AppState) -> Result<&Arc<dyn SearchIndex>, ApiError> {
-    state.search.as_ref().ok_or_else(|| {
-        ApiError::new(
-            ErrorCode::SearchUnavailable,
-            "search is not available: no search index is configured",
-        )
+async fn index(state: &AppState) -> Result<Arc<dyn SearchIndex>, ApiError> {
+    state.search.get().await.map_err(|status| {
+        let why = match status {
+            SearchStatus::Missing => "the search index is not built yet (the worker builds it)",
+            SearchStatus::Off => "no search index is configured",
+            SearchStatus::Ok | SearchStatus::Unavailable => "the search index cannot be opened",
+        };
+        ApiError::new(ErrorCode::SearchUnavailable, format!("search is not available: {why}"))
     })
 }
 
@@ -54,7 +56,8 @@ pub async fn search(
     State(state): State<AppState>,
     SearchQuery(query): SearchQuery,
 ) -> Result<Json<Hits<SearchHit>>, ApiError> {
-    let (results, query) = search::hits(index(&state)?.as_ref(), &query, (state.clock)()).await?;
+    let (results, query) =
+        search::hits(index(&state).await?.as_ref(), &query, (state.clock)()).await?;
     Ok(Json(Hits {
         data: results.hits.iter().map(SearchHit::new).collect(),
         meta: SearchMeta::of(&query, results.total),
@@ -69,7 +72,8 @@ pub async fn agent_search(
 ) -> Result<Json<Hits<JobView>>, ApiError> {
     let now = (state.clock)();
     let found =
-        search::agent_hits(state.store.as_ref(), index(&state)?.as_ref(), &request, now).await?;
+        search::agent_hits(state.store.as_ref(), index(&state).await?.as_ref(), &request, now)
+            .await?;
     Ok(Json(Hits {
         data: found.jobs.iter().map(|job| JobView::new(job, now)).collect(),
         meta: SearchMeta::of(&found.query, found.total),
@@ -81,7 +85,7 @@ pub async fn facets(
     State(state): State<AppState>,
     FacetsQuery(request): FacetsQuery,
 ) -> Result<Json<FacetsAnswer>, ApiError> {
-    let counts = search::facets(index(&state)?.as_ref(), &request, (state.clock)()).await?;
+    let counts = search::facets(index(&state).await?.as_ref(), &request, (state.clock)()).await?;
     let JobQuery { ignored_params, .. } = request.query;
     Ok(Json(FacetsAnswer {
         data: counts.into(),

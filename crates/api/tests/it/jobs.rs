@@ -49,7 +49,7 @@ async fn seeded(db: TestDb) -> Server {
 // scenario: Empty catalogue
 async fn health_and_empty_list(db: TestDb) {
     let s = Server::start(db).await;
-    assert_eq!(s.get("/health").await, (200, json!({"status": "ok"})));
+    assert_eq!(s.get("/health").await, (200, json!({"status": "ok", "search": "off"})));
     let (status, body) = s.get("/api/v1/jobs").await;
     assert_eq!(status, 200);
     assert_eq!(body, json!({"data": [], "meta": {"total": 0, "limit": 20, "offset": 0}}));

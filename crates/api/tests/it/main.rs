@@ -2,11 +2,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod agent;
+mod battery;
 mod catalogue;
 mod companies;
 mod errors;
 mod facets;
+mod http;
 mod jobs;
 mod meili;
+mod missing_index;
 mod search;
 mod server;

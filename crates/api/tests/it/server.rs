@@ -24,9 +24,19 @@ impl Server {
         db: TestDb,
         search: Option<std::sync::Arc<dyn freehire_search::SearchIndex>>,
     ) -> Self {
+        let state = AppState { clock: now, ..AppState::new(db.store.clone()) };
+        let state = match search {
+            Some(index) => state.with_search(index),
+            None => state,
+        };
+        Self::start_state(db, state).await
+    }
+
+    /// The server over `state` (its clock is replaced by the pinned one).
+    pub async fn start_state(db: TestDb, state: AppState) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = AppState { store: db.store.clone(), search, clock: now };
+        let state = AppState { clock: now, ..state };
         tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
         Self { base, db, http: reqwest::Client::new() }
     }

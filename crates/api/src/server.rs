@@ -1,0 +1,113 @@
+//! Serving connections: the accept loop with a connection cap, hyper's header-read timeout,
+//! hyper's own refusals mapped to the error table, and graceful shutdown.
+//!
+//! `axum::serve` offers neither a header-read timeout nor a connection cap, so the API serves
+//! connections itself with hyper-util's HTTP/1 + HTTP/2 builder (the one axum uses):
+//!
+//! - **Header-read timeout** ([`ServerLimits::header_read_timeout`], default 10 s): a client
+//!   that has not sent a whole request head within it is disconnected (a slow-loris client
+//!   held a connection for as long as it liked). It also bounds how long an idle keep-alive
+//!   connection is kept waiting for its next request.
+//! - **Connection cap** ([`ServerLimits::max_connections`], default 1,024): a connection is
+//!   accepted only while fewer are open; the next ones wait in the listen backlog (their TCP
+//!   handshake completes, their request is read when a slot frees), so a burst slows down
+//!   instead of exhausting file descriptors or memory (hyper buffers up to ~400 KiB of head per
+//!   connection).
+//! - **Hyper's refusals as JSON**: hyper answers some requests before the router sees them: a
+//!   malformed request line or header (400), a URI over 65,534 bytes (the `http` crate's limit:
+//!   414), a head larger than its read buffer (431). Hyper writes these heads itself with an
+//!   empty body and no hook; [`crate::wire::JsonRefusals`] recognises that exact head on the
+//!   way out and replaces it with the error table's answer (`bad_request`, `uri_too_long`,
+//!   `headers_too_large`), so every error body is JSON. Raising hyper's limits and enforcing
+//!   them in a middleware was the alternative, but the URI limit cannot be raised and a
+//!   malformed request line never reaches a middleware.
+//! - **Graceful shutdown**: when `shutdown` resolves the listener stops accepting and open
+//!   connections finish their in-flight requests, then close.
+
+use std::{future::Future, sync::Arc, time::Duration};
+
+use hyper_util::{
+    rt::{TokioExecutor, TokioIo, TokioTimer},
+    server::{conn::auto, graceful::GracefulShutdown},
+    service::TowerToHyperService,
+};
+use tokio::{net::TcpListener, sync::Semaphore};
+
+use crate::{AppState, router, wire::JsonRefusals};
+
+/// The limits of the connection layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerLimits {
+    /// Longest a client may take to send a request head (default 10 s).
+    pub header_read_timeout: Duration,
+    /// Most connections open at once; more wait to be accepted (default 1,024).
+    pub max_connections: usize,
+}
+
+impl ServerLimits {
+    /// The default header-read timeout.
+    pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default connection cap.
+    pub const MAX_CONNECTIONS: usize = 1024;
+}
+
+impl Default for ServerLimits {
+    fn default() -> Self {
+        Self {
+            header_read_timeout: Self::HEADER_READ_TIMEOUT,
+            max_connections: Self::MAX_CONNECTIONS,
+        }
+    }
+}
+
+/// How long the accept loop pauses after a failed accept (out of file descriptors, …), as
+/// `axum::serve` does, so it does not spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Serves the router on `listener` within `limits` until `shutdown` resolves, then lets
+/// in-flight requests finish.
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    limits: ServerLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state);
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header_read_timeout);
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => break, // never closed
+            },
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(ACCEPT_BACKOFF).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let io = TokioIo::new(JsonRefusals::new(stream));
+        let conn = builder.serve_connection(io, TowerToHyperService::new(app.clone())).into_owned();
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(%peer, error = %e, "connection ended with an error");
+            }
+            drop(slot);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
