@@ -30,7 +30,7 @@ pub struct TestDb {
 
 enum Cleanup {
     Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { url: String, schema: String },
+    Postgres { url: String, schema: String, store: PgStore },
 }
 
 impl TestDb {
@@ -62,10 +62,12 @@ impl TestDb {
         admin.close().await.ok();
         let options = PgConnectOptions::from_str(&url)
             .expect("postgres url")
-            .options([("search_path", schema.as_str())]);
+            .options([("search_path", schema.as_str())])
+            // Names this test's connections in `pg_stat_activity` (outage tests terminate them).
+            .application_name(&schema);
         let store = PgStore::connect_with(options).await.expect("connect postgres");
         store.migrate().await.expect("migrate postgres");
-        Self { store: Arc::new(store), cleanup: Cleanup::Postgres { url, schema } }
+        Self { store: Arc::new(store.clone()), cleanup: Cleanup::Postgres { url, schema, store } }
     }
 
     /// The store.
@@ -73,11 +75,28 @@ impl TestDb {
         self.store.as_ref()
     }
 
+    /// On PostgreSQL, the server URL and this test's schema (also the `application_name` of
+    /// its connections, so a test can find them in `pg_stat_activity`).
+    pub fn postgres_schema(&self) -> Option<(String, String)> {
+        match &self.cleanup {
+            Cleanup::Postgres { url, schema, .. } => Some((url.clone(), schema.clone())),
+            Cleanup::Sqlite(_) => None,
+        }
+    }
+
+    /// On PostgreSQL, the store's pool.
+    pub fn postgres_pool(&self) -> Option<&sqlx::PgPool> {
+        match &self.cleanup {
+            Cleanup::Postgres { store, .. } => Some(store.pool()),
+            Cleanup::Sqlite(_) => None,
+        }
+    }
+
     /// Closes the store and drops the PostgreSQL schema.
     #[allow(clippy::expect_used)]
     pub async fn teardown(self) {
         self.store.close().await;
-        if let Cleanup::Postgres { url, schema } = &self.cleanup {
+        if let Cleanup::Postgres { url, schema, .. } = &self.cleanup {
             let mut admin = PgConnection::connect(url).await.expect("reconnect");
             admin
                 .execute(format!("DROP SCHEMA {schema} CASCADE").as_str())
