@@ -47,10 +47,30 @@ impl ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            // Validation failures are the caller's; everything else is ours.
+            // Validation failures are the caller's; an outage is a 503 (retry later); everything
+            // else is ours.
             StoreError::Invalid(d) => Self::BadRequest(d.to_string()),
+            e @ StoreError::Unavailable { .. } => {
+                tracing::warn!(error = %Chain(&e), "database unavailable");
+                Self::Unavailable("database unavailable")
+            }
             other => Self::Internal(Box::new(other)),
         }
+    }
+}
+
+/// `error: source: source…` for the log line.
+struct Chain<'a>(&'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for Chain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut next = self.0.source();
+        while let Some(e) = next {
+            write!(f, ": {e}")?;
+            next = e.source();
+        }
+        Ok(())
     }
 }
 

@@ -29,7 +29,7 @@ pub struct TestDb {
 }
 
 enum Cleanup {
-    Sqlite(#[allow(dead_code)] tempfile::TempDir),
+    Sqlite { _dir: tempfile::TempDir, file: std::path::PathBuf },
     Postgres { url: String, schema: String, store: PgStore },
 }
 
@@ -38,12 +38,11 @@ impl TestDb {
     #[allow(clippy::expect_used)]
     pub async fn sqlite() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("nested/freehire.db");
         let store =
-            SqliteStore::connect(&SqliteLocation::File(dir.path().join("nested/freehire.db")))
-                .await
-                .expect("open sqlite");
+            SqliteStore::connect(&SqliteLocation::File(file.clone())).await.expect("open sqlite");
         store.migrate().await.expect("migrate sqlite");
-        Self { store: Arc::new(store), cleanup: Cleanup::Sqlite(dir) }
+        Self { store: Arc::new(store), cleanup: Cleanup::Sqlite { _dir: dir, file } }
     }
 
     /// A migrated, empty PostgreSQL schema of its own. Panics (never skips) when the server
@@ -80,7 +79,15 @@ impl TestDb {
     pub fn postgres_schema(&self) -> Option<(String, String)> {
         match &self.cleanup {
             Cleanup::Postgres { url, schema, .. } => Some((url.clone(), schema.clone())),
-            Cleanup::Sqlite(_) => None,
+            Cleanup::Sqlite { .. } => None,
+        }
+    }
+
+    /// On SQLite, the database file.
+    pub fn sqlite_file(&self) -> Option<&std::path::Path> {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => Some(file),
+            Cleanup::Postgres { .. } => None,
         }
     }
 
@@ -88,7 +95,7 @@ impl TestDb {
     pub fn postgres_pool(&self) -> Option<&sqlx::PgPool> {
         match &self.cleanup {
             Cleanup::Postgres { store, .. } => Some(store.pool()),
-            Cleanup::Sqlite(_) => None,
+            Cleanup::Sqlite { .. } => None,
         }
     }
 

@@ -7,5 +7,6 @@ mod companies;
 mod facets;
 mod jobs;
 mod meili;
+mod outages;
 mod search;
 mod server;
