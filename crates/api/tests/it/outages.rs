@@ -35,6 +35,7 @@ async fn a_deleted_sqlite_file_answers_503_everywhere_and_is_not_recreated() {
     assert!(!file.exists(), "no new empty database");
 }
 
+// scenario: Database down
 // scenario: A PostgreSQL outage answers 503 on every route
 #[tokio::test]
 async fn a_postgres_outage_answers_503_everywhere() {
