@@ -165,8 +165,12 @@ impl ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
-            // Validation failures are the caller's; everything else is ours.
+            // Validation failures are the caller's; an outage is a 503 (retry later); everything
+            // else is ours.
             StoreError::Invalid(d) => d.into(),
+            e @ StoreError::Unavailable { .. } => {
+                Self::new(ErrorCode::Unavailable, "database unavailable").with_cause(e)
+            }
             other => Self::internal(other),
         }
     }

@@ -57,6 +57,10 @@ pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 
+/// The health check's statement: one cheap read of the catalogue table, so a database that
+/// answers but lost (or never had) its schema is not healthy.
+pub(crate) const CATALOGUE_PROBE: &str = "SELECT 1 FROM jobs LIMIT 1";
+
 /// Opens the store a URL names (creating a SQLite file and its folder if missing). Does not
 /// migrate: call [`Store::migrate`].
 pub async fn connect(url: &DatabaseUrl) -> Result<Arc<dyn Store>> {

@@ -29,8 +29,8 @@ pub struct TestDb {
 }
 
 enum Cleanup {
-    Sqlite(#[allow(dead_code)] tempfile::TempDir),
-    Postgres { url: String, schema: String },
+    Sqlite { _dir: tempfile::TempDir, file: std::path::PathBuf },
+    Postgres { url: String, schema: String, store: PgStore },
 }
 
 impl TestDb {
@@ -38,12 +38,11 @@ impl TestDb {
     #[allow(clippy::expect_used)]
     pub async fn sqlite() -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("nested/freehire.db");
         let store =
-            SqliteStore::connect(&SqliteLocation::File(dir.path().join("nested/freehire.db")))
-                .await
-                .expect("open sqlite");
+            SqliteStore::connect(&SqliteLocation::File(file.clone())).await.expect("open sqlite");
         store.migrate().await.expect("migrate sqlite");
-        Self { store: Arc::new(store), cleanup: Cleanup::Sqlite(dir) }
+        Self { store: Arc::new(store), cleanup: Cleanup::Sqlite { _dir: dir, file } }
     }
 
     /// A migrated, empty PostgreSQL schema of its own. Panics (never skips) when the server
@@ -62,10 +61,12 @@ impl TestDb {
         admin.close().await.ok();
         let options = PgConnectOptions::from_str(&url)
             .expect("postgres url")
-            .options([("search_path", schema.as_str())]);
+            .options([("search_path", schema.as_str())])
+            // Names this test's connections in `pg_stat_activity` (outage tests terminate them).
+            .application_name(&schema);
         let store = PgStore::connect_with(options).await.expect("connect postgres");
         store.migrate().await.expect("migrate postgres");
-        Self { store: Arc::new(store), cleanup: Cleanup::Postgres { url, schema } }
+        Self { store: Arc::new(store.clone()), cleanup: Cleanup::Postgres { url, schema, store } }
     }
 
     /// The store.
@@ -73,11 +74,36 @@ impl TestDb {
         self.store.as_ref()
     }
 
+    /// On PostgreSQL, the server URL and this test's schema (also the `application_name` of
+    /// its connections, so a test can find them in `pg_stat_activity`).
+    pub fn postgres_schema(&self) -> Option<(String, String)> {
+        match &self.cleanup {
+            Cleanup::Postgres { url, schema, .. } => Some((url.clone(), schema.clone())),
+            Cleanup::Sqlite { .. } => None,
+        }
+    }
+
+    /// On SQLite, the database file.
+    pub fn sqlite_file(&self) -> Option<&std::path::Path> {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => Some(file),
+            Cleanup::Postgres { .. } => None,
+        }
+    }
+
+    /// On PostgreSQL, the store's pool.
+    pub fn postgres_pool(&self) -> Option<&sqlx::PgPool> {
+        match &self.cleanup {
+            Cleanup::Postgres { store, .. } => Some(store.pool()),
+            Cleanup::Sqlite { .. } => None,
+        }
+    }
+
     /// Closes the store and drops the PostgreSQL schema.
     #[allow(clippy::expect_used)]
     pub async fn teardown(self) {
         self.store.close().await;
-        if let Cleanup::Postgres { url, schema } = &self.cleanup {
+        if let Cleanup::Postgres { url, schema, .. } = &self.cleanup {
             let mut admin = PgConnection::connect(url).await.expect("reconnect");
             admin
                 .execute(format!("DROP SCHEMA {schema} CASCADE").as_str())

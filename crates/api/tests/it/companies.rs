@@ -109,7 +109,10 @@ async fn company_detail(db: TestDb) {
     assert_eq!(status, 400);
     s.db.store.close().await;
     let (status, body) = s.get("/api/v1/companies/acme").await;
-    assert_eq!((status, body), (500, json!({"error": "internal error", "code": "internal"})));
+    assert_eq!(
+        (status, body),
+        (503, json!({"error": "database unavailable", "code": "unavailable"}))
+    );
     s.db.teardown().await;
 }
 

@@ -11,5 +11,6 @@ mod http;
 mod jobs;
 mod meili;
 mod missing_index;
+mod outages;
 mod search;
 mod server;

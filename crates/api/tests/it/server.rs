@@ -41,6 +41,15 @@ impl Server {
         Self { base, db, http: reqwest::Client::new() }
     }
 
+    /// The router over another store (the database stays for tear-down).
+    pub async fn start_over(db: TestDb, store: std::sync::Arc<dyn freehire_store::Store>) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = AppState { store, search: freehire_api::SearchSlot::none(), clock: now };
+        tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
+        Self { base, db, http: reqwest::Client::new() }
+    }
+
     pub async fn get(&self, path: &str) -> (u16, serde_json::Value) {
         let res = self.http.get(format!("{}{path}", self.base)).send().await.unwrap();
         let status = res.status().as_u16();

@@ -4,6 +4,15 @@
 //! batch of thousands of postings is one statement and one round trip. The jobs table keeps
 //! free space on its pages and no index on `last_seen_at`, so a re-crawl's bump is a HOT
 //! update.
+//!
+//! Outages: a connection is handed out without a ping when it was used within the last second
+//! ([`PING_WHEN_IDLE_FOR`]); one idle for longer, or opened before the last time a server
+//! dropped a connection of this process (a restart, `pg_terminate_backend`), is pinged first and
+//! replaced when dead. So a server that terminates every backend of the pool costs at most the
+//! one request that found out, not one per stale connection, and nothing extra in normal
+//! operation. Waiting for a connection (an unreachable server: sqlx retries a refused connect
+//! with backoff) gives up after [`ACQUIRE_TIMEOUT`], 5 s, so requests answer "unavailable"
+//! well inside the API's 30 s request timeout.
 
 mod boards;
 mod clusters;
@@ -32,6 +41,9 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/post
 /// Connections idle for longer than this are pinged before they are handed out.
 const PING_WHEN_IDLE_FOR: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Longest wait for a pooled connection (or a new one) before the store answers unavailable.
+pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The PostgreSQL store.
 #[derive(Clone, Debug)]
 pub struct PgStore {
@@ -47,14 +59,18 @@ impl PgStore {
     /// Connects with explicit options (tests use this to pin a schema via `search_path`).
     pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
         // A connection used within the last second is known to be alive: only one idle for
-        // longer is pinged before it is handed out (sqlx pings every acquire by default, one
-        // more round trip per acquire; a crawl acquires twice per board).
+        // longer, or older than the last connection loss seen, is pinged before it is handed
+        // out (sqlx pings every acquire by default, one more round trip per acquire; a crawl
+        // acquires twice per board).
         let pool = PgPoolOptions::new()
             .max_connections(10)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .test_before_acquire(false)
             .before_acquire(|conn, meta| {
                 Box::pin(async move {
-                    if meta.idle_for > PING_WHEN_IDLE_FOR {
+                    let predates_a_loss =
+                        crate::error::connection_lost_since().is_some_and(|ago| meta.age > ago);
+                    if meta.idle_for > PING_WHEN_IDLE_FOR || predates_a_loss {
                         sqlx::Connection::ping(conn).await?;
                     }
                     Ok(true)
@@ -83,7 +99,7 @@ impl Store for PgStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        sqlx::query(crate::CATALOGUE_PROBE).execute(&self.pool).await?;
         Ok(())
     }
 

@@ -5,6 +5,15 @@
 //! it with `json_each`. Write transactions start with `BEGIN IMMEDIATE` so a read-then-write
 //! batch never fails on a lock upgrade, on a single writer connection so writers of this
 //! process queue fairly; `busy_timeout` covers other processes (the API, the CLI, a worker).
+//!
+//! Outages: only the first open creates the file (and its folder); the pools then open the
+//! existing file without create, so a file deleted under a running process is an error
+//! (`StoreError::Unavailable`), never a fresh empty database. A connection whose file was
+//! deleted or replaced since it opened is dropped before it is handed out (one `stat` of the
+//! path per acquire, about a microsecond), so reads and writes never go to an unlinked file;
+//! the health check stats the file too. Start-up first checks it can create or write the
+//! migration lock file beside the database, so a read-only data directory is named in the
+//! error (`StoreError::LockFile`).
 
 mod boards;
 mod clusters;
@@ -43,7 +52,8 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (creating if missing, with its folder) the database.
+    /// Opens the database, creating it (with its folder) if missing; later connections of
+    /// the pools open the existing file only.
     pub async fn connect(location: &SqliteLocation) -> Result<Self> {
         let (options, max) = match location {
             SqliteLocation::File(path) => {
@@ -53,7 +63,8 @@ impl SqliteStore {
                         source,
                     })?;
                 }
-                (SqliteConnectOptions::new().filename(path).create_if_missing(true), 8)
+                open_lock_file(&lock_path(path))?;
+                (SqliteConnectOptions::new().filename(path).create_if_missing(false), 8)
             }
             // One connection: every connection to `:memory:` is its own database.
             SqliteLocation::Memory => (SqliteConnectOptions::from_str("sqlite::memory:")?, 1),
@@ -63,23 +74,36 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
-        // No ping before each acquire: a connection to a local file cannot go stale, and the
-        // ping is one more round trip to the connection's worker thread per statement.
-        let pool = SqlitePoolOptions::new()
-            .max_connections(max)
-            .test_before_acquire(false)
-            .connect_with(options.clone())
-            .await?;
+        let identity = match location {
+            SqliteLocation::File(path) => {
+                if !path.exists() {
+                    // The first open creates the file; no connection after this one may.
+                    let first = options.clone().create_if_missing(true);
+                    sqlx::Connection::close(sqlx::ConnectOptions::connect(&first).await?).await?;
+                }
+                Some((path.clone(), FileId::of(path)))
+            }
+            SqliteLocation::Memory => None,
+        };
+        // No ping before each acquire (one more round trip to the connection's worker thread
+        // per statement): only a check that the file is still the one opened.
+        let pool_options = |max: u32| {
+            let identity = identity.clone();
+            SqlitePoolOptions::new().max_connections(max).test_before_acquire(false).before_acquire(
+                move |_, _| {
+                    let identity = identity.clone();
+                    Box::pin(async move {
+                        Ok(identity
+                            .is_none_or(|(path, id)| id.is_some() && FileId::of(&path) == id))
+                    })
+                },
+            )
+        };
+        let pool = pool_options(max).connect_with(options.clone()).await?;
         let writer = match location {
             // Another connection to `:memory:` would be another database.
             SqliteLocation::Memory => pool.clone(),
-            SqliteLocation::File(_) => {
-                SqlitePoolOptions::new()
-                    .max_connections(1)
-                    .test_before_acquire(false)
-                    .connect_with(options)
-                    .await?
-            }
+            SqliteLocation::File(_) => pool_options(1).connect_with(options).await?,
         };
         let file = match location {
             SqliteLocation::File(path) => Some(path.clone()),
@@ -99,6 +123,44 @@ impl SqliteStore {
     }
 }
 
+/// The migration lock file beside the database.
+fn lock_path(db: &std::path::Path) -> std::path::PathBuf {
+    let mut path = db.as_os_str().to_owned();
+    path.push(".migrate-lock");
+    std::path::PathBuf::from(path)
+}
+
+/// Opens (creating if missing) the lock file for writing, naming it when that fails.
+fn open_lock_file(path: &std::path::Path) -> Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|source| StoreError::LockFile { path: path.display().to_string(), source })
+}
+
+/// Which file a path names (device and inode on Unix), to notice it was deleted or replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId(#[allow(dead_code)] u64, #[allow(dead_code)] u64);
+
+impl FileId {
+    /// The file at `path` now, `None` when there is none.
+    fn of(path: &std::path::Path) -> Option<Self> {
+        let meta = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(Self(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            Some(Self(0, 0))
+        }
+    }
+}
+
 #[async_trait]
 impl Store for SqliteStore {
     fn backend(&self) -> Backend {
@@ -110,25 +172,21 @@ impl Store for SqliteStore {
         // file (the API and the worker) take turns through a lock file beside the database.
         let _guard = match &self.file {
             Some(path) => {
-                let mut lock_path = path.as_os_str().to_owned();
-                lock_path.push(".migrate-lock");
-                let lock_path = std::path::PathBuf::from(lock_path);
+                let lock_path = lock_path(path);
                 let shown = lock_path.display().to_string();
                 let lock = tokio::task::spawn_blocking(move || {
-                    let file = std::fs::OpenOptions::new()
-                        .create(true)
-                        .truncate(false)
-                        .write(true)
-                        .open(&lock_path)?;
-                    file.lock()?;
-                    Ok::<_, std::io::Error>(file)
+                    let file = open_lock_file(&lock_path)?;
+                    file.lock().map_err(|source| StoreError::LockFile {
+                        path: lock_path.display().to_string(),
+                        source,
+                    })?;
+                    Ok::<_, StoreError>(file)
                 })
                 .await
-                .map_err(|e| StoreError::DataDir {
-                    path: shown.clone(),
+                .map_err(|e| StoreError::LockFile {
+                    path: shown,
                     source: std::io::Error::other(e),
-                })?
-                .map_err(|source| StoreError::DataDir { path: shown, source })?;
+                })??;
                 Some(lock)
             }
             None => None,
@@ -138,7 +196,15 @@ impl Store for SqliteStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        if let Some(path) = &self.file
+            && let Err(source) = std::fs::metadata(path)
+        {
+            return Err(StoreError::Unavailable {
+                reason: "the SQLite file is gone (deleted or moved?)",
+                source: Box::new(source),
+            });
+        }
+        sqlx::query(crate::CATALOGUE_PROBE).execute(&self.pool).await?;
         Ok(())
     }
 

@@ -9,6 +9,7 @@ mod fixtures;
 mod health;
 mod ingest;
 mod jobs;
+mod outages;
 mod outbox;
 mod schedule;
 mod writer_lease;
