@@ -15,6 +15,12 @@
 //! busy timeout). A connection-level loss also marks the time of the loss
 //! ([`connection_lost_since`]), so the PostgreSQL pool tests the connections opened before it
 //! instead of failing a request on each of them.
+//!
+//! A connection loss is [retryable](StoreError::is_retryable_loss) unless it came at a commit
+//! point: the server rolls back what an uncommitted transaction did when its connection dies,
+//! so an operation that lost its connection before committing did nothing and may run again;
+//! one that lost it while committing ([`committing`]) may or may not have been saved, and is
+//! reported as it is.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -91,6 +97,38 @@ impl StoreError {
         source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
     ) -> Self {
         Self::Corrupt { column, source: source.into() }
+    }
+}
+
+impl StoreError {
+    /// Whether this is a connection the server dropped (terminated, reset, closed) before the
+    /// operation reached a commit point: nothing was done, and running the operation again on
+    /// a fresh connection is safe. A refused connect, a pool time-out and a loss while
+    /// committing are not.
+    pub(crate) fn is_retryable_loss(&self) -> bool {
+        let Self::Unavailable { source, .. } = self else {
+            return false;
+        };
+        if let Some(io) = source.downcast_ref::<std::io::Error>() {
+            return io.kind() != std::io::ErrorKind::ConnectionRefused;
+        }
+        source
+            .downcast_ref::<sqlx::postgres::PgDatabaseError>()
+            .is_some_and(|pg| is_lost_code(pg.code()))
+    }
+}
+
+/// The error of a statement that commits (a `COMMIT`): a connection lost there leaves the
+/// outcome unknown, so it is reported as unavailable but never retried (its cause is kept
+/// behind a "while committing" [`Layer`]).
+pub(crate) fn committing(e: sqlx::Error) -> StoreError {
+    if !is_connection_loss(&e) {
+        return e.into();
+    }
+    note_connection_lost();
+    StoreError::Unavailable {
+        reason: "the connection was lost while committing (the change may or may not be saved)",
+        source: Box::new(Layer { what: "while committing".to_owned(), source: cause(e) }),
     }
 }
 
@@ -187,9 +225,14 @@ fn is_connection_loss(e: &sqlx::Error) -> bool {
         sqlx::Error::Io(io) => io.kind() != std::io::ErrorKind::ConnectionRefused,
         sqlx::Error::Database(db) => db
             .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
-            .is_some_and(|pg| pg.code().starts_with("08") || pg.code().starts_with("57P0")),
+            .is_some_and(|pg| is_lost_code(pg.code())),
         _ => false,
     }
+}
+
+/// PostgreSQL SQLSTATEs of a connection the server closed: class `08`, `57P01`–`57P03`.
+fn is_lost_code(code: &str) -> bool {
+    code.starts_with("08") || code.starts_with("57P0")
 }
 
 fn database_unavailable(db: &dyn DatabaseError) -> Option<&'static str> {
@@ -244,3 +287,27 @@ pub(crate) fn connection_lost_since() -> Option<std::time::Duration> {
 
 /// Shorthand for store results.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn io(kind: std::io::ErrorKind) -> sqlx::Error {
+        sqlx::Error::Io(std::io::Error::from(kind))
+    }
+
+    #[test]
+    fn a_lost_connection_is_retried_only_before_a_commit() {
+        use std::io::ErrorKind as K;
+        assert!(StoreError::from(io(K::ConnectionReset)).is_retryable_loss());
+        assert!(StoreError::from(io(K::UnexpectedEof)).is_retryable_loss());
+        // Never connected: waiting again is the pool's business, not a second run.
+        assert!(!StoreError::from(io(K::ConnectionRefused)).is_retryable_loss());
+        assert!(!StoreError::from(sqlx::Error::PoolTimedOut).is_retryable_loss());
+        // Lost while committing: the change may be saved, so it is reported, not repeated.
+        let at_commit = committing(io(K::ConnectionReset));
+        assert!(matches!(at_commit, StoreError::Unavailable { .. }), "{at_commit:?}");
+        assert!(!at_commit.is_retryable_loss());
+        assert!(!committing(io(K::ConnectionRefused)).is_retryable_loss());
+    }
+}

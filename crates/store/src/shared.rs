@@ -230,7 +230,7 @@ where
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
         let next = Self::success_in(&mut tx, key, ingested, at).await?;
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(next)
     }
 
@@ -244,7 +244,7 @@ where
     ) -> Result<BoardHealth> {
         let next = on_failure(Self::health(&mut tx, health_of, key).await?, key, error, at);
         Self::bind_health(sqlx::query(sql::boards::SAVE_HEALTH), &next).execute(&mut *tx).await?;
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(next)
     }
 
@@ -383,7 +383,7 @@ where
             .await?;
         let kind = if canonical.is_some() { OutboxKind::Delete } else { OutboxKind::Index };
         Self::enqueue(&mut tx, outboxes, kind, &[id.get()], Stamp(Utc::now())).await?;
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(done.rows_affected() > 0)
     }
 
@@ -428,7 +428,7 @@ where
             }
         }
         Self::enqueue(&mut tx, outboxes, OutboxKind::Index, &listed, at).await?;
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(written)
     }
 
@@ -470,7 +470,7 @@ where
                 .await?
                 .rows_affected();
         }
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(done)
     }
 
@@ -492,7 +492,7 @@ where
                 .await?
                 .rows_affected();
         }
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(renewed)
     }
 

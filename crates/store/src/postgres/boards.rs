@@ -1,7 +1,7 @@
 //! [`BoardRepo`] and [`BoardHealthRepo`] on PostgreSQL: the bodies are `Shared`'s but for the
 //! board list's status filter, and the insert race a concurrent writer can win.
 
-use super::{PgStore, Shared};
+use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{
     AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result, bind::List, rows::BoardRecord,
 };
@@ -34,22 +34,26 @@ impl BoardRepo for PgStore {
 
     async fn list_boards(&self, filter: &BoardFilter) -> Result<Vec<Board>> {
         let statuses: Vec<&str> = filter.statuses.iter().map(|s| s.as_str()).collect();
-        let rows: Vec<BoardRecord> = sqlx::query_as(concat!(
-            "SELECT ",
-            board_columns!(),
-            " FROM boards WHERE ($1::text IS NULL OR provider = $1) \
+        let statuses = &statuses;
+        retry_once_if_lost(|| async move {
+            let rows: Vec<BoardRecord> = sqlx::query_as(concat!(
+                "SELECT ",
+                board_columns!(),
+                " FROM boards WHERE ($1::text IS NULL OR provider = $1) \
               AND (cardinality($2::text[]) = 0 OR status = ANY($2)) \
               ORDER BY provider, lower(board), region, id"
-        ))
-        .bind(filter.provider.as_ref().map(|p| p.as_str()))
-        .bind(List(&statuses))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter().map(BoardRecord::into_board).collect()
+            ))
+            .bind(filter.provider.as_ref().map(|p| p.as_str()))
+            .bind(List(statuses))
+            .fetch_all(&self.pool)
+            .await?;
+            rows.into_iter().map(BoardRecord::into_board).collect()
+        })
+        .await
     }
 
     async fn board_by_key(&self, key: &BoardKey) -> Result<Option<Board>> {
-        Shared::board_by_key(&self.pool, key).await
+        retry_once_if_lost(|| async move { Shared::board_by_key(&self.pool, key).await }).await
     }
 
     async fn set_board_status(
@@ -74,7 +78,10 @@ impl BoardHealthRepo for PgStore {
         ingested: u64,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        Shared::record_board_success(self.pool.begin().await?, key, ingested, at).await
+        retry_once_if_lost(|| async move {
+            Shared::record_board_success(self.pool.begin().await?, key, ingested, at).await
+        })
+        .await
     }
 
     async fn record_board_failure(
@@ -83,14 +90,18 @@ impl BoardHealthRepo for PgStore {
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        Shared::record_board_failure(self.pool.begin().await?, HEALTH_OF, key, error, at).await
+        retry_once_if_lost(|| async move {
+            Shared::record_board_failure(self.pool.begin().await?, HEALTH_OF, key, error, at).await
+        })
+        .await
     }
 
     async fn cooldowns(&self, provider: &Provider) -> Result<Vec<BoardHealth>> {
-        Shared::cooldowns(&self.pool, provider).await
+        retry_once_if_lost(|| async move { Shared::cooldowns(&self.pool, provider).await }).await
     }
 
     async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>> {
-        Shared::board_health(&self.pool, HEALTH_OF, key).await
+        retry_once_if_lost(|| async move { Shared::board_health(&self.pool, HEALTH_OF, key).await })
+            .await
     }
 }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::CompanySlug;
 
-use super::{PgStore, Shared};
+use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{
     Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
     companies::CompanySql,
@@ -59,7 +59,10 @@ impl CompanyRepo for PgStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        Shared::list_companies(&self.pool, &STATEMENTS, filter, page, now).await
+        retry_once_if_lost(|| async move {
+            Shared::list_companies(&self.pool, &STATEMENTS, filter, page, now).await
+        })
+        .await
     }
 
     async fn company_by_slug(
@@ -67,10 +70,14 @@ impl CompanyRepo for PgStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        Shared::company_by_slug(&self.pool, &STATEMENTS, slug, now).await
+        retry_once_if_lost(|| async move {
+            Shared::company_by_slug(&self.pool, &STATEMENTS, slug, now).await
+        })
+        .await
     }
 
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
-        Shared::company_jobs(&self.pool, slug, page).await
+        retry_once_if_lost(|| async move { Shared::company_jobs(&self.pool, slug, page).await })
+            .await
     }
 }

@@ -6,6 +6,7 @@ use super::{
     PgStore,
     jobs::{bump, existing},
     outbox::enqueue,
+    retry_once_if_lost,
 };
 use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
@@ -37,60 +38,70 @@ impl IngestRepo for PgStore {
         hydration_cutoff: DateTime<Utc>,
     ) -> Result<Vec<SeenJob>> {
         let (lo, hi) = bounds(board_prefix)?;
-        let rows: Vec<SeenRow> = sqlx::query_as(
-            "SELECT external_id, is_tech, source_hash, \
+        let hi = hi.as_str();
+        retry_once_if_lost(|| async move {
+            let rows: Vec<SeenRow> = sqlx::query_as(
+                "SELECT external_id, is_tech, source_hash, \
              (octet_length(description) = 0 AND created_at >= $4) AS needs_detail FROM jobs \
              WHERE source = $1 AND external_id ~>=~ $2 AND external_id ~<~ $3 \
              ORDER BY external_id COLLATE \"C\"",
-        )
-        .bind(source.as_str())
-        .bind(lo)
-        .bind(hi)
-        .bind(Stamp(hydration_cutoff))
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows.into_iter().map(seen_job).collect())
+            )
+            .bind(source.as_str())
+            .bind(lo)
+            .bind(hi)
+            .bind(Stamp(hydration_cutoff))
+            .fetch_all(&self.pool)
+            .await?;
+            Ok(rows.into_iter().map(seen_job).collect())
+        })
+        .await
     }
 
     async fn touch_jobs(&self, keys: &[JobKey], at: DateTime<Utc>) -> Result<Vec<Refreshed>> {
         if keys.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool.begin().await?;
-        let out = touch_in(&mut tx, keys, at).await?;
-        tx.commit().await?;
-        Ok(out)
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            let out = touch_in(&mut tx, keys, at).await?;
+            tx.commit().await.map_err(crate::error::committing)?;
+            Ok(out)
+        })
+        .await
     }
 
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
-        let mut tx = self.pool.begin().await?;
-        let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
-        let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
-        if !ids.is_empty() {
-            sqlx::query(SET_SOURCE_HASHES)
-                .bind(List(&ids))
-                .bind(List(&hashes))
-                .execute(&mut *tx)
-                .await?;
-        }
-        let touched = touch_in(&mut tx, w.touch, w.at).await?;
-        let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
-        if w.activate {
-            super::Shared::activate_in(&mut tx, w.board, w.at).await?;
-        }
-        let closed = match w.close_unseen_before {
-            Some(before) => {
-                let scope = UnseenScope {
-                    source: w.board.provider.clone(),
-                    board_prefixes: vec![w.board.external_id_prefix()],
-                    last_seen_before: before,
-                };
-                close_unseen_in(&mut tx, &scope, ClosedReason::BoardUnseen, w.at).await?
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.at).await?;
+            let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
+            if !ids.is_empty() {
+                sqlx::query(SET_SOURCE_HASHES)
+                    .bind(List(&ids))
+                    .bind(List(&hashes))
+                    .execute(&mut *tx)
+                    .await?;
             }
-            None => Vec::new(),
-        };
-        tx.commit().await?;
-        Ok(BoardWritten { upserted, touched, closed, health })
+            let touched = touch_in(&mut tx, w.touch, w.at).await?;
+            let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
+            if w.activate {
+                super::Shared::activate_in(&mut tx, w.board, w.at).await?;
+            }
+            let closed = match w.close_unseen_before {
+                Some(before) => {
+                    let scope = UnseenScope {
+                        source: w.board.provider.clone(),
+                        board_prefixes: vec![w.board.external_id_prefix()],
+                        last_seen_before: before,
+                    };
+                    close_unseen_in(&mut tx, &scope, ClosedReason::BoardUnseen, w.at).await?
+                }
+                None => Vec::new(),
+            };
+            tx.commit().await.map_err(crate::error::committing)?;
+            Ok(BoardWritten { upserted, touched, closed, health })
+        })
+        .await
     }
 
     async fn close_unseen(
@@ -99,10 +110,13 @@ impl IngestRepo for PgStore {
         reason: ClosedReason,
         at: DateTime<Utc>,
     ) -> Result<Vec<JobId>> {
-        let mut tx = self.pool.begin().await?;
-        let out = close_unseen_in(&mut tx, scope, reason, at).await?;
-        tx.commit().await?;
-        Ok(out)
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            let out = close_unseen_in(&mut tx, scope, reason, at).await?;
+            tx.commit().await.map_err(crate::error::committing)?;
+            Ok(out)
+        })
+        .await
     }
 }
 

@@ -8,11 +8,13 @@ use sqlx::PgConnection;
 use super::{
     PgStore, Shared,
     outbox::{OUTBOXES, enqueue},
+    retry_once_if_lost,
 };
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
     Upserted,
     bind::{List, Stamp},
+    error::committing,
     plan::{
         ExistingRow, Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan,
         reopened_ids, reopened_upserts,
@@ -86,10 +88,13 @@ impl JobRepo for PgStore {
         if postings.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool.begin().await?;
-        let results = upsert_in(&mut tx, postings, seen_at).await?;
-        tx.commit().await?;
-        Ok(results)
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            let results = upsert_in(&mut tx, postings, seen_at).await?;
+            tx.commit().await.map_err(committing)?;
+            Ok(results)
+        })
+        .await
     }
 
     async fn refresh_unchanged(
@@ -103,14 +108,18 @@ impl JobRepo for PgStore {
         let seen_at = Stamp(seen_at);
         let (sources, external_ids): (Vec<&str>, Vec<&str>) =
             items.iter().map(|i| (i.key.source.as_str(), i.key.external_id.as_str())).unzip();
-        let mut tx = self.pool.begin().await?;
-        let found = existing(&mut tx, &sources, &external_ids).await?;
-        let (out, bumped) = refresh_plan(items, &found);
-        bump(&mut tx, &bumped, seen_at).await?;
-        let index = super::clusters::recluster(&mut tx, &reopened_ids(&out)).await?;
-        enqueue(&mut tx, OutboxKind::Index, &index, seen_at).await?;
-        tx.commit().await?;
-        Ok(out)
+        let (sources, external_ids) = (&sources, &external_ids);
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            let found = existing(&mut tx, sources, external_ids).await?;
+            let (out, bumped) = refresh_plan(items, &found);
+            bump(&mut tx, &bumped, seen_at).await?;
+            let index = super::clusters::recluster(&mut tx, &reopened_ids(&out)).await?;
+            enqueue(&mut tx, OutboxKind::Index, &index, seen_at).await?;
+            tx.commit().await.map_err(committing)?;
+            Ok(out)
+        })
+        .await
     }
 
     async fn close_jobs(
@@ -124,32 +133,39 @@ impl JobRepo for PgStore {
         }
         let at = Stamp(at);
         let (sources, external_ids) = key_columns(keys);
-        let mut tx = self.pool.begin().await?;
-        let rows: Vec<i64> = sqlx::query_scalar(
-            "UPDATE jobs AS j SET closed_at = $1, closed_reason = $2 \
+        let (sources, external_ids) = (&sources, &external_ids);
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            let rows: Vec<i64> = sqlx::query_scalar(
+                "UPDATE jobs AS j SET closed_at = $1, closed_reason = $2 \
              FROM UNNEST($3::text[], $4::text[]) AS k(source, external_id) \
              WHERE j.source = k.source AND j.external_id = k.external_id \
                AND j.closed_at IS NULL \
              RETURNING j.id",
-        )
-        .bind(at)
-        .bind(reason.as_str())
-        .bind(List(&sources))
-        .bind(List(&external_ids))
-        .fetch_all(&mut *tx)
-        .await?;
-        let mut ids = rows.into_iter().map(job_id).collect::<Result<Vec<_>>>()?;
-        ids.sort();
-        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
-        enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
-        let released = super::clusters::release_duplicates(&mut tx, &raw).await?;
-        enqueue(&mut tx, OutboxKind::Index, &released, at).await?;
-        tx.commit().await?;
-        Ok(ids)
+            )
+            .bind(at)
+            .bind(reason.as_str())
+            .bind(List(sources))
+            .bind(List(external_ids))
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut ids = rows.into_iter().map(job_id).collect::<Result<Vec<_>>>()?;
+            ids.sort();
+            let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+            enqueue(&mut tx, OutboxKind::Delete, &raw, at).await?;
+            let released = super::clusters::release_duplicates(&mut tx, &raw).await?;
+            enqueue(&mut tx, OutboxKind::Index, &released, at).await?;
+            tx.commit().await.map_err(committing)?;
+            Ok(ids)
+        })
+        .await
     }
 
     async fn set_duplicate_of(&self, id: JobId, canonical: Option<JobId>) -> Result<bool> {
-        Shared::set_duplicate_of(self.pool.begin().await?, &OUTBOXES, id, canonical).await
+        retry_once_if_lost(|| async move {
+            Shared::set_duplicate_of(self.pool.begin().await?, &OUTBOXES, id, canonical).await
+        })
+        .await
     }
 
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>> {
@@ -157,15 +173,19 @@ impl JobRepo for PgStore {
             return Ok(Vec::new());
         }
         let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
-        let rows = sqlx::query_as(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE id = ANY($1) ORDER BY id"
-        ))
-        .bind(List(&raw))
-        .fetch_all(&self.pool)
-        .await?;
-        jobs(rows)
+        let raw = &raw;
+        retry_once_if_lost(|| async move {
+            let rows = sqlx::query_as(concat!(
+                "SELECT ",
+                job_columns!(),
+                " FROM jobs WHERE id = ANY($1) ORDER BY id"
+            ))
+            .bind(List(raw))
+            .fetch_all(&self.pool)
+            .await?;
+            jobs(rows)
+        })
+        .await
     }
 
     async fn open_duplicates_of(&self, canonicals: &[JobId]) -> Result<Vec<Job>> {
@@ -173,38 +193,46 @@ impl JobRepo for PgStore {
             return Ok(Vec::new());
         }
         let raw: Vec<i64> = canonicals.iter().map(|i| i.get()).collect();
-        let rows = sqlx::query_as(concat!(
-            "SELECT ",
-            job_columns!(),
-            " FROM jobs WHERE duplicate_of = ANY($1) AND closed_at IS NULL ORDER BY id"
-        ))
-        .bind(List(&raw))
-        .fetch_all(&self.pool)
-        .await?;
-        jobs(rows)
+        let raw = &raw;
+        retry_once_if_lost(|| async move {
+            let rows = sqlx::query_as(concat!(
+                "SELECT ",
+                job_columns!(),
+                " FROM jobs WHERE duplicate_of = ANY($1) AND closed_at IS NULL ORDER BY id"
+            ))
+            .bind(List(raw))
+            .fetch_all(&self.pool)
+            .await?;
+            jobs(rows)
+        })
+        .await
     }
 
     async fn jobs_after(&self, after: Option<JobId>, limit: u32) -> Result<Vec<Job>> {
-        Shared::jobs_after(&self.pool, after, limit).await
+        retry_once_if_lost(|| async move { Shared::jobs_after(&self.pool, after, limit).await })
+            .await
     }
 
     async fn rewrite_derived(&self, updates: &[DerivedUpdate], at: DateTime<Utc>) -> Result<u64> {
         if updates.is_empty() {
             return Ok(0);
         }
-        Shared::rewrite_derived(self.pool.begin().await?, &OUTBOXES, updates, at).await
+        retry_once_if_lost(|| async move {
+            Shared::rewrite_derived(self.pool.begin().await?, &OUTBOXES, updates, at).await
+        })
+        .await
     }
 
     async fn list_open_jobs(&self, page: ListPage) -> Result<JobList> {
-        Shared::list_open_jobs(&self.pool, page).await
+        retry_once_if_lost(|| async move { Shared::list_open_jobs(&self.pool, page).await }).await
     }
 
     async fn job_by_slug(&self, slug: &PublicSlug) -> Result<Option<Job>> {
-        Shared::job_by_slug(&self.pool, slug).await
+        retry_once_if_lost(|| async move { Shared::job_by_slug(&self.pool, slug).await }).await
     }
 
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>> {
-        Shared::job_by_key(&self.pool, key).await
+        retry_once_if_lost(|| async move { Shared::job_by_key(&self.pool, key).await }).await
     }
 }
 

@@ -8,11 +8,16 @@
 //! Outages: a connection is handed out without a ping when it was used within the last second
 //! ([`PING_WHEN_IDLE_FOR`]); one idle for longer, or opened before the last time a server
 //! dropped a connection of this process (a restart, `pg_terminate_backend`), is pinged first and
-//! replaced when dead. So a server that terminates every backend of the pool costs at most the
-//! one request that found out, not one per stale connection, and nothing extra in normal
-//! operation. Waiting for a connection (an unreachable server: sqlx retries a refused connect
-//! with backoff) gives up after [`ACQUIRE_TIMEOUT`], 5 s, so requests answer "unavailable"
-//! well inside the API's 30 s request timeout.
+//! replaced when dead. The request that finds out (its connection was used less than a second
+//! ago, so it was not pinged) runs again, once, whole, on a tested connection
+//! ([`retry_once_if_lost`]): reads and transactions whose connection was lost before their
+//! `COMMIT` was sent did nothing (the server rolls back a transaction whose connection dies).
+//! A loss at `COMMIT`, and the single-statement writes (each its own commit: `fail_outbox`,
+//! the leases and claims, board status, …), leave the outcome unknown and are never retried.
+//! So a server that terminates every backend of the pool fails no read and no transaction, and
+//! costs nothing extra in normal operation. Waiting for a connection (an unreachable server:
+//! sqlx retries a refused connect with backoff) gives up after [`ACQUIRE_TIMEOUT`], 5 s, so
+//! requests answer "unavailable" well inside the API's 30 s request timeout.
 
 mod boards;
 mod clusters;
@@ -34,6 +39,28 @@ use sqlx::{
 };
 
 use crate::{Backend, Result, Store};
+
+/// Runs `op`, and once more if it lost its connection before reaching a commit point
+/// ([`StoreError::is_retryable_loss`](crate::StoreError::is_retryable_loss)). The loss was
+/// recorded, so the second run gets a connection that was pinged (or a new one). Only for
+/// operations that are reads, or transactions that commit through
+/// [`committing`](crate::error::committing): never for a single-statement write.
+pub(crate) async fn retry_once_if_lost<T, F, Fut>(mut op: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T>>,
+{
+    match op().await {
+        Err(e) if e.is_retryable_loss() => {
+            tracing::debug!(
+                error = &e as &dyn std::error::Error,
+                "connection lost before committing, running the operation again"
+            );
+            op().await
+        }
+        done => done,
+    }
+}
 
 /// Embedded migrations for PostgreSQL.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations/postgres");
@@ -99,8 +126,11 @@ impl Store for PgStore {
     }
 
     async fn ping(&self) -> Result<()> {
-        sqlx::query(crate::CATALOGUE_PROBE).execute(&self.pool).await?;
-        Ok(())
+        retry_once_if_lost(|| async {
+            sqlx::query(crate::CATALOGUE_PROBE).execute(&self.pool).await?;
+            Ok(())
+        })
+        .await
     }
 
     async fn close(&self) {

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, SubsecRound, Utc};
 use sqlx::PgConnection;
 
-use super::{PgStore, Shared};
+use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{
     ClaimOptions, OutboxItem, OutboxKind, OutboxRepo, Result,
     bind::Stamp,
@@ -48,7 +48,10 @@ impl OutboxRepo for PgStore {
     }
 
     async fn ack_outbox(&self, kind: OutboxKind, items: &[OutboxItem]) -> Result<u64> {
-        Shared::ack_outbox(self.pool.begin().await?, &OUTBOXES, kind, items).await
+        retry_once_if_lost(|| async move {
+            Shared::ack_outbox(self.pool.begin().await?, &OUTBOXES, kind, items).await
+        })
+        .await
     }
 
     async fn fail_outbox(
@@ -67,8 +70,11 @@ impl OutboxRepo for PgStore {
         items: &[OutboxItem],
         now: DateTime<Utc>,
     ) -> Result<u64> {
-        Shared::renew_outbox(self.pool.begin().await?, &OUTBOXES, kind, items, now.trunc_subsecs(6))
-            .await
+        let now = now.trunc_subsecs(6);
+        retry_once_if_lost(|| async move {
+            Shared::renew_outbox(self.pool.begin().await?, &OUTBOXES, kind, items, now).await
+        })
+        .await
     }
 
     async fn hold_writer_lease(
@@ -85,7 +91,10 @@ impl OutboxRepo for PgStore {
     }
 
     async fn outbox_depth(&self, kind: OutboxKind) -> Result<u64> {
-        Shared::outbox_depth(&self.pool, &OUTBOXES, kind).await
+        retry_once_if_lost(
+            || async move { Shared::outbox_depth(&self.pool, &OUTBOXES, kind).await },
+        )
+        .await
     }
 
     async fn purge_outbox_before(&self, kind: OutboxKind, before: DateTime<Utc>) -> Result<u64> {

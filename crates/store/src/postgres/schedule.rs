@@ -6,7 +6,7 @@ use chrono::{DateTime, SubsecRound, Utc};
 use freehire_domain::Provider;
 use sqlx::{PgConnection, Row, postgres::PgRow};
 
-use super::{PgStore, Shared};
+use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{
     ClaimHolder, Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
     plan::{RunCandidate, run_status_columns},
@@ -47,6 +47,7 @@ async fn take(
 #[async_trait]
 impl ScheduleRepo for PgStore {
     async fn provider_roster(&self) -> Result<Vec<Provider>> {
+        retry_once_if_lost(|| async move {
         let rows: Vec<String> = sqlx::query_scalar(
             "SELECT DISTINCT provider FROM boards WHERE status IN ('pending', 'active') ORDER BY provider",
         )
@@ -55,6 +56,8 @@ impl ScheduleRepo for PgStore {
         rows.iter()
             .map(|p| Provider::parse(p).map_err(|e| StoreError::corrupt("provider", e)))
             .collect()
+        })
+        .await
     }
 
     async fn set_provider_schedule(
@@ -88,6 +91,7 @@ impl ScheduleRepo for PgStore {
         now: DateTime<Utc>,
     ) -> Result<Option<Provider>> {
         let now = now.trunc_subsecs(6);
+        retry_once_if_lost(|| async move {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) \
@@ -121,8 +125,10 @@ impl ScheduleRepo for PgStore {
                 break;
             }
         }
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(claimed)
+        })
+        .await
     }
 
     async fn claim_provider(
@@ -133,6 +139,7 @@ impl ScheduleRepo for PgStore {
         now: DateTime<Utc>,
     ) -> Result<bool> {
         let now = now.trunc_subsecs(6);
+        retry_once_if_lost(|| async move {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) \
@@ -155,8 +162,10 @@ impl ScheduleRepo for PgStore {
         if free {
             take(&mut tx, &c, worker, defaults, now).await?;
         }
-        tx.commit().await?;
+        tx.commit().await.map_err(crate::error::committing)?;
         Ok(free)
+        })
+        .await
     }
 
     async fn renew_provider_claim(
@@ -170,18 +179,23 @@ impl ScheduleRepo for PgStore {
     }
 
     async fn provider_claim(&self, provider: &Provider) -> Result<Option<ClaimHolder>> {
-        let row =
-            sqlx::query(PROVIDER_CLAIM).bind(provider.as_str()).fetch_optional(&self.pool).await?;
-        row.map(|row| {
-            let since: DateTime<Utc> = row.try_get("claimed_at")?;
-            let heartbeat: Option<DateTime<Utc>> = row.try_get("heartbeat_at")?;
-            Ok(ClaimHolder {
-                worker: row.try_get("claimed_by")?,
-                since,
-                heartbeat: heartbeat.unwrap_or(since).max(since),
+        retry_once_if_lost(|| async move {
+            let row = sqlx::query(PROVIDER_CLAIM)
+                .bind(provider.as_str())
+                .fetch_optional(&self.pool)
+                .await?;
+            row.map(|row| {
+                let since: DateTime<Utc> = row.try_get("claimed_at")?;
+                let heartbeat: Option<DateTime<Utc>> = row.try_get("heartbeat_at")?;
+                Ok(ClaimHolder {
+                    worker: row.try_get("claimed_by")?,
+                    since,
+                    heartbeat: heartbeat.unwrap_or(since).max(since),
+                })
             })
+            .transpose()
         })
-        .transpose()
+        .await
     }
 
     async fn take_over_provider(
@@ -192,36 +206,39 @@ impl ScheduleRepo for PgStore {
         now: DateTime<Utc>,
     ) -> Result<Option<ClaimHolder>> {
         let now = now.trunc_subsecs(6);
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) \
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(
+                "INSERT INTO ingest_run_state (provider, next_due_at) VALUES ($1, $2) \
              ON CONFLICT (provider) DO NOTHING",
-        )
-        .bind(provider.as_str())
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        let row = sqlx::query(
-            "SELECT r.provider, r.claimed_at, r.heartbeat_at, r.claimed_by, s.cadence_sec, \
+            )
+            .bind(provider.as_str())
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            let row = sqlx::query(
+                "SELECT r.provider, r.claimed_at, r.heartbeat_at, r.claimed_by, s.cadence_sec, \
              s.timeout_sec, true AS enabled \
              FROM ingest_run_state AS r LEFT JOIN ingest_schedule AS s ON s.provider = r.provider \
              WHERE r.provider = $1 FOR UPDATE OF r",
-        )
-        .bind(provider.as_str())
-        .fetch_one(&mut *tx)
-        .await?;
-        let c = candidate(&row)?;
-        let previous = match (c.held(defaults, now), c.claimed_at) {
-            (true, Some(since)) => Some(ClaimHolder {
-                worker: row.try_get::<Option<String>, _>("claimed_by")?.unwrap_or_default(),
-                since,
-                heartbeat: c.heartbeat_at.unwrap_or(since).max(since),
-            }),
-            _ => None,
-        };
-        take(&mut tx, &c, worker, defaults, now).await?;
-        tx.commit().await?;
-        Ok(previous)
+            )
+            .bind(provider.as_str())
+            .fetch_one(&mut *tx)
+            .await?;
+            let c = candidate(&row)?;
+            let previous = match (c.held(defaults, now), c.claimed_at) {
+                (true, Some(since)) => Some(ClaimHolder {
+                    worker: row.try_get::<Option<String>, _>("claimed_by")?.unwrap_or_default(),
+                    since,
+                    heartbeat: c.heartbeat_at.unwrap_or(since).max(since),
+                }),
+                _ => None,
+            };
+            take(&mut tx, &c, worker, defaults, now).await?;
+            tx.commit().await.map_err(crate::error::committing)?;
+            Ok(previous)
+        })
+        .await
     }
 
     async fn finish_provider_run(
