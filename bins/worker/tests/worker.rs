@@ -49,16 +49,8 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     assert!(total >= 5, "{total}");
     // Within a tick the worker drains the search outbox into its index; a read-only open (what
     // the API does) sees the documents.
-    let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let found = indexed_total(&index).await.unwrap();
-        if found == total {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the index never caught up ({found} of {total})");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    index_reaches(&dir.path().join("index"), total, deadline, "the index never caught up").await;
     let boards = store.list_boards(&Default::default()).await.unwrap();
     assert_eq!(boards[0].status, BoardStatus::Active, "the first crawl activates the board");
 
@@ -80,6 +72,20 @@ fn worker(db: &std::path::Path, index: &std::path::Path, origin: &str, id: &str)
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     c
+}
+
+/// Waits until a read-only open of `index` finds `total` documents, panicking with `what`
+/// (and how far it got) after `deadline`.
+async fn index_reaches(index: &std::path::Path, total: u64, deadline: Instant, what: &str) {
+    let reader = freehire_search::EmbeddedIndex::open_read_only(index).unwrap();
+    loop {
+        let found = indexed_total(&reader).await.unwrap();
+        if found == total {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what} ({found} of {total})");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Worker A claims ashby and hangs on a slow board; kill -9 leaves its claim and its writer
@@ -138,15 +144,7 @@ async fn a_killed_worker_releases_its_provider_and_the_drain_within_the_expiry()
     };
     let took = killed.elapsed();
     assert!(took < Duration::from_secs(15), "taken over after {took:?}; the expiry is 6 s");
-    let reader = freehire_search::EmbeddedIndex::open_read_only(&index).unwrap();
-    loop {
-        let found = indexed_total(&reader).await.unwrap();
-        if found == total {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the drain was never taken over ({found} of {total})");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    index_reaches(&index, total, deadline, "the drain was never taken over").await;
     assert!(b.try_wait().unwrap().is_none(), "worker B runs on");
     assert!(c.try_wait().unwrap().is_none(), "worker C runs on");
     for child in [&mut b, &mut c] {
@@ -154,4 +152,144 @@ async fn a_killed_worker_releases_its_provider_and_the_drain_within_the_expiry()
         assert!(status.success(), "{status}");
     }
     eprintln!("taken over {took:?} after kill -9; index complete {:?} after", killed.elapsed());
+}
+
+/// Worker processes killed (SIGKILL) when the test ends, so a failed assertion leaves none
+/// running.
+struct Reap(Vec<std::process::Child>);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Every JSON log line in `path`, parsed (empty while the file is not there yet).
+fn log_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .collect()
+}
+
+/// The `"ingest run finished"` lines of a worker's log: the provider and how many jobs it
+/// inserted.
+fn finished_runs(log: &[serde_json::Value]) -> Vec<(String, u64)> {
+    log.iter()
+        .filter(|l| l["fields"]["message"] == "ingest run finished")
+        .map(|l| {
+            let fields = &l["fields"];
+            (fields["provider"].as_str().unwrap().to_owned(), fields["inserted"].as_u64().unwrap())
+        })
+        .collect()
+}
+
+/// Two worker processes on one SQLite file and one embedded index directory, two providers due
+/// (Ashby's `reedsy` board and Lever's `idealistconsulting`, both answered 2 s late so the
+/// first worker cannot run both before the second one claims): each worker runs one provider
+/// (its own JSON log names the run), neither exits nor logs an error (no busy lock), exactly
+/// one holds the writer lease, and the index ends with every open job of both providers.
+///
+/// Fixtures: `ashby-boards/reedsy.json` (stapply-ai/ats-scrapers, MIT) and
+/// `careerkit/lever.json` (careerkit, MIT, Omid Mojtahedi), real recorded board responses;
+/// see the LICENSE and README.md beside them.
+// scenario: Two worker processes share one SQLite file and one index directory
+#[tokio::test]
+async fn two_worker_processes_on_one_embedded_engine_both_ingest() {
+    let started = Instant::now();
+    let fixtures = freehire_app::testing::ats_fixtures(env!("CARGO_MANIFEST_DIR"));
+    let late =
+        |path: &str| Reply::file(fixtures.join(path)).unwrap().delayed(Duration::from_secs(2));
+    let ashby_route = Route::get("https://api.ashbyhq.com", "/posting-api/job-board/reedsy")
+        .reply(late("ashby-boards/reedsy.json"));
+    let lever_route = Route::get("https://api.lever.co", "/v0/postings/idealistconsulting")
+        .query("mode=json")
+        .reply(late("careerkit/lever.json"));
+    let server =
+        ReplayServer::builder().route(ashby_route).route(lever_route).start().await.unwrap();
+    let origin = server.origin().url().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let (db, index) = (dir.path().join("freehire.db"), dir.path().join("index"));
+    let store = SqliteStore::connect(&SqliteLocation::File(db.clone())).await.unwrap();
+    store.migrate().await.unwrap();
+    for (provider, board, company) in
+        [("ashby", "reedsy", "Reedsy"), ("lever", "idealistconsulting", "Idealist Consulting")]
+    {
+        let key = BoardKey::new(Provider::parse(provider).unwrap(), board, "").unwrap();
+        let new =
+            NewBoard { key, company: company.into(), url: None, status: BoardStatus::Pending };
+        store.add_board(&new, Utc::now()).await.unwrap();
+    }
+
+    let logs = [dir.path().join("worker-a.log"), dir.path().join("worker-b.log")];
+    let mut workers = Reap(Vec::new());
+    for (id, log) in ["worker-a", "worker-b"].into_iter().zip(&logs) {
+        let mut command = worker(&db, &index, &origin, id);
+        command
+            .env("FREEHIRE_LOG_FORMAT", "json")
+            .env("RUST_LOG", "info")
+            .stdout(std::fs::File::create(log).unwrap())
+            .stderr(std::fs::File::create(log.with_extension("stderr")).unwrap());
+        workers.0.push(command.spawn().unwrap());
+    }
+
+    // Each worker's log shows one finished run, of a different provider.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let runs = loop {
+        let runs: Vec<_> = logs.iter().map(|l| finished_runs(&log_lines(l))).collect();
+        if runs.iter().all(|r| !r.is_empty()) {
+            break runs;
+        }
+        for (child, log) in workers.0.iter_mut().zip(&logs) {
+            let exited = child.try_wait().unwrap();
+            assert!(exited.is_none(), "{} exited {exited:?}: {:?}", log.display(), log_lines(log));
+        }
+        if Instant::now() >= deadline {
+            let said: Vec<_> = logs.iter().map(|l| log_lines(l)).collect();
+            let asked = server.requests();
+            panic!("not both workers ran a provider: {runs:?}; logs {said:?}; requests {asked:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut providers: Vec<_> = runs.iter().flatten().map(|(p, _)| p.as_str()).collect();
+    providers.sort_unstable();
+    assert_eq!(providers, ["ashby", "lever"], "one run each, never the same provider: {runs:?}");
+    assert!(runs.iter().flatten().all(|(_, inserted)| *inserted > 0), "{runs:?}");
+    let inserted: u64 = runs.iter().flatten().map(|(_, n)| n).sum();
+    let ran = started.elapsed();
+
+    // Every job of both providers is stored, and the one drain puts them all in the index.
+    let total = store.list_open_jobs(ListPage::default()).await.unwrap().total;
+    assert_eq!(total, inserted, "the store holds what both runs inserted");
+    index_reaches(&index, total, deadline, "the index never caught up").await;
+
+    for child in &mut workers.0 {
+        assert!(child.try_wait().unwrap().is_none(), "both workers run on");
+        let status = terminate(child, Duration::from_secs(20), "a worker did not stop").await;
+        assert!(status.success(), "{status}");
+    }
+    let logs: Vec<_> = logs.iter().map(|l| log_lines(l)).collect();
+    for log in &logs {
+        let errors: Vec<_> = log.iter().filter(|l| l["level"] == "ERROR").collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+    let drainers = logs
+        .iter()
+        .filter(|log| {
+            log.iter().any(|l| {
+                l["fields"]["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("holding the embedded index's writer lease"))
+            })
+        })
+        .count();
+    assert_eq!(drainers, 1, "exactly one worker writes the index");
+    eprintln!(
+        "two workers: {runs:?}; runs done {ran:?}, index complete ({total} jobs) {:?}",
+        started.elapsed()
+    );
 }
