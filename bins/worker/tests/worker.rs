@@ -15,8 +15,13 @@ use freehire_store::{
     BoardRepo, JobRepo, ListPage, ScheduleRepo, SqliteLocation, SqliteStore, Store,
 };
 
+/// The process tests run one at a time: each starts worker processes and a replay server
+/// with deadlines of a few seconds, which parallel runs on a 2-core machine would stretch.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test]
 async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
+    let _serial = SERIAL.lock().await;
     let server = ashby_replay(env!("CARGO_MANIFEST_DIR")).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("freehire.db");
@@ -96,6 +101,7 @@ async fn index_reaches(index: &std::path::Path, total: u64, deadline: Instant, w
 // scenario: A killed worker does not block its provider
 #[tokio::test]
 async fn a_killed_worker_releases_its_provider_and_the_drain_within_the_expiry() {
+    let _serial = SERIAL.lock().await;
     let fixtures = freehire_app::testing::ats_fixtures(env!("CARGO_MANIFEST_DIR"));
     let reedsy = fixtures.join("ashby-boards/reedsy.json");
     let slow = Route::get("https://api.ashbyhq.com", "/posting-api/job-board/reedsy")
@@ -200,6 +206,7 @@ fn finished_runs(log: &[serde_json::Value]) -> Vec<(String, u64)> {
 // scenario: Two worker processes share one SQLite file and one index directory
 #[tokio::test]
 async fn two_worker_processes_on_one_embedded_engine_both_ingest() {
+    let _serial = SERIAL.lock().await;
     let started = Instant::now();
     let fixtures = freehire_app::testing::ats_fixtures(env!("CARGO_MANIFEST_DIR"));
     let late =
