@@ -327,6 +327,24 @@ pub(crate) fn touch_merge(
         .collect()
 }
 
+/// A claim's last sign of life: its last heartbeat, or the claim instant before the first one
+/// (and never earlier than the claim).
+pub(crate) fn last_beat(
+    claimed_at: chrono::DateTime<chrono::Utc>,
+    heartbeat_at: Option<chrono::DateTime<chrono::Utc>>,
+) -> chrono::DateTime<chrono::Utc> {
+    heartbeat_at.unwrap_or(claimed_at).max(claimed_at)
+}
+
+/// The holder of a claim as the store reports it.
+pub(crate) fn claim_holder(
+    worker: String,
+    since: chrono::DateTime<chrono::Utc>,
+    heartbeat_at: Option<chrono::DateTime<chrono::Utc>>,
+) -> crate::ClaimHolder {
+    crate::ClaimHolder { worker, since, heartbeat: last_beat(since, heartbeat_at) }
+}
+
 /// A provider's run state as the scheduler reads it.
 pub(crate) struct RunCandidate {
     pub provider: String,
@@ -347,7 +365,18 @@ impl RunCandidate {
         now: chrono::DateTime<chrono::Utc>,
     ) -> bool {
         let timeout = self.timeout_sec.map_or(defaults.timeout, chrono::Duration::seconds);
-        self.claimed_at.is_some_and(|at| self.heartbeat_at.unwrap_or(at).max(at) + timeout > now)
+        self.claimed_at.is_some_and(|at| last_beat(at, self.heartbeat_at) + timeout > now)
+    }
+
+    /// Who holds the live claim at `now` (see [`RunCandidate::held`]), if anyone.
+    pub fn holder(
+        &self,
+        worker: Option<String>,
+        defaults: crate::ScheduleDefaults,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<crate::ClaimHolder> {
+        let since = self.claimed_at.filter(|_| self.held(defaults, now))?;
+        Some(claim_holder(worker.unwrap_or_default(), since, self.heartbeat_at))
     }
 
     /// The provider's cadence.

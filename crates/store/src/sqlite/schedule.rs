@@ -7,6 +7,7 @@ use freehire_domain::Provider;
 use sqlx::{Row, SqliteConnection};
 
 use super::{Shared, SqliteStore};
+use crate::plan::claim_holder;
 use crate::{
     ClaimHolder, Result, RunStatus, ScheduleDefaults, ScheduleOverride, ScheduleRepo, StoreError,
     bind::Stamp,
@@ -165,11 +166,7 @@ impl ScheduleRepo for SqliteStore {
         row.map(|row| {
             let since: DateTime<Utc> = row.try_get("claimed_at")?;
             let heartbeat: Option<DateTime<Utc>> = row.try_get("heartbeat_at")?;
-            Ok(ClaimHolder {
-                worker: row.try_get("claimed_by")?,
-                since,
-                heartbeat: heartbeat.unwrap_or(since).max(since),
-            })
+            Ok(claim_holder(row.try_get("claimed_by")?, since, heartbeat))
         })
         .transpose()
     }
@@ -201,14 +198,7 @@ impl ScheduleRepo for SqliteStore {
         .fetch_one(&mut *tx)
         .await?;
         let c = candidate(&row)?;
-        let previous = match (c.held(defaults, now), c.claimed_at) {
-            (true, Some(since)) => Some(ClaimHolder {
-                worker: row.try_get::<Option<String>, _>("claimed_by")?.unwrap_or_default(),
-                since,
-                heartbeat: c.heartbeat_at.unwrap_or(since).max(since),
-            }),
-            _ => None,
-        };
+        let previous = c.holder(row.try_get("claimed_by")?, defaults, now);
         take(&mut tx, &c, worker, defaults, now).await?;
         tx.commit().await?;
         Ok(previous)
