@@ -51,6 +51,11 @@ numeric_id! {
 }
 
 numeric_id! {
+    /// A minted API key: addresses it under `/me/api-keys/{id}`, always with its owner.
+    ApiKeyId, "api_key_id"
+}
+
+numeric_id! {
     /// A row in `jobs`. Internal: never exposed over HTTP.
     JobId, "job_id"
 }

@@ -11,11 +11,15 @@
 //!   rejected with a [`DomainError`] that lists the allowed ones.
 //! - **Jobs**: [`JobPosting`] (what a writer stores), [`Job`] (the stored row), [`Facets`],
 //!   [`Salary`], the content hash and the effective posted date.
+//! - **Accounts**: [`Email`], [`Password`] (never printed), [`Username`], [`Timezone`],
+//!   [`Language`], [`ApiKeyName`], [`Role`], [`ApiKeyScope`], [`CodePurpose`], and the stored
+//!   [`User`] and [`ApiKey`].
 //! - **Boards**: [`Board`], [`NewBoard`], [`BoardHealth`] and the cooldown schedule.
 //! - **Slugs** (reference §3.12): [`slugify`], [`company_slug`], [`company_key`], [`job_slug`].
 //!
 //! Pure: no IO, no async, no database or HTTP types.
 
+mod account;
 mod board;
 mod error;
 mod ids;
@@ -25,11 +29,16 @@ mod slug;
 mod structured;
 mod vocab;
 
+pub use account::{
+    API_KEY_NAME_MAX_CHARS, ApiKey, ApiKeyName, EMAIL_MAX_CHARS, Email, LANGUAGE_MAX_CHARS,
+    Language, PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, Password, Timezone, USERNAME_MAX_CHARS, User,
+    Username,
+};
 pub use board::{
     Board, BoardHealth, COOLDOWN_BASE, COOLDOWN_CAP, COOLDOWN_THRESHOLD, NewBoard, cooldown_for,
 };
 pub use error::DomainError;
-pub use ids::{BoardId, JobId, UserId};
+pub use ids::{ApiKeyId, BoardId, JobId, UserId};
 pub use job::{Facets, Job, JobPosting, MAX_EXPERIENCE_YEARS, Salary, effective_posted_at};
 pub use provider::{BoardKey, CountryCode, Provider};
 pub use slug::{
@@ -37,6 +46,6 @@ pub use slug::{
 };
 pub use structured::Structured;
 pub use vocab::{
-    BoardStatus, Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, Region,
-    SalaryPeriod, Seniority, TechFlag, WorkMode,
+    ApiKeyScope, BoardStatus, Category, ClosedReason, CodePurpose, EducationLevel, EmploymentType,
+    EnglishLevel, Region, Role, SalaryPeriod, Seniority, TechFlag, WorkMode,
 };

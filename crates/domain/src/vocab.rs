@@ -221,6 +221,38 @@ impl TechFlag {
     }
 }
 
+vocabulary! {
+    /// What an account may do beyond its own data.
+    Role, "role" {
+        /// A job seeker.
+        User = "user",
+        /// May curate the catalogue as well.
+        Moderator = "moderator",
+    }
+}
+
+vocabulary! {
+    /// What an API key reaches (reference §6.2): `full` is everything the account reaches but
+    /// key management, password change and account deletion (cookie only); `cv` only
+    /// `/auth/me` and the CV surfaces.
+    ApiKeyScope, "scope" {
+        /// Every route a signed-in caller reaches, but the cookie-only ones.
+        Full = "full",
+        /// `/auth/me` and the CV surfaces only.
+        Cv = "cv",
+    }
+}
+
+vocabulary! {
+    /// What a mailed one-time code proves.
+    CodePurpose, "purpose" {
+        /// That the account holder reads the account's mailbox (email verification).
+        Verify = "verify",
+        /// The same, to set a new password without the old one.
+        Reset = "reset",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
