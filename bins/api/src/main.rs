@@ -7,12 +7,13 @@
 use std::{net::SocketAddr, time::Duration};
 
 use anyhow::Context;
-use freehire_api::{AppState, ServerLimits};
+use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
+use freehire_app::accounts::AccountsArgs;
 use freehire_app::process::LogFormat;
 use freehire_app::search_engine::SearchEngineArgs;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 
-/// Serves the freehire HTTP API (job search, job detail, health).
+/// Serves the freehire HTTP API (job search, job detail, accounts, health).
 #[derive(Debug, clap::Parser)]
 #[command(name = "freehire-api", version, about, long_about = None)]
 struct Config {
@@ -37,6 +38,10 @@ struct Config {
     /// Most connections open at once; more wait in the listen backlog until one closes.
     #[arg(long, env = "FREEHIRE_MAX_CONNECTIONS", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_connections: u64,
+
+    /// Accounts: the session secret and lifetime, the cookie, and where mail goes.
+    #[command(flatten)]
+    accounts: AccountsArgs,
 
     /// Log format. Log levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
@@ -64,7 +69,13 @@ async fn run(config: Config) -> anyhow::Result<()> {
         "freehire-api listening: try http://{}/api/v1/jobs",
         config.listen
     );
-    let state = AppState::open(&services).await;
+    let accounts = config
+        .accounts
+        .accounts(services.store.clone(), &config.database_url)
+        .context("setting up accounts")?;
+    tracing::info!(mail = %accounts.mailer().describe(), "account mail goes here");
+    let cookie = CookieConfig { secure: config.accounts.cookie_secure };
+    let state = AppState::open(&services, accounts, cookie).await;
     let limits = ServerLimits {
         header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
         max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),

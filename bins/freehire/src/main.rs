@@ -44,6 +44,12 @@ enum Catalogue {
     Ingest(commands::ingest::IngestArgs),
     /// Rebuild the whole search index from the database.
     Reindex(commands::reindex::ReindexArgs),
+    /// Manage accounts (operators).
+    #[command(subcommand)]
+    Users(commands::users::UsersCommand),
+    /// Mint API keys for accounts (operators).
+    #[command(subcommand)]
+    Keys(commands::users::KeysCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -87,6 +93,14 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Catalogue::Reindex(args) => {
             commands::reindex::run(store.as_ref(), args, &mut std::io::stdout()).await
+        }
+        Catalogue::Users(cmd) => {
+            let stdin = std::io::stdin();
+            commands::users::run_users(store.clone(), cmd, &mut stdin.lock(), &mut std::io::stdout())
+                .await
+        }
+        Catalogue::Keys(cmd) => {
+            commands::users::run_keys(store.clone(), cmd, &mut std::io::stdout()).await
         }
     };
     store.close().await;

@@ -4,8 +4,8 @@
 //! Every error body is `{"error": message, "code": code, "param"?: name}`: `error` is the
 //! human-readable message (kept from the first API version), `code` the stable machine code,
 //! `param` the request parameter at fault when there is one. Errors of the lower layers become
-//! an `ApiError` here ([`From`] for [`AppError`], [`StoreError`], [`SearchError`] and
-//! [`IndexError`]); no route builds a body by hand. Server-side failures keep their cause as
+//! an `ApiError` here ([`From`] for [`AppError`], [`AccountError`], [`StoreError`],
+//! [`SearchError`] and [`IndexError`]); no route builds a body by hand. Server-side failures keep their cause as
 //! the error's source: it is logged, and answered with a generic message, never leaked.
 
 use std::borrow::Cow;
@@ -16,6 +16,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use freehire_app::AppError;
+use freehire_app::accounts::AccountError;
 use freehire_domain::DomainError;
 use freehire_search::{IndexError, SearchError};
 use freehire_store::StoreError;
@@ -38,6 +39,13 @@ pub enum ErrorCode {
     HeadersTooLarge,
     /// The request body is larger than the server accepts.
     PayloadTooLarge,
+    /// The request body is not JSON (`Content-Type`).
+    UnsupportedMediaType,
+    /// No caller, or credentials that do not hold (a wrong password, an unknown key).
+    Unauthorized,
+    /// A caller the route does not accept (a key scope, a cookie-only route, a role, an
+    /// unverified account).
+    Forbidden,
     /// The search engine refused the query as a whole.
     InvalidQuery,
     /// The addressed resource does not exist.
@@ -62,12 +70,15 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 18] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
         Self::HeadersTooLarge,
         Self::PayloadTooLarge,
+        Self::UnsupportedMediaType,
+        Self::Unauthorized,
+        Self::Forbidden,
         Self::InvalidQuery,
         Self::NotFound,
         Self::MethodNotAllowed,
@@ -89,6 +100,9 @@ impl ErrorCode {
             Self::UriTooLong => StatusCode::URI_TOO_LONG,
             Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Forbidden => StatusCode::FORBIDDEN,
             Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -168,6 +182,9 @@ impl From<StoreError> for ApiError {
             // Validation failures are the caller's; an outage is a 503 (retry later); everything
             // else is ours.
             StoreError::Invalid(d) => d.into(),
+            e @ StoreError::Conflict { field } => {
+                Self::new(ErrorCode::Conflict, e.to_string()).with_param(field)
+            }
             e @ StoreError::Unavailable { .. } => {
                 Self::new(ErrorCode::Unavailable, "database unavailable").with_cause(e)
             }
@@ -214,6 +231,35 @@ impl From<AppError> for ApiError {
             AppError::Search(e) => e.into(),
             e @ AppError::Busy(_) => Self::new(ErrorCode::Conflict, e.to_string()),
             e => Self::internal(e),
+        }
+    }
+}
+
+impl From<AccountError> for ApiError {
+    fn from(e: AccountError) -> Self {
+        let message = e.to_string();
+        match e {
+            AccountError::Invalid(d) => d.into(),
+            AccountError::Store(e) => e.into(),
+            AccountError::EmailTaken => Self::new(ErrorCode::Conflict, message).with_param("email"),
+            AccountError::WrongCredentials => Self::new(ErrorCode::Unauthorized, message),
+            AccountError::WrongCurrentPassword => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param("current_password")
+            }
+            AccountError::Code(_) => Self::new(ErrorCode::InvalidParameter, message).with_param("code"),
+            AccountError::NotVerified => Self::new(ErrorCode::Forbidden, message),
+            AccountError::EmailMismatch => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param("email")
+            }
+            AccountError::ExpiryInPast => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param("expires_at")
+            }
+            AccountError::NotFound(_) => Self::new(ErrorCode::NotFound, message),
+            e @ AccountError::Mail(_) => {
+                Self::new(ErrorCode::Unavailable, "mail cannot be sent now; try again later")
+                    .with_cause(e)
+            }
+            e @ (AccountError::Hashing(_) | AccountError::Config(_)) => Self::internal(e),
         }
     }
 }
@@ -282,6 +328,9 @@ mod tests {
             ("uri_too_long", 414),
             ("headers_too_large", 431),
             ("payload_too_large", 413),
+            ("unsupported_media_type", 415),
+            ("unauthorized", 401),
+            ("forbidden", 403),
             ("invalid_query", 400),
             ("not_found", 404),
             ("method_not_allowed", 405),

@@ -33,6 +33,8 @@
 //! malformed request 400 `bad_request`, a URI over 65,534 bytes 414 `uri_too_long`, a head
 //! over hyper's buffer 431 `headers_too_large`: see [`serve_with`]).
 
+pub mod auth;
+pub mod body;
 mod deadline;
 mod error;
 pub mod extract;
@@ -44,7 +46,12 @@ mod wire;
 
 use std::{future::Future, time::Duration};
 
-use axum::{Router, http::Method, response::IntoResponse, routing::get};
+use axum::{
+    Router,
+    http::Method,
+    response::IntoResponse,
+    routing::{delete, get, patch, post},
+};
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
@@ -68,7 +75,20 @@ pub fn router(state: AppState) -> Router {
         .route("/jobs/{slug}", get(routes::jobs::show))
         .route("/agent/jobs/search", get(routes::search::agent_search))
         .route("/companies", get(routes::companies::list))
-        .route("/companies/{slug}", get(routes::companies::show));
+        .route("/companies/{slug}", get(routes::companies::show))
+        .route("/auth/register", post(routes::auth::register))
+        .route("/auth/login", post(routes::auth::login))
+        .route("/auth/logout", post(routes::auth::logout))
+        .route("/auth/logout-all", post(routes::auth::logout_all))
+        .route("/auth/me", get(routes::auth::me))
+        .route("/auth/verify/request", post(routes::auth::verify_request))
+        .route("/auth/verify/confirm", post(routes::auth::verify_confirm))
+        .route("/auth/password/forgot", post(routes::auth::password_forgot))
+        .route("/auth/password/reset", post(routes::auth::password_reset))
+        .route("/me", patch(routes::me::update).delete(routes::me::delete))
+        .route("/me/password", post(routes::me::change_password))
+        .route("/me/api-keys", get(routes::me::list_keys).post(routes::me::create_key))
+        .route("/me/api-keys/{id}", delete(routes::me::delete_key));
     Router::new()
         .route("/health", get(routes::health::health))
         .nest("/api/v1", api)

@@ -1,4 +1,5 @@
-//! [`AppState`], what every handler reaches, and [`SearchSlot`], the search index the API reads.
+//! [`AppState`], what every handler reaches (the store, the accounts service, the search slot,
+//! the clock), and [`SearchSlot`], the search index the API reads.
 //!
 //! The API never creates an index: a slot over the configured engine opens it for reading on
 //! first use, and while it cannot (the embedded directory holds no index yet: the worker has
@@ -13,15 +14,22 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use freehire_app::AppError;
+use freehire_app::accounts::Accounts;
 use freehire_app::search_engine::{self, Access, SearchEngineConfig};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
+
+use crate::auth::cookie::CookieConfig;
 
 /// What every handler can reach.
 #[derive(Clone)]
 pub struct AppState {
     /// The catalogue.
     pub store: Arc<dyn Store>,
+    /// Accounts, sessions and API keys.
+    pub accounts: Accounts,
+    /// How the session cookie is sent.
+    pub cookie: CookieConfig,
     /// The search index, opened when it can be (search answers 503 without it).
     pub search: SearchSlot,
     /// The clock (tests pin it).
@@ -29,19 +37,31 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State over a store with the system clock and no search index.
-    pub fn new(store: Arc<dyn Store>) -> Self {
-        Self { store, search: SearchSlot::none(), clock: Utc::now }
+    /// State over a store and its accounts service, with the system clock, a cookie without
+    /// `Secure` and no search index.
+    pub fn new(store: Arc<dyn Store>, accounts: Accounts) -> Self {
+        Self {
+            store,
+            accounts,
+            cookie: CookieConfig::default(),
+            search: SearchSlot::none(),
+            clock: Utc::now,
+        }
     }
 
-    /// The state the binary serves: `services`' store, and its search engine opened for
-    /// reading now if it can be, else on a later request ([`SearchSlot::lazy`]).
-    pub async fn open(services: &freehire_app::startup::Services) -> Self {
+    /// The state the binary serves: `services`' store, `accounts` over it, and its search
+    /// engine opened for reading now if it can be, else on a later request
+    /// ([`SearchSlot::lazy`]).
+    pub async fn open(
+        services: &freehire_app::startup::Services,
+        accounts: Accounts,
+        cookie: CookieConfig,
+    ) -> Self {
         let search = SearchSlot::lazy(services.engine.clone());
         if let Err(e) = search.try_open().await {
             tracing::warn!(error = %e, engine = %services.engine, "search answers 503 until the index can be opened");
         }
-        Self { search, ..Self::new(services.store.clone()) }
+        Self { search, cookie, ..Self::new(services.store.clone(), accounts) }
     }
 
     /// The same state with an open search index.

@@ -2,6 +2,8 @@
 //!
 //! Application services that the binaries share, above storage and the source side:
 //!
+//! - [`accounts`]: sign-up, sign-in, sessions, mailed codes, API keys and the operator's
+//!   account commands;
 //! - [`ingest`]: one provider run (the pipeline: fetch each board, normalise every posting,
 //!   write it with its search-outbox row in one transaction per board, record board health),
 //!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
@@ -30,6 +32,7 @@
 //! [`freehire_ingest::Sources`], a clock), so every service runs in tests against real
 //! databases and a local replay server.
 
+pub mod accounts;
 pub mod assistant;
 pub mod boards;
 pub mod config;

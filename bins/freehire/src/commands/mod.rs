@@ -6,6 +6,7 @@ pub mod jobs;
 pub mod migrate;
 pub mod reindex;
 pub mod search;
+pub mod users;
 
 use std::sync::Arc;
 

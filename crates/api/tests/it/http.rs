@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use freehire_api::{AppState, ServerLimits};
+use freehire_api::ServerLimits;
 use freehire_store::testing::TestDb;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -81,7 +81,8 @@ async fn what_hyper_refuses_is_answered_as_json() {
 async fn serve_limited(db: &TestDb, limits: ServerLimits) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    let state = AppState::new(db.store.clone());
+    let mail = tempfile::tempdir().unwrap().keep();
+    let state = crate::server::state(db.store.clone(), &mail);
     tokio::spawn(freehire_api::serve_with(listener, state, limits, std::future::pending()));
     addr
 }

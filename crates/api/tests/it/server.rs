@@ -1,8 +1,13 @@
 //! Starts the real router over a test database.
 
+use std::sync::Arc;
+
 use chrono::{DateTime, TimeZone, Utc};
 use freehire_api::AppState;
-use freehire_store::testing::TestDb;
+use freehire_app::accounts::{
+    Accounts, AccountsConfig, DEFAULT_SESSION_TTL, PasswordHasher, SessionSecret,
+};
+use freehire_store::{Store, testing::TestDb};
 
 /// The pinned clock of the tests.
 pub fn now() -> DateTime<Utc> {
@@ -13,6 +18,22 @@ pub struct Server {
     pub base: String,
     pub db: TestDb,
     pub http: reqwest::Client,
+    /// Where the server's mail is written (the file mailer).
+    pub mail: tempfile::TempDir,
+}
+
+/// An accounts service over `store` mailing into `mail` (a fresh random session secret, the
+/// production hasher).
+pub fn accounts(store: Arc<dyn Store>, mail: &std::path::Path) -> Accounts {
+    let config =
+        AccountsConfig { secret: SessionSecret::random(), session_ttl: DEFAULT_SESSION_TTL };
+    let mailer = Arc::new(freehire_mail::FileMailer::new(mail));
+    Accounts::new(store, mailer, &config, PasswordHasher::owasp())
+}
+
+/// The state the tests serve over `store`, mailing into `mail`.
+pub fn state(store: Arc<dyn Store>, mail: &std::path::Path) -> AppState {
+    AppState { clock: now, ..AppState::new(store.clone(), accounts(store, mail)) }
 }
 
 impl Server {
@@ -24,30 +45,33 @@ impl Server {
         db: TestDb,
         search: Option<std::sync::Arc<dyn freehire_search::SearchIndex>>,
     ) -> Self {
-        let state = AppState { clock: now, ..AppState::new(db.store.clone()) };
+        let mail = tempfile::tempdir().unwrap();
+        let state = state(db.store.clone(), mail.path());
         let state = match search {
             Some(index) => state.with_search(index),
             None => state,
         };
-        Self::start_state(db, state).await
+        Self::serve(db, state, mail).await
     }
 
     /// The server over `state` (its clock is replaced by the pinned one).
     pub async fn start_state(db: TestDb, state: AppState) -> Self {
+        Self::serve(db, state, tempfile::tempdir().unwrap()).await
+    }
+
+    async fn serve(db: TestDb, state: AppState, mail: tempfile::TempDir) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let state = AppState { clock: now, ..state };
         tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
-        Self { base, db, http: reqwest::Client::new() }
+        Self { base, db, http: reqwest::Client::new(), mail }
     }
 
     /// The router over another store (the database stays for tear-down).
     pub async fn start_over(db: TestDb, store: std::sync::Arc<dyn freehire_store::Store>) -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = AppState { store, search: freehire_api::SearchSlot::none(), clock: now };
-        tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
-        Self { base, db, http: reqwest::Client::new() }
+        let mail = tempfile::tempdir().unwrap();
+        let state = state(store, mail.path());
+        Self::serve(db, state, mail).await
     }
 
     pub async fn get(&self, path: &str) -> (u16, serde_json::Value) {
