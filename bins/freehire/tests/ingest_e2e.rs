@@ -69,7 +69,9 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let state = freehire_api::AppState::new(store);
+    let mail = tempfile::tempdir().unwrap();
+    let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
+    let state = freehire_api::AppState::new(store, accounts);
     tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
     let body: serde_json::Value =
         reqwest::get(format!("{base}/api/v1/jobs?limit=100")).await.unwrap().json().await.unwrap();

@@ -4,9 +4,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use freehire_api::AppState;
-use freehire_app::accounts::{
-    Accounts, AccountsConfig, DEFAULT_SESSION_TTL, PasswordHasher, SessionSecret,
-};
+use freehire_app::accounts::Accounts;
 use freehire_store::{Store, testing::TestDb};
 
 /// The pinned clock of the tests.
@@ -22,18 +20,9 @@ pub struct Server {
     pub mail: tempfile::TempDir,
 }
 
-/// An accounts service over `store` mailing into `mail` (a fresh random session secret, the
-/// production hasher).
-pub fn accounts(store: Arc<dyn Store>, mail: &std::path::Path) -> Accounts {
-    let config =
-        AccountsConfig { secret: SessionSecret::random(), session_ttl: DEFAULT_SESSION_TTL };
-    let mailer = Arc::new(freehire_mail::FileMailer::new(mail));
-    Accounts::new(store, mailer, &config, PasswordHasher::owasp())
-}
-
 /// The state the tests serve over `store`, mailing into `mail`.
 pub fn state(store: Arc<dyn Store>, mail: &std::path::Path) -> AppState {
-    AppState { clock: now, ..AppState::new(store.clone(), accounts(store, mail)) }
+    AppState { clock: now, ..AppState::new(store.clone(), Accounts::ephemeral(store, mail)) }
 }
 
 impl Server {

@@ -82,6 +82,18 @@ impl Accounts {
         }
     }
 
+    /// A service for this process only: a random session secret (sessions end with the
+    /// process), mail written as files into `mail_dir`, the production hasher. For tests and
+    /// embedding.
+    pub fn ephemeral(store: Arc<dyn Store>, mail_dir: &std::path::Path) -> Self {
+        let config = AccountsConfig {
+            secret: SessionSecret::random(),
+            session_ttl: super::DEFAULT_SESSION_TTL,
+        };
+        let mailer = Arc::new(freehire_mail::FileMailer::new(mail_dir));
+        Self::new(store, mailer, &config, PasswordHasher::owasp())
+    }
+
     /// The same service reading time from `clock` (tests).
     pub fn with_clock(self, clock: fn() -> DateTime<Utc>) -> Self {
         Self { clock, ..self }

@@ -2,6 +2,7 @@
 //! responses served by the replay server.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod accounts;
 mod assistant;
 mod boards;
 mod pipeline;
