@@ -5,7 +5,8 @@
 //! - [`SqliteStore`]: the embedded default, a SQLite file under the data dir in WAL mode;
 //! - [`PgStore`]: production PostgreSQL.
 //!
-//! Callers use the traits ([`JobRepo`], [`CompanyRepo`], [`BoardRepo`], [`BoardHealthRepo`], bundled as
+//! Callers use the traits ([`JobRepo`], [`CompanyRepo`], [`BoardRepo`], [`BoardHealthRepo`],
+//! [`AccountRepo`], …, bundled as
 //! [`Store`]) through an `Arc<dyn Store>` from [`connect`], and never know which backend is
 //! behind them. One conformance suite (`tests/it`) runs every behaviour against both over real
 //! connections.
@@ -26,6 +27,7 @@
 #[macro_use]
 mod sql;
 
+mod accounts;
 mod bind;
 mod companies;
 mod error;
@@ -43,6 +45,10 @@ mod url;
 
 use std::sync::Arc;
 
+pub use accounts::{
+    CodeOutcome, Credentials, KeyHolder, NewApiKey, NewEmailCode, NewUser, ProfilePatch, Redeem,
+    Sessions, UserList,
+};
 pub use error::{Result, StoreError};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
@@ -51,7 +57,8 @@ pub use model::{
     SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
 pub use ports::{
-    BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store,
+    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
+    ScheduleRepo, Store,
 };
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
