@@ -23,6 +23,13 @@
 //! - every write that changes what search should show enqueues the job in `search_outbox`
 //!   (inserted, changed, reopened, un-duplicated) or `search_delete_outbox` (closed, marked
 //!   duplicate) in the same transaction.
+//!
+//! Accounts ([`AccountRepo`]) live in `users`, `user_email_codes` and `api_keys`: an address is
+//! unique in its lower-cased form (a taken one is [`StoreError::Conflict`]), secrets come in
+//! only as hashes and a password hash goes out only in [`Credentials`], every row an account
+//! owns goes with it when it is deleted, owner-scoped methods never reach another account's
+//! rows, and a one-time code is judged and consumed (or its wrong attempt counted) in one
+//! transaction that holds its row, comparing hashes in constant time.
 
 #[macro_use]
 mod sql;
