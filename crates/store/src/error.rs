@@ -56,6 +56,12 @@ pub enum StoreError {
     /// Applying migrations failed (for a reason other than the database being unavailable).
     #[error("migration failed")]
     Migrate(#[source] Cause),
+    /// A unique value is taken (an account's email, a key's token hash); nothing was written.
+    #[error("{field} is already taken")]
+    Conflict {
+        /// The field whose value is taken.
+        field: &'static str,
+    },
     /// The database reported an error.
     #[error("database error")]
     Database(#[source] Cause),

@@ -5,7 +5,8 @@
 //! - [`SqliteStore`]: the embedded default, a SQLite file under the data dir in WAL mode;
 //! - [`PgStore`]: production PostgreSQL.
 //!
-//! Callers use the traits ([`JobRepo`], [`CompanyRepo`], [`BoardRepo`], [`BoardHealthRepo`], bundled as
+//! Callers use the traits ([`JobRepo`], [`CompanyRepo`], [`BoardRepo`], [`BoardHealthRepo`],
+//! [`AccountRepo`], …, bundled as
 //! [`Store`]) through an `Arc<dyn Store>` from [`connect`], and never know which backend is
 //! behind them. One conformance suite (`tests/it`) runs every behaviour against both over real
 //! connections.
@@ -22,10 +23,18 @@
 //! - every write that changes what search should show enqueues the job in `search_outbox`
 //!   (inserted, changed, reopened, un-duplicated) or `search_delete_outbox` (closed, marked
 //!   duplicate) in the same transaction.
+//!
+//! Accounts ([`AccountRepo`]) live in `users`, `user_email_codes` and `api_keys`: an address is
+//! unique in its lower-cased form (a taken one is [`StoreError::Conflict`]), secrets come in
+//! only as hashes and a password hash goes out only in [`Credentials`], every row an account
+//! owns goes with it when it is deleted, owner-scoped methods never reach another account's
+//! rows, and a one-time code is judged and consumed (or its wrong attempt counted) in one
+//! transaction that holds its row, comparing hashes in constant time.
 
 #[macro_use]
 mod sql;
 
+mod accounts;
 mod bind;
 mod companies;
 mod error;
@@ -43,6 +52,10 @@ mod url;
 
 use std::sync::Arc;
 
+pub use accounts::{
+    CodeOutcome, Credentials, KeyHolder, NewApiKey, NewEmailCode, NewUser, ProfilePatch, Redeem,
+    Sessions, UserList,
+};
 pub use error::{Result, StoreError};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
@@ -51,7 +64,8 @@ pub use model::{
     SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
 pub use ports::{
-    BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo, ScheduleRepo, Store,
+    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
+    ScheduleRepo, Store,
 };
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;

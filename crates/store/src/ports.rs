@@ -4,15 +4,17 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason, CompanySlug, Job, JobId,
-    JobPosting, NewBoard, Provider, PublicSlug,
+    ApiKey, ApiKeyId, Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason,
+    CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard, Provider, PublicSlug, Role,
+    User, UserId,
 };
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder, ClaimOptions, Company,
-    CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem, OutboxKind,
-    Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
-    UnseenScope, Upserted,
+    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder, ClaimOptions,
+    CodeOutcome, Company, CompanyFilter, CompanyList, Credentials, DerivedUpdate, JobKey, JobList,
+    KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
+    Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
+    Sessions, UnseenScope, Upserted, UserList,
 };
 
 /// The job catalogue.
@@ -316,10 +318,115 @@ pub trait ScheduleRepo: Send + Sync {
     ) -> Result<()>;
 }
 
+/// Accounts, their one-time codes and their API keys (reference §4.2).
+///
+/// Every method on a user's own data takes the owner's [`UserId`] and puts it in the `WHERE`
+/// clause: another user's row is `None`/`false`, exactly like a row that does not exist.
+/// Deleting an account deletes every row it owns (foreign keys `ON DELETE CASCADE`).
+#[async_trait]
+pub trait AccountRepo: Send + Sync {
+    /// Creates an account; [`StoreError::Conflict`](crate::StoreError::Conflict) naming
+    /// `email` when the address is taken.
+    async fn create_user(&self, user: &NewUser<'_>, at: DateTime<Utc>) -> Result<User>;
+
+    /// One account.
+    async fn user_by_id(&self, id: UserId) -> Result<Option<User>>;
+
+    /// An account and its password hash, by address.
+    async fn credentials_by_email(&self, email: &Email) -> Result<Option<Credentials>>;
+
+    /// An account and its password hash, by id.
+    async fn credentials_by_id(&self, id: UserId) -> Result<Option<Credentials>>;
+
+    /// A page of accounts, oldest first.
+    async fn list_users(&self, page: ListPage) -> Result<UserList>;
+
+    /// Sets the password hash; with [`Sessions::Revoke`] also bumps `token_version` in the same
+    /// statement. `None` when there is no such account.
+    async fn set_password_hash(
+        &self,
+        id: UserId,
+        hash: &str,
+        sessions: Sessions,
+    ) -> Result<Option<User>>;
+
+    /// Bumps `token_version` (revoking every session). `None` when there is no such account.
+    async fn bump_token_version(&self, id: UserId) -> Result<Option<User>>;
+
+    /// Sets the role. `None` when there is no such account.
+    async fn set_role(&self, id: UserId, role: Role) -> Result<Option<User>>;
+
+    /// Marks the address verified. `None` when there is no such account.
+    async fn set_email_verified(&self, id: UserId) -> Result<Option<User>>;
+
+    /// Applies a profile patch (an empty one reads the account). `None` when there is no
+    /// such account.
+    async fn update_profile(&self, id: UserId, patch: &ProfilePatch) -> Result<Option<User>>;
+
+    /// Deletes the account and every row it owns; `false` when there was none.
+    async fn delete_user(&self, id: UserId) -> Result<bool>;
+
+    /// Stores a code, replacing the account's live code of the same purpose (attempts back to
+    /// zero). `false` when there is no such account.
+    async fn put_email_code(
+        &self,
+        owner: UserId,
+        code: &NewEmailCode<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Checks `code_hash` against the live code of `purpose`, in one transaction: a right,
+    /// live code is deleted and `redeem` applied; a wrong one counts an attempt and is deleted
+    /// once `max_attempts` are spent; an expired or exhausted one is deleted.
+    async fn redeem_email_code(
+        &self,
+        owner: UserId,
+        purpose: CodePurpose,
+        code_hash: &str,
+        redeem: &Redeem,
+        max_attempts: u32,
+        now: DateTime<Utc>,
+    ) -> Result<CodeOutcome>;
+
+    /// Stores a minted key; [`StoreError::Conflict`](crate::StoreError::Conflict) naming
+    /// `token` if the hash exists (a minting collision).
+    async fn create_api_key(
+        &self,
+        owner: UserId,
+        key: &NewApiKey<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<ApiKey>;
+
+    /// The owner's keys, newest first.
+    async fn list_api_keys(&self, owner: UserId) -> Result<Vec<ApiKey>>;
+
+    /// Deletes one of the owner's keys; `false` when the owner has no such key.
+    async fn delete_api_key(&self, owner: UserId, id: ApiKeyId) -> Result<bool>;
+
+    /// The key a token hash names, with its owner (expired keys included: the caller decides).
+    async fn api_key_holder(&self, token_hash: &str) -> Result<Option<KeyHolder>>;
+
+    /// Stamps `last_used_at = at` unless it was stamped less than `min_interval` before `at`;
+    /// whether it wrote.
+    async fn touch_api_key(
+        &self,
+        id: ApiKeyId,
+        at: DateTime<Utc>,
+        min_interval: chrono::Duration,
+    ) -> Result<bool>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
-    JobRepo + CompanyRepo + BoardRepo + BoardHealthRepo + IngestRepo + OutboxRepo + ScheduleRepo
+    JobRepo
+    + CompanyRepo
+    + BoardRepo
+    + BoardHealthRepo
+    + IngestRepo
+    + OutboxRepo
+    + ScheduleRepo
+    + AccountRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -1,7 +1,7 @@
 //! Backend-neutral row shapes: the JSON row a batch write sends, and the records a read
 //! decodes (`#[derive(sqlx::FromRow)]`, one type for both backends through the [`bind`](crate::bind)
 //! types) and parses into domain values. Both adapters use these, so the two schemas cannot
-//! drift in what they store.
+//! drift in what they store. Account rows are in [`accounts`].
 
 use std::{borrow::Cow, collections::HashMap};
 
@@ -16,6 +16,8 @@ use crate::{
     JobKey, Result, StoreError,
     bind::{Stamp, StoredJson, StoredList},
 };
+
+pub(crate) mod accounts;
 
 /// PostgreSQL text cannot hold NUL; some sources emit it. Both backends drop it alike.
 fn no_nul(s: &str) -> Cow<'_, str> {

@@ -6,7 +6,10 @@
 //! Each adapter passes what really differs: its pool (on SQLite, the writer pool for writes),
 //! its transaction (`BEGIN IMMEDIATE` on SQLite), and the statements the dialects disagree on
 //! (the health row lock, the company and outbox statement sets). The statement text and the
-//! round trips are exactly those each adapter ran on its own.
+//! round trips are exactly those each adapter ran on its own. The account bodies are in
+//! [`accounts`], under their own bounds.
+
+mod accounts;
 
 use std::marker::PhantomData;
 

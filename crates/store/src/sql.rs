@@ -3,7 +3,7 @@
 //! here; only real differences (`json_each` vs `UNNEST`/`= ANY`, `FOR UPDATE`, `instr` vs
 //! `strpos`, jsonb batches) stay in the adapters. Column lists and statement templates are
 //! macros so every statement stays a `&'static str` (sqlx accepts only static SQL without an
-//! explicit safety assertion).
+//! explicit safety assertion). The account statements are in [`accounts`].
 
 /// The columns every job read selects (decoded by `JobRecord`).
 macro_rules! job_columns {
@@ -298,3 +298,5 @@ pub(crate) const RENEW_PROVIDER_CLAIM: &str = "UPDATE ingest_run_state SET heart
 /// The claim on provider `$1`, if any.
 pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbeat_at \
      FROM ingest_run_state WHERE provider = $1 AND claimed_at IS NOT NULL AND claimed_by IS NOT NULL";
+
+pub(crate) mod accounts;

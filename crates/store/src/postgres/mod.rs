@@ -19,6 +19,7 @@
 //! sqlx retries a refused connect with backoff) gives up after [`ACQUIRE_TIMEOUT`], 5 s, so
 //! requests answer "unavailable" well inside the API's 30 s request timeout.
 
+mod accounts;
 mod boards;
 mod clusters;
 mod companies;

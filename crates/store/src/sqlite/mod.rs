@@ -15,6 +15,7 @@
 //! migration lock file beside the database, so a read-only data directory is named in the
 //! error (`StoreError::LockFile`).
 
+mod accounts;
 mod boards;
 mod clusters;
 mod companies;

@@ -2,6 +2,7 @@
 //! connections. Each test gets its own database (SQLite file / PostgreSQL schema).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod accounts;
 mod boards;
 mod clusters;
 mod companies;
@@ -108,6 +109,26 @@ conformance! {
         take_over_claims_a_held_provider_and_names_the_holder,
     ],
     writer_lease: [one_holder_at_a_time_and_an_expired_lease_changes_hands],
+    accounts: [
+        users_are_created_read_and_listed_oldest_first,
+        an_email_is_taken_in_its_lower_cased_form,
+        concurrent_creates_of_one_email_leave_one_account,
+        a_password_change_keeps_or_revokes_sessions,
+        profile_patches_set_clear_and_keep,
+        role_and_verification_are_set,
+        a_right_code_is_redeemed_once,
+        wrong_codes_count_down_to_spent,
+        an_expired_code_is_refused_and_deleted,
+        an_exhausted_code_is_refused_and_deleted,
+        a_new_code_replaces_the_old_and_resets_attempts,
+        codes_are_per_purpose_and_per_owner,
+        concurrent_redeems_of_one_code_take_turns,
+        a_reset_code_sets_the_password_verifies_and_revokes_at_once,
+        api_keys_are_listed_newest_first_and_deleted_by_their_owner,
+        a_token_hash_names_its_key_and_owner,
+        touch_writes_at_most_once_per_interval,
+        deleting_a_user_removes_their_codes_and_keys,
+    ],
 }
 
 /// With no `DATABASE_URL` the binaries open the default URL: a SQLite file under `./data`,
