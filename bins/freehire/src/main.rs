@@ -96,8 +96,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Catalogue::Users(cmd) => {
             let stdin = std::io::stdin();
-            commands::users::run_users(store.clone(), cmd, &mut stdin.lock(), &mut std::io::stdout())
-                .await
+            commands::users::run_users(
+                store.clone(),
+                cmd,
+                &mut stdin.lock(),
+                &mut std::io::stdout(),
+            )
+            .await
         }
         Catalogue::Keys(cmd) => {
             commands::users::run_keys(store.clone(), cmd, &mut std::io::stdout()).await

@@ -31,7 +31,8 @@ async fn an_operator_creates_an_account_and_mints_a_key() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("data/freehire.db").display());
 
-    let (ok, out, err) = freehire(&url, &["users", "create", "Ops@Example.com", "--verified"], "correct horse\n");
+    let (ok, out, err) =
+        freehire(&url, &["users", "create", "Ops@Example.com", "--verified"], "correct horse\n");
     assert!(ok, "{err}");
     assert!(out.contains("created ops@example.com (user, verified)"), "{out}");
     let (ok, _, err) = freehire(&url, &["users", "create", "ops@example.com"], "another one\n");
@@ -40,7 +41,8 @@ async fn an_operator_creates_an_account_and_mints_a_key() {
     assert!(!ok && err.contains("password"), "{err}");
     let (ok, _, err) = freehire(&url, &["users", "create", "x@example.com"], "");
     assert!(!ok && err.contains("no password"), "{err}");
-    let (ok, _, _) = freehire(&url, &["users", "create", "unverified@example.com"], "correct horse\n");
+    let (ok, _, _) =
+        freehire(&url, &["users", "create", "unverified@example.com"], "correct horse\n");
     assert!(ok);
 
     let (ok, out, _) = freehire(&url, &["users", "set-role", "ops@example.com", "moderator"], "");
@@ -53,7 +55,8 @@ async fn an_operator_creates_an_account_and_mints_a_key() {
 
     let (ok, _, err) = freehire(&url, &["keys", "create", "--user", "unverified@example.com"], "");
     assert!(!ok && err.contains("verify"), "{err}");
-    let (ok, token, err) = freehire(&url, &["keys", "create", "--user", "ops@example.com", "--scope", "cv"], "");
+    let (ok, token, err) =
+        freehire(&url, &["keys", "create", "--user", "ops@example.com", "--scope", "cv"], "");
     assert!(ok, "{err}");
     let token = token.trim().to_owned();
     assert!(token.starts_with("fhk_"), "{token}");
@@ -65,7 +68,11 @@ async fn an_operator_creates_an_account_and_mints_a_key() {
     let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(freehire_api::serve(listener, freehire_api::AppState::new(store, accounts), std::future::pending()));
+    tokio::spawn(freehire_api::serve(
+        listener,
+        freehire_api::AppState::new(store, accounts),
+        std::future::pending(),
+    ));
     let http = reqwest::Client::new();
     let login = http
         .post(format!("{base}/api/v1/auth/login"))
@@ -83,5 +90,8 @@ async fn an_operator_creates_an_account_and_mints_a_key() {
         .json()
         .await
         .unwrap();
-    assert_eq!((&me["data"]["email"], &me["data"]["role"]), (&serde_json::json!("ops@example.com"), &serde_json::json!("moderator")));
+    assert_eq!(
+        (&me["data"]["email"], &me["data"]["role"]),
+        (&serde_json::json!("ops@example.com"), &serde_json::json!("moderator"))
+    );
 }

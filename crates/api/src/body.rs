@@ -96,7 +96,9 @@ fn not_json(message: &str) -> ApiError {
 
 /// The field a serde message names (`missing field `x``, `unknown field `x``).
 fn field_of(message: &str) -> Option<&str> {
-    let rest = message.strip_prefix("missing field `").or_else(|| message.strip_prefix("unknown field `"))?;
+    let rest = message
+        .strip_prefix("missing field `")
+        .or_else(|| message.strip_prefix("unknown field `"))?;
     rest.split('`').next()
 }
 
@@ -127,9 +129,15 @@ mod tests {
     #[test]
     fn refusals_name_the_field() {
         assert_eq!(param(r#"{"email":"a"}"#).0.as_deref(), Some("password"));
-        assert_eq!(param(r#"{"email":"a","password":"b","pasword":1}"#).0.as_deref(), Some("pasword"));
+        assert_eq!(
+            param(r#"{"email":"a","password":"b","pasword":1}"#).0.as_deref(),
+            Some("pasword")
+        );
         assert_eq!(param(r#"{"email":1,"password":"b"}"#).0.as_deref(), Some("email"));
-        assert_eq!(param(r#"{"email":"a","password":"b","nested":[1,"x"]}"#).0.as_deref(), Some("nested[1]"));
+        assert_eq!(
+            param(r#"{"email":"a","password":"b","nested":[1,"x"]}"#).0.as_deref(),
+            Some("nested[1]")
+        );
         let (p, m) = param(r#"{"email":"a""#);
         assert_eq!(p.as_deref(), Some("body"), "{m}");
         assert_eq!(param("").0.as_deref(), Some("body"));

@@ -246,7 +246,9 @@ impl From<AccountError> for ApiError {
             AccountError::WrongCurrentPassword => {
                 Self::new(ErrorCode::InvalidParameter, message).with_param("current_password")
             }
-            AccountError::Code(_) => Self::new(ErrorCode::InvalidParameter, message).with_param("code"),
+            AccountError::Code(_) => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param("code")
+            }
             AccountError::NotVerified => Self::new(ErrorCode::Forbidden, message),
             AccountError::EmailMismatch => {
                 Self::new(ErrorCode::InvalidParameter, message).with_param("email")

@@ -87,8 +87,11 @@ pub async fn run_users(
         UsersCommand::List { limit, offset } => {
             let list = operators.list_accounts(ListPage::new(limit, offset)).await?;
             let mut table = Table::new();
-            table.load_preset(UTF8_BORDERS_ONLY).set_content_arrangement(ContentArrangement::Dynamic);
-            table.set_header(["email", "role", "verified", "created"]);
+            table
+                .load_style(UTF8_BORDERS_ONLY)
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_width(160)
+                .set_header(["EMAIL", "ROLE", "VERIFIED", "CREATED"]);
             for user in &list.users {
                 table.add_row([
                     user.email.to_string(),

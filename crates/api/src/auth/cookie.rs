@@ -65,7 +65,14 @@ mod tests {
         let session = Session { token: "a.b.c".into(), expires_at: chrono::Utc::now() };
         let set = CookieConfig { secure: true }.set(&session, chrono::Duration::hours(24));
         let set = set.to_str().unwrap_or_default();
-        for part in ["freehire_session=a.b.c", "HttpOnly", "SameSite=Lax", "Path=/", "Secure", "Max-Age=86400"] {
+        for part in [
+            "freehire_session=a.b.c",
+            "HttpOnly",
+            "SameSite=Lax",
+            "Path=/",
+            "Secure",
+            "Max-Age=86400",
+        ] {
             assert!(set.contains(part), "{set} lacks {part}");
         }
         let clear = CookieConfig::default().clear();

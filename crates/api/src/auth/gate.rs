@@ -59,7 +59,10 @@ async fn caller(parts: &Parts, state: &AppState) -> Result<Option<Caller>, ApiEr
             .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
             .map(str::trim)
             .ok_or_else(|| {
-                ApiError::new(ErrorCode::Unauthorized, "the Authorization header must be `Bearer <API key>`")
+                ApiError::new(
+                    ErrorCode::Unauthorized,
+                    "the Authorization header must be `Bearer <API key>`",
+                )
             })?;
         return match state.accounts.key_user(token).await? {
             Some((user, scope)) => Ok(Some(Caller { user, credential: Credential::Key(scope) })),

@@ -106,7 +106,9 @@ impl PasswordBody {
 /// The same error naming another field.
 pub fn rename(e: DomainError, to: &'static str) -> DomainError {
     match e {
-        DomainError::Invalid { value, reason, .. } => DomainError::Invalid { field: to, value, reason },
+        DomainError::Invalid { value, reason, .. } => {
+            DomainError::Invalid { field: to, value, reason }
+        }
         DomainError::UnknownValue { value, allowed, .. } => {
             DomainError::UnknownValue { field: to, value, allowed }
         }
@@ -123,13 +125,15 @@ pub struct ProfileBody {
     /// An IANA zone, or `null`.
     #[serde(default, deserialize_with = "present")]
     pub timezone: Option<Option<String>>,
-    /// An IETF tag (not nullable).
-    #[serde(default)]
-    pub language: Option<String>,
+    /// An IETF tag (not nullable: `null` is refused).
+    #[serde(default, deserialize_with = "present")]
+    pub language: Option<Option<String>>,
 }
 
 /// A present field, `null` or not: `Some(None)` for `null`.
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)
 }
 
@@ -137,9 +141,27 @@ impl ProfileBody {
     /// The checked patch.
     pub fn parse(&self) -> Result<ProfilePatch, DomainError> {
         Ok(ProfilePatch {
-            username: self.username.as_ref().map(|v| v.as_deref().map(Username::parse).transpose()).transpose()?,
-            timezone: self.timezone.as_ref().map(|v| v.as_deref().map(Timezone::parse).transpose()).transpose()?,
-            language: self.language.as_deref().map(Language::parse).transpose()?,
+            username: self
+                .username
+                .as_ref()
+                .map(|v| v.as_deref().map(Username::parse).transpose())
+                .transpose()?,
+            timezone: self
+                .timezone
+                .as_ref()
+                .map(|v| v.as_deref().map(Timezone::parse).transpose())
+                .transpose()?,
+            language: match &self.language {
+                None => None,
+                Some(None) => {
+                    return Err(DomainError::Invalid {
+                        field: "language",
+                        value: "null".to_owned(),
+                        reason: "cannot be cleared: send a language tag such as en",
+                    });
+                }
+                Some(Some(tag)) => Some(Language::parse(tag)?),
+            },
         })
     }
 }
@@ -171,7 +193,12 @@ impl KeyBody {
     pub fn parse(&self) -> Result<KeyRequest, DomainError> {
         Ok(KeyRequest {
             name: ApiKeyName::parse(&self.name)?,
-            scope: self.scope.as_deref().map(ApiKeyScope::parse).transpose()?.unwrap_or(ApiKeyScope::Full),
+            scope: self
+                .scope
+                .as_deref()
+                .map(ApiKeyScope::parse)
+                .transpose()?
+                .unwrap_or(ApiKeyScope::Full),
             expires_at: self.expires_at,
         })
     }

@@ -30,7 +30,12 @@ fn with_cookie(status: StatusCode, cookie: HeaderValue, body: impl serde::Serial
     (status, [(SET_COOKIE, cookie)], Json(body)).into_response()
 }
 
-fn signed_in(state: &AppState, status: StatusCode, user: &freehire_domain::User, session: &Session) -> Response {
+fn signed_in(
+    state: &AppState,
+    status: StatusCode,
+    user: &freehire_domain::User,
+    session: &Session,
+) -> Response {
     let cookie = state.cookie.set(session, state.accounts.session_ttl());
     with_cookie(status, cookie, Single { data: UserView::from(user) })
 }
@@ -113,7 +118,9 @@ pub async fn verify_confirm(
     let email = match (body.email.as_deref(), caller) {
         (Some(email), _) => Email::parse(email)?,
         (None, Some(caller)) => caller.user.email,
-        (None, None) => return Err(ApiError::bad_param("email", "", "is required when not signed in")),
+        (None, None) => {
+            return Err(ApiError::bad_param("email", "", "is required when not signed in"));
+        }
     };
     let user = state.accounts.confirm_verification(&email, &body.code).await?;
     Ok(Json(Single { data: UserView::from(&user) }))
@@ -124,7 +131,8 @@ pub async fn password_forgot(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<EmailBody>,
 ) -> Result<(StatusCode, Json<Single<Accepted>>), ApiError> {
-    let email = body.email.as_deref().ok_or_else(|| ApiError::bad_param("email", "", "is required"))?;
+    let email =
+        body.email.as_deref().ok_or_else(|| ApiError::bad_param("email", "", "is required"))?;
     state.accounts.forgot_password(&Email::parse(email)?).await?;
     Ok((StatusCode::ACCEPTED, Json(Single { data: Accepted { message: MAILED } })))
 }

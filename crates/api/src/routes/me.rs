@@ -13,7 +13,9 @@ use crate::{
     ApiError, AppState,
     auth::{
         CookieUser, User,
-        wire::{ApiKeyView, DeleteBody, KeyBody, MintedKeyView, PasswordBody, ProfileBody, UserView},
+        wire::{
+            ApiKeyView, DeleteBody, KeyBody, MintedKeyView, PasswordBody, ProfileBody, UserView,
+        },
     },
     body::JsonBody,
     view::Single,
@@ -80,7 +82,8 @@ pub async fn delete_key(
     CookieUser(user): CookieUser,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let id: ApiKeyId = id.parse().map_err(|e: freehire_domain::DomainError| ApiError::from(e).with_param("id"))?;
+    let id: ApiKeyId =
+        id.parse().map_err(|e: freehire_domain::DomainError| ApiError::from(e).with_param("id"))?;
     state.accounts.delete_key(&user, id).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -5,17 +5,17 @@
 
 use std::time::Duration;
 
-use freehire_store::testing::TestDb;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::server::Server;
 
-/// A client with its own cookie jar (one browser).
+/// A client with its own session cookie (one browser): it keeps what `Set-Cookie` sets.
 pub struct Client<'a> {
     server: &'a Server,
     http: reqwest::Client,
     bearer: Option<String>,
+    cookie: std::sync::Mutex<Option<String>>,
 }
 
 /// One answer.
@@ -28,18 +28,20 @@ pub struct Answer {
 
 impl<'a> Client<'a> {
     pub fn new(server: &'a Server) -> Self {
-        let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
-        Self { server, http, bearer: None }
+        Self { server, http: reqwest::Client::new(), bearer: None, cookie: Default::default() }
     }
 
     pub fn with_key(server: &'a Server, key: &str) -> Self {
-        Self { server, http: reqwest::Client::new(), bearer: Some(key.to_owned()) }
+        Self { bearer: Some(key.to_owned()), ..Self::new(server) }
     }
 
     pub async fn call(&self, method: Method, path: &str, body: Option<Value>) -> Answer {
         let mut request = self.http.request(method, format!("{}/api/v1{path}", self.server.base));
         if let Some(key) = &self.bearer {
             request = request.bearer_auth(key);
+        }
+        if let Some(cookie) = self.cookie.lock().unwrap().clone() {
+            request = request.header("cookie", cookie);
         }
         if let Some(body) = body {
             request = request.json(&body);
@@ -48,6 +50,11 @@ impl<'a> Client<'a> {
         let status = res.status().as_u16();
         let set_cookie =
             res.headers().get("set-cookie").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        if let Some(set) = &set_cookie {
+            let pair = set.split(';').next().unwrap_or_default().to_owned();
+            let cleared = set.contains("Max-Age=0");
+            *self.cookie.lock().unwrap() = (!cleared).then_some(pair);
+        }
         let text = res.text().await.unwrap();
         let body = if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap() };
         Answer { status, body, set_cookie }
@@ -105,7 +112,8 @@ pub async fn mailed_code(server: &Server, to: &str, what: &str, skip: usize) -> 
 /// Registers, verifies and returns a signed-in client.
 pub async fn verified_user<'a>(server: &'a Server, email: &str) -> Client<'a> {
     let client = Client::new(server);
-    let a = client.post("/auth/register", json!({"email": email, "password": "correct horse"})).await;
+    let a =
+        client.post("/auth/register", json!({"email": email, "password": "correct horse"})).await;
     assert_eq!(a.status, 201, "{a:?}");
     let code = mailed_code(server, email, "verification", 0).await;
     let a = client.post("/auth/verify/confirm", json!({"code": code})).await;
@@ -167,14 +175,18 @@ async fn a_newcomer_registers_verifies_mints_a_key_and_signs_out_everywhere(serv
     refused(&a, 403, "forbidden", None);
 
     let code = mailed_code(server, "ada@example.com", "verification", 0).await;
-    let a = browser.post("/auth/verify/confirm", json!({"email": "ada@example.com", "code": code})).await;
+    let a = browser
+        .post("/auth/verify/confirm", json!({"email": "ada@example.com", "code": code}))
+        .await;
     assert_eq!((a.status, &a.body["data"]["email_verified"]), (200, &json!(true)), "{a:?}");
     let a = browser.post("/auth/verify/confirm", json!({"code": code})).await;
     assert_eq!(a.status, 200, "confirming a verified account again is fine: {a:?}");
 
     // A second browser logs in.
     let laptop = Client::new(server);
-    let a = laptop.post("/auth/login", json!({"email": "ADA@example.com", "password": "correct horse"})).await;
+    let a = laptop
+        .post("/auth/login", json!({"email": "ADA@example.com", "password": "correct horse"}))
+        .await;
     assert_eq!(a.status, 200, "{a:?}");
     let a = laptop.post("/me/api-keys", json!({"name": "cli", "scope": "full"})).await;
     assert_eq!(a.status, 201, "{a:?}");
@@ -198,7 +210,9 @@ async fn a_newcomer_registers_verifies_mints_a_key_and_signs_out_everywhere(serv
     assert_eq!(cli.get("/auth/me").await.status, 200);
     // Logging out just drops this browser's cookie.
     let again = Client::new(server);
-    again.post("/auth/login", json!({"email": "ada@example.com", "password": "correct horse"})).await;
+    again
+        .post("/auth/login", json!({"email": "ada@example.com", "password": "correct horse"}))
+        .await;
     assert_eq!(again.get("/auth/me").await.status, 200);
     let a = again.post("/auth/logout", json!({})).await;
     assert_eq!(a.status, 204);
@@ -216,7 +230,10 @@ async fn registration_refusals_name_the_field_and_write_nothing(server: &Server)
         (json!({"password": "correct horse"}), "email"),
         (json!({"email": "a@example.com", "password": "correct horse", "admin": true}), "admin"),
         (json!({"email": 42, "password": "correct horse"}), "email"),
-        (json!({"email": "a@example.com", "password": "correct horse", "language": "klingon!"}), "language"),
+        (
+            json!({"email": "a@example.com", "password": "correct horse", "language": "klingon!"}),
+            "language",
+        ),
     ];
     for (body, param) in cases {
         refused(&c.post("/auth/register", body).await, 400, "invalid_parameter", Some(param));
@@ -246,14 +263,20 @@ async fn registration_refusals_name_the_field_and_write_nothing(server: &Server)
     assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
     // Nothing was written by any of them: the address is still free, and no mail went out.
     assert_eq!(std::fs::read_dir(server.mail.path()).map(|d| d.count()).unwrap_or(0), 0);
-    let a = c.post("/auth/register", json!({"email": "a@example.com", "password": "correct horse"})).await;
+    let a = c
+        .post("/auth/register", json!({"email": "a@example.com", "password": "correct horse"}))
+        .await;
     assert_eq!(a.status, 201, "{a:?}");
     // A taken address is 409 whether or not it is verified, with one message.
-    let taken = c.post("/auth/register", json!({"email": "A@example.com", "password": "another one"})).await;
+    let taken = c
+        .post("/auth/register", json!({"email": "A@example.com", "password": "another one"}))
+        .await;
     refused(&taken, 409, "conflict", Some("email"));
     let verified = verified_user(server, "b@example.com").await;
     drop(verified);
-    let taken_verified = c.post("/auth/register", json!({"email": "b@example.com", "password": "another one"})).await;
+    let taken_verified = c
+        .post("/auth/register", json!({"email": "b@example.com", "password": "another one"}))
+        .await;
     refused(&taken_verified, 409, "conflict", Some("email"));
     assert_eq!(taken.body, taken_verified.body);
 }
@@ -262,14 +285,22 @@ async fn registration_refusals_name_the_field_and_write_nothing(server: &Server)
 async fn wrong_logins_all_look_alike(server: &Server) {
     verified_user(server, "ada@example.com").await;
     let c = Client::new(server);
-    let wrong = c.post("/auth/login", json!({"email": "ada@example.com", "password": "wrong horse"})).await;
-    let unknown = c.post("/auth/login", json!({"email": "nobody@example.com", "password": "correct horse"})).await;
+    let wrong =
+        c.post("/auth/login", json!({"email": "ada@example.com", "password": "wrong horse"})).await;
+    let unknown = c
+        .post("/auth/login", json!({"email": "nobody@example.com", "password": "correct horse"}))
+        .await;
     let short = c.post("/auth/login", json!({"email": "ada@example.com", "password": "x"})).await;
     refused(&wrong, 401, "unauthorized", None);
     assert_eq!(wrong.body, unknown.body);
     assert_eq!(wrong.body, short.body);
     assert!(wrong.set_cookie.is_none());
-    refused(&c.post("/auth/login", json!({"email": "nope", "password": "x"})).await, 400, "invalid_parameter", Some("email"));
+    refused(
+        &c.post("/auth/login", json!({"email": "nope", "password": "x"})).await,
+        400,
+        "invalid_parameter",
+        Some("email"),
+    );
     // A garbage cookie or key is no session.
     let res = server
         .http
@@ -279,7 +310,9 @@ async fn wrong_logins_all_look_alike(server: &Server) {
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::UNAUTHORIZED);
-    let a = Client::with_key(server, "fhk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa").get("/auth/me").await;
+    let a = Client::with_key(server, "fhk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+        .get("/auth/me")
+        .await;
     refused(&a, 401, "unauthorized", None);
     let res = server
         .http
@@ -294,10 +327,16 @@ async fn wrong_logins_all_look_alike(server: &Server) {
 // scenario: Codes say what is wrong with them
 async fn codes_say_what_is_wrong_with_them(server: &Server) {
     let c = Client::new(server);
-    c.post("/auth/register", json!({"email": "ada@example.com", "password": "correct horse"})).await;
+    c.post("/auth/register", json!({"email": "ada@example.com", "password": "correct horse"}))
+        .await;
     let right = mailed_code(server, "ada@example.com", "verification", 0).await;
     let wrong = if right == "000000" { "000001" } else { "000000" };
-    refused(&c.post("/auth/verify/confirm", json!({"code": "12345"})).await, 400, "invalid_parameter", Some("code"));
+    refused(
+        &c.post("/auth/verify/confirm", json!({"code": "12345"})).await,
+        400,
+        "invalid_parameter",
+        Some("code"),
+    );
     let a = c.post("/auth/verify/confirm", json!({"code": wrong})).await;
     refused(&a, 400, "invalid_parameter", Some("code"));
     assert!(a.body["error"].as_str().unwrap().contains("4 attempts left"), "{a:?}");
@@ -307,7 +346,10 @@ async fn codes_say_what_is_wrong_with_them(server: &Server) {
     let a = c.post("/auth/verify/confirm", json!({"code": wrong})).await;
     assert!(a.body["error"].as_str().unwrap().contains("used up"), "{a:?}");
     let a = c.post("/auth/verify/confirm", json!({"code": right})).await;
-    assert!(a.body["error"].as_str().unwrap().contains("no code is pending"), "the spent code is gone: {a:?}");
+    assert!(
+        a.body["error"].as_str().unwrap().contains("no code is pending"),
+        "the spent code is gone: {a:?}"
+    );
     // A new request mails a new code, which works.
     let a = c.post("/auth/verify/request", json!({})).await;
     assert_eq!(a.status, 202, "{a:?}");
@@ -316,8 +358,18 @@ async fn codes_say_what_is_wrong_with_them(server: &Server) {
     assert_eq!(a.status, 200, "{a:?}");
     // Without a session the email is required.
     let anonymous = Client::new(server);
-    refused(&anonymous.post("/auth/verify/confirm", json!({"code": fresh})).await, 400, "invalid_parameter", Some("email"));
-    refused(&anonymous.call(Method::POST, "/auth/verify/request", None).await, 400, "invalid_parameter", Some("email"));
+    refused(
+        &anonymous.post("/auth/verify/confirm", json!({"code": fresh})).await,
+        400,
+        "invalid_parameter",
+        Some("email"),
+    );
+    refused(
+        &anonymous.call(Method::POST, "/auth/verify/request", None).await,
+        400,
+        "invalid_parameter",
+        Some("email"),
+    );
     let a = anonymous.post("/auth/verify/request", json!({"email": "nobody@example.com"})).await;
     let b = anonymous.post("/auth/verify/request", json!({"email": "ada@example.com"})).await;
     assert_eq!((a.status, &a.body), (b.status, &b.body), "the same answer for any address");
@@ -332,10 +384,18 @@ async fn a_forgotten_password_is_reset_by_code(server: &Server) {
     assert_eq!(known.status, 202, "{known:?}");
     assert_eq!((unknown.status, &unknown.body), (known.status, &known.body));
     let code = mailed_code(server, "ada@example.com", "password reset", 0).await;
-    let a = c.post("/auth/password/reset", json!({"email": "ada@example.com", "code": code, "password": "short"})).await;
+    let a = c
+        .post(
+            "/auth/password/reset",
+            json!({"email": "ada@example.com", "code": code, "password": "short"}),
+        )
+        .await;
     refused(&a, 400, "invalid_parameter", Some("password"));
     let a = c
-        .post("/auth/password/reset", json!({"email": "ada@example.com", "code": code, "password": "new battery staple"}))
+        .post(
+            "/auth/password/reset",
+            json!({"email": "ada@example.com", "code": code, "password": "new battery staple"}),
+        )
         .await;
     assert_eq!(a.status, 200, "{a:?}");
     assert!(a.set_cookie.is_some());
@@ -343,12 +403,19 @@ async fn a_forgotten_password_is_reset_by_code(server: &Server) {
     assert_eq!(ada.get("/auth/me").await.status, 401, "every older session is revoked");
     let login = |password: &'static str| {
         let c = Client::new(server);
-        async move { c.post("/auth/login", json!({"email": "ada@example.com", "password": password})).await.status }
+        async move {
+            c.post("/auth/login", json!({"email": "ada@example.com", "password": password}))
+                .await
+                .status
+        }
     };
     assert_eq!(login("correct horse").await, 401);
     assert_eq!(login("new battery staple").await, 200);
     let a = c
-        .post("/auth/password/reset", json!({"email": "ada@example.com", "code": code, "password": "third password"}))
+        .post(
+            "/auth/password/reset",
+            json!({"email": "ada@example.com", "code": code, "password": "third password"}),
+        )
         .await;
     refused(&a, 400, "invalid_parameter", Some("code"));
 }
@@ -357,17 +424,37 @@ async fn a_forgotten_password_is_reset_by_code(server: &Server) {
 async fn a_password_change_revokes_other_sessions(server: &Server) {
     let ada = verified_user(server, "ada@example.com").await;
     let other = Client::new(server);
-    other.post("/auth/login", json!({"email": "ada@example.com", "password": "correct horse"})).await;
-    let a = ada.post("/me/password", json!({"current_password": "wrong horse", "new_password": "new battery staple"})).await;
+    other
+        .post("/auth/login", json!({"email": "ada@example.com", "password": "correct horse"}))
+        .await;
+    let a = ada
+        .post(
+            "/me/password",
+            json!({"current_password": "wrong horse", "new_password": "new battery staple"}),
+        )
+        .await;
     refused(&a, 400, "invalid_parameter", Some("current_password"));
-    let a = ada.post("/me/password", json!({"current_password": "correct horse", "new_password": "short"})).await;
+    let a = ada
+        .post("/me/password", json!({"current_password": "correct horse", "new_password": "short"}))
+        .await;
     refused(&a, 400, "invalid_parameter", Some("new_password"));
-    let token = ada.post("/me/api-keys", json!({"name": "k"})).await.body["data"]["token"].as_str().unwrap().to_owned();
+    let token = ada.post("/me/api-keys", json!({"name": "k"})).await.body["data"]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let a = Client::with_key(server, &token)
-        .post("/me/password", json!({"current_password": "correct horse", "new_password": "new battery staple"}))
+        .post(
+            "/me/password",
+            json!({"current_password": "correct horse", "new_password": "new battery staple"}),
+        )
         .await;
     refused(&a, 403, "forbidden", None);
-    let a = ada.post("/me/password", json!({"current_password": "correct horse", "new_password": "new battery staple"})).await;
+    let a = ada
+        .post(
+            "/me/password",
+            json!({"current_password": "correct horse", "new_password": "new battery staple"}),
+        )
+        .await;
     assert_eq!(a.status, 200, "{a:?}");
     assert_eq!(ada.get("/auth/me").await.status, 200, "this client has the new session");
     assert_eq!(other.get("/auth/me").await.status, 401, "the other session is revoked");
@@ -377,51 +464,110 @@ async fn a_password_change_revokes_other_sessions(server: &Server) {
 async fn the_profile_is_patched_and_cleared(server: &Server) {
     let ada = verified_user(server, "ada@example.com").await;
     let patch = |body: Value| ada.call(Method::PATCH, "/me", Some(body));
-    let a = patch(json!({"username": "  Ada L ", "timezone": "Europe/Berlin", "language": "pt_br"})).await;
+    let a =
+        patch(json!({"username": "  Ada L ", "timezone": "Europe/Berlin", "language": "pt_br"}))
+            .await;
     assert_eq!(a.status, 200, "{a:?}");
     assert_eq!(
         (&a.body["data"]["username"], &a.body["data"]["timezone"], &a.body["data"]["language"]),
         (&json!("Ada L"), &json!("Europe/Berlin"), &json!("pt-BR"))
     );
     let a = patch(json!({"timezone": null})).await;
-    assert_eq!((&a.body["data"]["timezone"], &a.body["data"]["username"]), (&Value::Null, &json!("Ada L")));
-    refused(&patch(json!({"timezone": "Mars/Olympus"})).await, 400, "invalid_parameter", Some("timezone"));
+    assert_eq!(
+        (&a.body["data"]["timezone"], &a.body["data"]["username"]),
+        (&Value::Null, &json!("Ada L"))
+    );
+    refused(
+        &patch(json!({"timezone": "Mars/Olympus"})).await,
+        400,
+        "invalid_parameter",
+        Some("timezone"),
+    );
     refused(&patch(json!({"language": null})).await, 400, "invalid_parameter", Some("language"));
-    refused(&patch(json!({"email": "x@example.com"})).await, 400, "invalid_parameter", Some("email"));
+    refused(
+        &patch(json!({"email": "x@example.com"})).await,
+        400,
+        "invalid_parameter",
+        Some("email"),
+    );
     let me = ada.get("/auth/me").await;
     assert_eq!(me.body["data"]["language"], "pt-BR", "refused patches changed nothing");
     // A cv key reads /auth/me but cannot patch; a full key can.
-    let cv = ada.post("/me/api-keys", json!({"name": "cv", "scope": "cv"})).await.body["data"]["token"].as_str().unwrap().to_owned();
-    let full = ada.post("/me/api-keys", json!({"name": "full"})).await.body["data"]["token"].as_str().unwrap().to_owned();
+    let cv =
+        ada.post("/me/api-keys", json!({"name": "cv", "scope": "cv"})).await.body["data"]["token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let full = ada.post("/me/api-keys", json!({"name": "full"})).await.body["data"]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let cv = Client::with_key(server, &cv);
     assert_eq!(cv.get("/auth/me").await.status, 200);
-    refused(&cv.call(Method::PATCH, "/me", Some(json!({"username": "x"}))).await, 403, "forbidden", None);
-    let a = Client::with_key(server, &full).call(Method::PATCH, "/me", Some(json!({"username": "Ada"}))).await;
+    refused(
+        &cv.call(Method::PATCH, "/me", Some(json!({"username": "x"}))).await,
+        403,
+        "forbidden",
+        None,
+    );
+    let a = Client::with_key(server, &full)
+        .call(Method::PATCH, "/me", Some(json!({"username": "Ada"})))
+        .await;
     assert_eq!((a.status, &a.body["data"]["username"]), (200, &json!("Ada")), "{a:?}");
 }
 
 // scenario: Keys are scoped and managed by cookie
 async fn keys_are_scoped_and_cookie_managed(server: &Server) {
     let ada = verified_user(server, "ada@example.com").await;
-    refused(&ada.post("/me/api-keys", json!({"name": " "})).await, 400, "invalid_parameter", Some("name"));
-    refused(&ada.post("/me/api-keys", json!({"name": "k", "scope": "admin"})).await, 400, "invalid_parameter", Some("scope"));
+    refused(
+        &ada.post("/me/api-keys", json!({"name": " "})).await,
+        400,
+        "invalid_parameter",
+        Some("name"),
+    );
+    refused(
+        &ada.post("/me/api-keys", json!({"name": "k", "scope": "admin"})).await,
+        400,
+        "invalid_parameter",
+        Some("scope"),
+    );
     refused(
         &ada.post("/me/api-keys", json!({"name": "k", "expires_at": "2001-01-01T00:00:00Z"})).await,
         400,
         "invalid_parameter",
         Some("expires_at"),
     );
-    refused(&ada.post("/me/api-keys", json!({"name": "k", "expires_at": "soon"})).await, 400, "invalid_parameter", Some("expires_at"));
-    let a = ada.post("/me/api-keys", json!({"name": "k", "expires_at": "2999-01-01T00:00:00Z"})).await;
-    assert_eq!((a.status, &a.body["data"]["expires_at"]), (201, &json!("2999-01-01T00:00:00Z")), "{a:?}");
+    refused(
+        &ada.post("/me/api-keys", json!({"name": "k", "expires_at": "soon"})).await,
+        400,
+        "invalid_parameter",
+        Some("expires_at"),
+    );
+    let a =
+        ada.post("/me/api-keys", json!({"name": "k", "expires_at": "2999-01-01T00:00:00Z"})).await;
+    assert_eq!(
+        (a.status, &a.body["data"]["expires_at"]),
+        (201, &json!("2999-01-01T00:00:00Z")),
+        "{a:?}"
+    );
     let token = a.body["data"]["token"].as_str().unwrap().to_owned();
     let id = a.body["data"]["id"].as_i64().unwrap();
     let key = Client::with_key(server, &token);
     // Keys never manage keys.
     refused(&key.get("/me/api-keys").await, 403, "forbidden", None);
     refused(&key.post("/me/api-keys", json!({"name": "x"})).await, 403, "forbidden", None);
-    refused(&key.call(Method::DELETE, &format!("/me/api-keys/{id}"), None).await, 403, "forbidden", None);
-    refused(&ada.call(Method::DELETE, "/me/api-keys/abc", None).await, 400, "invalid_parameter", Some("id"));
+    refused(
+        &key.call(Method::DELETE, &format!("/me/api-keys/{id}"), None).await,
+        403,
+        "forbidden",
+        None,
+    );
+    refused(
+        &ada.call(Method::DELETE, "/me/api-keys/abc", None).await,
+        400,
+        "invalid_parameter",
+        Some("id"),
+    );
     refused(&ada.call(Method::DELETE, "/me/api-keys/999999", None).await, 404, "not_found", None);
     assert_eq!(ada.call(Method::DELETE, &format!("/me/api-keys/{id}"), None).await.status, 204);
     refused(&key.get("/auth/me").await, 401, "unauthorized", None);
@@ -442,20 +588,42 @@ async fn keys_are_scoped_and_cookie_managed(server: &Server) {
 // scenario: An account is deleted with everything it owns
 async fn an_account_is_deleted_with_everything_it_owns(server: &Server) {
     let ada = verified_user(server, "ada@example.com").await;
-    let token = ada.post("/me/api-keys", json!({"name": "k"})).await.body["data"]["token"].as_str().unwrap().to_owned();
+    let token = ada.post("/me/api-keys", json!({"name": "k"})).await.body["data"]["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let key = Client::with_key(server, &token);
-    refused(&key.call(Method::DELETE, "/me", Some(json!({"email": "ada@example.com"}))).await, 403, "forbidden", None);
-    refused(&ada.call(Method::DELETE, "/me", Some(json!({"email": "bob@example.com"}))).await, 400, "invalid_parameter", Some("email"));
-    refused(&ada.call(Method::DELETE, "/me", Some(json!({}))).await, 400, "invalid_parameter", Some("email"));
+    refused(
+        &key.call(Method::DELETE, "/me", Some(json!({"email": "ada@example.com"}))).await,
+        403,
+        "forbidden",
+        None,
+    );
+    refused(
+        &ada.call(Method::DELETE, "/me", Some(json!({"email": "bob@example.com"}))).await,
+        400,
+        "invalid_parameter",
+        Some("email"),
+    );
+    refused(
+        &ada.call(Method::DELETE, "/me", Some(json!({}))).await,
+        400,
+        "invalid_parameter",
+        Some("email"),
+    );
     assert_eq!(ada.get("/auth/me").await.status, 200, "refused deletions delete nothing");
     let a = ada.call(Method::DELETE, "/me", Some(json!({"email": " ADA@example.com"}))).await;
     assert_eq!(a.status, 204, "{a:?}");
     assert_eq!(ada.get("/auth/me").await.status, 401);
     assert_eq!(key.get("/auth/me").await.status, 401, "its keys went with it");
-    let login = Client::new(server).post("/auth/login", json!({"email": "ada@example.com", "password": "correct horse"})).await;
+    let login = Client::new(server)
+        .post("/auth/login", json!({"email": "ada@example.com", "password": "correct horse"}))
+        .await;
     assert_eq!(login.status, 401);
     // The address is free again.
-    let again = Client::new(server).post("/auth/register", json!({"email": "ada@example.com", "password": "correct horse"})).await;
+    let again = Client::new(server)
+        .post("/auth/register", json!({"email": "ada@example.com", "password": "correct horse"}))
+        .await;
     assert_eq!(again.status, 201, "{again:?}");
 }
 
@@ -501,23 +669,4 @@ async fn another_users_resources_are_not_found(server: &Server) {
         }
         assert!((resource.still_there)(&a, id).await, "{} survived B's attempts", resource.what);
     }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sessions_survive_a_restart_with_the_same_secret_only() {
-    // One store, two servers over the same accounts config (a restart): the cookie holds.
-    let db = TestDb::sqlite().await;
-    let server = Server::start(db).await;
-    let c = Client::new(&server);
-    c.post("/auth/register", json!({"email": "ada@example.com", "password": "correct horse"})).await;
-    assert_eq!(c.get("/auth/me").await.status, 200);
-    // Another server with another (random) secret over the same database refuses the cookie.
-    let other = crate::server::Server::start_over(TestDb::sqlite().await, server.db.store.clone()).await;
-    let cookie = c.http.get(format!("{}/api/v1/auth/me", server.base)).send().await.unwrap();
-    assert_eq!(cookie.status(), 200);
-    let foreign = Client { server: &other, http: c.http.clone(), bearer: None };
-    // reqwest's jar is per host:port: send the cookie by hand.
-    drop(foreign);
-    other.db.teardown().await;
-    server.db.teardown().await;
 }

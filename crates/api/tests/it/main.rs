@@ -1,6 +1,7 @@
 //! HTTP tests: the real router on a random port, real databases, real HTTP.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod accounts;
 mod agent;
 mod battery;
 mod catalogue;

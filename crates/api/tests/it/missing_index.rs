@@ -20,7 +20,9 @@ async fn a_missing_index_is_503_until_the_worker_creates_it(db: TestDb) {
         store: db.store.clone(),
         engine: SearchEngineConfig::Embedded { dir: index_dir.clone() },
     };
-    let s = Server::start_state(db, AppState::open(&services).await).await;
+    let accounts = freehire_app::accounts::Accounts::ephemeral(db.store.clone(), dir.path());
+    let state = AppState::open(&services, accounts, Default::default()).await;
+    let s = Server::start_state(db, state).await;
     for path in ["/api/v1/jobs/search?q=rust", "/api/v1/agent/jobs/search", "/api/v1/jobs/facets"] {
         let (status, body) = s.get(path).await;
         assert_eq!((status, &body["code"]), (503, &json!("search_unavailable")), "{path}: {body}");

@@ -77,7 +77,8 @@ mod tests {
         assert_eq!(h, key.hash(a, CodePurpose::Verify, &format!(" {code} ")));
         assert_ne!(h, key.hash(b, CodePurpose::Verify, &code));
         assert_ne!(h, key.hash(a, CodePurpose::Reset, &code));
-        let other = CodeKey::derive(&SessionSecret::new(SecretString::from("t".repeat(32))).unwrap());
+        let other =
+            CodeKey::derive(&SessionSecret::new(SecretString::from("t".repeat(32))).unwrap());
         assert_ne!(h, other.hash(a, CodePurpose::Verify, &code));
         assert!(!looks_like_code("12345"));
         assert!(!looks_like_code("12345a"));

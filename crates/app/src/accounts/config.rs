@@ -92,7 +92,8 @@ impl AccountsArgs {
             self.mail_dir.clone(),
         )
         .map_err(|e| AccountError::Config(freehire_ingest::error_chain(&e)))?;
-        freehire_mail::mailer(&config).map_err(|e| AccountError::Config(freehire_ingest::error_chain(&e)))
+        freehire_mail::mailer(&config)
+            .map_err(|e| AccountError::Config(freehire_ingest::error_chain(&e)))
     }
 
     /// The accounts service over `store`.

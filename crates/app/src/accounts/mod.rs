@@ -29,9 +29,8 @@ mod service;
 pub mod session;
 pub mod token;
 
-
-pub use config::AccountsArgs;
 pub use code::{CODE_MAX_ATTEMPTS, CODE_TTL, CodeKey};
+pub use config::AccountsArgs;
 pub use error::{AccountError, CodeProblem};
 pub use keys::{KeyRequest, MintedKey};
 pub use operator::{OperatorAccount, Operators};

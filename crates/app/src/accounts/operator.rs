@@ -31,7 +31,10 @@ pub struct Operators {
 }
 
 /// Creates an account; a taken address is [`AccountError::EmailTaken`].
-pub(super) async fn create_user(store: &dyn Store, new: &NewUser<'_>) -> Result<User, AccountError> {
+pub(super) async fn create_user(
+    store: &dyn Store,
+    new: &NewUser<'_>,
+) -> Result<User, AccountError> {
     match store.create_user(new, Utc::now()).await {
         Err(StoreError::Conflict { field: "email" }) => Err(AccountError::EmailTaken),
         other => Ok(other?),

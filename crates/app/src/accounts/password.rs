@@ -130,7 +130,8 @@ impl PasswordHasher {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AccountError> {
-        let _permit = self.permits.acquire().await.map_err(|_| AccountError::Hashing("closed".into()))?;
+        let _permit =
+            self.permits.acquire().await.map_err(|_| AccountError::Hashing("closed".into()))?;
         tokio::task::spawn_blocking(work)
             .await
             .map_err(|e| AccountError::Hashing(format!("hashing task failed: {e}")))

@@ -45,7 +45,10 @@ impl SessionSecret {
     pub fn load_or_generate(dir: &Path) -> Result<Self, AccountError> {
         let path = dir.join(SESSION_KEY_FILE);
         let io = |e: std::io::Error, what: &str| {
-            AccountError::Config(format!("cannot {what} the session secret {}: {e}", path.display()))
+            AccountError::Config(format!(
+                "cannot {what} the session secret {}: {e}",
+                path.display()
+            ))
         };
         match std::fs::read_to_string(&path) {
             Ok(text) => return Self::new(SecretString::from(text.trim().to_owned())),
@@ -120,7 +123,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(dir.path().join("data/session.key")).unwrap().permissions().mode();
+            let mode = std::fs::metadata(dir.path().join("data/session.key"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
         assert!(!format!("{first:?}").contains(std::str::from_utf8(first.bytes()).unwrap()));

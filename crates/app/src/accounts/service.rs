@@ -9,9 +9,7 @@ use freehire_domain::{
 };
 use freehire_ingest::error_chain;
 use freehire_mail::Mailer;
-use freehire_store::{
-    CodeOutcome, NewEmailCode, NewUser, ProfilePatch, Redeem, Sessions, Store,
-};
+use freehire_store::{CodeOutcome, NewEmailCode, NewUser, ProfilePatch, Redeem, Sessions, Store};
 
 use super::{
     AccountError, CODE_MAX_ATTEMPTS, CODE_TTL, CodeKey, CodeProblem, KeyRequest, MintedKey,
@@ -160,11 +158,12 @@ impl Accounts {
         if !self.hasher.verify(password, stored).await? {
             return Err(AccountError::WrongCredentials);
         }
+        let rehash = stored.is_some_and(|phc| self.hasher.needs_rehash(phc));
         let Some(credentials) = credentials else {
             return Err(AccountError::WrongCredentials);
         };
         let mut user = credentials.user;
-        if stored.is_some_and(|phc| self.hasher.needs_rehash(phc)) {
+        if rehash {
             let hash = self.hasher.hash(password).await?;
             if let Some(updated) =
                 self.store.set_password_hash(user.id, &hash, Sessions::Keep).await?
@@ -376,7 +375,11 @@ impl Accounts {
     }
 
     /// Deletes the account and everything it owns; `confirmation` must be its email.
-    pub async fn delete_account(&self, user: &User, confirmation: &Email) -> Result<(), AccountError> {
+    pub async fn delete_account(
+        &self,
+        user: &User,
+        confirmation: &Email,
+    ) -> Result<(), AccountError> {
         if confirmation != &user.email {
             return Err(AccountError::EmailMismatch);
         }

@@ -128,7 +128,10 @@ mod tests {
     }
 
     fn keys(secret: &str) -> SessionKeys {
-        SessionKeys::new(&SessionSecret::new(SecretString::from(secret.to_owned())).unwrap(), DEFAULT_SESSION_TTL)
+        SessionKeys::new(
+            &SessionSecret::new(SecretString::from(secret.to_owned())).unwrap(),
+            DEFAULT_SESSION_TTL,
+        )
     }
 
     #[test]

@@ -109,7 +109,8 @@ async fn old_password_parameters_are_rehashed_at_login(db: &TestDb) {
 
 async fn key_use_is_stamped_at_most_once_a_minute(db: &TestDb) {
     let operators = Operators::new(db.store.clone(), PasswordHasher::owasp());
-    let account = OperatorAccount { email: email(), password: None, role: Role::User, verified: true };
+    let account =
+        OperatorAccount { email: email(), password: None, role: Role::User, verified: true };
     operators.create_account(&account).await.unwrap();
     let request = KeyRequest {
         name: ApiKeyName::parse("ci").unwrap(),
@@ -120,7 +121,8 @@ async fn key_use_is_stamped_at_most_once_a_minute(db: &TestDb) {
     let mail = tempfile::tempdir().unwrap();
     let accounts = Accounts::ephemeral(db.store.clone(), mail.path());
     let stamp = || async {
-        let keys = accounts.keys(&operators.account_by_email(&email()).await.unwrap()).await.unwrap();
+        let keys =
+            accounts.keys(&operators.account_by_email(&email()).await.unwrap()).await.unwrap();
         keys[0].last_used_at
     };
     assert_eq!(stamp().await, None);
