@@ -33,9 +33,11 @@
 //! malformed request 400 `bad_request`, a URI over 65,534 bytes 414 `uri_too_long`, a head
 //! over hyper's buffer 431 `headers_too_large`: see [`serve_with`]).
 
+pub mod client_ip;
 mod deadline;
 mod error;
 pub mod extract;
+pub mod ratelimit;
 mod routes;
 mod server;
 mod state;
@@ -48,7 +50,7 @@ use axum::{Router, http::Method, response::IntoResponse, routing::get};
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
-pub use server::{ServerLimits, serve_with};
+pub use server::{ServerLimits, serve_router, serve_with};
 pub use state::{AppState, RETRY_EVERY, SearchSlot, SearchStatus};
 
 /// The largest request body accepted (by `Content-Length`): no route reads a body today, so

@@ -7,15 +7,23 @@
 //! a missing index costs one `stat` per second, not one per request, and the index is picked
 //! up within a second of the worker's first commit). Once open, the index is kept: the hot path
 //! is one atomic load.
+//!
+//! The state also holds the rate limits ([`RateLimits`], on with the reference's numbers unless
+//! [`AppState::with_rate_limits`] says otherwise) and the [`TrustedProxies`] whose
+//! `X-Forwarded-For` gives the client IP (none unless [`AppState::with_trusted_proxies`]).
 
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use axum::extract::FromRef;
 use chrono::{DateTime, Utc};
 use freehire_app::AppError;
 use freehire_app::search_engine::{self, Access, SearchEngineConfig};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
+
+use crate::client_ip::TrustedProxies;
+use crate::ratelimit::{RateLimitConfig, RateLimits};
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -26,12 +34,23 @@ pub struct AppState {
     pub search: SearchSlot,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
+    /// The rate limits of the routes that use them.
+    pub limits: RateLimits,
+    /// The proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl AppState {
-    /// State over a store with the system clock and no search index.
+    /// State over a store with the system clock, no search index, the reference's rate limits
+    /// and no trusted proxy.
     pub fn new(store: Arc<dyn Store>) -> Self {
-        Self { store, search: SearchSlot::none(), clock: Utc::now }
+        Self {
+            store,
+            search: SearchSlot::none(),
+            clock: Utc::now,
+            limits: RateLimits::default(),
+            trusted_proxies: TrustedProxies::none(),
+        }
     }
 
     /// The state the binary serves: `services`' store, and its search engine opened for
@@ -47,6 +66,28 @@ impl AppState {
     /// The same state with an open search index.
     pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
         Self { search: SearchSlot::open(index), ..self }
+    }
+
+    /// The same state with fresh rate limits under `config`.
+    pub fn with_rate_limits(self, config: &RateLimitConfig) -> Self {
+        Self { limits: RateLimits::new(config), ..self }
+    }
+
+    /// The same state believing `X-Forwarded-For` from these proxies.
+    pub fn with_trusted_proxies(self, trusted_proxies: TrustedProxies) -> Self {
+        Self { trusted_proxies, ..self }
+    }
+}
+
+impl FromRef<AppState> for TrustedProxies {
+    fn from_ref(state: &AppState) -> Self {
+        state.trusted_proxies.clone()
+    }
+}
+
+impl FromRef<AppState> for RateLimits {
+    fn from_ref(state: &AppState) -> Self {
+        state.limits.clone()
     }
 }
 

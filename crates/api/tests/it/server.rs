@@ -45,7 +45,7 @@ impl Server {
     pub async fn start_over(db: TestDb, store: std::sync::Arc<dyn freehire_store::Store>) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = AppState { store, search: freehire_api::SearchSlot::none(), clock: now };
+        let state = AppState { clock: now, ..AppState::new(store) };
         tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
         Self { base, db, http: reqwest::Client::new() }
     }
