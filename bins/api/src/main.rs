@@ -7,7 +7,10 @@
 use std::{net::SocketAddr, time::Duration};
 
 use anyhow::Context;
-use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
+use freehire_api::{
+    AppState, ServerLimits, auth::cookie::CookieConfig, client_ip::TrustedProxies,
+    ratelimit::RateLimitConfig,
+};
 use freehire_app::accounts::AccountsArgs;
 use freehire_app::process::LogFormat;
 use freehire_app::search_engine::SearchEngineArgs;
@@ -43,6 +46,17 @@ struct Config {
     #[command(flatten)]
     accounts: AccountsArgs,
 
+    /// Rate limits on the sign-up, sign-in and code routes (the reference's numbers), per client
+    /// IP and per account, in this process: `on` or `off` (when a proxy in front limits).
+    #[arg(long, env = "FREEHIRE_RATE_LIMITS", default_value = "on")]
+    rate_limits: RateLimitConfig,
+
+    /// Proxies whose `X-Forwarded-For` names the client (comma-separated IPs or CIDRs, e.g.
+    /// `10.0.0.0/8,::1`); the client is the right-most address not in the list. Empty: the
+    /// socket peer is the client.
+    #[arg(long, env = "FREEHIRE_TRUSTED_PROXIES", default_value = "")]
+    trusted_proxies: TrustedProxies,
+
     /// Log format. Log levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -75,7 +89,10 @@ async fn run(config: Config) -> anyhow::Result<()> {
         .context("setting up accounts")?;
     tracing::info!(mail = %accounts.mailer().describe(), "account mail goes here");
     let cookie = CookieConfig { secure: config.accounts.cookie_secure };
-    let state = AppState::open(&services, accounts, cookie).await;
+    let state = AppState::open(&services, accounts, cookie)
+        .await
+        .with_rate_limits(&config.rate_limits)
+        .with_trusted_proxies(config.trusted_proxies.clone());
     let limits = ServerLimits {
         header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
         max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),

@@ -5,14 +5,16 @@
 //! human-readable message (kept from the first API version), `code` the stable machine code,
 //! `param` the request parameter at fault when there is one. Errors of the lower layers become
 //! an `ApiError` here ([`From`] for [`AppError`], [`AccountError`], [`StoreError`],
-//! [`SearchError`] and [`IndexError`]); no route builds a body by hand. Server-side failures keep their cause as
-//! the error's source: it is logged, and answered with a generic message, never leaked.
+//! [`SearchError`] and [`IndexError`]); no route builds a body by hand. Server-side failures
+//! keep their cause as the error's source: it is logged, and answered with a generic message,
+//! never leaked. An error may carry response headers (a 429's `Retry-After`:
+//! [`ApiError::with_headers`]).
 
 use std::borrow::Cow;
 
 use axum::{
     Json,
-    http::StatusCode,
+    http::{HeaderMap, StatusCode},
     response::{IntoResponse, Response},
 };
 use freehire_app::AppError;
@@ -126,12 +128,14 @@ pub struct ApiError {
     param: Option<String>,
     #[source]
     cause: Option<Cause>,
+    /// Sent with the answer (boxed: most errors have none, and `ApiError` stays small).
+    headers: Option<Box<HeaderMap>>,
 }
 
 impl ApiError {
     /// An error with this code and message.
     pub fn new(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
-        Self { code, message: message.into(), param: None, cause: None }
+        Self { code, message: message.into(), param: None, cause: None, headers: None }
     }
 
     /// The same error naming the parameter at fault.
@@ -142,6 +146,12 @@ impl ApiError {
     /// The same error keeping its cause (logged, never answered).
     pub fn with_cause(self, cause: impl Into<Cause>) -> Self {
         Self { cause: Some(cause.into()), ..self }
+    }
+
+    /// The same error answered with these headers too (replacing any of the same name).
+    pub fn with_headers(mut self, headers: HeaderMap) -> Self {
+        self.headers.get_or_insert_default().extend(headers);
+        self
     }
 
     /// A 400 naming the parameter and what is wrong with it.
@@ -306,7 +316,7 @@ impl IntoResponse for ApiError {
         }
         let body =
             ErrorBody { error: self.message.into_owned(), code: self.code, param: self.param };
-        (status, Json(body)).into_response()
+        (status, self.headers.map(|h| *h).unwrap_or_default(), Json(body)).into_response()
     }
 }
 

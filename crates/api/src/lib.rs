@@ -35,9 +35,11 @@
 
 pub mod auth;
 pub mod body;
+pub mod client_ip;
 mod deadline;
 mod error;
 pub mod extract;
+pub mod ratelimit;
 mod routes;
 mod server;
 mod state;
@@ -55,7 +57,7 @@ use axum::{
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
-pub use server::{ServerLimits, serve_with};
+pub use server::{ServerLimits, serve_router, serve_with};
 pub use state::{AppState, RETRY_EVERY, SearchSlot, SearchStatus};
 
 /// The largest request body accepted (by `Content-Length`): no route reads a body today, so

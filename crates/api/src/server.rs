@@ -23,15 +23,22 @@
 //!   malformed request line never reaches a middleware.
 //! - **Graceful shutdown**: when `shutdown` resolves the listener stops accepting and open
 //!   connections finish their in-flight requests, then close.
+//! - **Peer address**: every request carries its connection's `ConnectInfo<SocketAddr>`
+//!   extension, read by [`crate::client_ip::ClientIp`].
+//!
+//! [`serve_router`] serves any router this way (tests serve small routers of their own);
+//! [`serve_with`] serves the API's.
 
-use std::{future::Future, sync::Arc, time::Duration};
+use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
+use axum::{Extension, Router, extract::ConnectInfo};
 use hyper_util::{
     rt::{TokioExecutor, TokioIo, TokioTimer},
     server::{conn::auto, graceful::GracefulShutdown},
     service::TowerToHyperService,
 };
 use tokio::{net::TcpListener, sync::Semaphore};
+use tower::Layer;
 
 use crate::{AppState, router, wire::JsonRefusals};
 
@@ -72,7 +79,16 @@ pub async fn serve_with(
     limits: ServerLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(state);
+    serve_router(listener, router(state), limits, shutdown).await
+}
+
+/// Serves `app` as [`serve_with`] serves the API's router.
+pub async fn serve_router(
+    listener: TcpListener,
+    app: Router,
+    limits: ServerLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header_read_timeout);
     let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
@@ -98,7 +114,8 @@ pub async fn serve_with(
             () = &mut shutdown => break,
         };
         let io = TokioIo::new(JsonRefusals::new(stream));
-        let conn = builder.serve_connection(io, TowerToHyperService::new(app.clone())).into_owned();
+        let app = Extension(ConnectInfo::<SocketAddr>(peer)).layer(app.clone());
+        let conn = builder.serve_connection(io, TowerToHyperService::new(app)).into_owned();
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             if let Err(e) = conn.await {

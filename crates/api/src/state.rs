@@ -8,10 +8,15 @@
 //! a missing index costs one `stat` per second, not one per request, and the index is picked
 //! up within a second of the worker's first commit). Once open, the index is kept: the hot path
 //! is one atomic load.
+//!
+//! The state also holds the rate limits ([`RateLimits`], on with the reference's numbers unless
+//! [`AppState::with_rate_limits`] says otherwise) and the [`TrustedProxies`] whose
+//! `X-Forwarded-For` gives the client IP (none unless [`AppState::with_trusted_proxies`]).
 
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use axum::extract::FromRef;
 use chrono::{DateTime, Utc};
 use freehire_app::AppError;
 use freehire_app::accounts::Accounts;
@@ -20,6 +25,8 @@ use freehire_search::SearchIndex;
 use freehire_store::Store;
 
 use crate::auth::cookie::CookieConfig;
+use crate::client_ip::TrustedProxies;
+use crate::ratelimit::{RateLimitConfig, RateLimits};
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -34,11 +41,15 @@ pub struct AppState {
     pub search: SearchSlot,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
+    /// The rate limits of the routes that use them.
+    pub limits: RateLimits,
+    /// The proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl AppState {
     /// State over a store and its accounts service, with the system clock, a cookie without
-    /// `Secure` and no search index.
+    /// `Secure`, no search index, the reference's rate limits and no trusted proxy.
     pub fn new(store: Arc<dyn Store>, accounts: Accounts) -> Self {
         Self {
             store,
@@ -46,6 +57,8 @@ impl AppState {
             cookie: CookieConfig::default(),
             search: SearchSlot::none(),
             clock: Utc::now,
+            limits: RateLimits::default(),
+            trusted_proxies: TrustedProxies::none(),
         }
     }
 
@@ -67,6 +80,28 @@ impl AppState {
     /// The same state with an open search index.
     pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
         Self { search: SearchSlot::open(index), ..self }
+    }
+
+    /// The same state with fresh rate limits under `config`.
+    pub fn with_rate_limits(self, config: &RateLimitConfig) -> Self {
+        Self { limits: RateLimits::new(config), ..self }
+    }
+
+    /// The same state believing `X-Forwarded-For` from these proxies.
+    pub fn with_trusted_proxies(self, trusted_proxies: TrustedProxies) -> Self {
+        Self { trusted_proxies, ..self }
+    }
+}
+
+impl FromRef<AppState> for TrustedProxies {
+    fn from_ref(state: &AppState) -> Self {
+        state.trusted_proxies.clone()
+    }
+}
+
+impl FromRef<AppState> for RateLimits {
+    fn from_ref(state: &AppState) -> Self {
+        state.limits.clone()
     }
 }
 

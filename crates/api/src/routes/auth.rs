@@ -1,7 +1,9 @@
 //! `/api/v1/auth/*`: sign-up, sign-in, sign-out, the caller's account, email verification and
 //! the forgotten-password flow. Each handler parses its body, calls one
 //! [`Accounts`](freehire_app::accounts::Accounts) method and renders; sessions travel in the
-//! cookie of [`crate::auth::cookie`].
+//! cookie of [`crate::auth::cookie`]. The sign-up, sign-in, code and reset routes count
+//! against their [`Bucket`] per client IP and per account (the email) once the body parses,
+//! before any work (reference §6.3).
 
 use axum::{
     Json,
@@ -22,48 +24,72 @@ use crate::{
         },
     },
     body::JsonBody,
+    client_ip::ClientIp,
+    ratelimit::{Bucket, RateInfo, Subject},
     view::Single,
 };
 
-/// A JSON answer that also sets (or clears) the session cookie.
-fn with_cookie(status: StatusCode, cookie: HeaderValue, body: impl serde::Serialize) -> Response {
-    (status, [(SET_COOKIE, cookie)], Json(body)).into_response()
+/// A JSON answer that also sets (or clears) the session cookie, with the rate-limit headers.
+fn with_cookie(
+    status: StatusCode,
+    limit: Option<RateInfo>,
+    cookie: HeaderValue,
+    body: impl serde::Serialize,
+) -> Response {
+    (status, limit, [(SET_COOKIE, cookie)], Json(body)).into_response()
 }
 
 fn signed_in(
     state: &AppState,
-    status: StatusCode,
+    limit: Option<RateInfo>,
     user: &freehire_domain::User,
     session: &Session,
 ) -> Response {
     let cookie = state.cookie.set(session, state.accounts.session_ttl());
-    with_cookie(status, cookie, Single { data: UserView::from(user) })
+    with_cookie(StatusCode::OK, limit, cookie, Single { data: UserView::from(user) })
+}
+
+/// Counts the request against `bucket` for the client IP and, when named, the account (the
+/// normalised email): a refusal is 429 before any work is done.
+fn limit(
+    state: &AppState,
+    bucket: Bucket,
+    ip: ClientIp,
+    account: Option<&Email>,
+) -> Result<Option<RateInfo>, ApiError> {
+    let mut subjects = vec![Subject::ip(ip.0)];
+    subjects.extend(account.map(|e| Subject::account(e.as_str())));
+    Ok(state.limits.check(bucket, &subjects)?)
 }
 
 /// Creates an account, signs it in (the cookie) and mails a verification code: 201.
 pub async fn register(
     State(state): State<AppState>,
+    ip: ClientIp,
     JsonBody(body): JsonBody<RegisterBody>,
 ) -> Result<Response, ApiError> {
     let (email, password, language) = body.parse()?;
+    let rate = limit(&state, Bucket::Register, ip, None)?;
     let registered = state.accounts.register(email, password, language).await?;
     let cookie = state.cookie.set(&registered.session, state.accounts.session_ttl());
     let body = serde_json::json!({
         "data": UserView::from(&registered.user),
         "meta": RegisteredMeta { verification_sent: registered.verification_sent },
     });
-    Ok(with_cookie(StatusCode::CREATED, cookie, body))
+    Ok(with_cookie(StatusCode::CREATED, rate, cookie, body))
 }
 
 /// Signs in with email and password; 401 `unauthorized` "wrong email or password" for an
 /// unknown email and a wrong password alike.
 pub async fn login(
     State(state): State<AppState>,
+    ip: ClientIp,
     JsonBody(body): JsonBody<LoginBody>,
 ) -> Result<Response, ApiError> {
     let (email, password) = body.parse()?;
+    let rate = limit(&state, Bucket::Login, ip, Some(&email))?;
     let (user, session) = state.accounts.login(&email, password.as_ref()).await?;
-    Ok(signed_in(&state, StatusCode::OK, &user, &session))
+    Ok(signed_in(&state, rate, &user, &session))
 }
 
 /// Clears the session cookie: 204. The token itself stays valid until it expires or the
@@ -93,28 +119,37 @@ const MAILED: &str = "if the address has an account that needs it, a code is on 
 /// (202 either way, with the same answer whether or not the address has an account).
 pub async fn verify_request(
     State(state): State<AppState>,
+    ip: ClientIp,
     OptionalUser(caller): OptionalUser,
     body: Option<JsonBody<EmailBody>>,
-) -> Result<(StatusCode, Json<Single<Accepted>>), ApiError> {
+) -> Result<(StatusCode, Option<RateInfo>, Json<Single<Accepted>>), ApiError> {
     let body = body.map(|JsonBody(b)| b).unwrap_or_default();
-    match (body.email.as_deref(), caller) {
+    let rate = match (body.email.as_deref(), caller) {
         (Some(email), _) => {
-            state.accounts.request_verification_by_email(&Email::parse(email)?).await?;
+            let email = Email::parse(email)?;
+            let rate = limit(&state, Bucket::VerifyRequest, ip, Some(&email))?;
+            state.accounts.request_verification_by_email(&email).await?;
+            rate
         }
-        (None, Some(caller)) => state.accounts.request_verification(&caller.user).await?,
+        (None, Some(caller)) => {
+            let rate = limit(&state, Bucket::VerifyRequest, ip, Some(&caller.user.email))?;
+            state.accounts.request_verification(&caller.user).await?;
+            rate
+        }
         (None, None) => {
             return Err(ApiError::bad_param("email", "", "is required when not signed in"));
         }
-    }
-    Ok((StatusCode::ACCEPTED, Json(Single { data: Accepted { message: MAILED } })))
+    };
+    Ok((StatusCode::ACCEPTED, rate, Json(Single { data: Accepted { message: MAILED } })))
 }
 
 /// Redeems a verification code for `email` (or the signed-in account).
 pub async fn verify_confirm(
     State(state): State<AppState>,
+    ip: ClientIp,
     OptionalUser(caller): OptionalUser,
     JsonBody(body): JsonBody<ConfirmBody>,
-) -> Result<Json<Single<UserView>>, ApiError> {
+) -> Result<(Option<RateInfo>, Json<Single<UserView>>), ApiError> {
     let email = match (body.email.as_deref(), caller) {
         (Some(email), _) => Email::parse(email)?,
         (None, Some(caller)) => caller.user.email,
@@ -122,28 +157,34 @@ pub async fn verify_confirm(
             return Err(ApiError::bad_param("email", "", "is required when not signed in"));
         }
     };
+    let rate = limit(&state, Bucket::VerifyConfirm, ip, Some(&email))?;
     let user = state.accounts.confirm_verification(&email, &body.code).await?;
-    Ok(Json(Single { data: UserView::from(&user) }))
+    Ok((rate, Json(Single { data: UserView::from(&user) })))
 }
 
 /// Mails a password-reset code to the account of `email`, if any: 202 either way.
 pub async fn password_forgot(
     State(state): State<AppState>,
+    ip: ClientIp,
     JsonBody(body): JsonBody<EmailBody>,
-) -> Result<(StatusCode, Json<Single<Accepted>>), ApiError> {
+) -> Result<(StatusCode, Option<RateInfo>, Json<Single<Accepted>>), ApiError> {
     let email =
         body.email.as_deref().ok_or_else(|| ApiError::bad_param("email", "", "is required"))?;
-    state.accounts.forgot_password(&Email::parse(email)?).await?;
-    Ok((StatusCode::ACCEPTED, Json(Single { data: Accepted { message: MAILED } })))
+    let email = Email::parse(email)?;
+    let rate = limit(&state, Bucket::PasswordForgot, ip, Some(&email))?;
+    state.accounts.forgot_password(&email).await?;
+    Ok((StatusCode::ACCEPTED, rate, Json(Single { data: Accepted { message: MAILED } })))
 }
 
 /// Sets a new password with a reset code, revokes every session and signs in afresh.
 pub async fn password_reset(
     State(state): State<AppState>,
+    ip: ClientIp,
     JsonBody(body): JsonBody<ResetBody>,
 ) -> Result<Response, ApiError> {
     let email = Email::parse(&body.email)?;
     let password = Password::parse(&body.password)?;
+    let rate = limit(&state, Bucket::PasswordReset, ip, Some(&email))?;
     let (user, session) = state.accounts.reset_password(&email, &body.code, &password).await?;
-    Ok(signed_in(&state, StatusCode::OK, &user, &session))
+    Ok(signed_in(&state, rate, &user, &session))
 }

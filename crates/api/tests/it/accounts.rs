@@ -670,3 +670,110 @@ async fn another_users_resources_are_not_found(server: &Server) {
         assert!((resource.still_there)(&a, id).await, "{} survived B's attempts", resource.what);
     }
 }
+
+/// A server over `db` whose clients are named by `X-Forwarded-For` from 127.0.0.1.
+async fn behind_a_proxy(db: freehire_store::testing::TestDb) -> Server {
+    let mail = tempfile::tempdir().unwrap();
+    let state = crate::server::state(db.store.clone(), mail.path())
+        .with_trusted_proxies("127.0.0.1/32".parse().unwrap());
+    Server::start_state(db, state).await
+}
+
+async fn from(server: &Server, ip: &str, path: &str, body: Value) -> reqwest::Response {
+    server
+        .http
+        .post(format!("{}/api/v1{path}", server.base))
+        .header("x-forwarded-for", ip)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+}
+
+fn header(res: &reqwest::Response, name: &str) -> Option<String> {
+    res.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned)
+}
+
+// scenario: The auth routes are rate limited
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_auth_routes_are_limited_per_ip_and_per_account() {
+    let server = behind_a_proxy(freehire_store::testing::TestDb::sqlite().await).await;
+    // Register: 5 a minute per IP.
+    for n in 0..5 {
+        let body = json!({"email": format!("u{n}@example.com"), "password": "correct horse"});
+        let res = from(&server, "203.0.113.7", "/auth/register", body).await;
+        assert_eq!(res.status(), 201);
+        assert_eq!(header(&res, "x-ratelimit-limit").as_deref(), Some("5"));
+        assert_eq!(header(&res, "x-ratelimit-remaining"), Some((4 - n).to_string()));
+        assert!(header(&res, "x-ratelimit-reset").is_some());
+    }
+    let res = from(
+        &server,
+        "203.0.113.7",
+        "/auth/register",
+        json!({"email": "u9@example.com", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(res.status(), 429);
+    let retry: u64 = header(&res, "retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["code"], "rate_limited");
+    // Another IP is not limited, and the refused registration wrote nothing.
+    let res = from(
+        &server,
+        "198.51.100.1",
+        "/auth/register",
+        json!({"email": "u9@example.com", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    // Login: 10 a minute per account, whatever the IP.
+    for n in 0..10 {
+        let res = from(
+            &server,
+            &format!("192.0.2.{n}"),
+            "/auth/login",
+            json!({"email": "u0@example.com", "password": "wrong horse"}),
+        )
+        .await;
+        assert_eq!(res.status(), 401, "attempt {n}");
+    }
+    let res = from(
+        &server,
+        "192.0.2.99",
+        "/auth/login",
+        json!({"email": "u0@example.com", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(res.status(), 429, "the account is limited across IPs");
+    let res = from(
+        &server,
+        "192.0.2.99",
+        "/auth/login",
+        json!({"email": "u1@example.com", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(res.status(), 200, "another account from the same IP is not");
+    // Forgotten password: 3 per 5 minutes.
+    for _ in 0..3 {
+        assert_eq!(
+            from(
+                &server,
+                "192.0.2.50",
+                "/auth/password/forgot",
+                json!({"email": "u2@example.com"})
+            )
+            .await
+            .status(),
+            202
+        );
+    }
+    assert_eq!(
+        from(&server, "192.0.2.50", "/auth/password/forgot", json!({"email": "u2@example.com"}))
+            .await
+            .status(),
+        429
+    );
+    server.db.teardown().await;
+}

@@ -13,5 +13,6 @@ mod jobs;
 mod meili;
 mod missing_index;
 mod outages;
+mod ratelimit;
 mod search;
 mod server;
