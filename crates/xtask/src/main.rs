@@ -117,6 +117,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-assistant", "runner"),
     ("freehire-search", "query"),
     ("freehire-search", "engine"),
+    ("freehire-api", "auth"),
 ];
 
 fn bench() -> Result<(), String> {
