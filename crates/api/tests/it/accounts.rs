@@ -649,7 +649,11 @@ fn owned_resources() -> Vec<Owned> {
         still_there: |a, id| {
             Box::pin(async move {
                 let list = a.get("/me/api-keys").await;
-                list.body["data"].as_array().unwrap().iter().any(|k| k["id"].to_string() == id)
+                list.body["data"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|k| k["id"] == id.parse::<i64>().unwrap())
             })
         },
     }]
