@@ -11,6 +11,7 @@ mod http;
 mod jobs;
 mod meili;
 mod missing_index;
+mod openapi;
 mod outages;
 mod search;
 mod server;
