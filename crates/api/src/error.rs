@@ -28,7 +28,7 @@ use serde::Serialize;
 type Cause = Box<dyn std::error::Error + Send + Sync>;
 
 /// The machine code of an error: what a client branches on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// A request parameter is malformed (`param` names it).
@@ -92,6 +92,30 @@ impl ErrorCode {
         Self::Timeout,
         Self::Internal,
     ];
+
+    /// The wire spelling (`invalid_parameter`, …), as serialised.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidParameter => "invalid_parameter",
+            Self::BadRequest => "bad_request",
+            Self::UriTooLong => "uri_too_long",
+            Self::HeadersTooLarge => "headers_too_large",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::Unauthorized => "unauthorized",
+            Self::Forbidden => "forbidden",
+            Self::InvalidQuery => "invalid_query",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::Conflict => "conflict",
+            Self::RateLimited => "rate_limited",
+            Self::PaymentRequired => "payment_required",
+            Self::SearchUnavailable => "search_unavailable",
+            Self::Unavailable => "unavailable",
+            Self::Timeout => "timeout",
+            Self::Internal => "internal",
+        }
+    }
 
     /// The status code answered with this code: the one table.
     pub const fn status(self) -> StatusCode {
@@ -277,14 +301,20 @@ impl From<AccountError> for ApiError {
 }
 
 /// The error body.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "error": "invalid limit \"ten\": must be an integer",
+    "code": "invalid_parameter",
+    "param": "limit"
+}))]
 pub struct ErrorBody {
     /// Human-readable message.
     pub error: String,
     /// The machine code.
     pub code: ErrorCode,
-    /// The request parameter at fault.
+    /// The request parameter at fault (with `invalid_parameter`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub param: Option<String>,
 }
 
@@ -357,6 +387,9 @@ mod tests {
         let expected: Vec<(String, u16)> =
             expected.iter().map(|(c, s)| ((*c).to_owned(), *s)).collect();
         assert_eq!(table, expected);
+        for (code, (spelling, _)) in ErrorCode::ALL.iter().zip(&table) {
+            assert_eq!(code.as_str(), spelling);
+        }
     }
 
     #[test]

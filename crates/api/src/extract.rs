@@ -4,14 +4,31 @@
 //! Query parameters are parsed from the raw query (not through axum's `Query`, whose
 //! rejection does not name the parameter); a path slug is parsed by its domain type, and a
 //! malformed one answers the same `invalid_parameter` (`param: "slug"`) on every route.
+//!
+//! Each extractor also documents what it reads ([`IntoParams`], for the OpenAPI document): the
+//! search grammar's parameters are generated from `freehire_search`'s vocabulary (every
+//! [`Facet`] with its `_exclude` and `_mode` forms, [`SCALAR_PARAMS`], the endpoint's own
+//! parameters), so a facet or a value added there is documented without an edit here.
 
 use axum::{
     extract::{FromRequestParts, Path},
     http::request::Parts,
 };
 use freehire_domain::{CompanySlug, DomainError, PublicSlug};
-use freehire_search::{AgentSearchRequest, Endpoint, FacetsRequest, JobQuery};
+use freehire_search::{
+    AgentSearchRequest, DEFAULT_LIMIT, Endpoint, Facet, FacetsRequest, JobQuery, MAX_LIMIT,
+    MAX_Q_BYTES, MAX_Q_WORDS, MAX_VALUE_CHARS, MAX_VALUES, MAX_WINDOW, MAX_WITHIN_DAYS,
+    MIN_WITHIN_DAYS, Order, QField, SCALAR_PARAMS, SortField,
+};
 use freehire_store::{CompanyFilter, ListPage};
+use utoipa::{
+    IntoParams,
+    openapi::{
+        ObjectBuilder, Required, Type,
+        path::{Parameter, ParameterBuilder, ParameterIn, ParameterStyle},
+        schema::{ArrayBuilder, Schema},
+    },
+};
 
 use crate::ApiError;
 
@@ -101,17 +118,33 @@ fn integer(name: &str, value: &str) -> Result<i64, ApiError> {
 
 /// A slug type parsed from a path segment.
 pub trait PathSlug: Sized {
+    /// What the segment addresses (the parameter's description).
+    const DESCRIPTION: &'static str;
+    /// The shape [`Self::parse_slug`] accepts, as an ECMA-262 pattern.
+    const PATTERN: &'static str;
+    /// The longest segment accepted, if bounded.
+    const MAX_LEN: Option<usize> = None;
+
     /// Parses the segment; the error's reason is answered.
     fn parse_slug(raw: &str) -> Result<Self, DomainError>;
 }
 
 impl PathSlug for PublicSlug {
+    const DESCRIPTION: &'static str = "The job's public slug: lowercase letters, digits and \
+        single hyphens, ending in an 8-character code (at most 512 characters).";
+    const PATTERN: &'static str = "^([a-z0-9]+-)*[a-z0-9]{8}$";
+    const MAX_LEN: Option<usize> = Some(PublicSlug::MAX_LEN);
+
     fn parse_slug(raw: &str) -> Result<Self, DomainError> {
         PublicSlug::parse(raw)
     }
 }
 
 impl PathSlug for CompanySlug {
+    const DESCRIPTION: &'static str =
+        "The company's slug: lowercase letters, digits and single hyphens.";
+    const PATTERN: &'static str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
     fn parse_slug(raw: &str) -> Result<Self, DomainError> {
         // The empty slug (jobs without a company) is no company's address.
         let slug = CompanySlug::parse(raw)?;
@@ -147,6 +180,249 @@ impl<S: Send + Sync, T: PathSlug> FromRequestParts<S> for Slug<T> {
             }
         }
     }
+}
+
+// OpenAPI parameters.
+
+impl<T: PathSlug> IntoParams for Slug<T> {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(T::PATTERN))
+            .max_length(T::MAX_LEN);
+        vec![
+            ParameterBuilder::new()
+                .name("slug")
+                .parameter_in(ParameterIn::Path)
+                .required(Required::True)
+                .description(Some(T::DESCRIPTION))
+                .schema(Some(schema))
+                .build(),
+        ]
+    }
+}
+
+impl IntoParams for ListQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            query(
+                "limit",
+                &format!(
+                    "Items per page: {} when absent, clamped to 1..={} (never refused).",
+                    ListPage::DEFAULT_LIMIT,
+                    ListPage::MAX_LIMIT
+                ),
+                int_schema(),
+            ),
+            query("offset", "Items skipped (0 or more; clamped to 2^31 - 1).", non_negative()),
+        ]
+    }
+}
+
+impl IntoParams for CompanyQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![query(
+            "q",
+            "Keeps the companies whose slug contains the slugified text.",
+            ObjectBuilder::new().schema_type(Type::String),
+        )]
+    }
+}
+
+impl IntoParams for SearchQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        grammar(Endpoint::Search)
+    }
+}
+
+impl IntoParams for AgentQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        grammar(Endpoint::AgentSearch)
+    }
+}
+
+impl IntoParams for FacetsQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        grammar(Endpoint::Facets)
+    }
+}
+
+/// An optional query parameter.
+fn query(name: &str, description: &str, schema: impl Into<Schema>) -> Parameter {
+    optional(name, description, schema).build()
+}
+
+fn optional(name: &str, description: &str, schema: impl Into<Schema>) -> ParameterBuilder {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Query)
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(schema.into()))
+}
+
+/// An optional query parameter that may be repeated (`a=x&a=y`) or comma-joined (`a=x,y`).
+fn repeated(name: &str, description: &str, item: impl Into<Schema>) -> Parameter {
+    let item = utoipa::openapi::RefOr::T(item.into());
+    let list = ArrayBuilder::new().items(item).max_items(Some(MAX_VALUES));
+    optional(name, description, list).style(Some(ParameterStyle::Form)).explode(Some(true)).build()
+}
+
+fn int_schema() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Integer)
+}
+
+fn non_negative() -> ObjectBuilder {
+    int_schema().minimum(Some(0))
+}
+
+fn one_of<'a>(values: impl IntoIterator<Item = &'a str>) -> ObjectBuilder {
+    let values: Vec<String> = values.into_iter().map(str::to_owned).collect();
+    ObjectBuilder::new().schema_type(Type::String).enum_values(Some(values))
+}
+
+/// The parameters of the search grammar on `endpoint`: its own, then every facet (with its
+/// `_exclude` and `_mode` forms), then the scalar bounds.
+fn grammar(endpoint: Endpoint) -> Vec<Parameter> {
+    let mut out: Vec<Parameter> = endpoint.own_params().iter().filter_map(|p| own(p)).collect();
+    for facet in Facet::ALL {
+        let item = facet_value(*facet);
+        let name = facet.param();
+        out.push(repeated(
+            name,
+            &format!(
+                "Jobs with any of these `{name}` values (all of them with `{name}_mode=and`)."
+            ),
+            item.clone(),
+        ));
+        out.push(repeated(
+            &format!("{name}_exclude"),
+            &format!("Jobs with none of these `{name}` values."),
+            item,
+        ));
+        let (modes, rule) = if facet.is_geography() {
+            (&["or"][..], "regions, countries and cities always combine with OR")
+        } else {
+            (&["or", "and"][..], "`and`: every value")
+        };
+        out.push(query(
+            &format!("{name}_mode"),
+            &format!("How the `{name}` values combine: `or` (the default); {rule}."),
+            one_of(modes.iter().copied()),
+        ));
+    }
+    out.extend(SCALAR_PARAMS.iter().filter_map(|p| scalar(p)));
+    out
+}
+
+/// One value of `facet`: its closed vocabulary, or the shape its parser checks.
+fn facet_value(facet: Facet) -> Schema {
+    let text = ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_VALUE_CHARS));
+    let schema = match (facet.closed_values(), facet) {
+        (Some(values), _) => one_of(values),
+        (None, Facet::Source) => text.pattern(Some("^[a-z][a-z0-9_-]{0,39}$")),
+        (None, Facet::CompanySlug) => text.pattern(Some(CompanySlug::PATTERN)),
+        (None, Facet::Countries) => text.pattern(Some("^[A-Za-z]{2}$")),
+        (None, Facet::SalaryCurrency) => text.pattern(Some("^[A-Za-z]{3}$")),
+        (None, _) => text,
+    };
+    schema.into()
+}
+
+/// An endpoint's own parameter (besides the filter grammar); `None` for a name this table
+/// does not know (a unit test keeps it complete).
+fn own(name: &str) -> Option<Parameter> {
+    let (description, schema): (String, Schema) = match name {
+        "q" => (
+            format!(
+                "Text query, at most {MAX_Q_BYTES} bytes and {MAX_Q_WORDS} words; \
+                 relevance-ranked unless `sort` is given."
+            ),
+            ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_Q_BYTES)).into(),
+        ),
+        "q_fields" => {
+            let fields = one_of(QField::ALL.iter().map(|f| f.as_str()));
+            return Some(repeated(
+                name,
+                "Fields the text query is scoped to (all when absent).",
+                fields,
+            ));
+        }
+        "facets" => {
+            let names = Facet::ALL.iter().filter(|f| f.has_distribution()).map(|f| f.param());
+            return Some(repeated(
+                name,
+                "The distributions to count (every facet but `company_slug` when absent); \
+                 not together with `disjunctive=true`.",
+                one_of(names),
+            ));
+        }
+        "sort" => (
+            "Sort field; when absent, relevance for a text query, else `posted_at`.".into(),
+            one_of(SortField::ALL.iter().map(|f| f.as_str())).into(),
+        ),
+        "order" => (
+            "Sort direction (`desc` when absent).".into(),
+            one_of([Order::Asc, Order::Desc].map(Order::as_str)).into(),
+        ),
+        "limit" => (
+            format!(
+                "Hits per page: {DEFAULT_LIMIT} when absent, clamped to 1..={MAX_LIMIT} \
+                 (never refused)."
+            ),
+            int_schema().into(),
+        ),
+        "offset" => (
+            format!("Hits skipped; `offset + limit` must be at most {MAX_WINDOW}."),
+            non_negative().maximum(Some(MAX_WINDOW - 1)).into(),
+        ),
+        "description_format" => (
+            "How each job's full description is rendered (`html` when absent).".into(),
+            one_of(DESCRIPTION_FORMATS).into(),
+        ),
+        "disjunctive" => (
+            "Count each facet under the filter without its own selection.".into(),
+            ObjectBuilder::new().schema_type(Type::Boolean).into(),
+        ),
+        _ => return None,
+    };
+    Some(query(name, &description, schema))
+}
+
+/// The `description_format` values ([`freehire_search::DescriptionFormat::parse`]).
+const DESCRIPTION_FORMATS: [&str; 3] = ["html", "text", "markdown"];
+
+/// A scalar bound of the grammar; `None` for a name this table does not know (a unit test
+/// keeps it complete).
+fn scalar(name: &str) -> Option<Parameter> {
+    let int64 = || {
+        int_schema().format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+            utoipa::openapi::KnownFormat::Int64,
+        )))
+    };
+    let days = || int_schema().minimum(Some(MIN_WITHIN_DAYS)).maximum(Some(MAX_WITHIN_DAYS));
+    let (description, schema): (&str, Schema) = match name {
+        "visa_sponsorship" => (
+            "Jobs that do (`true`) or do not (`false`) sponsor a visa.",
+            ObjectBuilder::new().schema_type(Type::Boolean).into(),
+        ),
+        "salary_min" => {
+            ("Jobs whose salary minimum is at least this (any currency).", int64().into())
+        }
+        "salary_max" => {
+            ("Jobs whose salary maximum is at most this (any currency).", int64().into())
+        }
+        "experience_years_min" => {
+            ("Jobs asking at least this many years of experience.", int64().into())
+        }
+        "experience_years_max" => {
+            ("Jobs asking at most this many years of experience.", int64().minimum(Some(0)).into())
+        }
+        "posted_within_days" => ("Jobs posted within this many days.", days().into()),
+        "open_within_days" => ("Jobs first seen within this many days.", days().into()),
+        _ => return None,
+    };
+    Some(query(name, description, schema))
 }
 
 #[cfg(test)]
@@ -185,6 +461,37 @@ mod tests {
         assert_eq!(e, r#"invalid offset "-99999999999999999999999": must be 0 or more"#);
         let e = page("offset=1e3").unwrap_err().to_string();
         assert_eq!(e, r#"invalid offset "1e3": must be an integer"#);
+    }
+
+    #[test]
+    fn the_grammar_is_documented_whole() {
+        for endpoint in [Endpoint::Search, Endpoint::AgentSearch, Endpoint::Facets] {
+            for name in endpoint.own_params() {
+                assert!(own(name).is_some(), "{endpoint:?}: {name} undocumented");
+            }
+            let names: Vec<String> = grammar(endpoint).into_iter().map(|p| p.name).collect();
+            for name in &names {
+                assert!(endpoint.knows(name), "{endpoint:?} documents unknown {name}");
+            }
+            let mut unique = names.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len(), "{endpoint:?}: a name twice");
+            let expected = endpoint.own_params().len() + 3 * Facet::ALL.len() + SCALAR_PARAMS.len();
+            assert_eq!(names.len(), expected, "{endpoint:?}");
+        }
+        for name in SCALAR_PARAMS {
+            assert!(scalar(name).is_some(), "{name} undocumented");
+        }
+    }
+
+    #[test]
+    fn documented_description_formats_are_the_accepted_ones() {
+        for format in DESCRIPTION_FORMATS {
+            assert!(freehire_search::DescriptionFormat::parse(Some(format)).is_ok(), "{format}");
+        }
+        let refused = freehire_search::DescriptionFormat::parse(Some("pdf")).unwrap_err();
+        assert!(refused.to_string().ends_with(&DESCRIPTION_FORMATS.join(", ")), "{refused}");
     }
 
     #[test]

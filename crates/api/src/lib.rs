@@ -10,7 +10,10 @@
 //! - [`ApiError`] is the one error type: its [`ErrorCode`] maps to the status (one table), the
 //!   body is `{"error": message, "code": code, "param"?: name}`, and causes are logged instead
 //!   of returned;
-//! - [`view`] holds the wire shapes (the job of reference §6.5, list and single envelopes).
+//! - [`view`] holds the wire shapes (the job of reference §6.5, list and single envelopes);
+//! - [`openapi()`] is the OpenAPI 3.1 document generated from the handlers and those shapes:
+//!   the router is assembled through `utoipa_axum`'s `OpenApiRouter`, so mounting a route is
+//!   documenting it (see [`mod@openapi`] for the pattern and the tests that keep it so).
 //!
 //! Routes (under `/api/v1` except the health check):
 //!
@@ -24,6 +27,7 @@
 //! | `GET /jobs/facets` | value counts per facet (`facets=`, `disjunctive=true`) and numeric stats |
 //! | `GET /companies` | companies derived from the open jobs, most jobs first, `q`, `limit`/`offset` |
 //! | `GET /companies/{slug}` | one company and a page of its open jobs; 400 for a malformed slug, 404 when it has no open job |
+//! | `GET /openapi.json` | the OpenAPI 3.1 document of every route here ([`openapi()`]) |
 //!
 //! The search routes answer 400 naming a bad parameter, 503 `search_unavailable` when no index
 //! is configured, the embedded index does not exist yet (the API never creates it; see
@@ -39,6 +43,7 @@ pub mod client_ip;
 mod deadline;
 mod error;
 pub mod extract;
+pub mod openapi;
 pub mod ratelimit;
 mod routes;
 mod server;
@@ -48,12 +53,7 @@ mod wire;
 
 use std::{future::Future, time::Duration};
 
-use axum::{
-    Router,
-    http::Method,
-    response::IntoResponse,
-    routing::{delete, get, patch, post},
-};
+use axum::{Extension, Router, http::Method, response::IntoResponse};
 use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::{ApiError, ErrorBody, ErrorCode};
@@ -68,33 +68,11 @@ pub const MAX_BODY_BYTES: u64 = 1 << 20;
 /// Longest a request may take before it is answered 503 `timeout`.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The whole router.
+/// The whole router: the routes of `routes::api` (each mounted with its documentation), the
+/// 404/405 fallbacks and the layers.
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
-        .route("/jobs", get(routes::jobs::list))
-        .route("/jobs/search", get(routes::search::search))
-        .route("/jobs/facets", get(routes::search::facets))
-        .route("/jobs/{slug}", get(routes::jobs::show))
-        .route("/agent/jobs/search", get(routes::search::agent_search))
-        .route("/companies", get(routes::companies::list))
-        .route("/companies/{slug}", get(routes::companies::show))
-        .route("/auth/register", post(routes::auth::register))
-        .route("/auth/login", post(routes::auth::login))
-        .route("/auth/logout", post(routes::auth::logout))
-        .route("/auth/logout-all", post(routes::auth::logout_all))
-        .route("/auth/me", get(routes::auth::me))
-        .route("/auth/verify/request", post(routes::auth::verify_request))
-        .route("/auth/verify/confirm", post(routes::auth::verify_confirm))
-        .route("/auth/password/forgot", post(routes::auth::password_forgot))
-        .route("/auth/password/reset", post(routes::auth::password_reset))
-        .route("/me", patch(routes::me::update).delete(routes::me::delete))
-        .route("/me/password", post(routes::me::change_password))
-        .route("/me/api-keys", get(routes::me::list_keys).post(routes::me::create_key))
-        .route("/me/api-keys/{id}", delete(routes::me::delete_key));
-    Router::new()
-        .route("/health", get(routes::health::health))
-        .nest("/api/v1", api)
-        .fallback(not_found)
+    let (api, _document) = routes::api().split_for_parts();
+    api.fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
@@ -103,12 +81,25 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http())
 }
 
-async fn not_found() -> ApiError {
-    ApiError::not_found("not found")
+/// The OpenAPI 3.1 document of the API (served at `GET /api/v1/openapi.json`): the fixed
+/// parts of [`openapi::ApiDoc`] and the path item of every route the router mounts.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    routes::api().into_openapi()
 }
 
-async fn method_not_allowed(method: Method) -> ApiError {
-    ApiError::new(ErrorCode::MethodNotAllowed, format!("method {method} not allowed"))
+/// Marks the answers of the router's 404/405 fallbacks (a response extension, never sent), so
+/// the test comparing the router with its document tells "no such route" from a route that
+/// answers 404 itself.
+#[derive(Debug, Clone, Copy)]
+pub struct Fallback;
+
+async fn not_found() -> impl IntoResponse {
+    (Extension(Fallback), ApiError::not_found("not found"))
+}
+
+async fn method_not_allowed(method: Method) -> impl IntoResponse {
+    let error = ApiError::new(ErrorCode::MethodNotAllowed, format!("method {method} not allowed"));
+    (Extension(Fallback), error)
 }
 
 /// Serves the router on `listener` with the default [`ServerLimits`] until `shutdown`

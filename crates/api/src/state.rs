@@ -109,7 +109,8 @@ impl FromRef<AppState> for RateLimits {
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);
 
 /// What `/health` says about search (its `search` field).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum SearchStatus {
     /// The index is open.
     Ok,

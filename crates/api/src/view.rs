@@ -4,6 +4,10 @@
 //! Jobs are addressed by `public_slug`; the internal id never appears. Optional facets are
 //! omitted when unknown; `requires_clearance` appears only when true; `posted_at` is the
 //! effective posted date (first-seen date when the source's is missing or implausible).
+//!
+//! Each shape derives [`ToSchema`] for the OpenAPI document ([`mod@crate::openapi`]); the values
+//! of `freehire-domain` and `freehire-search` types are described through `schema_with` and
+//! `value_type`, so those pure crates do not depend on utoipa.
 
 use std::collections::BTreeMap;
 
@@ -17,29 +21,71 @@ use freehire_search::{
 };
 use freehire_store::{Company, ListPage};
 use serde::{Serialize, Serializer, ser::SerializeMap};
+use utoipa::{
+    PartialSchema, ToSchema,
+    openapi::{ObjectBuilder, RefOr, Schema, Type, schema::AdditionalProperties},
+};
+
+use crate::openapi::vocab;
 
 /// A job on the wire: its [`JobHeadView`], `remote`, the full description, its
 /// [`JobFacetsView`], and its dates.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({
+    "public_slug": "rust-engineer-acme-t35nijto",
+    "title": "Rust Engineer",
+    "company": "Acme",
+    "company_slug": "acme",
+    "url": "https://boards.greenhouse.io/acme/jobs/1",
+    "source": "greenhouse",
+    "external_id": "acme:1",
+    "manually_added": false,
+    "location": "Remote - EU",
+    "remote": true,
+    "description": "<p>Build fast services in Rust.</p>",
+    "regions": ["eu"],
+    "countries": [],
+    "cities": [],
+    "work_mode": "remote",
+    "skills": ["postgresql", "rust"],
+    "is_tech": "tech",
+    "seniority": "senior",
+    "salary": {"min": 80000, "max": 100000, "currency": "EUR", "period": "year"},
+    "posted_at": "2026-11-10T08:00:00Z",
+    "created_at": "2026-11-11T09:00:00Z",
+    "updated_at": "2026-11-11T09:00:00Z",
+    "last_seen_at": "2026-11-20T09:00:00Z",
+    "closed_at": null
+}))]
 pub struct JobView {
     #[serde(flatten)]
     pub head: JobHeadView,
+    /// Whether the source marks the job remote.
     pub remote: bool,
+    /// The full description, HTML as the source gave it (agent search renders it as asked).
     pub description: String,
     #[serde(flatten)]
     pub facets: JobFacetsView,
+    /// The effective posted date (the first-seen date when the source's is missing or
+    /// implausible).
     pub posted_at: DateTime<Utc>,
+    /// First seen.
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Last seen on its board.
     pub last_seen_at: DateTime<Utc>,
+    /// When it closed; null while open.
+    #[schema(required = true)]
     pub closed_at: Option<DateTime<Utc>>,
+    /// Why it closed (closed jobs only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::closed_reason)]
     pub closed_reason: Option<ClosedReason>,
 }
 
 /// The fields that open a job and a search hit alike (flattened into both, in this order):
 /// its address, what it is, who posts it, where it comes from and where it is.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct JobHeadView {
     pub public_slug: String,
     pub title: String,
@@ -55,42 +101,65 @@ pub struct JobHeadView {
 /// The derived facets of a job and of a search hit alike (flattened into both, in this
 /// order), each value its wire spelling; an unknown optional facet is omitted and
 /// `requires_clearance` appears only when true.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct JobFacetsView {
+    #[schema(schema_with = vocab::regions)]
     pub regions: Vec<String>,
+    #[schema(schema_with = vocab::countries)]
     pub countries: Vec<String>,
     pub cities: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::work_mode)]
     pub work_mode: Option<String>,
     pub skills: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::tech_flag)]
     pub is_tech: Option<String>,
+    /// Present (and true) only when the job requires a security clearance.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = always_true)]
     pub requires_clearance: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::seniority)]
     pub seniority: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::category)]
     pub category: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::employment_type)]
     pub employment_type: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::education_level)]
     pub education_level: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = vocab::english_level)]
     pub english_level: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub experience_years_min: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub posting_language: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub salary: Option<SalaryView>,
 }
 
-/// A salary range on the wire.
-#[derive(Debug, Clone, Serialize)]
+/// `true`: a flag that is present only when set.
+fn always_true() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Boolean).enum_values(Some([true]))
+}
+
+/// A salary range on the wire: either bound may be unknown (null).
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct SalaryView {
+    #[schema(required = true)]
     pub min: Option<i64>,
+    #[schema(required = true)]
     pub max: Option<i64>,
+    /// ISO 4217, uppercase.
     pub currency: String,
+    #[schema(schema_with = vocab::salary_period)]
     pub period: SalaryPeriod,
 }
 
@@ -147,14 +216,14 @@ impl JobView {
 }
 
 /// `{"data": [...], "meta": {...}}`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ListEnvelope<T> {
     pub data: Vec<T>,
     pub meta: ListMeta,
 }
 
-/// List metadata.
-#[derive(Debug, Serialize)]
+/// List metadata: the page answered and how many items there are in all.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ListMeta {
     pub total: u64,
     pub limit: u32,
@@ -169,7 +238,7 @@ impl ListMeta {
 }
 
 /// `{"data": {...}}`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Single<T> {
     pub data: T,
 }
@@ -179,17 +248,48 @@ pub struct Single<T> {
 /// indexed visible text (at most 1,000 characters, cut at a word); `remote` (not a §6.5 field)
 /// and `last_seen_at` (it moves on every crawl, so the index does not hold it) are left out;
 /// `closed_at` is always null (only open jobs are indexed).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({
+    "public_slug": "rust-engineer-acme-t35nijto",
+    "title": "Rust Engineer",
+    "company": "Acme",
+    "company_slug": "acme",
+    "url": "https://boards.greenhouse.io/acme/jobs/1",
+    "source": "greenhouse",
+    "external_id": "acme:1",
+    "manually_added": false,
+    "location": "Remote - EU",
+    "description": "Build fast services in Rust.",
+    "regions": ["eu"],
+    "countries": [],
+    "cities": [],
+    "work_mode": "remote",
+    "skills": ["postgresql", "rust"],
+    "is_tech": "tech",
+    "seniority": "senior",
+    "posted_at": "2026-11-10T08:00:00Z",
+    "created_at": "2026-11-11T09:00:00Z",
+    "updated_at": "2026-11-11T09:00:00Z",
+    "closed_at": null
+}))]
 pub struct SearchHit {
     #[serde(flatten)]
     pub head: JobHeadView,
+    /// The indexed visible text, at most 1,000 characters, cut at a word.
     pub description: String,
     #[serde(flatten)]
     pub facets: JobFacetsView,
     pub posted_at: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// Always null: only open jobs are indexed.
+    #[schema(required = true, schema_with = null)]
     pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// `null`.
+fn null() -> ObjectBuilder {
+    ObjectBuilder::new().schema_type(Type::Null)
 }
 
 impl SearchHit {
@@ -249,13 +349,27 @@ fn instant(secs: i64) -> DateTime<Utc> {
 }
 
 /// The `meta` of a search answer: the page, the exact total and any ignored parameters.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SearchMeta {
     pub total: u64,
     pub limit: u32,
     pub offset: u32,
+    /// Parameters the endpoint does not know (absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<IgnoredParamView>)]
     pub ignored_params: Vec<IgnoredParam>,
+}
+
+/// The schema of `freehire_search::IgnoredParam` as serialised (that crate does not depend on
+/// utoipa; a unit test compares the two).
+#[derive(Debug, ToSchema)]
+#[schema(as = IgnoredParam)]
+pub struct IgnoredParamView {
+    /// The parameter as given (for a `q_fields` value: `q_fields=<value>`).
+    pub param: String,
+    /// The known parameter it is the singular or plural of; absent when there is none.
+    #[schema(nullable = false)]
+    pub did_you_mean: Option<String>,
 }
 
 impl SearchMeta {
@@ -271,7 +385,12 @@ impl SearchMeta {
 }
 
 /// The answer of the facets route: `{total, facets, stats}`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "total": 4,
+    "facets": {"work_mode": {"remote": 2, "hybrid": 1, "onsite": 1}, "skills": {"rust": 2}},
+    "stats": {"salary_min": {"min": 60000, "max": 80000}}
+}))]
 pub struct FacetsData {
     pub total: u64,
     pub facets: FacetsView,
@@ -289,6 +408,27 @@ impl From<FacetCounts> for FacetsData {
 /// insertion order (JavaScript, Python) see the values ranked.
 #[derive(Debug)]
 pub struct FacetsView(pub BTreeMap<Facet, Distribution>);
+
+impl PartialSchema for FacetsView {
+    /// An object with one member per facet counted (every facet but `company_slug` can be),
+    /// each `{value: count}`.
+    fn schema() -> RefOr<Schema> {
+        let counts = || {
+            let count = ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0));
+            ObjectBuilder::new().schema_type(Type::Object).additional_properties(Some(count))
+        };
+        let mut object = ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("Value counts per facet, most frequent first."))
+            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+        for facet in Facet::ALL.iter().filter(|f| f.has_distribution()) {
+            object = object.property(facet.param(), counts());
+        }
+        object.into()
+    }
+}
+
+impl ToSchema for FacetsView {}
 
 impl Serialize for FacetsView {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -314,18 +454,21 @@ impl Serialize for Ranked<'_> {
 }
 
 /// The numeric stats; a field no match has is absent.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct StatsView {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub salary_min: Option<BoundsView>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub salary_max: Option<BoundsView>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     pub experience_years_min: Option<BoundsView>,
 }
 
 /// `{min, max}`.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 pub struct BoundsView {
     pub min: i64,
     pub max: i64,
@@ -343,7 +486,18 @@ impl From<NumericStats> for StatsView {
 }
 
 /// A company on the wire: derived from its open jobs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({
+    "slug": "acme",
+    "name": "Acme",
+    "job_count": 2,
+    "latest_posted_at": "2026-11-12T09:00:00Z",
+    "regions": ["eu"],
+    "countries": [],
+    "work_modes": ["remote"],
+    "top_skills": ["postgresql", "rust", "go"],
+    "sources": ["greenhouse"]
+}))]
 pub struct CompanyView {
     pub slug: String,
     pub name: String,
@@ -351,8 +505,11 @@ pub struct CompanyView {
     /// The newest effective posted date among its open jobs.
     pub latest_posted_at: DateTime<Utc>,
     /// Most jobs first.
+    #[schema(schema_with = vocab::regions)]
     pub regions: Vec<Region>,
+    #[schema(schema_with = vocab::countries)]
     pub countries: Vec<CountryCode>,
+    #[schema(schema_with = vocab::work_modes)]
     pub work_modes: Vec<WorkMode>,
     pub top_skills: Vec<String>,
     pub sources: Vec<String>,
@@ -376,8 +533,30 @@ impl CompanyView {
 }
 
 /// `GET /companies/{slug}`: the company and one page of its open jobs.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CompanyDetail {
     pub company: CompanyView,
     pub jobs: Vec<JobView>,
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// The documented properties of a schema.
+    fn properties<T: ToSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).unwrap();
+        schema["properties"].as_object().unwrap().keys().cloned().collect()
+    }
+
+    #[test]
+    fn the_ignored_param_schema_is_what_is_serialised() {
+        let ignored = IgnoredParam { param: "skill".into(), did_you_mean: Some("skills".into()) };
+        let value = serde_json::to_value(&ignored).unwrap();
+        let keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, properties::<IgnoredParamView>());
+        assert_eq!(IgnoredParamView::name(), "IgnoredParam");
+    }
 }

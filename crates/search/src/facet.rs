@@ -161,6 +161,47 @@ impl Facet {
         !matches!(self, Facet::CompanySlug)
     }
 
+    /// The values the facet accepts when its vocabulary is closed, in vocabulary order
+    /// (`regions` with its reserved [`NO_REGION`] last); `None` for an open facet (a provider
+    /// key, a company slug, a country or currency code, free text). What the OpenAPI document
+    /// lists as the parameter's enum: [`Facet::value`] accepts exactly these.
+    pub fn closed_values(self) -> Option<Vec<&'static str>> {
+        fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> Vec<&'static str> {
+            all.iter().map(|v| name(*v)).collect()
+        }
+        Some(match self {
+            Facet::Regions => {
+                let mut list = names(Region::ALL, Region::as_str);
+                list.push(NO_REGION);
+                list
+            }
+            Facet::WorkMode => names(WorkMode::ALL, WorkMode::as_str),
+            Facet::EmploymentType => names(EmploymentType::ALL, EmploymentType::as_str),
+            Facet::EducationLevel => names(EducationLevel::ALL, EducationLevel::as_str),
+            Facet::Seniority => names(Seniority::ALL, Seniority::as_str),
+            Facet::Category => names(Category::ALL, Category::as_str),
+            Facet::SalaryPeriod => names(SalaryPeriod::ALL, SalaryPeriod::as_str),
+            Facet::EnglishLevel => names(EnglishLevel::ALL, EnglishLevel::as_str),
+            Facet::IsTech => names(TechFlag::ALL, TechFlag::as_str),
+            Facet::Domains => vocab::DOMAINS.values.to_vec(),
+            Facet::CompanyType => vocab::COMPANY_TYPE.values.to_vec(),
+            Facet::CompanySize => vocab::COMPANY_SIZE.values.to_vec(),
+            Facet::RoleType => vocab::ROLE_TYPE.values.to_vec(),
+            Facet::Reality => vocab::REALITY.values.to_vec(),
+            Facet::Relocation => vocab::RELOCATION.values.to_vec(),
+            Facet::AiArchetype => vocab::AI_ARCHETYPE.values.to_vec(),
+            Facet::RequiresClearance => vocab::CLEARANCE.values.to_vec(),
+            Facet::Source
+            | Facet::CompanySlug
+            | Facet::Countries
+            | Facet::Cities
+            | Facet::SalaryCurrency
+            | Facet::Skills
+            | Facet::Collections
+            | Facet::PostingLanguage => return None,
+        })
+    }
+
     /// Checks one value given to `param` (the facet's name or its `_exclude` form) and returns
     /// it in canonical form.
     pub fn value(self, param: &str, raw: &str) -> Result<FacetValue, SearchError> {
@@ -296,6 +337,28 @@ mod tests {
         assert_eq!(Facet::Countries.attribute(), "countries");
         assert_eq!(Facet::PostingLanguage.attribute(), "enrichment.posting_language");
         assert_eq!(Facet::IsTech.attribute(), "is_tech");
+    }
+
+    #[test]
+    fn closed_values_are_exactly_what_is_accepted() {
+        for facet in Facet::ALL {
+            let Some(values) = facet.closed_values() else {
+                // An open facet takes a value outside any list.
+                let sample = match facet {
+                    Facet::Countries => "de",
+                    Facet::SalaryCurrency => "EUR",
+                    _ => "some-value",
+                };
+                assert!(facet.value(facet.param(), sample).is_ok(), "{facet}");
+                continue;
+            };
+            for v in &values {
+                assert!(facet.value(facet.param(), v).is_ok(), "{facet}={v}");
+            }
+            let refused = facet.value(facet.param(), "not-a-value").unwrap_err().to_string();
+            let listed = values.join(", ");
+            assert!(refused.ends_with(&listed), "{facet}: {refused} vs {listed}");
+        }
     }
 
     #[test]

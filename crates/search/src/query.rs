@@ -58,9 +58,11 @@ impl Endpoint {
     /// Whether `name` is a parameter this endpoint understands: a facet, its `_exclude` and
     /// `_mode` forms, a scalar, or one of the endpoint's own.
     pub fn knows(self, name: &str) -> bool {
-        let base =
-            name.strip_suffix("_exclude").or_else(|| name.strip_suffix("_mode")).unwrap_or(name);
-        Facet::from_param(base).is_some()
+        // A facet's own name may end like a form (`work_mode`): try it whole, then each form.
+        let facet = |base: &str| Facet::from_param(base).is_some();
+        facet(name)
+            || name.strip_suffix("_exclude").is_some_and(facet)
+            || name.strip_suffix("_mode").is_some_and(facet)
             || SCALAR_PARAMS.contains(&name)
             || self.own_params().contains(&name)
     }

@@ -10,17 +10,21 @@ use freehire_domain::{
 };
 use freehire_store::ProfilePatch;
 use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
 
 /// `POST /auth/register`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegisterBody {
     /// The address (normalised: trimmed, lower-cased).
+    #[schema(example = "ada@example.com", max_length = 254)]
     pub email: String,
     /// 8–128 characters.
+    #[schema(example = "correct horse", min_length = 8, max_length = 128)]
     pub password: String,
     /// The assistant's answer language (an IETF tag; default `en`).
     #[serde(default)]
+    #[schema(example = "en")]
     pub language: Option<String>,
 }
 
@@ -36,7 +40,7 @@ impl RegisterBody {
 }
 
 /// `POST /auth/login`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LoginBody {
     /// The address.
@@ -54,7 +58,7 @@ impl LoginBody {
 }
 
 /// `POST /auth/verify/request` and `POST /auth/password/forgot`.
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EmailBody {
     /// The address (optional for a signed-in verification request).
@@ -63,7 +67,7 @@ pub struct EmailBody {
 }
 
 /// `POST /auth/verify/confirm`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConfirmBody {
     /// The address (optional when signed in).
@@ -74,7 +78,7 @@ pub struct ConfirmBody {
 }
 
 /// `POST /auth/password/reset`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResetBody {
     /// The address.
@@ -86,7 +90,7 @@ pub struct ResetBody {
 }
 
 /// `POST /me/password`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PasswordBody {
     /// The password now.
@@ -116,17 +120,20 @@ pub fn rename(e: DomainError, to: &'static str) -> DomainError {
 }
 
 /// `PATCH /me`: absent leaves a field, `null` clears `username` or `timezone`.
-#[derive(Debug, Deserialize, Default)]
+#[derive(Debug, Deserialize, Default, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProfileBody {
-    /// A display name, or `null`.
+    /// A display name (1–40 characters), or `null` to clear it.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, example = "Ada")]
     pub username: Option<Option<String>>,
-    /// An IANA zone, or `null`.
+    /// An IANA zone, or `null` to clear it.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, example = "Europe/Berlin")]
     pub timezone: Option<Option<String>>,
-    /// An IETF tag (not nullable: `null` is refused).
+    /// An IETF tag (`null` is refused: the language cannot be cleared).
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = String, required = false, example = "pt-BR")]
     pub language: Option<Option<String>>,
 }
 
@@ -167,7 +174,7 @@ impl ProfileBody {
 }
 
 /// `DELETE /me`: the account's email, repeated.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteBody {
     /// Must be the signed-in account's address.
@@ -175,13 +182,14 @@ pub struct DeleteBody {
 }
 
 /// `POST /me/api-keys`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KeyBody {
     /// What to call it.
     pub name: String,
     /// `full` (default) or `cv`.
     #[serde(default)]
+    #[schema(example = "full")]
     pub scope: Option<String>,
     /// When it stops working (RFC 3339, in the future); never when absent.
     #[serde(default)]
@@ -205,11 +213,12 @@ impl KeyBody {
 }
 
 /// An account on the wire.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct UserView {
     /// The normalised address.
     pub email: String,
     /// `user` or `moderator`.
+    #[schema(example = "user")]
     pub role: String,
     /// Whether the address is verified.
     pub email_verified: bool,
@@ -241,7 +250,7 @@ impl From<&freehire_domain::User> for UserView {
 }
 
 /// An API key on the wire (never its token, but once: [`MintedKeyView`]).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ApiKeyView {
     /// Addresses it under `/me/api-keys/{id}`.
     pub id: i64,
@@ -274,25 +283,35 @@ impl From<&ApiKey> for ApiKeyView {
 }
 
 /// A minted key: the key and its token, shown this once.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MintedKeyView {
     /// The key.
     #[serde(flatten)]
     pub key: ApiKeyView,
     /// The whole token (`fhk_…`): store it now, it is never shown again.
+    #[schema(example = "fhk_mfrggzdfmztwq2lknnwg23tpobyxe43uov3ho6dz")]
     pub token: String,
 }
 
 /// The answer of a request that mails something (or, to say nothing about who has an
 /// account, might).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Accepted {
     /// What happens next.
     pub message: &'static str,
 }
 
+/// The registration answer: the account and whether its code was mailed.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RegisteredEnvelope {
+    /// The new account.
+    pub data: UserView,
+    /// What happened beside it.
+    pub meta: RegisteredMeta,
+}
+
 /// `meta` of the registration answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RegisteredMeta {
     /// Whether the verification code was mailed.
     pub verification_sent: bool,

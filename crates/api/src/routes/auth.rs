@@ -19,12 +19,19 @@ use crate::{
     auth::{
         CvUser, OptionalUser, User,
         wire::{
-            Accepted, ConfirmBody, EmailBody, LoginBody, RegisterBody, RegisteredMeta, ResetBody,
-            UserView,
+            Accepted, ConfirmBody, EmailBody, LoginBody, RegisterBody, RegisteredEnvelope,
+            RegisteredMeta, ResetBody, UserView,
         },
     },
     body::JsonBody,
     client_ip::ClientIp,
+    openapi::{
+        Errors,
+        code::{
+            Conflict, Forbidden, InvalidParameter, NotFound, RateLimited, Unauthorized,
+            Unavailable, UnsupportedMediaType,
+        },
+    },
     ratelimit::{Bucket, RateInfo, Subject},
     view::Single,
 };
@@ -63,6 +70,19 @@ fn limit(
 }
 
 /// Creates an account, signs it in (the cookie) and mails a verification code: 201.
+#[utoipa::path(
+    post, path = "/auth/register", tag = "accounts", operation_id = "register",
+    request_body = RegisterBody,
+    responses(
+        (status = 201, description = "The account, signed in; a verification code is mailed.", body = RegisteredEnvelope, headers(
+            ("set-cookie" = String, description = "The session cookie `freehire_session` (HttpOnly, SameSite=Lax, Path=/)."),
+            ("x-ratelimit-limit" = u32, description = "Requests the bucket allows at once."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, Conflict, RateLimited, Unavailable)>,
+    ),
+)]
 pub async fn register(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -72,15 +92,28 @@ pub async fn register(
     let rate = limit(&state, Bucket::Register, ip, None)?;
     let registered = state.accounts.register(email, password, language).await?;
     let cookie = state.cookie.set(&registered.session, state.accounts.session_ttl());
-    let body = serde_json::json!({
-        "data": UserView::from(&registered.user),
-        "meta": RegisteredMeta { verification_sent: registered.verification_sent },
-    });
+    let body = RegisteredEnvelope {
+        data: UserView::from(&registered.user),
+        meta: RegisteredMeta { verification_sent: registered.verification_sent },
+    };
     Ok(with_cookie(StatusCode::CREATED, rate, cookie, body))
 }
 
 /// Signs in with email and password; 401 `unauthorized` "wrong email or password" for an
 /// unknown email and a wrong password alike.
+#[utoipa::path(
+    post, path = "/auth/login", tag = "accounts", operation_id = "login",
+    request_body = LoginBody,
+    responses(
+        (status = 200, description = "Signed in.", body = Single<UserView>, headers(
+            ("set-cookie" = String, description = "The session cookie `freehire_session` (HttpOnly, SameSite=Lax, Path=/)."),
+            ("x-ratelimit-limit" = u32, description = "Requests the bucket allows at once."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, RateLimited, Unavailable)>,
+    ),
+)]
 pub async fn login(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -94,12 +127,31 @@ pub async fn login(
 
 /// Clears the session cookie: 204. The token itself stays valid until it expires or the
 /// account signs out everywhere.
+#[utoipa::path(
+    post, path = "/auth/logout", tag = "accounts", operation_id = "logout",
+    responses(
+        (status = 204, description = "The session cookie is cleared.", headers(
+            ("set-cookie" = String, description = "`freehire_session` emptied, `Max-Age=0`."),
+        )),
+        Errors<()>,
+    ),
+)]
 pub async fn logout(State(state): State<AppState>) -> Response {
     (StatusCode::NO_CONTENT, [(SET_COOKIE, state.cookie.clear())]).into_response()
 }
 
 /// Revokes every session of the account (cookie or full key) and clears this one's cookie:
 /// 204. API keys keep working: delete them under `/me/api-keys`.
+#[utoipa::path(
+    post, path = "/auth/logout-all", tag = "accounts", operation_id = "logout_everywhere",
+    security(("session" = []), ("api_key" = [])),
+    responses(
+        (status = 204, description = "Every session of the account is revoked; this cookie is cleared.", headers(
+            ("set-cookie" = String, description = "`freehire_session` emptied, `Max-Age=0`."),
+        )),
+        Errors<(Unauthorized, Forbidden, Unavailable)>,
+    ),
+)]
 pub async fn logout_all(
     State(state): State<AppState>,
     User(caller): User,
@@ -109,6 +161,14 @@ pub async fn logout_all(
 }
 
 /// The caller's account (cookie or a key of either scope).
+#[utoipa::path(
+    get, path = "/auth/me", tag = "accounts", operation_id = "me",
+    security(("session" = []), ("api_key" = [])),
+    responses(
+        (status = 200, description = "The caller's account (cookie or a key of either scope).", body = Single<UserView>),
+        Errors<(Unauthorized, Unavailable)>,
+    ),
+)]
 pub async fn me(CvUser(caller): CvUser) -> Json<Single<UserView>> {
     Json(Single { data: UserView::from(&caller.user) })
 }
@@ -117,6 +177,19 @@ const MAILED: &str = "if the address has an account that needs it, a code is on 
 
 /// Mails a new verification code: to the signed-in account, or to the account of `email`
 /// (202 either way, with the same answer whether or not the address has an account).
+#[utoipa::path(
+    post, path = "/auth/verify/request", tag = "accounts", operation_id = "request_verification",
+    security((), ("session" = []), ("api_key" = [])),
+    request_body(content = Option<EmailBody>, description = "The address; optional when signed in."),
+    responses(
+        (status = 202, description = "A code is on its way if the address has an unverified account (the same answer either way).", body = Single<Accepted>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the bucket allows at once."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, NotFound, RateLimited, Unavailable)>,
+    ),
+)]
 pub async fn verify_request(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -144,6 +217,19 @@ pub async fn verify_request(
 }
 
 /// Redeems a verification code for `email` (or the signed-in account).
+#[utoipa::path(
+    post, path = "/auth/verify/confirm", tag = "accounts", operation_id = "confirm_verification",
+    security((), ("session" = []), ("api_key" = [])),
+    request_body = ConfirmBody,
+    responses(
+        (status = 200, description = "The account, verified.", body = Single<UserView>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the bucket allows at once."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, RateLimited, Unavailable)>,
+    ),
+)]
 pub async fn verify_confirm(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -163,6 +249,18 @@ pub async fn verify_confirm(
 }
 
 /// Mails a password-reset code to the account of `email`, if any: 202 either way.
+#[utoipa::path(
+    post, path = "/auth/password/forgot", tag = "accounts", operation_id = "forgot_password",
+    request_body = EmailBody,
+    responses(
+        (status = 202, description = "A reset code is on its way if the address has an account (the same answer either way).", body = Single<Accepted>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the bucket allows at once."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, RateLimited, Unavailable)>,
+    ),
+)]
 pub async fn password_forgot(
     State(state): State<AppState>,
     ip: ClientIp,
@@ -177,6 +275,19 @@ pub async fn password_forgot(
 }
 
 /// Sets a new password with a reset code, revokes every session and signs in afresh.
+#[utoipa::path(
+    post, path = "/auth/password/reset", tag = "accounts", operation_id = "reset_password",
+    request_body = ResetBody,
+    responses(
+        (status = 200, description = "The new password is set, every older session revoked, and this client signed in.", body = Single<UserView>, headers(
+            ("set-cookie" = String, description = "The session cookie `freehire_session` (HttpOnly, SameSite=Lax, Path=/)."),
+            ("x-ratelimit-limit" = u32, description = "Requests the bucket allows at once."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, RateLimited, Unavailable)>,
+    ),
+)]
 pub async fn password_reset(
     State(state): State<AppState>,
     ip: ClientIp,

@@ -4,15 +4,28 @@
 use axum::{Json, extract::State};
 use freehire_domain::CompanySlug;
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::{
     ApiError, AppState,
     extract::{CompanyQuery, ListQuery, Slug},
+    openapi::{
+        Errors,
+        code::{InvalidParameter, NotFound, Unavailable},
+    },
     view::{CompanyDetail, CompanyView, JobView, ListEnvelope, ListMeta},
 };
 
 /// Companies with open jobs, most jobs first (ties by slug); `q` keeps those whose slug
 /// contains the slugified text; `limit`/`offset` page as every list does.
+#[utoipa::path(
+    get, path = "/companies", tag = "companies", operation_id = "list_companies",
+    params(CompanyQuery, ListQuery),
+    responses(
+        (status = 200, description = "A page of companies.", body = ListEnvelope<CompanyView>),
+        Errors<(InvalidParameter, Unavailable)>,
+    ),
+)]
 pub async fn list(
     State(state): State<AppState>,
     CompanyQuery(filter): CompanyQuery,
@@ -27,13 +40,22 @@ pub async fn list(
 
 /// `{"data": {"company", "jobs"}, "meta": {"total", "limit", "offset"}}`: the page describes
 /// the company's open jobs, newest first.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CompanyDetailEnvelope)]
 pub struct Detail {
     data: CompanyDetail,
     meta: ListMeta,
 }
 
 /// One company and a page of its open jobs; a company without open jobs is not found.
+#[utoipa::path(
+    get, path = "/companies/{slug}", tag = "companies", operation_id = "get_company",
+    params(Slug<CompanySlug>, ListQuery),
+    responses(
+        (status = 200, description = "The company and a page of its open jobs.", body = Detail),
+        Errors<(InvalidParameter, NotFound, Unavailable)>,
+    ),
+)]
 pub async fn show(
     State(state): State<AppState>,
     Slug(slug): Slug<CompanySlug>,

@@ -6,10 +6,22 @@ use freehire_domain::PublicSlug;
 use crate::{
     ApiError, AppState,
     extract::{ListQuery, Slug},
+    openapi::{
+        Errors,
+        code::{InvalidParameter, NotFound, Unavailable},
+    },
     view::{JobView, ListEnvelope, ListMeta, Single},
 };
 
 /// Open, non-duplicate jobs, newest first.
+#[utoipa::path(
+    get, path = "/jobs", tag = "jobs", operation_id = "list_jobs",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "A page of open jobs.", body = ListEnvelope<JobView>),
+        Errors<(InvalidParameter, Unavailable)>,
+    ),
+)]
 pub async fn list(
     State(state): State<AppState>,
     ListQuery(page): ListQuery,
@@ -23,6 +35,14 @@ pub async fn list(
 }
 
 /// One job by public slug, open or closed; unknown is not found.
+#[utoipa::path(
+    get, path = "/jobs/{slug}", tag = "jobs", operation_id = "get_job",
+    params(Slug<PublicSlug>),
+    responses(
+        (status = 200, description = "The job, open or closed.", body = Single<JobView>),
+        Errors<(InvalidParameter, NotFound, Unavailable)>,
+    ),
+)]
 pub async fn show(
     State(state): State<AppState>,
     Slug(slug): Slug<PublicSlug>,

@@ -18,11 +18,28 @@ use crate::{
         },
     },
     body::JsonBody,
+    openapi::{
+        Errors,
+        code::{
+            Forbidden, InvalidParameter, NotFound, Unauthorized, Unavailable, UnsupportedMediaType,
+        },
+    },
     view::Single,
 };
 
 /// Changes the password (the current one is required), revokes every other session and
 /// signs this client in afresh.
+#[utoipa::path(
+    post, path = "/me/password", tag = "accounts", operation_id = "change_password",
+    security(("session" = [])),
+    request_body = PasswordBody,
+    responses(
+        (status = 200, description = "The password is changed, every other session revoked, this client signed in afresh.", body = Single<UserView>, headers(
+            ("set-cookie" = String, description = "The new session cookie `freehire_session`."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, Forbidden, NotFound, Unavailable)>,
+    ),
+)]
 pub async fn change_password(
     State(state): State<AppState>,
     CookieUser(user): CookieUser,
@@ -36,6 +53,15 @@ pub async fn change_password(
 }
 
 /// Changes the display name, time zone or answer language.
+#[utoipa::path(
+    patch, path = "/me", tag = "accounts", operation_id = "update_me",
+    security(("session" = []), ("api_key" = [])),
+    request_body = ProfileBody,
+    responses(
+        (status = 200, description = "The account, changed.", body = Single<UserView>),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, Forbidden, NotFound, Unavailable)>,
+    ),
+)]
 pub async fn update(
     State(state): State<AppState>,
     User(caller): User,
@@ -47,6 +73,17 @@ pub async fn update(
 }
 
 /// Deletes the account and everything it owns; the body repeats the account's email: 204.
+#[utoipa::path(
+    delete, path = "/me", tag = "accounts", operation_id = "delete_me",
+    security(("session" = [])),
+    request_body = DeleteBody,
+    responses(
+        (status = 204, description = "The account and everything it owns are deleted.", headers(
+            ("set-cookie" = String, description = "`freehire_session` emptied, `Max-Age=0`."),
+        )),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, Forbidden, NotFound, Unavailable)>,
+    ),
+)]
 pub async fn delete(
     State(state): State<AppState>,
     CookieUser(user): CookieUser,
@@ -57,6 +94,15 @@ pub async fn delete(
 }
 
 /// Mints an API key (verified accounts only): 201 with the token, shown this once.
+#[utoipa::path(
+    post, path = "/me/api-keys", tag = "accounts", operation_id = "create_api_key",
+    security(("session" = [])),
+    request_body = KeyBody,
+    responses(
+        (status = 201, description = "The key and its token, shown this once.", body = Single<MintedKeyView>),
+        Errors<(InvalidParameter, UnsupportedMediaType, Unauthorized, Forbidden, Unavailable)>,
+    ),
+)]
 pub async fn create_key(
     State(state): State<AppState>,
     CookieUser(user): CookieUser,
@@ -68,6 +114,14 @@ pub async fn create_key(
 }
 
 /// The account's keys, newest first (never their tokens).
+#[utoipa::path(
+    get, path = "/me/api-keys", tag = "accounts", operation_id = "list_api_keys",
+    security(("session" = [])),
+    responses(
+        (status = 200, description = "The account's keys, newest first, without their tokens.", body = Single<Vec<ApiKeyView>>),
+        Errors<(Unauthorized, Forbidden, Unavailable)>,
+    ),
+)]
 pub async fn list_keys(
     State(state): State<AppState>,
     CookieUser(user): CookieUser,
@@ -77,6 +131,15 @@ pub async fn list_keys(
 }
 
 /// Deletes one of the account's keys: 204; another account's key is not found.
+#[utoipa::path(
+    delete, path = "/me/api-keys/{id}", tag = "accounts", operation_id = "delete_api_key",
+    security(("session" = [])),
+    params(("id" = i64, Path, description = "The key's id (from the list).", minimum = 1)),
+    responses(
+        (status = 204, description = "The key is deleted."),
+        Errors<(InvalidParameter, Unauthorized, Forbidden, NotFound, Unavailable)>,
+    ),
+)]
 pub async fn delete_key(
     State(state): State<AppState>,
     CookieUser(user): CookieUser,

@@ -1,8 +1,47 @@
-//! Route handlers, one file per resource.
+//! Route handlers, one file per resource, and [`api`], the one place they are mounted.
 
 pub mod auth;
 pub mod companies;
 pub mod health;
 pub mod jobs;
 pub mod me;
+pub mod openapi;
 pub mod search;
+
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{AppState, openapi::ApiDoc};
+
+/// Every route, each mounted with its path item (`routes!` reads the handler's
+/// `#[utoipa::path]`): the health check at the root, the rest under `/api/v1`. A route is
+/// added here and nowhere else (see [`crate::openapi`] for the tests that keep it so).
+pub fn api() -> OpenApiRouter<AppState> {
+    let v1 = OpenApiRouter::new()
+        .routes(routes!(jobs::list))
+        .routes(routes!(jobs::show))
+        .routes(routes!(search::search))
+        .routes(routes!(search::facets))
+        .routes(routes!(search::agent_search))
+        .routes(routes!(companies::list))
+        .routes(routes!(companies::show))
+        .routes(routes!(openapi::document))
+        .routes(routes!(auth::register))
+        .routes(routes!(auth::login))
+        .routes(routes!(auth::logout))
+        .routes(routes!(auth::logout_all))
+        .routes(routes!(auth::me))
+        .routes(routes!(auth::verify_request))
+        .routes(routes!(auth::verify_confirm))
+        .routes(routes!(auth::password_forgot))
+        .routes(routes!(auth::password_reset))
+        .routes(routes!(me::update))
+        .routes(routes!(me::delete))
+        .routes(routes!(me::change_password))
+        .routes(routes!(me::create_key))
+        .routes(routes!(me::list_keys))
+        .routes(routes!(me::delete_key));
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health::health))
+        .nest("/api/v1", v1)
+}

@@ -4,8 +4,9 @@
 //! cases are [`freehire_app::search`]'s; these handlers parse, call one and render.
 //!
 //! All three answer 400 naming a bad parameter (the extractor runs before the index is looked
-//! for), 503 when no index is configured or it does not exist yet, and 503 when the engine fails (the cause is logged,
-//! not returned).
+//! for), 503 `search_unavailable` when no index is configured or it does not exist yet, or
+//! when the engine fails (the cause is logged, not returned); agent search also reads the
+//! store, so a database outage answers it 503 `unavailable`.
 
 use std::sync::Arc;
 
@@ -13,30 +14,40 @@ use axum::{Json, extract::State};
 use freehire_app::search;
 use freehire_search::{IgnoredParam, JobQuery, SearchIndex};
 use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::{
     ApiError, AppState, ErrorCode, SearchStatus,
     extract::{AgentQuery, FacetsQuery, SearchQuery},
-    view::{FacetsData, JobView, SearchHit, SearchMeta},
+    openapi::{
+        Errors,
+        code::{InvalidParameter, InvalidQuery, SearchUnavailable, Unavailable},
+    },
+    view::{FacetsData, IgnoredParamView, JobView, SearchHit, SearchMeta},
 };
 
 /// `{"data": [hit…], "meta": {…}}`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Hits<T> {
     data: Vec<T>,
     meta: SearchMeta,
 }
 
 /// `{"data": {…}, "meta"?: {"ignored_params"}}`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct FacetsAnswer {
     data: FacetsData,
+    /// Present only when some parameters were ignored.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
     meta: Option<Ignored>,
 }
 
-#[derive(Debug, Serialize)]
+/// `{"ignored_params": [...]}`.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = FacetsMeta)]
 struct Ignored {
+    #[schema(value_type = Vec<IgnoredParamView>)]
     ignored_params: Vec<IgnoredParam>,
 }
 
@@ -52,6 +63,14 @@ async fn index(state: &AppState) -> Result<Arc<dyn SearchIndex>, ApiError> {
 }
 
 /// Hits for the query, as the index holds them (truncated description, no internal id).
+#[utoipa::path(
+    get, path = "/jobs/search", tag = "search", operation_id = "search_jobs",
+    params(SearchQuery),
+    responses(
+        (status = 200, description = "A page of hits.", body = Hits<SearchHit>),
+        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable)>,
+    ),
+)]
 pub async fn search(
     State(state): State<AppState>,
     SearchQuery(query): SearchQuery,
@@ -66,6 +85,14 @@ pub async fn search(
 
 /// Hits for the query as full jobs read from the store, descriptions in
 /// `description_format` ([`search::agent_hits`]).
+#[utoipa::path(
+    get, path = "/agent/jobs/search", tag = "search", operation_id = "agent_search_jobs",
+    params(AgentQuery),
+    responses(
+        (status = 200, description = "A page of hits, each the full job.", body = Hits<JobView>),
+        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable, Unavailable)>,
+    ),
+)]
 pub async fn agent_search(
     State(state): State<AppState>,
     AgentQuery(request): AgentQuery,
@@ -81,6 +108,14 @@ pub async fn agent_search(
 }
 
 /// Value counts per facet and numeric stats for the query's matches.
+#[utoipa::path(
+    get, path = "/jobs/facets", tag = "search", operation_id = "job_facets",
+    params(FacetsQuery),
+    responses(
+        (status = 200, description = "Value counts and numeric stats.", body = FacetsAnswer),
+        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable)>,
+    ),
+)]
 pub async fn facets(
     State(state): State<AppState>,
     FacetsQuery(request): FacetsQuery,

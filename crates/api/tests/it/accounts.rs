@@ -60,6 +60,12 @@ impl<'a> Client<'a> {
         Answer { status, body, set_cookie }
     }
 
+    /// The session token this client holds, if signed in.
+    pub fn session(&self) -> Option<String> {
+        let cookie = self.cookie.lock().unwrap().clone()?;
+        cookie.strip_prefix("freehire_session=").map(str::to_owned)
+    }
+
     pub async fn post(&self, path: &str, body: Value) -> Answer {
         self.call(Method::POST, path, Some(body)).await
     }

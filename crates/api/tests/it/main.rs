@@ -12,6 +12,7 @@ mod http;
 mod jobs;
 mod meili;
 mod missing_index;
+mod openapi;
 mod outages;
 mod ratelimit;
 mod search;

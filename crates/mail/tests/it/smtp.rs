@@ -28,6 +28,7 @@ fn login_script(mechanisms: Vec<&'static str>) -> Script {
 /// The URL's user info for the scripted login, percent-encoded.
 const USERINFO: &str = "ada%40example.com:p%40ss%3Aw%2Frd@";
 
+// scenario: Mail reaches an SMTP server
 #[tokio::test]
 async fn a_mail_goes_through_with_its_envelope_headers_and_dot_stuffed_body() {
     let server = SmtpServer::start(login_script(vec!["PLAIN", "LOGIN"])).await;

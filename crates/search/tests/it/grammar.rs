@@ -153,6 +153,9 @@ fn ignored_params() {
         ("city=Berlin&region=eu", &[("city", Some("cities")), ("region", Some("regions"))]),
         ("categories=backend", &[("categories", Some("category"))]),
         ("skill_mode=and", &[("skill_mode", Some("skills_mode"))]),
+        // A facet whose own name ends like the `_mode` form.
+        ("work_modes=remote", &[("work_modes", Some("work_mode"))]),
+        ("work_modes_mode=and", &[("work_modes_mode", Some("work_mode_mode"))]),
         ("seniorities_exclude=junior", &[("seniorities_exclude", Some("seniority_exclude"))]),
         ("bogus=1&bogus=2", &[("bogus", None)]),
         // Blank values of known parameters are the same as none.
