@@ -121,7 +121,7 @@ async fn throughput(backend: &str, db: &TestDb) {
         let request = format!("GET /api/v1/auth/me HTTP/1.1\r\nhost: bench\r\n{header}\r\n\r\n");
         let rate = load(&addr, request.into_bytes(), Duration::from_secs(secs)).await;
         println!(
-            "{backend}: GET /auth/me with a {what}: {rate:.0} req/s ({CONNECTIONS} keep-alive connections, {secs} s)"
+            "{backend}: GET /auth/me with {what}: {rate:.0} req/s ({CONNECTIONS} keep-alive connections, {secs} s)"
         );
     }
 }

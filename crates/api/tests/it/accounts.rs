@@ -787,3 +787,65 @@ async fn the_auth_routes_are_limited_per_ip_and_per_account() {
     );
     server.db.teardown().await;
 }
+
+/// `GET /moderated`: a route behind the `Moderator` gate (no product route needs it yet).
+async fn moderated(freehire_api::auth::Moderator(caller): freehire_api::auth::Moderator) -> String {
+    caller.user.email.to_string()
+}
+
+// scenario: Only moderators pass the moderator gate
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_moderator_gate_admits_moderators_only() {
+    use freehire_app::accounts::{OperatorAccount, Operators, PasswordHasher};
+    use freehire_domain::{Email, Password, Role};
+    let db = freehire_store::testing::TestDb::sqlite().await;
+    let mail = tempfile::tempdir().unwrap();
+    let state = crate::server::state(db.store.clone(), mail.path());
+    let operators = Operators::new(db.store.clone(), PasswordHasher::owasp());
+    for (email, role) in [("mod@example.com", Role::Moderator), ("user@example.com", Role::User)] {
+        let account = OperatorAccount {
+            email: Email::parse(email).unwrap(),
+            password: Some(Password::parse("correct horse").unwrap()),
+            role,
+            verified: true,
+        };
+        operators.create_account(&account).await.unwrap();
+    }
+    let app = axum::Router::new()
+        .route("/moderated", axum::routing::get(moderated))
+        .with_state(state.clone())
+        .merge(freehire_api::router(state));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let limits = freehire_api::ServerLimits::default();
+    tokio::spawn(freehire_api::serve_router(listener, app, limits, std::future::pending()));
+    let http = reqwest::Client::new();
+    let session = |email: &'static str| {
+        let (http, base) = (http.clone(), base.clone());
+        async move {
+            let res = http
+                .post(format!("{base}/api/v1/auth/login"))
+                .json(&json!({"email": email, "password": "correct horse"}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status(), 200);
+            let cookie = res.headers()["set-cookie"].to_str().unwrap();
+            cookie.split(';').next().unwrap().to_owned()
+        }
+    };
+    let get = |cookie: Option<String>| {
+        let (http, base) = (http.clone(), base.clone());
+        async move {
+            let mut request = http.get(format!("{base}/moderated"));
+            if let Some(cookie) = cookie {
+                request = request.header("cookie", cookie);
+            }
+            request.send().await.unwrap().status().as_u16()
+        }
+    };
+    assert_eq!(get(Some(session("mod@example.com").await)).await, 200);
+    assert_eq!(get(Some(session("user@example.com").await)).await, 403);
+    assert_eq!(get(None).await, 401);
+    db.teardown().await;
+}
