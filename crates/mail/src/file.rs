@@ -3,8 +3,9 @@
 //!
 //! A file is named `{UTC second}-{sequence}-{subject}.eml`, e.g.
 //! `20261201T113000Z-0001-verify-your-email.eml`: the sequence counts within the second (four
-//! digits), the subject part is its first words folded to ASCII in lower case (at most 40 characters), so
-//! names sort by the time they were written. A file is written whole or not at all: into a
+//! digits), the subject part is its first words folded to ASCII in lower case (at most 40
+//! characters, words with a digit left out: a code never reaches a name or the log), so names
+//! sort by the time they were written. A file is written whole or not at all: into a
 //! hidden temp file beside it (`.tmp-…`, no `.eml` suffix), flushed to disk, then linked into
 //! place without replacing anything; a name another process took meanwhile moves on to the
 //! next sequence. The folder is created on each send if missing.
@@ -108,12 +109,14 @@ impl Mailer for FileMailer {
     }
 }
 
-/// The subject's first words folded to ASCII letters and digits, lower-cased, joined by `-`;
-/// `mail` when nothing is left.
+/// The subject's first words folded to ASCII letters, lower-cased, joined by `-`; `mail` when
+/// nothing is left. Words with a digit are left out: a subject may carry a one-time code, and
+/// the file name is logged.
 fn slug(subject: &str) -> String {
     let mut slug = String::new();
     let folded = deunicode::deunicode(subject);
-    for word in folded.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()) {
+    let words = folded.split(|c: char| !c.is_ascii_alphanumeric());
+    for word in words.filter(|w| !w.is_empty() && !w.bytes().any(|b| b.is_ascii_digit())) {
         let extra = usize::from(!slug.is_empty()) + word.len();
         if slug.len() + extra > SLUG_MAX_CHARS {
             break;
@@ -133,7 +136,8 @@ mod tests {
     #[test]
     fn a_slug_keeps_the_first_ascii_words() {
         assert_eq!(slug("Verify your e-mail"), "verify-your-e-mail");
-        assert_eq!(slug("  Réinitialiser: 123!"), "reinitialiser-123");
+        assert_eq!(slug("  Réinitialiser: 123!"), "reinitialiser");
+        assert_eq!(slug("565446 is your code"), "is-your-code", "codes never reach a name");
         assert_eq!(slug("  !? "), "mail");
         let long = slug(&"word ".repeat(20));
         assert!(long.len() <= SLUG_MAX_CHARS, "{long}");

@@ -22,13 +22,22 @@ pub struct NewUser<'a> {
     pub language: &'a Language,
 }
 
-/// An account with its password hash, for checking a login.
-#[derive(Debug, Clone)]
+/// An account with its password hash, for checking a login. `Debug` does not print the hash.
+#[derive(Clone)]
 pub struct Credentials {
     /// The account.
     pub user: User,
     /// The PHC string, if the account has a password.
     pub password_hash: Option<String>,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("user", &self.user)
+            .field("password_hash", &self.password_hash.as_ref().map(|_| "***"))
+            .finish()
+    }
 }
 
 /// A change to the profile fields: `None` leaves a field as it is; `Some(None)` clears a

@@ -134,7 +134,11 @@ async fn file_names_sort_in_the_order_mails_were_written() {
     let mailer = FileMailer::new(temp.path());
     let mut paths = Vec::new();
     for i in 0..5 {
-        let mail = Message::new(email("ada@example.com"), format!("Mail {i}"), "text");
+        let mail = Message::new(
+            email("ada@example.com"),
+            format!("Mail {}", ["zero", "one", "two", "three", "four"][i]),
+            "text",
+        );
         paths.push(file_of(mailer.send(&mail).await.unwrap()));
         if i == 2 {
             tokio::time::sleep(Duration::from_millis(1100)).await; // across a second
@@ -145,8 +149,8 @@ async fn file_names_sort_in_the_order_mails_were_written() {
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted);
-    assert!(names[0].contains("-0001-mail-0.eml"), "{names:?}");
-    assert!(names[3].contains("-0001-mail-3.eml"), "a new second starts at 0001: {names:?}");
+    assert!(names[0].contains("-0001-mail-zero.eml"), "{names:?}");
+    assert!(names[3].contains("-0001-mail-three.eml"), "a new second starts at 0001: {names:?}");
 }
 
 #[tokio::test]
