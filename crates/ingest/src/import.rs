@@ -3,7 +3,7 @@
 //! [`IngestError::Csv`] naming the line and the column.
 //!
 //! Catalogue files ([`parse_catalogue_csv`]): CSV with the columns `name,url`, each URL read
-//! by board recognition ([`crate::recognize`]); a row it refuses is an error for that row only.
+//! by board recognition ([`crate::recognize()`]); a row it refuses is an error for that row only.
 
 use std::io::Read;
 

@@ -3,7 +3,7 @@
 //! - `cargo xtask run [--no-seed] [--demo] [ARGS…]`: build and serve the product on the
 //!   embedded default (SQLite + embedded index under `./data`), seeding the bundled board
 //!   catalogue into an empty database first (not with `--no-seed`); `--demo` serves the
-//!   offline demo instead (recorded boards, `./data/demo`, see [`run`]). Extra arguments go to
+//!   offline demo instead (recorded boards, `./data/demo`, see `run.rs`). Extra arguments go to
 //!   `freehire-api`. SIGINT and SIGTERM are forwarded to the API and the worker.
 //! - `cargo xtask supervise BACKGROUND… -- FOREGROUND…`: `run`'s supervision of any two
 //!   commands (what its test drives).
