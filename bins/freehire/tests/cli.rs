@@ -139,3 +139,44 @@ fn boards_import_reports_refused_boards_by_line_and_exits_non_zero() {
     assert!(ok);
     assert!(out.contains("1 boards"), "{out}");
 }
+
+// scenario: Seeding from the command line
+#[test]
+fn boards_seed_imports_the_bundled_catalogue_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("freehire.db").display());
+
+    let (ok, out, err) = freehire(&url, &["boards", "seed", "--if-empty"]);
+    assert!(ok, "{err}");
+    let added = |out: &str| -> u64 {
+        let total = out.lines().find(|l| l.contains(" boards added, ")).unwrap();
+        total.split(' ').next().unwrap().parse().unwrap()
+    };
+    let first = added(&out);
+    assert!(first > 11_000, "{out}");
+    assert!(out.contains("gem: 0 added, 0 already present, 507 refused"), "{out}");
+    assert!(
+        out.contains("refused: workday: line ") || out.contains("refused: ashby: line "),
+        "{out}"
+    );
+    assert!(out.contains("more (--all-refused lists them)"), "{out}");
+
+    let (ok, out, _) = freehire(&url, &["boards", "seed"]);
+    assert!(ok);
+    assert_eq!(added(&out), 0);
+    assert!(out.contains("nothing new"), "{out}");
+    let (ok, out, _) = freehire(&url, &["boards", "seed", "--if-empty"]);
+    assert!(ok && out.contains("not seeding"), "{out}");
+    let (ok, out, _) = freehire(&url, &["boards", "seed", "--all-refused"]);
+    assert!(ok && !out.contains("more (--all-refused"), "{out}");
+    assert!(out.lines().filter(|l| l.starts_with("refused: ")).count() > 1000, "every refusal");
+
+    let (ok, out, _) = freehire(&url, &["boards", "list", "--provider", "greenhouse"]);
+    assert!(ok && out.contains("pending"), "{out}");
+
+    // The demo boards: a separate, small catalogue.
+    let demo = format!("sqlite://{}", dir.path().join("demo.db").display());
+    let (ok, out, err) = freehire(&demo, &["boards", "seed", "--demo"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("demo: 13 added, 0 already present, 0 refused"), "{out}");
+}

@@ -6,7 +6,8 @@
 //! every worker drains; with the embedded index only the worker holding the writer lease in
 //! the database does (the others ingest and take the drain over when its lease expires). A
 //! shutdown lets started boards finish, records the run as interrupted (so the next claim runs
-//! it again) and releases the writer lease.
+//! it again) and releases the writer lease. `--demo-replay` serves the offline demo's recorded
+//! boards in-process and sends every ATS request there.
 
 use chrono::Utc;
 use freehire_app::ingest::{
@@ -42,6 +43,12 @@ struct Config {
     /// `http://127.0.0.1:9000`; the original scheme and host go in `X-Upstream-Host`.
     #[arg(long, env = "FREEHIRE_ATS_REPLAY_URL")]
     replay_url: Option<String>,
+
+    /// The offline demo: serve the recorded demo boards on a local port in this process and
+    /// send every ATS request there (seed them with `freehire boards seed --demo`). Nothing
+    /// leaves the machine.
+    #[arg(long, conflicts_with = "replay_url")]
+    demo_replay: bool,
 
     /// The search index the worker keeps in step with the catalogue (for the embedded engine
     /// it holds the index's writer; the API opens it read-only).
@@ -98,7 +105,16 @@ async fn main() -> std::process::ExitCode {
 
 async fn run(config: Config) -> anyhow::Result<()> {
     let services = freehire_app::startup::open(&config.database_url, &config.search).await?;
-    let registry = freehire_app::ingest::registry(config.replay_url.as_deref())?;
+    let demo =
+        if config.demo_replay { Some(freehire_app::demo::replay_server().await?) } else { None };
+    let replay_url = match &demo {
+        Some(server) => {
+            tracing::info!(origin = %server.origin().url(), "demo: replaying the recorded boards");
+            Some(server.origin().url().to_string())
+        }
+        None => config.replay_url.clone(),
+    };
+    let registry = freehire_app::ingest::registry(replay_url.as_deref())?;
     let store = services.store;
     let mut worker = WorkerConfig::new(
         config.worker_id.unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),

@@ -300,3 +300,49 @@ async fn two_worker_processes_on_one_embedded_engine_both_ingest() {
         started.elapsed()
     );
 }
+
+/// `--demo-replay`: the worker serves the committed demo recordings itself; a run crawls every
+/// demo board through the real Ashby adapter with no replay URL given, and drains the index.
+// scenario: The worker replays the demo
+#[tokio::test]
+async fn the_demo_replay_crawls_the_recorded_boards_in_process() {
+    let _serial = SERIAL.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("freehire.db");
+    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    store.migrate().await.unwrap();
+    let seeded = freehire_app::catalogue::seed(
+        &store,
+        freehire_app::demo::BOARDS,
+        BoardStatus::Pending,
+        Utc::now(),
+    )
+    .await
+    .unwrap();
+    assert!(seeded.total().added > 10, "{seeded:?}");
+
+    let (ok, _, err) = output(
+        Command::new(env!("CARGO_BIN_EXE_freehire-worker"))
+            .args(["--once", "ashby", "--demo-replay"])
+            .env("FREEHIRE_DATABASE_URL", format!("sqlite://{}", path.display()))
+            .env_remove("FREEHIRE_ATS_REPLAY_URL")
+            .env("FREEHIRE_INDEX_DIR", dir.path().join("index"))
+            .env_remove("FREEHIRE_SEARCH_ENGINE")
+            .env("FREEHIRE_LOG_FORMAT", "json"),
+    );
+    assert!(ok, "{err}");
+    let total = store.list_open_jobs(ListPage::default()).await.unwrap().total;
+    assert!(total > 100, "{total}");
+    let boards = store.list_boards(&Default::default()).await.unwrap();
+    assert!(boards.iter().all(|b| b.status == BoardStatus::Active), "every demo board crawled");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    index_reaches(&dir.path().join("index"), total, deadline, "the demo was not indexed").await;
+
+    // The flag and a replay URL are exclusive.
+    let (ok, _, err) = output(
+        Command::new(env!("CARGO_BIN_EXE_freehire-worker"))
+            .args(["--demo-replay", "--replay-url", "http://127.0.0.1:9"])
+            .env("FREEHIRE_DATABASE_URL", format!("sqlite://{}", path.display())),
+    );
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+}

@@ -11,6 +11,10 @@
 //! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps,
 //!   composed into a system prompt and a tool registry for the generic assistant library;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
+//! - [`catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
+//!   imports it through board recognition (`freehire boards seed`);
+//! - [`demo`]: the offline demo: recorded boards crawled through the real adapters against a
+//!   local replay server (`cargo xtask run --demo`, the browser suite);
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search`]: search as a use case (the degrade-and-retry on a refused filter, agent-search
 //!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
@@ -35,7 +39,9 @@
 pub mod accounts;
 pub mod assistant;
 pub mod boards;
+pub mod catalogue;
 pub mod config;
+pub mod demo;
 pub mod describe;
 mod error;
 pub mod ingest;

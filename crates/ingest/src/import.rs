@@ -1,6 +1,9 @@
 //! Board import files: CSV with the columns `provider,board,company` (any order; an optional
 //! `region` column; other columns ignored). Each row becomes a typed [`BoardRow`] or an
 //! [`IngestError::Csv`] naming the line and the column.
+//!
+//! Catalogue files ([`parse_catalogue_csv`]): CSV with the columns `name,url`, each URL read
+//! by board recognition ([`crate::recognize()`]); a row it refuses is an error for that row only.
 
 use std::io::Read;
 
@@ -94,6 +97,72 @@ fn row(
     Ok(BoardRow { line, key, company: company.to_owned() })
 }
 
+/// One recognised catalogue row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CatalogueRow {
+    /// 1-based line number in the file.
+    pub line: u64,
+    /// The board the URL names.
+    pub key: BoardKey,
+    /// The company's display name (the `name` column).
+    pub company: String,
+    /// The board's canonical careers URL.
+    pub url: String,
+}
+
+/// Parses a catalogue file (`name,url`, any order, other columns ignored): one result per data
+/// row, in file order; a missing header is one error for line 1. A URL recognition refuses is
+/// an error naming the line, the `url` column and the reason.
+pub fn parse_catalogue_csv(text: &str) -> Vec<Result<CatalogueRow, IngestError>> {
+    // Lines are counted from the record's byte offset: in CRLF files (the bundled
+    // catalogue's) the reader's line count is one short and a record starts at the `\n` of
+    // the line before it.
+    let bytes = text.as_bytes();
+    let newlines: Vec<usize> =
+        bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
+    let line_at = |byte: u64| {
+        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        while bytes.get(end).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
+            end += 1;
+        }
+        newlines.partition_point(|&at| at < end) as u64 + 1
+    };
+    let mut reader =
+        csv::ReaderBuilder::new().trim(csv::Trim::All).flexible(false).from_reader(text.as_bytes());
+    let headers = match reader.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => return vec![Err(csv_error(1, "-", e.to_string()))],
+    };
+    let find = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let (Some(n_col), Some(u_col)) = (find("name"), find("url")) else {
+        return vec![Err(csv_error(1, "-", "the header must name the columns name, url"))];
+    };
+    reader
+        .records()
+        .map(|record| {
+            let record = record.map_err(|e| {
+                csv_error(e.position().map_or(0, |p| line_at(p.byte())), "-", e.to_string())
+            })?;
+            let line = record.position().map_or(0, |p| line_at(p.byte()));
+            let company = record.get(n_col).unwrap_or_default();
+            let url = record.get(u_col).unwrap_or_default();
+            let recognized =
+                crate::recognize(url).map_err(|e| csv_error(line, "url", reason(e)))?;
+            let key = recognized.key().map_err(|e| csv_error(line, "url", e.to_string()))?;
+            let company = if company.is_empty() { key.board.clone() } else { company.to_owned() };
+            Ok(CatalogueRow { line, key, company, url: recognized.canonical_url })
+        })
+        .collect()
+}
+
+/// The reason of a recognition refusal, with the URL it names.
+fn reason(e: IngestError) -> String {
+    match e {
+        IngestError::Unrecognised { url, reason } => format!("{url}: {reason}"),
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +200,33 @@ mod tests {
         );
         assert_eq!(rows[0].as_ref().unwrap().key.region, "eu");
         assert!(rows[1].as_ref().unwrap_err().to_string().starts_with("line 3, column -"));
+    }
+
+    #[test]
+    fn catalogue_rows_are_recognised_or_refused_by_line() {
+        let file = "name,url\n\
+                    Cartesia,https://jobs.ashbyhq.com/cartesia\n\
+                    Acme,https://jobs.gem.com/acme\n\
+                    ,https://jobs.lever.co/nameless\n\
+                    Bad,not a url at all\n";
+        let rows = parse_catalogue_csv(file);
+        let crlf = parse_catalogue_csv(
+            "name,url\r\nA,https://jobs.gem.com/a\r\nB,https://jobs.gem.com/b\r\n",
+        );
+        let err = |i: usize| crlf[i].as_ref().unwrap_err().to_string();
+        assert!(err(0).starts_with("line 2,") && err(1).starts_with("line 3,"), "{crlf:?}");
+        assert_eq!(rows.len(), 4);
+        let ok = rows[0].as_ref().unwrap();
+        assert_eq!(
+            (ok.line, ok.key.to_string(), ok.company.as_str()),
+            (2, "ashby/cartesia".into(), "Cartesia")
+        );
+        assert_eq!(ok.url, "https://jobs.ashbyhq.com/cartesia");
+        let err = rows[1].as_ref().unwrap_err().to_string();
+        assert!(err.starts_with("line 3, column url") && err.contains("jobs.gem.com"), "{err}");
+        assert_eq!(rows[2].as_ref().unwrap().company, "nameless", "no name: the board names it");
+        assert!(rows[3].as_ref().unwrap_err().to_string().starts_with("line 5, column url"));
+        let rows = parse_catalogue_csv("company,board\nA,b\n");
+        assert!(rows[0].as_ref().unwrap_err().to_string().starts_with("line 1,"));
     }
 }

@@ -14,7 +14,8 @@
 //!   replay routing).
 //! - [`recognize()`]: board URL recognition and [`validate_board`]: board shapes, both pure and
 //!   offline, dispatched to the platform's own rules; [`board_identity`]: the duplicate-board
-//!   fold; [`parse_board_csv`]: board import files.
+//!   fold; [`parse_board_csv`]: board import files; [`parse_catalogue_csv`]: catalogue
+//!   files (`name,url`, read by recognition).
 //! - [`sanitize_html`]: the description allowlist, applied by the pipeline (adapters hand over
 //!   the description as stated, decoded but not sanitised); [`external_id`]: `<board>:<native id>`.
 //! - [`IngestError`]: the one error type (causes kept as sources, never in its own message);
@@ -41,7 +42,7 @@ mod source;
 pub use adapters::{provider_keys, validate_board};
 pub use error::{BoxedCause, IngestError, error_chain};
 pub use identity::board_identity;
-pub use import::{BoardRow, parse_board_csv};
+pub use import::{BoardRow, CatalogueRow, parse_board_csv, parse_catalogue_csv};
 pub use posting::{BoardListing, RawDate, RawPosting, SeenSet, Unreadable, external_id};
 pub use recognize::{BoardMatch, BoardUrl, Recognized, recognize};
 pub use sanitize::{

@@ -113,6 +113,12 @@ pub trait BoardRepo: Send + Sync {
     /// (`provider, lower(board), region`) exists, in which case that one is returned.
     async fn add_board(&self, board: &NewBoard, at: DateTime<Utc>) -> Result<AddedBoard>;
 
+    /// Adds each board of `boards` that no pending or active board with the same identity
+    /// holds (nor an earlier board of the batch), all in one transaction; returns the boards it
+    /// created, by id. A bulk [`BoardRepo::add_board`] for catalogue seeds: one round trip per
+    /// batch on PostgreSQL, one transaction of prepared inserts on SQLite.
+    async fn add_boards(&self, boards: &[NewBoard], at: DateTime<Utc>) -> Result<Vec<Board>>;
+
     /// Boards matching the filter, by provider then board.
     async fn list_boards(&self, filter: &BoardFilter) -> Result<Vec<Board>>;
 

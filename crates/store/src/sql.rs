@@ -220,6 +220,14 @@ pub(crate) mod boards {
         board_columns!()
     );
 
+    /// One board of a bulk add; a live board of the same identity makes it a no-op (the only
+    /// unique indexes are the id and the live identity).
+    pub(crate) const INSERT_IF_ABSENT: &str = concat!(
+        "INSERT INTO boards (provider, board, region, company, url, status, created_at, \
+         activated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING ",
+        board_columns!()
+    );
+
     /// The rejection reason is kept only with the `rejected` status (sqlx declares `$2` text).
     pub(crate) const SET_STATUS: &str = "UPDATE boards SET status = $1, \
          rejected_reason = CASE WHEN $1 = 'rejected' THEN $2 END WHERE id = $3";

@@ -1,8 +1,10 @@
 //! `cargo xtask`: the project's automation, as Rust, so it runs wherever cargo does.
 //!
-//! - `cargo xtask run [ARGS…]`: build and serve the product on the embedded default
-//!   (SQLite + embedded index under `./data`); extra arguments go to `freehire-api`. SIGINT
-//!   and SIGTERM are forwarded to the API and the worker.
+//! - `cargo xtask run [--no-seed] [--demo] [ARGS…]`: build and serve the product on the
+//!   embedded default (SQLite + embedded index under `./data`), seeding the bundled board
+//!   catalogue into an empty database first (not with `--no-seed`); `--demo` serves the
+//!   offline demo instead (recorded boards, `./data/demo`, see `run.rs`). Extra arguments go to
+//!   `freehire-api`. SIGINT and SIGTERM are forwarded to the API and the worker.
 //! - `cargo xtask supervise BACKGROUND… -- FOREGROUND…`: `run`'s supervision of any two
 //!   commands (what its test drives).
 //! - `cargo xtask test`: lint, bring up PostgreSQL, run the whole suite. Fails loudly, never
@@ -20,11 +22,12 @@
 mod cmd;
 mod model_smoke;
 mod postgres;
+mod run;
 mod supervise;
 
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <run [ARGS…]|test|lint|bench|pg|model-smoke|\
+const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|pg|model-smoke|\
                      supervise BACKGROUND… -- FOREGROUND…>";
 
 fn main() -> ExitCode {
@@ -50,10 +53,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Builds and starts the worker in the background and the API in the foreground, both on
-/// the embedded default. SIGINT (Ctrl-C) and SIGTERM reach both; if the API stops for another
-/// reason the worker is stopped too ([`supervise`]).
+/// Builds the binaries, seeds as the [`run::RunPlan`] says, then starts the worker in the
+/// background and the API in the foreground, both on the embedded default (or the demo's
+/// folder). SIGINT (Ctrl-C) and SIGTERM reach both; if the API stops for another reason the
+/// worker is stopped too ([`supervise`]).
 fn run(args: &[String]) -> Result<(), String> {
+    let plan = run::RunPlan::parse(args);
     cmd::cargo(&[
         "build",
         "--bin",
@@ -64,14 +69,25 @@ fn run(args: &[String]) -> Result<(), String> {
         "freehire",
     ])?;
     let bin = cmd::workspace_root().join("target/debug");
-    eprintln!(
-        "xtask: serving on the embedded default; data under ./data (Ctrl-C to stop)\n\
-         xtask: add boards with `target/debug/freehire boards add URL --company NAME`; the worker \
-         crawls them within a minute"
-    );
+    if let Some(seed) = plan.seed_args() {
+        cmd::run(plan.apply(Command::new(bin.join("freehire")).args(seed)))?;
+    }
+    if plan.demo {
+        eprintln!(
+            "xtask: the offline demo: recorded boards replayed by the worker, data under {} \
+             (Ctrl-C to stop); postings appear within seconds",
+            run::DEMO_DATA
+        );
+    } else {
+        eprintln!(
+            "xtask: serving on the embedded default; data under ./data (Ctrl-C to stop)\n\
+             xtask: the worker crawls the seeded catalogue; add boards with \
+             `target/debug/freehire boards add URL --company NAME`"
+        );
+    }
     supervised(
-        &mut Command::new(bin.join("freehire-worker")),
-        Command::new(bin.join("freehire-api")).args(args),
+        plan.apply(Command::new(bin.join("freehire-worker")).args(plan.worker_args())),
+        plan.apply(Command::new(bin.join("freehire-api")).args(&plan.api_args)),
     )
 }
 

@@ -1,4 +1,4 @@
-//! `freehire boards add|import|list`.
+//! `freehire boards add|import|seed|list`.
 
 use std::{io::Write, path::PathBuf};
 
@@ -27,6 +27,21 @@ pub enum BoardsCommand {
     Import {
         /// The CSV file.
         file: PathBuf,
+    },
+    /// Add the bundled board catalogue (about 14,600 public boards on eight platforms) as
+    /// `pending` boards the worker crawls. Rows board recognition refuses are listed, never
+    /// fatal; boards already present are left as they are, so a second run adds nothing.
+    Seed {
+        /// Seed the offline demo's recorded boards instead (crawl them with
+        /// `freehire-worker --demo-replay`).
+        #[arg(long)]
+        demo: bool,
+        /// Only when the database has no boards at all (the first start).
+        #[arg(long)]
+        if_empty: bool,
+        /// List every refused row, not only the first ones.
+        #[arg(long)]
+        all_refused: bool,
     },
     /// List boards.
     List {
@@ -77,6 +92,9 @@ pub async fn run(
                 );
             }
         }
+        BoardsCommand::Seed { demo, if_empty, all_refused } => {
+            seed(store, demo, if_empty, all_refused, out).await?;
+        }
         BoardsCommand::List { provider } => {
             let boards = store.list_boards(&BoardFilter { provider, statuses: vec![] }).await?;
             let mut table = Table::new();
@@ -97,6 +115,68 @@ pub async fn run(
             writeln!(out, "{table}")?;
             writeln!(out, "{} boards", boards.len())?;
         }
+    }
+    Ok(())
+}
+
+/// Refused rows printed without `--all-refused`.
+const REFUSED_SHOWN: usize = 10;
+
+async fn seed(
+    store: &dyn Store,
+    demo: bool,
+    if_empty: bool,
+    all_refused: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    use freehire_app::catalogue;
+    let files = if demo { freehire_app::demo::BOARDS } else { catalogue::BUNDLED };
+    let started = std::time::Instant::now();
+    let report = if if_empty {
+        match catalogue::seed_if_empty(store, files, BoardStatus::Pending, Utc::now()).await? {
+            Some(report) => report,
+            None => {
+                writeln!(out, "the database has boards already; not seeding")?;
+                return Ok(());
+            }
+        }
+    } else {
+        catalogue::seed(store, files, BoardStatus::Pending, Utc::now()).await?
+    };
+    for (name, c) in &report.files {
+        writeln!(
+            out,
+            "{name}: {} added, {} already present, {} refused",
+            c.added, c.existing, c.refused
+        )?;
+    }
+    let shown = if all_refused { report.refused.len() } else { REFUSED_SHOWN };
+    for refusal in report.refused.iter().take(shown) {
+        writeln!(out, "refused: {}: {}", refusal.file, refusal.reason)?;
+    }
+    if report.refused.len() > shown {
+        writeln!(
+            out,
+            "refused: … and {} more (--all-refused lists them)",
+            report.refused.len() - shown
+        )?;
+    }
+    let total = report.total();
+    writeln!(
+        out,
+        "{} boards added, {} already present, {} refused in {:.1} s",
+        total.added,
+        total.existing,
+        total.refused,
+        started.elapsed().as_secs_f64()
+    )?;
+    if total.added == 0 {
+        writeln!(out, "nothing new: every recognised board is present already")?;
+    } else {
+        writeln!(
+            out,
+            "the worker crawls them as `pending` boards; each is activated by its first crawl"
+        )?;
     }
     Ok(())
 }

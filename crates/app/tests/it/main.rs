@@ -5,6 +5,7 @@
 mod accounts;
 mod assistant;
 mod boards;
+mod catalogue;
 mod pipeline;
 mod rederive;
 mod reindex;
@@ -59,5 +60,9 @@ on_both_backends! {
         add_from_url_recognises_and_folds_duplicates,
         import_reports_bad_lines_and_keeps_good_ones,
         import_and_add_refuse_the_same_hostile_boards,
+    ],
+    catalogue: [
+        the_bundled_catalogue_seeds_once,
+        refused_rows_are_counted_and_listed_never_fatal,
     ],
 }

@@ -3,7 +3,9 @@
 
 use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{
-    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result, bind::List, rows::BoardRecord,
+    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result, StoreError,
+    bind::{List, Stamp},
+    rows::BoardRecord,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -11,6 +13,42 @@ use freehire_domain::{Board, BoardHealth, BoardId, BoardKey, BoardStatus, NewBoa
 
 /// The health row of a board (locked: concurrent failures of one board count each).
 const HEALTH_OF: &str = crate::sql::boards::health_of!(" FOR UPDATE");
+
+/// A bulk add in one statement: the batch is one `jsonb` array; a live board of the same
+/// identity (or an earlier row of the batch) makes a row a no-op.
+const ADD_MANY: &str = concat!(
+    "INSERT INTO boards (provider, board, region, company, url, status, created_at, \
+     activated_at) SELECT r.provider, r.board, r.region, r.company, r.url, r.status, $2, \
+     CASE WHEN r.status = 'active' THEN $2 END \
+     FROM jsonb_to_recordset($1::jsonb) AS r(provider text, board text, region text, \
+       company text, url text, status text) \
+     ON CONFLICT DO NOTHING RETURNING ",
+    board_columns!()
+);
+
+/// One row of [`ADD_MANY`]'s batch.
+#[derive(serde::Serialize)]
+struct BatchBoard<'a> {
+    provider: &'a str,
+    board: &'a str,
+    region: &'a str,
+    company: &'a str,
+    url: Option<&'a str>,
+    status: &'a str,
+}
+
+impl<'a> From<&'a NewBoard> for BatchBoard<'a> {
+    fn from(b: &'a NewBoard) -> Self {
+        Self {
+            provider: b.key.provider.as_str(),
+            board: b.key.board.as_str(),
+            region: b.key.region.as_str(),
+            company: b.company.as_str(),
+            url: b.url.as_deref(),
+            status: b.status.as_str(),
+        }
+    }
+}
 
 #[async_trait]
 impl BoardRepo for PgStore {
@@ -30,6 +68,22 @@ impl BoardRepo for PgStore {
             }
             Err(e) => Err(e.into()),
         }
+    }
+
+    async fn add_boards(&self, boards: &[NewBoard], at: DateTime<Utc>) -> Result<Vec<Board>> {
+        if boards.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows: Vec<BatchBoard<'_>> = boards.iter().map(BatchBoard::from).collect();
+        let json = serde_json::to_string(&rows).map_err(|e| StoreError::corrupt("batch", e))?;
+        let mut tx = self.pool.begin().await?;
+        let created: Vec<BoardRecord> =
+            sqlx::query_as(ADD_MANY).bind(json).bind(Stamp(at)).fetch_all(&mut *tx).await?;
+        tx.commit().await?;
+        let mut created: Vec<Board> =
+            created.into_iter().map(BoardRecord::into_board).collect::<Result<_>>()?;
+        created.sort_by_key(|b| b.id);
+        Ok(created)
     }
 
     async fn list_boards(&self, filter: &BoardFilter) -> Result<Vec<Board>> {

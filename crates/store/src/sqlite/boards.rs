@@ -3,7 +3,9 @@
 
 use super::{Shared, SqliteStore};
 use crate::{
-    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result, bind::List, rows::BoardRecord,
+    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result,
+    bind::{List, Stamp},
+    rows::BoardRecord,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -23,6 +25,30 @@ impl BoardRepo for SqliteStore {
         let created = Shared::insert_board(&mut tx, board, at).await?.into_board()?;
         tx.commit().await?;
         Ok(AddedBoard { board: created, created: true })
+    }
+
+    async fn add_boards(&self, boards: &[NewBoard], at: DateTime<Utc>) -> Result<Vec<Board>> {
+        let mut tx = self.write().await?;
+        let mut created = Vec::new();
+        for board in boards {
+            let activated = (board.status == BoardStatus::Active).then_some(Stamp(at));
+            let row: Option<BoardRecord> = sqlx::query_as(crate::sql::boards::INSERT_IF_ABSENT)
+                .bind(board.key.provider.as_str())
+                .bind(board.key.board.as_str())
+                .bind(board.key.region.as_str())
+                .bind(board.company.as_str())
+                .bind(board.url.as_deref())
+                .bind(board.status.as_str())
+                .bind(Stamp(at))
+                .bind(activated)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(row) = row {
+                created.push(row.into_board()?);
+            }
+        }
+        tx.commit().await?;
+        Ok(created)
     }
 
     async fn list_boards(&self, filter: &BoardFilter) -> Result<Vec<Board>> {

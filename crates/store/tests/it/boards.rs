@@ -112,3 +112,39 @@ pub async fn status_changes_keep_reason_for_rejected(s: &dyn Store) {
     let missing = freehire_domain::BoardId::new(987_654).unwrap();
     assert!(!s.set_board_status(missing, BoardStatus::Active, None).await.unwrap());
 }
+
+pub async fn a_bulk_add_skips_live_identities_in_one_batch(s: &dyn Store) {
+    s.add_board(&new_board("ashby", "Windsurf", BoardStatus::Active), t(1, 9)).await.unwrap();
+    let retired =
+        s.add_board(&new_board("lever", "gone", BoardStatus::Active), t(1, 9)).await.unwrap();
+    s.set_board_status(retired.board.id, BoardStatus::Retired, None).await.unwrap();
+    let batch = vec![
+        new_board("ashby", "windsurf", BoardStatus::Pending), // live, other case
+        new_board("ashby", "cartesia", BoardStatus::Pending),
+        new_board("ashby", "Cartesia", BoardStatus::Pending), // repeats a row of the batch
+        new_board("lever", "gone", BoardStatus::Pending),     // only a retired one exists
+        new_board("greenhouse", "acme", BoardStatus::Active),
+    ];
+    let created = s.add_boards(&batch, t(2, 9)).await.unwrap();
+    let names: Vec<String> = created.iter().map(|b| b.key.to_string()).collect();
+    assert_eq!(names, ["ashby/cartesia", "lever/gone", "greenhouse/acme"]);
+    assert_eq!(created[0].status, BoardStatus::Pending);
+    assert_eq!(created[0].activated_at, None);
+    assert_eq!(created[0].company, "cartesia Inc");
+    assert_eq!(created[2].activated_at, Some(t(2, 9)), "an active add is activated at once");
+    assert_eq!(created[1].created_at, t(2, 9));
+
+    // A second run of the same batch adds nothing; an empty batch is a no-op.
+    assert!(s.add_boards(&batch, t(3, 9)).await.unwrap().is_empty());
+    assert!(s.add_boards(&[], t(3, 9)).await.unwrap().is_empty());
+    assert_eq!(s.list_boards(&BoardFilter::default()).await.unwrap().len(), 5);
+}
+
+pub async fn a_bulk_add_of_thousands_is_one_call(s: &dyn Store) {
+    let batch: Vec<NewBoard> = (0..3000)
+        .map(|i| new_board("greenhouse", &format!("co{i}"), BoardStatus::Pending))
+        .collect();
+    assert_eq!(s.add_boards(&batch, t(1, 9)).await.unwrap().len(), 3000);
+    let live = s.list_boards(&BoardFilter::default()).await.unwrap();
+    assert_eq!(live.len(), 3000);
+}

@@ -73,6 +73,8 @@ conformance! {
         list_filters_by_provider_and_status,
         activate_flips_only_pending,
         status_changes_keep_reason_for_rejected,
+        a_bulk_add_skips_live_identities_in_one_batch,
+        a_bulk_add_of_thousands_is_one_call,
     ],
     health: [
         failures_count_and_cool_down_on_schedule,
