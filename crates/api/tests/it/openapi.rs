@@ -256,6 +256,11 @@ async fn the_document_is_served_and_valid_openapi_3_1() {
 const CHECKS: &str = "not_a_server_error,status_code_conformance,content_type_conformance,\
     response_schema_conformance,response_headers_conformance";
 
+/// One worker: with two, hypothesis (under schemathesis 4.32.5) now and then fails inside its
+/// own lambda-description cache ("AST constructor recursion depth mismatch", a `KeyError`), a
+/// race of its threads, not a finding; one worker never did in our runs.
+const WORKERS: &str = "1";
+
 /// Test cases per operation and phase: enough to reach every parameter, few enough for CI
 /// (the whole run takes well under a minute on two cores).
 const MAX_EXAMPLES: u32 = 30;
@@ -291,7 +296,7 @@ async fn schemathesis_finds_no_contradiction() {
         .args(["--checks", CHECKS])
         .args(["--max-examples", &MAX_EXAMPLES.to_string()])
         .args(["--phases", "examples,coverage,fuzzing"])
-        .args(["--seed", "20261120", "--workers", "2", "--no-color"])
+        .args(["--seed", "20261120", "--workers", WORKERS, "--no-color"])
         .args(["--generation-database", "none", "--request-timeout", "10"])
         .args(["--report", "junit", "--report-dir"])
         .arg(&work)
