@@ -311,7 +311,7 @@ async fn the_demo_replay_crawls_the_recorded_boards_in_process() {
     let path = dir.path().join("freehire.db");
     let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
     store.migrate().await.unwrap();
-    let seeded = freehire_app::catalogue::seed(
+    let seeded = freehire_app::board_catalogue::seed(
         &store,
         freehire_app::demo::BOARDS,
         BoardStatus::Pending,

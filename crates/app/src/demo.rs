@@ -21,7 +21,7 @@ use freehire_store::{ClaimOptions, DatabaseUrl, Store};
 use tokio_util::sync::CancellationToken;
 
 use crate::AppError;
-use crate::catalogue::{CatalogueFile, SeedReport};
+use crate::board_catalogue::{CatalogueFile, SeedReport};
 use crate::ingest::{IngestConfig, RunStats};
 use crate::search_sync::DrainStats;
 
@@ -82,7 +82,8 @@ pub struct DemoIngest {
 /// [`replay_server`], and drains what was written into `index`. Run twice, it adds no board
 /// and writes no new job.
 pub async fn ingest(store: &dyn Store, index: &dyn SearchIndex) -> Result<DemoIngest, AppError> {
-    let seeded = crate::catalogue::seed(store, BOARDS, BoardStatus::Pending, Utc::now()).await?;
+    let seeded =
+        crate::board_catalogue::seed(store, BOARDS, BoardStatus::Pending, Utc::now()).await?;
     let server = replay_server().await?;
     let registry = crate::ingest::registry(Some(server.origin().url().as_str()))?;
     let ashby = Provider::parse("ashby")?;

@@ -11,7 +11,7 @@
 //! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps,
 //!   composed into a system prompt and a tool registry for the generic assistant library;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
-//! - [`catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
+//! - [`board_catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
 //!   imports it through board recognition (`freehire boards seed`);
 //! - [`demo`]: the offline demo: recorded boards crawled through the real adapters against a
 //!   local replay server (`cargo xtask run --demo`, the browser suite);
@@ -38,8 +38,8 @@
 
 pub mod accounts;
 pub mod assistant;
+pub mod board_catalogue;
 pub mod boards;
-pub mod catalogue;
 pub mod config;
 pub mod demo;
 pub mod describe;

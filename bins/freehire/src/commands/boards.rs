@@ -129,7 +129,7 @@ async fn seed(
     all_refused: bool,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    use freehire_app::catalogue;
+    use freehire_app::board_catalogue as catalogue;
     let files = if demo { freehire_app::demo::BOARDS } else { catalogue::BUNDLED };
     let started = std::time::Instant::now();
     let report = if if_empty {

@@ -4,8 +4,8 @@
 
 mod accounts;
 mod assistant;
+mod board_catalogue;
 mod boards;
-mod catalogue;
 mod pipeline;
 mod rederive;
 mod reindex;
@@ -61,7 +61,7 @@ on_both_backends! {
         import_reports_bad_lines_and_keeps_good_ones,
         import_and_add_refuse_the_same_hostile_boards,
     ],
-    catalogue: [
+    board_catalogue: [
         the_bundled_catalogue_seeds_once,
         refused_rows_are_counted_and_listed_never_fatal,
     ],

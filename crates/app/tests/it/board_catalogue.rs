@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use freehire_app::catalogue::{BUNDLED, CatalogueFile, FileCounts, seed, seed_if_empty};
+use freehire_app::board_catalogue::{BUNDLED, CatalogueFile, FileCounts, seed, seed_if_empty};
 use freehire_app::demo;
 use freehire_domain::BoardStatus;
 use freehire_store::{BoardFilter, ListPage, Store};
