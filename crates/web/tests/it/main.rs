@@ -2,6 +2,7 @@
 //! a random port, real databases, a real embedded index, plain HTTP without a browser.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod accounts;
 mod catalogue;
 mod security;
 mod server;
