@@ -366,14 +366,18 @@ async fn region(state: &WebState, ctx: &Ctx, params: &Params) -> (StatusCode, Re
         .collect();
     let index = match state.search.get().await {
         Ok(index) => index,
+        // A fresh installation: nothing is wrong, there is nothing yet.
+        Err(SearchStatus::Missing | SearchStatus::Ok) => {
+            region.empty_state = Some(
+                "No jobs yet: run `freehire ingest` or wait for the worker (it builds the \
+                 search index on its first run).",
+            );
+            return (StatusCode::OK, region);
+        }
         Err(status) => {
             region.empty_state = Some(match status {
-                SearchStatus::Missing | SearchStatus::Ok => {
-                    "No jobs yet: run `freehire ingest` or wait for the worker (it builds the \
-                     search index on its first run)."
-                }
                 SearchStatus::Off => "Search is not configured on this server.",
-                SearchStatus::Unavailable => "The search index cannot be opened right now.",
+                _ => "The search index cannot be opened right now.",
             });
             return (StatusCode::SERVICE_UNAVAILABLE, region);
         }
