@@ -504,10 +504,13 @@ fn chips(params: &Params) -> Vec<Chip> {
 
 /// The panel heading of a facet, or its parameter name.
 fn heading(facet: Facet) -> String {
-    PANELS
-        .iter()
-        .find(|(f, _)| *f == facet)
-        .map_or_else(|| format::label("", facet.param()), |(_, t)| (*t).to_owned())
+    PANELS.iter().find(|(f, _)| *f == facet).map_or_else(
+        || match facet {
+            Facet::CompanySlug => "Company".to_owned(),
+            other => format::label("", other.param()),
+        },
+        |(_, t)| (*t).to_owned(),
+    )
 }
 
 fn hit(d: &SearchDocument, ctx: &Ctx) -> Hit {
