@@ -22,9 +22,14 @@
 //! - [`describe`]: a job description rendered as HTML, plain text or Markdown;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
+//! - [`search_slot`]: the search index a server reads, opened lazily (shared by the API and
+//!   the web pages);
+//! - [`catalogue`]: jobs and companies as the pages and routes read them;
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
+//! - [`throttle`]: the port through which the web pages count auth attempts against the
+//!   JSON API's rate limits;
 //! - [`startup`]: the start-up assembly (configuration → connected, migrated store → search
 //!   index), shared by the binaries and the tests;
 //! - `testing` (feature `testing`): the binaries' process-test support (running a binary,
@@ -40,6 +45,7 @@ pub mod accounts;
 pub mod assistant;
 pub mod board_catalogue;
 pub mod boards;
+pub mod catalogue;
 pub mod config;
 pub mod demo;
 pub mod describe;
@@ -50,9 +56,11 @@ pub mod rederive;
 pub mod reindex;
 pub mod search;
 pub mod search_engine;
+pub mod search_slot;
 pub mod search_sync;
 pub mod startup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod throttle;
 
 pub use error::{AppError, BusyProvider};
