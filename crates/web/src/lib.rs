@@ -78,13 +78,35 @@ async fn deadline(request: Request, next: Next) -> Response {
 
 /// What the binary serves: `api` (the JSON API's router, with its own fallbacks and layers)
 /// for `/api`, `/api/*` and `/health`, the pages for everything else.
+///
+/// The choice is made on the path by a plain service, not by routes: a route with a capture
+/// (`/api/{*rest}`) would hand its capture to the API's own path extractors, which then see
+/// one parameter too many (every `/api/v1/jobs/{slug}` would answer 400).
 pub fn app(state: WebState, api: Router) -> Router {
-    // axum refuses a `Router` as a route's service (it would want `nest`, which strips the
-    // prefix): the API router runs as a plain service, seeing the whole path.
-    let api = || api.clone().into_service::<axum::body::Body>();
-    Router::new()
-        .route_service("/health", api())
-        .route_service("/api", api())
-        .route_service("/api/{*rest}", api())
-        .fallback_service(router(state))
+    use tower::ServiceExt;
+    let pages = router(state);
+    Router::new().fallback_service(tower::service_fn(move |request: Request| {
+        let target = if is_api(request.uri().path()) { api.clone() } else { pages.clone() };
+        async move { target.oneshot(request).await }
+    }))
+}
+
+/// Whether a path is the JSON API's: `/health`, `/api` and everything under `/api/`.
+fn is_api(path: &str) -> bool {
+    path == "/health" || path == "/api" || path.starts_with("/api/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_api;
+
+    #[test]
+    fn api_paths_go_to_the_api() {
+        for path in ["/health", "/api", "/api/", "/api/v1/jobs/some-slug"] {
+            assert!(is_api(path), "{path}");
+        }
+        for path in ["/", "/jobs", "/apis", "/health/x", "/jobs/api"] {
+            assert!(!is_api(path), "{path}");
+        }
+    }
 }

@@ -99,6 +99,13 @@ async fn the_api_answers_json_under_api_and_health() {
         assert_eq!(page.status, status, "{path}");
         assert_eq!(page.headers["content-type"], "application/json", "{path}");
     }
+    // Routes with a path parameter see exactly theirs (the composition adds no capture).
+    let (_, list) = b.api("/api/v1/jobs").await;
+    let slug = list["data"][0]["public_slug"].as_str().unwrap().to_owned();
+    let (status, job) = b.api(&format!("/api/v1/jobs/{slug}")).await;
+    assert_eq!((status, &job["data"]["public_slug"]), (200, &serde_json::json!(slug)), "{job}");
+    let company = list["data"][0]["company_slug"].as_str().unwrap().to_owned();
+    assert_eq!(b.api(&format!("/api/v1/companies/{company}")).await.0, 200);
     s.db.teardown().await;
 }
 
