@@ -9,3 +9,5 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod harness;
+mod seed;
+mod server;
