@@ -1,6 +1,8 @@
-//! `freehire-api`: serves the HTTP API.
+//! `freehire-api`: serves the HTTP API and the web pages.
 //!
-//! Thin on purpose: parse the config, open the store, apply pending migrations, serve until
+//! Thin on purpose: parse the config, open the store, apply pending migrations, compose the
+//! JSON API's router with the web pages (`freehire_web::app`: `/api/*` and `/health` to the
+//! API, everything else to the pages, over one accounts service and one search slot), serve until
 //! SIGINT/SIGTERM (within the header-read timeout and connection cap of
 //! `freehire_api::ServerLimits`), then finish in-flight requests and close the pool.
 
@@ -15,6 +17,7 @@ use freehire_app::accounts::AccountsArgs;
 use freehire_app::process::LogFormat;
 use freehire_app::search_engine::SearchEngineArgs;
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
+use freehire_web::WebState;
 
 /// Serves the freehire HTTP API (job search, job detail, accounts, health).
 #[derive(Debug, clap::Parser)]
@@ -80,7 +83,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
     tracing::info!(
         address = %config.listen,
         database = %config.database_url,
-        "freehire-api listening: try http://{}/api/v1/jobs",
+        "freehire-api listening: open http://{}/ (the API is under /api/v1)",
         config.listen
     );
     let accounts = config
@@ -97,7 +100,12 @@ async fn run(config: Config) -> anyhow::Result<()> {
         header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
         max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),
     };
-    freehire_api::serve_with(listener, state, limits, shutdown_signal())
+    let pages = WebState {
+        secure_cookies: state.cookie.secure,
+        ..WebState::new(services.store.clone(), state.accounts.clone(), state.search.clone())
+    };
+    let app = freehire_web::app(pages, freehire_api::router(state));
+    freehire_api::serve_router(listener, app, limits, shutdown_signal())
         .await
         .context("serving")?;
     services.store.close().await;

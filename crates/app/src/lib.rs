@@ -18,6 +18,9 @@
 //! - [`describe`]: a job description rendered as HTML, plain text or Markdown;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
+//! - [`search_slot`]: the search index a server reads, opened lazily (shared by the API and
+//!   the web pages);
+//! - [`catalogue`]: jobs and companies as the pages and routes read them;
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
@@ -35,6 +38,7 @@
 pub mod accounts;
 pub mod assistant;
 pub mod boards;
+pub mod catalogue;
 pub mod config;
 pub mod describe;
 mod error;
@@ -44,6 +48,7 @@ pub mod rederive;
 pub mod reindex;
 pub mod search;
 pub mod search_engine;
+pub mod search_slot;
 pub mod search_sync;
 pub mod startup;
 #[cfg(any(test, feature = "testing"))]

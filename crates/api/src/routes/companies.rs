@@ -31,7 +31,7 @@ pub async fn list(
     CompanyQuery(filter): CompanyQuery,
     ListQuery(page): ListQuery,
 ) -> Result<Json<ListEnvelope<CompanyView>>, ApiError> {
-    let list = state.store.list_companies(&filter, page, (state.clock)()).await?;
+    let list = state.catalogue().companies(&filter, page, (state.clock)()).await?;
     Ok(Json(ListEnvelope {
         data: list.companies.iter().map(CompanyView::new).collect(),
         meta: ListMeta::of(page, list.total),
@@ -62,12 +62,11 @@ pub async fn show(
     ListQuery(page): ListQuery,
 ) -> Result<Json<Detail>, ApiError> {
     let now = (state.clock)();
-    let company = state
-        .store
-        .company_by_slug(&slug, now)
+    let freehire_app::catalogue::CompanyDetail { company, jobs } = state
+        .catalogue()
+        .company(&slug, page, now)
         .await?
         .ok_or(ApiError::not_found("company not found"))?;
-    let jobs = state.store.company_jobs(&slug, page).await?;
     Ok(Json(Detail {
         data: CompanyDetail {
             company: CompanyView::new(&company),

@@ -20,12 +20,21 @@ pub struct Health {
     status: &'static str,
     /// Whether search can answer: `ok`, `missing` until the worker has built the index,
     /// `unavailable`, `off` when no engine is configured.
+    #[schema(schema_with = search_status)]
     search: SearchStatus,
 }
 
 /// `ok`, the only status answered.
 fn ok() -> utoipa::openapi::Object {
     crate::openapi::vocab::one_of(["ok"])
+}
+
+/// The values of [`SearchStatus`] (a type of `freehire-app`, which knows no OpenAPI).
+fn search_status() -> utoipa::openapi::Object {
+    crate::openapi::vocab::one_of(
+        [SearchStatus::Ok, SearchStatus::Missing, SearchStatus::Unavailable, SearchStatus::Off]
+            .map(SearchStatus::as_str),
+    )
 }
 
 /// 200 `{"status": "ok", "search": …}` when the catalogue can be read, else 503 `database

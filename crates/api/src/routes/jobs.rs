@@ -26,7 +26,7 @@ pub async fn list(
     State(state): State<AppState>,
     ListQuery(page): ListQuery,
 ) -> Result<Json<ListEnvelope<JobView>>, ApiError> {
-    let list = state.store.list_open_jobs(page).await?;
+    let list = state.catalogue().jobs(page).await?;
     let now = (state.clock)();
     Ok(Json(ListEnvelope {
         data: list.jobs.iter().map(|j| JobView::new(j, now)).collect(),
@@ -47,6 +47,6 @@ pub async fn show(
     State(state): State<AppState>,
     Slug(slug): Slug<PublicSlug>,
 ) -> Result<Json<Single<JobView>>, ApiError> {
-    let job = state.store.job_by_slug(&slug).await?.ok_or(ApiError::not_found("job not found"))?;
+    let job = state.catalogue().job(&slug).await?.ok_or(ApiError::not_found("job not found"))?;
     Ok(Json(Single { data: JobView::new(&job, (state.clock)()) }))
 }

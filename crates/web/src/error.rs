@@ -1,0 +1,146 @@
+//! [`WebError`]: why a page could not be shown, rendered as an HTML page in the layout (with
+//! the security headers, like every page). Internal causes are logged, never shown.
+
+use askama::Template;
+use axum::{
+    http::StatusCode,
+    response::{Html, IntoResponse, Response},
+};
+use freehire_app::AppError;
+use freehire_app::accounts::AccountError;
+use freehire_store::StoreError;
+
+use crate::layout::Layout;
+
+/// A page that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    /// No such page, job or company (404).
+    #[error("not found")]
+    NotFound,
+    /// A state-changing request without the form's CSRF token (403).
+    #[error("the form expired or came from another site")]
+    Csrf,
+    /// A form body over the limit (413).
+    #[error("the form is too large")]
+    TooLarge,
+    /// The database or the search index cannot answer now (503).
+    #[error("unavailable")]
+    Unavailable,
+    /// Anything else (500; the cause is logged).
+    #[error("internal error")]
+    Internal,
+}
+
+impl WebError {
+    /// The status, the heading and what to do.
+    fn parts(&self) -> (StatusCode, &'static str, &'static str) {
+        match self {
+            Self::NotFound => (
+                StatusCode::NOT_FOUND,
+                "Page not found",
+                "Nothing lives at this address. Search the jobs or browse the companies instead.",
+            ),
+            Self::Csrf => (
+                StatusCode::FORBIDDEN,
+                "This form has expired",
+                "The form was sent without its security token (or from another site). Go back, \
+                 reload the page and send it again.",
+            ),
+            Self::TooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "The form is too large",
+                "Send less text and try again.",
+            ),
+            Self::Unavailable => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Temporarily unavailable",
+                "The catalogue cannot be read right now. Try again in a moment.",
+            ),
+            Self::Internal => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Something went wrong",
+                "The server failed to show this page; the problem is logged. Try again later.",
+            ),
+        }
+    }
+}
+
+impl From<AppError> for WebError {
+    fn from(e: AppError) -> Self {
+        match e {
+            AppError::Store(e) => e.into(),
+            e => {
+                tracing::error!(error = %format!("{e:#}"), "page failed");
+                Self::Internal
+            }
+        }
+    }
+}
+
+impl From<StoreError> for WebError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            e @ StoreError::Unavailable { .. } => {
+                tracing::warn!(error = %e, "database unavailable");
+                Self::Unavailable
+            }
+            e => {
+                tracing::error!(error = %e, "page failed");
+                Self::Internal
+            }
+        }
+    }
+}
+
+impl From<AccountError> for WebError {
+    fn from(e: AccountError) -> Self {
+        match e {
+            AccountError::Store(e) => e.into(),
+            e => {
+                tracing::error!(error = %e, "page failed");
+                Self::Internal
+            }
+        }
+    }
+}
+
+/// The error page.
+#[derive(Template)]
+#[template(path = "error.html")]
+pub struct ErrorPage {
+    /// The layout.
+    pub layout: Layout,
+    /// The status code.
+    pub status: u16,
+    /// The heading.
+    pub heading: &'static str,
+    /// What to do.
+    pub advice: &'static str,
+}
+
+impl ErrorPage {
+    /// The page for `error` in `layout`.
+    pub fn new(error: &WebError, layout: Layout) -> (StatusCode, Self) {
+        let (status, heading, advice) = error.parts();
+        (status, Self { layout, status: status.as_u16(), heading, advice })
+    }
+}
+
+/// Renders a template, or the plain 500 text if rendering itself fails.
+pub fn render(status: StatusCode, template: &impl Template) -> Response {
+    match template.render() {
+        Ok(html) => (status, Html(html)).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "template failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
+        }
+    }
+}
+
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        let (status, page) = ErrorPage::new(&self, Layout::anonymous(self.parts().1));
+        render(status, &page)
+    }
+}

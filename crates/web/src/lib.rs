@@ -1,0 +1,70 @@
+//! # freehire-web
+//!
+//! The server-rendered web pages, served by the same binary as the JSON API (`freehire-api`):
+//! compile-time [askama] templates (`templates/`), one stylesheet and the vendored htmx
+//! (`assets/`), no JavaScript build. Handlers parse, call the same `freehire-app` services the
+//! JSON routes call ([`freehire_app::catalogue::Catalogue`], [`freehire_app::search`],
+//! [`freehire_app::accounts::Accounts`]) and render; nothing here reaches the store.
+//!
+//! - [`app`] is the composition the binary serves: the JSON API's router answers `/api/*` and
+//!   `/health` (its own JSON 404/405 there), this crate's [`router`] everything else (its own
+//!   HTML 404). The API router is passed in, so neither crate depends on the other.
+//! - [`WebState`] is what the pages reach: the accounts service, the catalogue, the search slot
+//!   (the API's, shared), the clock and whether cookies are `Secure`.
+//!
+//! Pages (see [`pages`]): `/` and `/jobs` (search with facets; the query string is the API's
+//! search grammar), `/jobs/{slug}`, `/companies`, `/companies/{slug}`, `/signup`, `/login`,
+//! `/verify`, `/forgot`, `/reset`, `/account` and its POST actions, `/logout`; a 404, 403 and
+//! 500 page in the same layout.
+//!
+//! Invariants:
+//!
+//! - **Every state-changing request is a POST carrying a CSRF token** ([`csrf`]: double-submit
+//!   cookie, checked in one middleware before any handler), besides the `SameSite=Lax`
+//!   session cookie; a missing or wrong token is a 403 page and writes nothing.
+//! - **Every page carries the security headers** ([`security`]: a CSP without inline scripts
+//!   or styles, `frame-ancestors 'none'`, `nosniff`, the referrer policy), errors included.
+//! - **Every template value is escaped** (askama's default for `.html`); the one `|safe` is a
+//!   job description, which the ingest sanitiser already cleaned before it was stored.
+//! - **Everything works without JavaScript**: GET forms and links for search, POST forms
+//!   with redirect-after-POST for changes. With htmx, facet links and paging swap only the
+//!   results region (`HX-Request` gets the region alone) and push the URL.
+
+pub mod assets;
+pub mod csrf;
+mod error;
+pub mod format;
+mod layout;
+pub mod pages;
+pub mod security;
+pub mod session;
+mod state;
+
+use axum::{Router, response::IntoResponse};
+use tower_http::catch_panic::CatchPanicLayer;
+
+pub use error::WebError;
+pub use state::WebState;
+
+/// The web pages alone, with their layers (CSRF, security headers, panics as the 500 page).
+pub fn router(state: WebState) -> Router {
+    pages::routes()
+        .fallback(pages::not_found)
+        .with_state(state.clone())
+        .layer(axum::middleware::from_fn_with_state(state.secure_cookies, csrf::guard))
+        .layer(CatchPanicLayer::custom(|_| WebError::Internal.into_response()))
+        .layer(axum::middleware::from_fn(security::headers))
+}
+
+/// What the binary serves: `api` (the JSON API's router, with its own fallbacks and layers)
+/// for `/api`, `/api/*` and `/health`, the pages for everything else.
+pub fn app(state: WebState, api: Router) -> Router {
+    // axum refuses a `Router` as a route's service (it would want `nest`, which strips the
+    // prefix): the API router runs as a plain service, seeing the whole path.
+    let api = || api.clone().into_service::<axum::body::Body>();
+    Router::new()
+        .route_service("/health", api())
+        .route_service("/api", api())
+        .route_service("/api/{*rest}", api())
+        .fallback_service(router(state))
+}

@@ -1,0 +1,209 @@
+//! `/companies` (the list, with a name search and paging) and `/companies/{slug}` (a company,
+//! its facet summary and a page of its open jobs). A malformed slug or a company without open
+//! jobs is the 404 page; a bad `limit`/`offset` reads as the first page.
+
+use askama::Template;
+use axum::{
+    extract::{Path, RawQuery, State},
+    response::Response,
+};
+use freehire_domain::{CompanySlug, Job};
+use freehire_store::{CompanyFilter, ListPage};
+
+use crate::{WebError, WebState, format, layout::Ctx, layout::Layout};
+
+/// One company in the list.
+pub struct Row {
+    /// Its name.
+    pub name: String,
+    /// `/companies/{slug}`.
+    pub href: String,
+    /// Open jobs.
+    pub jobs: u64,
+    /// Newest posting.
+    pub latest: String,
+    /// Countries and work modes, briefly.
+    pub summary: String,
+}
+
+/// The companies page.
+#[derive(Template)]
+#[template(path = "companies.html")]
+pub struct CompaniesPage {
+    /// The layout.
+    pub layout: Layout,
+    /// The name search.
+    pub q: String,
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// Companies in all.
+    pub total: u64,
+    /// The previous page.
+    pub prev_href: Option<String>,
+    /// The next page.
+    pub next_href: Option<String>,
+}
+
+/// One job of a company.
+pub struct JobRow {
+    /// Its title.
+    pub title: String,
+    /// `/jobs/{slug}`.
+    pub href: String,
+    /// Its location.
+    pub location: String,
+    /// Posted.
+    pub posted: String,
+}
+
+/// A company page.
+#[derive(Template)]
+#[template(path = "company.html")]
+pub struct CompanyPage {
+    /// The layout.
+    pub layout: Layout,
+    /// Its name.
+    pub name: String,
+    /// Open jobs in all.
+    pub total: u64,
+    /// Facet summary rows.
+    pub facts: Vec<(&'static str, String)>,
+    /// `/jobs?company_slug=…`: its jobs in the search.
+    pub search_href: String,
+    /// A page of its jobs.
+    pub jobs: Vec<JobRow>,
+    /// The previous page.
+    pub prev_href: Option<String>,
+    /// The next page.
+    pub next_href: Option<String>,
+}
+
+fn first<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+fn page_of(params: &[(String, String)]) -> ListPage {
+    let offset = first(params, "offset").and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(0);
+    ListPage::new(ListPage::DEFAULT_LIMIT, offset)
+}
+
+fn pager(
+    base: &str,
+    extra: &[(&str, &str)],
+    offset: u64,
+    shown: usize,
+    total: u64,
+) -> (Option<String>, Option<String>) {
+    let limit = u64::from(ListPage::DEFAULT_LIMIT);
+    let href = |offset: u64| {
+        let mut s = url::form_urlencoded::Serializer::new(String::new());
+        for (k, v) in extra {
+            s.append_pair(k, v);
+        }
+        if offset > 0 {
+            s.append_pair("offset", &offset.to_string());
+        }
+        let q = s.finish();
+        if q.is_empty() { base.to_owned() } else { format!("{base}?{q}") }
+    };
+    let prev = (offset > 0).then(|| href(offset.saturating_sub(limit)));
+    let next = (offset + (shown as u64) < total).then(|| href(offset + limit));
+    (prev, next)
+}
+
+/// `GET /companies`.
+pub async fn list(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQuery) -> Response {
+    let params: Vec<(String, String)> =
+        url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()).into_owned().collect();
+    let q = first(&params, "q").unwrap_or_default().trim().to_owned();
+    let page = page_of(&params);
+    let filter = CompanyFilter { q: (!q.is_empty()).then(|| q.clone()) };
+    let list = match state.catalogue.companies(&filter, page, ctx.now).await {
+        Ok(list) => list,
+        Err(e) => return ctx.error(e),
+    };
+    let rows = list
+        .companies
+        .iter()
+        .map(|c| Row {
+            name: c.name.clone(),
+            href: format!("/companies/{}", c.slug.as_str()),
+            jobs: c.job_count,
+            latest: format::day(c.latest_posted_at, ctx.tz),
+            summary: c
+                .countries
+                .iter()
+                .take(4)
+                .map(|x| x.as_str().to_ascii_uppercase())
+                .chain(c.work_modes.iter().map(|m| format::label("", m.as_str())))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+        .collect::<Vec<_>>();
+    let extra: Vec<(&str, &str)> = if q.is_empty() { vec![] } else { vec![("q", q.as_str())] };
+    let (prev_href, next_href) = pager("/companies", &extra, page.offset(), rows.len(), list.total);
+    ctx.page(&CompaniesPage {
+        layout: ctx.layout("Companies"),
+        q,
+        rows,
+        total: list.total,
+        prev_href,
+        next_href,
+    })
+}
+
+fn job_row(job: &Job, ctx: &Ctx) -> JobRow {
+    JobRow {
+        title: job.posting.title.clone(),
+        href: format!("/jobs/{}", job.public_slug.as_str()),
+        location: job.posting.location.clone(),
+        posted: format::day(job.effective_posted_at(ctx.now), ctx.tz),
+    }
+}
+
+/// `GET /companies/{slug}`.
+pub async fn show(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    Path(raw): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let slug = match CompanySlug::parse(&raw) {
+        Ok(slug) if !slug.as_str().is_empty() => slug,
+        _ => return ctx.error(WebError::NotFound),
+    };
+    let params: Vec<(String, String)> =
+        url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+    let page = page_of(&params);
+    let detail = match state.catalogue.company(&slug, page, ctx.now).await {
+        Ok(Some(d)) => d,
+        Ok(None) => return ctx.error(WebError::NotFound),
+        Err(e) => return ctx.error(e),
+    };
+    let c = &detail.company;
+    let join = |v: Vec<String>| (!v.is_empty()).then(|| v.join(", "));
+    let facts = [
+        ("Regions", join(c.regions.iter().map(|r| format::label("", r.as_str())).collect())),
+        ("Countries", join(c.countries.iter().map(|x| x.as_str().to_ascii_uppercase()).collect())),
+        ("Work modes", join(c.work_modes.iter().map(|m| format::label("", m.as_str())).collect())),
+        ("Top skills", join(c.top_skills.clone())),
+        ("Sources", join(c.sources.iter().map(|s| s.as_str().to_owned()).collect())),
+        ("Latest posting", Some(format::day(c.latest_posted_at, ctx.tz))),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| (k, v)))
+    .collect();
+    let jobs: Vec<JobRow> = detail.jobs.jobs.iter().map(|j| job_row(j, &ctx)).collect();
+    let base = format!("/companies/{}", slug.as_str());
+    let (prev_href, next_href) = pager(&base, &[], page.offset(), jobs.len(), detail.jobs.total);
+    ctx.page(&CompanyPage {
+        layout: ctx.layout(c.name.clone()),
+        name: c.name.clone(),
+        total: detail.jobs.total,
+        facts,
+        search_href: format!("/jobs?company_slug={}", slug.as_str()),
+        jobs,
+        prev_href,
+        next_href,
+    })
+}

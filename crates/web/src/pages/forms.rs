@@ -1,0 +1,109 @@
+//! Form plumbing shared by the account pages: [`Fields`] (a decoded
+//! `application/x-www-form-urlencoded` body), [`Errors`] (messages by field, shown next to
+//! the field they name), the mapping of an [`AccountError`] to the field it is about, and the
+//! redirect-after-POST answer.
+
+use axum::{
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use freehire_app::accounts::AccountError;
+use freehire_domain::DomainError;
+
+use crate::WebError;
+
+/// A decoded form body (the CSRF middleware has already checked its token).
+#[derive(Debug, Default)]
+pub struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    /// Decodes a form body.
+    pub fn parse(body: &[u8]) -> Self {
+        Self(url::form_urlencoded::parse(body).into_owned().collect())
+    }
+
+    /// The first value of `name` (empty when absent).
+    pub fn get(&self, name: &str) -> &str {
+        self.0.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
+    }
+
+    /// The value of `name`, trimmed; `None` when blank.
+    pub fn optional(&self, name: &str) -> Option<&str> {
+        Some(self.get(name).trim()).filter(|v| !v.is_empty())
+    }
+}
+
+/// Messages by field name (`form` for one about the whole form).
+#[derive(Debug, Default)]
+pub struct Errors(Vec<(&'static str, String)>);
+
+impl Errors {
+    /// No message.
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// One message about `field`.
+    pub fn one(field: &'static str, message: impl Into<String>) -> Self {
+        Self(vec![(field, message.into())])
+    }
+
+    /// The message about `field`, if any.
+    pub fn get(&self, field: &str) -> Option<&str> {
+        self.0.iter().find(|(f, _)| *f == field).map(|(_, m)| m.as_str())
+    }
+
+    /// Whether there is any message.
+    pub fn any(&self) -> bool {
+        !self.0.is_empty()
+    }
+}
+
+/// The message of a domain value error, for the field it names: "must be at least 8
+/// characters", "allowed values are full, cv".
+pub fn domain_message(e: &DomainError) -> (&'static str, String) {
+    match e {
+        DomainError::Invalid { field, reason, .. } => (field, (*reason).to_owned()),
+        DomainError::UnknownValue { field, allowed, .. } => {
+            (field, format!("must be one of: {allowed}"))
+        }
+    }
+}
+
+/// The field an account error is about and its message; an error that is not the user's to
+/// fix is a [`WebError`].
+pub fn account_message(e: AccountError) -> Result<Errors, WebError> {
+    let message = e.to_string();
+    let field = match e {
+        AccountError::Invalid(d) => {
+            let (field, message) = domain_message(&d);
+            return Ok(Errors::one(field, message));
+        }
+        AccountError::EmailTaken | AccountError::EmailMismatch => "email",
+        AccountError::WrongCredentials => "password",
+        AccountError::WrongCurrentPassword => "current_password",
+        AccountError::Code(_) => "code",
+        AccountError::ExpiryInPast => "expires_at",
+        AccountError::NotVerified | AccountError::NotFound(_) => "form",
+        AccountError::Mail(e) => {
+            tracing::warn!(error = %e, "mail cannot be sent");
+            return Ok(Errors::one("form", "mail cannot be sent now; try again later"));
+        }
+        e @ (AccountError::Store(_) | AccountError::Hashing(_) | AccountError::Config(_)) => {
+            return Err(e.into());
+        }
+    };
+    Ok(Errors::one(field, message))
+}
+
+/// `303 See Other` to `to`, with extra `Set-Cookie` values.
+pub fn see_other(to: &str, cookies: &[HeaderValue]) -> Response {
+    let mut response = StatusCode::SEE_OTHER.into_response();
+    if let Ok(location) = HeaderValue::from_str(to) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    for cookie in cookies {
+        response.headers_mut().append(header::SET_COOKIE, cookie.clone());
+    }
+    response
+}

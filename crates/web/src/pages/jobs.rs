@@ -1,0 +1,127 @@
+//! `/jobs/{slug}`: one job, open or closed: title, company (linked), location, facets as
+//! tags, salary, dates, the description, the apply link to the source, a banner when closed,
+//! and the same role's copies in other cities. A malformed or unknown slug is the 404 page.
+//!
+//! The description is the one value rendered unescaped (`|safe` in `job.html`): it is stored
+//! only after the ingest sanitiser (`freehire_ingest::sanitize_html`, an allow-list of tags
+//! and attributes without scripts, styles or event handlers) cleaned it.
+
+use askama::Template;
+use axum::{
+    extract::{Path, State},
+    response::Response,
+};
+use freehire_domain::{Job, PublicSlug};
+
+use crate::{WebError, WebState, format, layout::Ctx, layout::Layout};
+
+/// A copy of the role elsewhere.
+pub struct Copy {
+    /// `/jobs/{slug}`.
+    pub href: String,
+    /// Its location.
+    pub location: String,
+}
+
+/// The job page.
+#[derive(Template)]
+#[template(path = "job.html")]
+pub struct JobPage {
+    /// The layout.
+    pub layout: Layout,
+    /// The title.
+    pub title: String,
+    /// The company's name.
+    pub company: String,
+    /// `/companies/{slug}`, when it has a company.
+    pub company_href: Option<String>,
+    /// The location.
+    pub location: String,
+    /// Facet values as (label, value) rows.
+    pub facts: Vec<(&'static str, String)>,
+    /// Skills.
+    pub skills: Vec<String>,
+    /// The salary.
+    pub salary: Option<String>,
+    /// Posted (effective), first seen, last seen, closed.
+    pub posted: String,
+    /// First seen.
+    pub first_seen: String,
+    /// Last seen at the source.
+    pub last_seen: String,
+    /// When it closed, if it did.
+    pub closed: Option<String>,
+    /// The sanitised description (HTML).
+    pub description: String,
+    /// The apply link at the source.
+    pub url: String,
+    /// The source's name.
+    pub source: String,
+    /// The same role elsewhere.
+    pub copies: Vec<Copy>,
+}
+
+fn facts(job: &Job) -> Vec<(&'static str, String)> {
+    let f = &job.posting.facets;
+    let list = |v: Vec<String>| (!v.is_empty()).then(|| v.join(", "));
+    [
+        ("Work mode", f.work_mode.map(|v| format::label("", v.as_str()))),
+        ("Seniority", f.seniority.map(|v| format::label("", v.as_str()))),
+        ("Category", f.category.map(|v| format::label("", v.as_str()))),
+        ("Employment", f.employment_type.map(|v| format::label("", v.as_str()))),
+        ("Regions", list(f.regions.iter().map(|r| format::label("", r.as_str())).collect())),
+        ("Countries", list(f.countries.iter().map(|c| c.as_str().to_ascii_uppercase()).collect())),
+        ("Cities", list(f.cities.clone())),
+        ("Experience", f.experience_years_min.map(|y| format!("{y}+ years"))),
+        ("Education", f.education_level.map(|v| format::label("", v.as_str()))),
+        ("English", f.english_level.map(|v| format::label("", v.as_str()))),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| (k, v)))
+    .collect()
+}
+
+/// `GET /jobs/{slug}`.
+pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+    let Ok(slug) = PublicSlug::parse(&raw) else {
+        return ctx.error(WebError::NotFound);
+    };
+    let detail = match state.catalogue.job_detail(&slug).await {
+        Ok(Some(detail)) => detail,
+        Ok(None) => return ctx.error(WebError::NotFound),
+        Err(e) => return ctx.error(e),
+    };
+    let job = &detail.job;
+    let p = &job.posting;
+    let page = JobPage {
+        layout: ctx.layout(format!("{} at {}", p.title, p.company)),
+        title: p.title.clone(),
+        company: p.company.clone(),
+        company_href: (!job.company_slug.as_str().is_empty())
+            .then(|| format!("/companies/{}", job.company_slug.as_str())),
+        location: p.location.clone(),
+        facts: facts(job),
+        skills: p.facets.skills.clone(),
+        salary: p.salary.as_ref().map(format::salary),
+        posted: ctx.date(job.effective_posted_at(ctx.now)),
+        first_seen: ctx.date(job.created_at),
+        last_seen: ctx.date(job.last_seen_at),
+        closed: job.closed_at.map(|at| ctx.date(at)),
+        description: p.description.clone(),
+        url: p.url.clone(),
+        source: p.source.as_str().to_owned(),
+        copies: detail
+            .copies
+            .iter()
+            .map(|c| Copy {
+                href: format!("/jobs/{}", c.public_slug.as_str()),
+                location: if c.posting.location.is_empty() {
+                    "(no location)".to_owned()
+                } else {
+                    c.posting.location.clone()
+                },
+            })
+            .collect(),
+    };
+    ctx.page(&page)
+}

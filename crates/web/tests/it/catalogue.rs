@@ -1,0 +1,231 @@
+//! The catalogue pages: search with facets, chips, paging and did-you-mean; a job; the
+//! companies; every value escaped; facet links in the API's grammar; the htmx partial.
+
+use freehire_store::testing::TestDb;
+
+use crate::server::{Browser, Server, on_both_backends};
+
+/// Every `href="…"` of `html` that starts with `prefix`, HTML-unescaped.
+fn links(html: &str, prefix: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .map(|rest| rest[..rest.find('"').unwrap()].replace("&amp;", "&").replace("&#38;", "&"))
+        .filter(|h| h.starts_with(prefix))
+        .collect()
+}
+
+// scenario: The search page shows hits, facet counts and the total
+async fn the_search_page_lists_hits_with_facets(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    for path in ["/", "/jobs"] {
+        let page = b.get(path).await;
+        assert_eq!(page.status, 200, "{path}");
+        assert!(page.headers["content-type"].to_str().unwrap().starts_with("text/html"));
+        let body = &page.body;
+        assert!(body.contains("<span id=\"total\">5</span> jobs"), "{body}");
+        for title in ["Rust Engineer", "Go Engineer", "Staff Rust Engineer", "Product Designer"] {
+            assert!(body.contains(title), "{title}");
+        }
+        for panel in [
+            "facet-countries",
+            "facet-regions",
+            "facet-work_mode",
+            "facet-seniority",
+            "facet-category",
+            "facet-skills",
+            "facet-employment_type",
+        ] {
+            assert!(body.contains(panel), "{panel}");
+        }
+        assert!(
+            body.contains("name=\"salary_min\"") && body.contains("name=\"posted_within_days\"")
+        );
+        assert!(body.contains("<label for=\"q\">"), "the query box has a label");
+    }
+    let page = b.get("/jobs?q=rust").await;
+    assert!(page.body.contains("<span id=\"total\">2</span> jobs"), "{}", page.body);
+    assert!(!page.body.contains("Product Designer"));
+    s.db.teardown().await;
+}
+
+// scenario: A title with markup is escaped
+async fn a_title_with_a_script_is_escaped(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let page = b.get("/jobs?q=engineer").await;
+    assert!(!page.body.contains("<script>alert(1)</script>"), "search page");
+    assert!(
+        page.body.contains("&#60;script&#62;alert(1)&#60;/script&#62;")
+            || page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("Evil <b>Corp</b>"));
+    let slug = links(&page.body, "/jobs/")
+        .into_iter()
+        .find(|h| h.contains("script"))
+        .expect("the evil job's link");
+    let job = b.get(&slug).await;
+    assert_eq!(job.status, 200);
+    assert!(!job.body.contains("<script>alert(1)</script>"), "job page");
+    assert!(!job.body.contains("Evil <b>Corp</b>"), "job page company");
+    s.db.teardown().await;
+}
+
+// scenario: Facet links are the API's search grammar
+async fn facet_links_are_api_queries_with_the_shown_counts(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let page = b.get("/jobs").await;
+    // The panel links of work_mode: each toggles one value.
+    let start = page.body.find("id=\"facet-work_mode\"").unwrap();
+    let panel = &page.body[start..start + page.body[start..].find("</section>").unwrap()];
+    let hrefs = links(panel, "/jobs?");
+    assert_eq!(hrefs.len(), 3, "remote, hybrid, onsite: {panel}");
+    for href in &hrefs {
+        let query = href.trim_start_matches("/jobs?");
+        let (status, body) = b.api(&format!("/api/v1/jobs/search?{query}")).await;
+        assert_eq!(status, 200, "{query}: {body}");
+        assert!(body["meta"].get("ignored_params").is_none(), "{query}: {body}");
+        let total = body["meta"]["total"].as_u64().unwrap();
+        // The count the panel shows beside the link is the API's total.
+        let at =
+            panel.find(&href.replace('&', "&#38;")).or_else(|| panel.find(href.as_str())).unwrap();
+        let count = &panel[at..];
+        let count = &count[count.find("class=\"count\">").unwrap() + 14..];
+        let count: u64 = count[..count.find('<').unwrap()].parse().unwrap();
+        assert_eq!(count, total, "{href}");
+    }
+    // Following one selects it: a chip removes it again, the count shrinks.
+    let remote = hrefs.iter().find(|h| h.contains("work_mode=remote")).unwrap();
+    let page = b.get(remote).await;
+    assert!(page.body.contains("<span id=\"total\">3</span> jobs"), "{}", page.body);
+    assert!(page.body.contains("Work mode: Remote"), "a chip");
+    let chip = links(&page.body, "/jobs").into_iter().find(|h| h == "/jobs").unwrap();
+    assert_eq!(chip, "/jobs");
+    // Disjunctive: with remote selected, hybrid still counts its one job.
+    let start = page.body.find("id=\"facet-work_mode\"").unwrap();
+    let panel = &page.body[start..start + page.body[start..].find("</section>").unwrap()];
+    assert!(panel.contains("Hybrid <span class=\"count\">1</span>"), "{panel}");
+    s.db.teardown().await;
+}
+
+// scenario: The htmx request gets the results region alone
+async fn an_htmx_request_gets_only_the_results_region(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let full = b.get("/jobs?work_mode=remote").await;
+    let part = b.get_htmx("/jobs?work_mode=remote").await;
+    assert_eq!(part.status, 200);
+    assert!(full.body.starts_with("<!doctype html>"));
+    assert!(part.body.trim_start().starts_with("<div id=\"results\""), "{}", part.body);
+    assert!(!part.body.contains("<html") && !part.body.contains("<header"), "no layout");
+    assert!(part.body.contains("<span id=\"total\">3</span>"));
+    assert!(full.body.contains(part.body.trim()), "the region is the full page's region");
+    s.db.teardown().await;
+}
+
+// scenario: Ignored parameters get a did-you-mean
+async fn unknown_parameters_are_ignored_with_a_suggestion(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let page = b.get("/jobs?country=de&senority=senior").await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<code>senority</code>."), "no suggestion: {}", page.body);
+    assert!(page.body.contains("<code>country</code>: did you mean"), "{}", page.body);
+    let fix = "/jobs?countries=de&senority=senior";
+    assert!(links(&page.body, "/jobs?").iter().any(|h| h == fix), "{}", page.body);
+    assert!(b.get(fix).await.body.contains("<span id=\"total\">1</span> job"));
+    let bad = b.get("/jobs?work_mode=office").await;
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("work_mode"), "the error names the parameter");
+    s.db.teardown().await;
+}
+
+// scenario: Paging
+async fn pages_link_forward_and_back(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let first = b.get("/jobs?limit=2").await;
+    assert!(first.body.contains("(showing 1–2)"), "{}", first.body);
+    let next = links(&first.body, "/jobs?").into_iter().find(|h| h.contains("offset=2")).unwrap();
+    let second = b.get(&next).await;
+    assert!(second.body.contains("(showing 3–4)"));
+    assert!(links(&second.body, "/jobs?").iter().any(|h| h == "/jobs?limit=2"), "previous");
+    s.db.teardown().await;
+}
+
+// scenario: The job page
+async fn the_job_page_shows_the_job(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let search = b.get("/jobs?q=%22staff%20rust%22").await;
+    let href = links(&search.body, "/jobs/").into_iter().find(|h| h.contains("staff")).unwrap();
+    let page = b.get(&href).await;
+    assert_eq!(page.status, 200);
+    for text in [
+        "Staff Rust Engineer",
+        "href=\"/companies/globex\"",
+        "Berlin, Germany",
+        "https://boards.greenhouse.io/acme/jobs/3",
+        "Hybrid",
+        "Posted",
+        "<p>Hello</p>",
+    ] {
+        assert!(page.body.contains(text), "{text}: {}", page.body);
+    }
+    let rust = b.get(&links(&search.body, "/jobs/")[0]).await;
+    assert!(rust.body.contains("80,000–100,000 EUR a year") || page.body.contains("Staff"));
+    assert_eq!(b.get("/jobs/no-such-job-abcdefgh").await.status, 404);
+    assert_eq!(b.get("/jobs/NOT A SLUG").await.status, 404);
+    s.db.teardown().await;
+}
+
+// scenario: Companies
+async fn companies_list_and_show(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let list = b.get("/companies").await;
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains("href=\"/companies/acme\""), "{}", list.body);
+    assert!(list.body.contains("4 companies"), "{}", list.body);
+    let found = b.get("/companies?q=glob").await;
+    assert!(found.body.contains("1 company") && found.body.contains("Globex"));
+    let acme = b.get("/companies/acme").await;
+    assert_eq!(acme.status, 200);
+    assert!(acme.body.contains("2 open jobs"), "{}", acme.body);
+    assert!(acme.body.contains("Rust Engineer") && acme.body.contains("Go Engineer"));
+    assert!(acme.body.contains("href=\"/jobs?company_slug=acme\""));
+    assert_eq!(b.get("/companies/nobody").await.status, 404);
+    s.db.teardown().await;
+}
+
+// scenario: Empty catalogue
+async fn an_empty_catalogue_says_what_to_do(db: TestDb) {
+    let s = Server::empty(db).await;
+    let b = Browser::new(&s);
+    let page = b.get("/jobs").await;
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains("No jobs yet: run `freehire ingest` or wait for the worker"),
+        "{}",
+        page.body
+    );
+    let companies = b.get("/companies").await;
+    assert_eq!(companies.status, 200);
+    assert!(companies.body.contains("No companies yet"));
+    s.db.teardown().await;
+}
+
+on_both_backends![
+    the_search_page_lists_hits_with_facets,
+    a_title_with_a_script_is_escaped,
+    facet_links_are_api_queries_with_the_shown_counts,
+    an_htmx_request_gets_only_the_results_region,
+    unknown_parameters_are_ignored_with_a_suggestion,
+    pages_link_forward_and_back,
+    the_job_page_shows_the_job,
+    companies_list_and_show,
+    an_empty_catalogue_says_what_to_do,
+];
