@@ -102,7 +102,12 @@ async fn run(config: Config) -> anyhow::Result<()> {
     };
     let pages = WebState {
         secure_cookies: state.cookie.secure,
-        ..WebState::new(services.store.clone(), state.accounts.clone(), state.search.clone())
+        ..WebState::new(
+            services.store.clone(),
+            state.accounts.clone(),
+            state.search.clone(),
+            state.throttle(),
+        )
     };
     let app = freehire_web::app(pages, freehire_api::router(state));
     freehire_api::serve_router(listener, app, limits, shutdown_signal())

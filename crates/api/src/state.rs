@@ -74,6 +74,14 @@ impl AppState {
         freehire_app::catalogue::Catalogue::new(self.store.clone())
     }
 
+    /// The state's rate limits and trusted proxies as the pages' throttle (the same buckets).
+    pub fn throttle(&self) -> Arc<dyn freehire_app::throttle::Throttle> {
+        Arc::new(crate::ratelimit::EdgeLimits::new(
+            self.limits.clone(),
+            self.trusted_proxies.clone(),
+        ))
+    }
+
     /// The same state with an open search index.
     pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
         Self { search: SearchSlot::open(index), ..self }

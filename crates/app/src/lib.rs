@@ -24,6 +24,8 @@
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
+//! - [`throttle`]: the port through which the web pages count auth attempts against the
+//!   JSON API's rate limits;
 //! - [`startup`]: the start-up assembly (configuration → connected, migrated store → search
 //!   index), shared by the binaries and the tests;
 //! - `testing` (feature `testing`): the binaries' process-test support (running a binary,
@@ -53,5 +55,6 @@ pub mod search_sync;
 pub mod startup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod throttle;
 
 pub use error::{AppError, BusyProvider};

@@ -3,13 +3,16 @@
 //! viewer, the CSRF token for its forms, the instant and the viewer's time zone.
 
 use askama::Template;
+use std::net::SocketAddr;
+
 use axum::{
-    extract::FromRequestParts,
+    extract::{ConnectInfo, FromRequestParts},
     http::{StatusCode, request::Parts},
     response::Response,
 };
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
+use freehire_app::throttle::{AuthAction, Client};
 use freehire_domain::User;
 
 use crate::{
@@ -61,6 +64,8 @@ pub struct Ctx {
     pub tz: Tz,
     /// Whether cookies carry `Secure`.
     pub secure: bool,
+    /// Who sent the request (for the rate limits).
+    pub client: Client,
 }
 
 impl Ctx {
@@ -101,6 +106,18 @@ impl Ctx {
         render(status, &page)
     }
 
+    /// Counts an attempt at `action` (for `account`, the normalised email, when known) against
+    /// the rate limits; a refusal is the form's message, answered 429.
+    pub fn limited(
+        &self,
+        state: &WebState,
+        action: AuthAction,
+        account: Option<&str>,
+    ) -> Option<crate::pages::forms::Errors> {
+        let secs = state.throttle.check(action, &self.client, account).err()?;
+        Some(crate::pages::forms::Errors::limited(secs))
+    }
+
     /// Formats an instant in the viewer's zone.
     pub fn date(&self, at: DateTime<Utc>) -> String {
         crate::format::date(at, self.tz)
@@ -118,6 +135,15 @@ impl FromRequestParts<WebState> for Ctx {
             .and_then(|u| u.timezone.as_ref())
             .and_then(|t| t.as_str().parse::<Tz>().ok())
             .unwrap_or(Tz::UTC);
-        Ok(Self { viewer, csrf, now: (state.clock)(), tz, secure: state.secure_cookies })
+        let client = Client {
+            peer: parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()),
+            forwarded_for: parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok().map(str::to_owned))
+                .collect(),
+        };
+        Ok(Self { viewer, csrf, now: (state.clock)(), tz, secure: state.secure_cookies, client })
     }
 }

@@ -1,6 +1,7 @@
 //! [`WebState`]: what every page handler reaches. Built from the same parts as the JSON API's
 //! state (the binary and the tests build both from one set), so a session cookie set by a page
-//! is the one the API reads, and both read one search slot.
+//! is the one the API reads, both read one search slot, and the forms count against the
+//! API's rate limits (the throttle).
 
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use chrono::{DateTime, Utc};
 use freehire_app::accounts::Accounts;
 use freehire_app::catalogue::Catalogue;
 use freehire_app::search_slot::SearchSlot;
+use freehire_app::throttle::Throttle;
 use freehire_store::Store;
 
 /// What every page can reach.
@@ -23,18 +25,26 @@ pub struct WebState {
     pub clock: fn() -> DateTime<Utc>,
     /// Whether cookies are sent with `Secure` (serve over HTTPS in production).
     pub secure_cookies: bool,
+    /// Counts sign-up, sign-in and code attempts (the API's buckets).
+    pub throttle: Arc<dyn Throttle>,
 }
 
 impl WebState {
-    /// The state over `store` (held only inside the catalogue service), its accounts service
-    /// and search slot, with the system clock.
-    pub fn new(store: Arc<dyn Store>, accounts: Accounts, search: SearchSlot) -> Self {
+    /// The state over `store` (held only inside the catalogue service), its accounts service,
+    /// search slot and throttle, with the system clock and cookies without `Secure`.
+    pub fn new(
+        store: Arc<dyn Store>,
+        accounts: Accounts,
+        search: SearchSlot,
+        throttle: Arc<dyn Throttle>,
+    ) -> Self {
         Self {
             accounts,
             catalogue: Catalogue::new(store),
             search,
             clock: Utc::now,
             secure_cookies: false,
+            throttle,
         }
     }
 }

@@ -36,14 +36,19 @@
 //! whose proxy limits) limits nothing and sends no header. Memory is bounded: see
 //! [`RateLimits`] for the sweep ([`RETAIN_EVERY`]) and the cap ([`MAX_SUBJECTS`]).
 //!
+//! The web pages' forms count against the same buckets through [`EdgeLimits`] (their
+//! `freehire_app::throttle::Throttle`).
+//!
 //! The state is per process: several API processes each count separately.
 
 mod headers;
 mod layer;
 mod limiter;
 mod policy;
+mod throttle;
 
 pub use headers::{LIMIT, Limited, REMAINING, RESET, RateInfo};
 pub use layer::{RateLimitLayer, RateLimited, limit};
 pub use limiter::{ManualClock, RETAIN_EVERY, RateLimits};
 pub use policy::{Bucket, MAX_SUBJECTS, Quota, RateLimitConfig, Subject, SwitchError};
+pub use throttle::EdgeLimits;

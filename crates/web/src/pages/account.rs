@@ -131,7 +131,7 @@ async fn again(
     typed: Option<&Fields>,
 ) -> Response {
     match page(state, ctx, user, errors, typed).await {
-        Ok(p) => render(StatusCode::UNPROCESSABLE_ENTITY, &p),
+        Ok(p) => render(p.errors.status(), &p),
         Err(e) => ctx.error(e),
     }
 }

@@ -3,7 +3,9 @@
 //! [`Accounts`](freehire_app::accounts::Accounts) method, then redirects (303) on success or
 //! re-renders the form with the message next to the field it names, keeping what was typed
 //! but never a password or a code. Sessions are the JSON API's cookie ([`crate::session`]).
-//! The CSRF token was checked before any of these run ([`crate::csrf`]).
+//! The CSRF token was checked before any of these run ([`crate::csrf`]); the attempts count
+//! against the JSON API's buckets (per client IP and account) through the state's throttle,
+//! and a refusal is the form again, answered 429 with the wait.
 
 use askama::Template;
 use axum::{
@@ -12,6 +14,7 @@ use axum::{
     http::StatusCode,
     response::Response,
 };
+use freehire_app::throttle::AuthAction;
 use freehire_domain::{Email, Language, Password};
 
 use super::forms::{Errors, Fields, account_message, domain_message, see_other};
@@ -69,13 +72,14 @@ pub async fn signup_form(ctx: Ctx) -> Response {
 pub async fn signup(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let f = Fields::parse(&body);
     let again = |errors: Errors| {
+        let status = errors.status();
         let page = SignupPage {
             layout: ctx.layout("Sign up"),
             errors,
             email: f.get("email").to_owned(),
             language: f.get("language").to_owned(),
         };
-        render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        render(status, &page)
     };
     let parsed = (|| {
         Ok::<_, freehire_domain::DomainError>((
@@ -91,6 +95,9 @@ pub async fn signup(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Res
             return again(Errors::one(field, message));
         }
     };
+    if let Some(errors) = ctx.limited(&state, AuthAction::Register, None) {
+        return again(errors);
+    }
     match state.accounts.register(email, password, language).await {
         Ok(registered) => {
             let cookie =
@@ -133,13 +140,14 @@ pub async fn login_form(ctx: Ctx, RawQuery(raw): RawQuery) -> Response {
 pub async fn login(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let f = Fields::parse(&body);
     let again = |errors: Errors| {
+        let status = errors.status();
         let page = LoginPage {
             layout: ctx.layout("Sign in"),
             notice: None,
             errors,
             email: f.get("email").to_owned(),
         };
-        render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        render(status, &page)
     };
     let email = match Email::parse(f.get("email")) {
         Ok(email) => email,
@@ -148,6 +156,9 @@ pub async fn login(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Resp
             return again(Errors::one(field, message));
         }
     };
+    if let Some(errors) = ctx.limited(&state, AuthAction::Login, Some(email.as_str())) {
+        return again(errors);
+    }
     let password = Password::parse(f.get("password")).ok();
     match state.accounts.login(&email, password.as_ref()).await {
         Ok((_, s)) => {
@@ -200,6 +211,7 @@ pub async fn verify_form(ctx: Ctx, RawQuery(raw): RawQuery) -> Response {
 pub async fn verify(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let f = Fields::parse(&body);
     let again = |errors: Errors| {
+        let status = errors.status();
         let page = VerifyPage {
             layout: ctx.layout("Verify your email"),
             notice: None,
@@ -208,7 +220,7 @@ pub async fn verify(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Res
             signed_in: ctx.viewer.is_some(),
             verified: false,
         };
-        render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        render(status, &page)
     };
     let email = match (&ctx.viewer, f.optional("email")) {
         (_, Some(raw)) => match Email::parse(raw) {
@@ -221,6 +233,9 @@ pub async fn verify(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Res
         (Some(user), None) => user.email.clone(),
         (None, None) => return again(Errors::one("email", "enter the address you signed up with")),
     };
+    if let Some(errors) = ctx.limited(&state, AuthAction::VerifyConfirm, Some(email.as_str())) {
+        return again(errors);
+    }
     match state.accounts.confirm_verification(&email, f.get("code").trim()).await {
         Ok(_) if ctx.viewer.is_some() => see_other("/account?done=verified", &[]),
         Ok(_) => see_other("/login?done=verified", &[]),
@@ -234,10 +249,28 @@ pub async fn verify(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Res
 /// `POST /verify/resend`: mails a new code to the signed-in account or the address given.
 pub async fn verify_resend(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let f = Fields::parse(&body);
-    let result = match (&ctx.viewer, f.optional("email").map(Email::parse)) {
-        (_, Some(Ok(email))) => state.accounts.request_verification_by_email(&email).await,
-        (Some(user), None) => state.accounts.request_verification(user).await,
-        (_, Some(Err(_))) | (None, None) => Ok(()),
+    let email = match (&ctx.viewer, f.optional("email").map(Email::parse)) {
+        (_, Some(Ok(email))) => Some(email),
+        (Some(user), None) => Some(user.email.clone()),
+        (_, Some(Err(_))) | (None, None) => None,
+    };
+    let Some(email) = email else {
+        return see_other("/verify?done=sent", &[]);
+    };
+    if let Some(errors) = ctx.limited(&state, AuthAction::VerifyRequest, Some(email.as_str())) {
+        let page = VerifyPage {
+            layout: ctx.layout("Verify your email"),
+            notice: None,
+            email: f.get("email").to_owned(),
+            signed_in: ctx.viewer.is_some(),
+            verified: false,
+            errors,
+        };
+        return render(StatusCode::TOO_MANY_REQUESTS, &page);
+    }
+    let result = match &ctx.viewer {
+        Some(user) if user.email == email => state.accounts.request_verification(user).await,
+        _ => state.accounts.request_verification_by_email(&email).await,
     };
     match result.map_err(account_message) {
         Ok(()) | Err(Ok(_)) => see_other("/verify?done=sent", &[]),
@@ -282,6 +315,14 @@ pub async fn forgot(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Res
             return render(StatusCode::UNPROCESSABLE_ENTITY, &page);
         }
     };
+    if let Some(errors) = ctx.limited(&state, AuthAction::PasswordForgot, Some(email.as_str())) {
+        let page = ForgotPage {
+            layout: ctx.layout("Forgot your password"),
+            errors,
+            email: f.get("email").to_owned(),
+        };
+        return render(StatusCode::TOO_MANY_REQUESTS, &page);
+    }
     if let Err(e) = state.accounts.forgot_password(&email).await
         && let Err(e) = account_message(e)
     {
@@ -320,13 +361,14 @@ pub async fn reset_form(ctx: Ctx, RawQuery(raw): RawQuery) -> Response {
 pub async fn reset(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let f = Fields::parse(&body);
     let again = |errors: Errors| {
+        let status = errors.status();
         let page = ResetPage {
             layout: ctx.layout("Choose a new password"),
             notice: None,
             errors,
             email: f.get("email").to_owned(),
         };
-        render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        render(status, &page)
     };
     let parsed = Email::parse(f.get("email"))
         .and_then(|e| Password::parse(f.get("password")).map(|p| (e, p)));
@@ -337,6 +379,9 @@ pub async fn reset(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Resp
             return again(Errors::one(field, message));
         }
     };
+    if let Some(errors) = ctx.limited(&state, AuthAction::PasswordReset, Some(email.as_str())) {
+        return again(errors);
+    }
     match state.accounts.reset_password(&email, f.get("code").trim(), &password).await {
         Ok((_, s)) => see_other(
             "/account?done=password",

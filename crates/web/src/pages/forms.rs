@@ -33,19 +33,31 @@ impl Fields {
     }
 }
 
-/// Messages by field name (`form` for one about the whole form).
-#[derive(Debug, Default)]
-pub struct Errors(Vec<(&'static str, String)>);
+/// Messages by field name (`form` for one about the whole form), and the status the form
+/// is answered with (422, or 429 when rate-limited).
+#[derive(Debug)]
+pub struct Errors(Vec<(&'static str, String)>, StatusCode);
 
 impl Errors {
     /// No message.
     pub fn none() -> Self {
-        Self::default()
+        Self(Vec::new(), StatusCode::OK)
     }
 
     /// One message about `field`.
     pub fn one(field: &'static str, message: impl Into<String>) -> Self {
-        Self(vec![(field, message.into())])
+        Self(vec![(field, message.into())], StatusCode::UNPROCESSABLE_ENTITY)
+    }
+
+    /// Too many attempts: wait `secs` seconds (429).
+    pub fn limited(secs: u64) -> Self {
+        let message = format!("too many attempts: try again in {secs} s");
+        Self(vec![("form", message)], StatusCode::TOO_MANY_REQUESTS)
+    }
+
+    /// The status to answer the form with.
+    pub fn status(&self) -> StatusCode {
+        self.1
     }
 
     /// The message about `field`, if any.

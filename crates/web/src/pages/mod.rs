@@ -14,7 +14,7 @@
 pub mod account;
 pub mod auth;
 pub mod companies;
-mod forms;
+pub(crate) mod forms;
 pub mod jobs;
 pub mod search;
 

@@ -216,3 +216,27 @@ on_both_backends![
     a_forgotten_password_is_reset_with_the_mailed_code,
     the_account_is_deleted_after_typing_its_address,
 ];
+
+// scenario: Sign-in forms share the API's rate limits
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_in_attempts_count_against_the_api_buckets() {
+    let s = Server::indexed(TestDb::sqlite().await).await;
+    let b = Browser::new(&s);
+    for i in 0..10 {
+        let page =
+            b.submit("/login", "/login", &[("email", EMAIL), ("password", "wrong password")]).await;
+        assert_eq!(page.status, 422, "attempt {i}");
+    }
+    let page =
+        b.submit("/login", "/login", &[("email", EMAIL), ("password", "wrong password")]).await;
+    assert_eq!(page.status, 429, "{}", page.body);
+    assert!(page.body.contains("too many attempts: try again in"), "{}", page.body);
+    let api = reqwest::Client::new()
+        .post(format!("{}/api/v1/auth/login", s.base))
+        .json(&serde_json::json!({"email": EMAIL, "password": "wrong password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status().as_u16(), 429, "the JSON route shares the bucket");
+    s.db.teardown().await;
+}

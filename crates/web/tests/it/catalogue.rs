@@ -201,7 +201,7 @@ async fn companies_list_and_show(db: TestDb) {
     s.db.teardown().await;
 }
 
-// scenario: Empty catalogue
+// scenario: An empty catalogue says what to do
 async fn an_empty_catalogue_says_what_to_do(db: TestDb) {
     let s = Server::empty(db).await;
     let b = Browser::new(&s);

@@ -47,7 +47,7 @@ impl Server {
         let pages = WebState {
             clock: now,
             secure_cookies: state.cookie.secure,
-            ..WebState::new(store, state.accounts.clone(), state.search.clone())
+            ..WebState::new(store, state.accounts.clone(), state.search.clone(), state.throttle())
         };
         let app = freehire_web::app(pages, freehire_api::router(state));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
