@@ -19,6 +19,9 @@ async fn title_with(scripts: Scripts) -> String {
     let b = Browser::launch(&tools(), "http://127.0.0.1:9", scripts).await.unwrap();
     b.client().goto(PAGE).await.unwrap();
     let title = b.client().title().await.unwrap();
+    // WebDriver's own scripts run either way: the switch is about the page's.
+    let probe = b.script("return typeof document.title", vec![]).await.unwrap();
+    assert_eq!(probe, serde_json::json!("string"));
     b.check("harness_title", Duration::from_secs(10), async {}).await;
     title
 }

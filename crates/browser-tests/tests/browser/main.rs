@@ -8,6 +8,10 @@
 //! `FREEHIRE_CHROMEDRIVER` every test fails, naming `cargo xtask test`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod accounts;
+mod common;
 mod harness;
+mod pages;
+mod search;
 mod seed;
 mod server;

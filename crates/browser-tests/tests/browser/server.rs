@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
 use freehire_app::{accounts::AccountsArgs, search_engine::SearchEngineArgs};
 use freehire_store::DatabaseUrl;
+use freehire_web::WebState;
 
 use crate::seed;
 
@@ -33,15 +34,41 @@ impl Server {
         let accounts = args.accounts(services.store.clone(), &url).unwrap();
         let cookie = CookieConfig { secure: args.cookie_secure };
         let state = AppState::open(&services, accounts, cookie).await;
+        let pages = WebState {
+            secure_cookies: state.cookie.secure,
+            ..WebState::new(
+                services.store.clone(),
+                state.accounts.clone(),
+                state.search.clone(),
+                state.throttle(),
+            )
+        };
+        let app = freehire_web::app(pages, freehire_api::router(state));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(freehire_api::serve_with(
+        tokio::spawn(freehire_api::serve_router(
             listener,
-            state,
+            app,
             ServerLimits::default(),
             std::future::pending(),
         ));
         Self { base, jobs, dir }
+    }
+
+    /// What the JSON API says the total of the search `query` (`q=rust&skills=go`) is: the
+    /// pages must show the same.
+    pub async fn api_total(&self, query: &str) -> usize {
+        let url = format!("{}/api/v1/jobs/search?{query}", self.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        let total = body["meta"]["total"].as_u64().unwrap_or_else(|| panic!("{url}: {body}"));
+        usize::try_from(total).unwrap()
+    }
+
+    /// The status `GET /api/v1/auth/me` answers with `key` as the bearer token.
+    pub async fn me_with_key(&self, key: &str) -> u16 {
+        let url = format!("{}/api/v1/auth/me", self.base);
+        let client = reqwest::Client::new();
+        client.get(&url).bearer_auth(key).send().await.unwrap().status().as_u16()
     }
 
     /// Where the file mailer writes.
