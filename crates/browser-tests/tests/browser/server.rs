@@ -64,6 +64,14 @@ impl Server {
         usize::try_from(total).unwrap()
     }
 
+    /// The job the JSON API answers for `slug`.
+    pub async fn api_job(&self, slug: &str) -> serde_json::Value {
+        let url = format!("{}/api/v1/jobs/{slug}", self.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        assert!(body["data"].is_object(), "{url}: {body}");
+        body["data"].clone()
+    }
+
     /// The status `GET /api/v1/auth/me` answers with `key` as the bearer token.
     pub async fn me_with_key(&self, key: &str) -> u16 {
         let url = format!("{}/api/v1/auth/me", self.base);
