@@ -40,20 +40,40 @@ pub mod security;
 pub mod session;
 mod state;
 
-use axum::{Router, response::IntoResponse};
-use tower_http::catch_panic::CatchPanicLayer;
+use std::time::Duration;
+
+use axum::{
+    Router,
+    extract::Request,
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use tower_http::{catch_panic::CatchPanicLayer, trace::TraceLayer};
 
 pub use error::WebError;
 pub use state::WebState;
 
-/// The web pages alone, with their layers (CSRF, security headers, panics as the 500 page).
+/// Longest a page may take before it is answered with the 503 page.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The web pages alone, with their layers (CSRF, the deadline, panics as the 500 page,
+/// security headers on everything, request tracing).
 pub fn router(state: WebState) -> Router {
     pages::routes()
         .fallback(pages::not_found)
         .with_state(state.clone())
         .layer(axum::middleware::from_fn_with_state(state.secure_cookies, csrf::guard))
+        .layer(axum::middleware::from_fn(deadline))
         .layer(CatchPanicLayer::custom(|_| WebError::Internal.into_response()))
         .layer(axum::middleware::from_fn(security::headers))
+        .layer(TraceLayer::new_for_http())
+}
+
+/// Answers the 503 page when the page is not ready within [`REQUEST_TIMEOUT`].
+async fn deadline(request: Request, next: Next) -> Response {
+    tokio::time::timeout(REQUEST_TIMEOUT, next.run(request))
+        .await
+        .unwrap_or_else(|_| WebError::Unavailable.into_response())
 }
 
 /// What the binary serves: `api` (the JSON API's router, with its own fallbacks and layers)

@@ -7,12 +7,15 @@
 //! for the panels ([`PANELS`]: each facet counted under the filter without its own selection,
 //! so picking a second country shows how many the union adds). With `HX-Request` (htmx) only
 //! the results region (`#results`) is rendered; the region holds the form, the chips, the
-//! panels and the hits, so one swap updates all of them.
+//! panels and the hits, so one swap updates all of them. Only the form, the chips, the panels,
+//! the did-you-mean links and the pager are boosted (`hx-boost`): a hit's link opens the job
+//! page as a normal navigation. A history restore (`HX-History-Restore-Request`) gets the whole
+//! page, and every answer says `Vary: HX-Request`.
 
 use askama::Template;
 use axum::{
     extract::{RawQuery, State},
-    http::{HeaderMap, StatusCode},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::Response,
 };
 use chrono::DateTime;
@@ -271,15 +274,21 @@ pub async fn page(
 ) -> Response {
     let params = Params::parse(raw.as_deref());
     let (status, region) = region(&state, &ctx, &params).await;
-    let partial = headers.contains_key("hx-request");
+    // htmx restoring a page it has no snapshot of (its history cache is off) wants the page.
+    let partial =
+        headers.contains_key("hx-request") && !headers.contains_key("hx-history-restore-request");
     let title = match &region.q {
         q if q.is_empty() => "Jobs".to_owned(),
         q => format!("{q}: jobs"),
     };
-    if partial {
-        return render(status, &RegionPage { region });
-    }
-    render(status, &SearchPage { layout: ctx.layout(title), partial, region })
+    let mut response = if partial {
+        render(status, &RegionPage { region })
+    } else {
+        render(status, &SearchPage { layout: ctx.layout(title), partial, region })
+    };
+    // The same URL answers a page or a region: caches must tell them apart.
+    response.headers_mut().insert(header::VARY, HeaderValue::from_static("HX-Request"));
+    response
 }
 
 fn blank_region(params: &Params) -> Region {

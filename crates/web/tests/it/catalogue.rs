@@ -123,6 +123,19 @@ async fn an_htmx_request_gets_only_the_results_region(db: TestDb) {
     assert!(!part.body.contains("<html") && !part.body.contains("<header"), "no layout");
     assert!(part.body.contains("<span id=\"total\">3</span>"));
     assert!(full.body.contains(part.body.trim()), "the region is the full page's region");
+    assert_eq!(part.headers["vary"], "HX-Request");
+    // A hit's link is a normal navigation: only the form, chips, panels and pager are boosted.
+    let hits = &part.body[part.body.find("<section class=\"hits\"").unwrap()..];
+    let hits = &hits[..hits.find("<nav class=\"pager\"").unwrap()];
+    assert!(!hits.contains("hx-boost"), "{hits}");
+    // htmx restoring history without a snapshot gets the whole page.
+    let restore = b
+        .get_with(
+            "/jobs?work_mode=remote",
+            &[("HX-Request", "true"), ("HX-History-Restore-Request", "true")],
+        )
+        .await;
+    assert!(restore.body.starts_with("<!doctype html>"));
     s.db.teardown().await;
 }
 
@@ -177,6 +190,37 @@ async fn the_job_page_shows_the_job(db: TestDb) {
     }
     let rust = b.get(&links(&search.body, "/jobs/")[0]).await;
     assert!(rust.body.contains("80,000–100,000 EUR a year") || page.body.contains("Staff"));
+    // A copy of the role in another city is linked both ways; a closed job has its banner.
+    let store = s.db.store();
+    let id = |slug: &str| {
+        let slug = freehire_domain::PublicSlug::parse(slug.trim_start_matches("/jobs/")).unwrap();
+        async move { store.job_by_slug(&slug).await.unwrap().unwrap().id }
+    };
+    let go = links(&b.get("/jobs?q=go").await.body, "/jobs/go-")[0].clone();
+    let rust =
+        links(&b.get("/jobs?q=%22rust%20engineer%22&seniority=senior").await.body, "/jobs/rust-")
+            [0]
+        .clone();
+    assert!(store.set_duplicate_of(id(&go).await, Some(id(&rust).await)).await.unwrap());
+    let page = b.get(&rust).await;
+    assert!(
+        page.body.contains("The same role elsewhere")
+            && page.body.contains(&format!("href=\"{go}\"")),
+        "{}",
+        page.body
+    );
+    assert!(b.get(&go).await.body.contains(&format!("href=\"{rust}\"")));
+    let key = freehire_store::JobKey {
+        source: freehire_domain::Provider::parse("greenhouse").unwrap(),
+        external_id: "acme:3".into(),
+    };
+    store
+        .close_jobs(&[key], freehire_domain::ClosedReason::BoardUnseen, crate::server::day(19))
+        .await
+        .unwrap();
+    let closed = b.get(&href).await;
+    assert_eq!(closed.status, 200);
+    assert!(closed.body.contains("This job is closed (since 2026-11-19 09:00)"), "{}", closed.body);
     assert_eq!(b.get("/jobs/no-such-job-abcdefgh").await.status, 404);
     assert_eq!(b.get("/jobs/NOT A SLUG").await.status, 404);
     s.db.teardown().await;
@@ -229,3 +273,52 @@ on_both_backends![
     companies_list_and_show,
     an_empty_catalogue_says_what_to_do,
 ];
+
+/// Bytes of `data` gzipped at level 9 (the system's `gzip`, as a server would send it).
+fn gzipped(data: &[u8]) -> usize {
+    use std::io::Write;
+    let mut child = std::process::Command::new("gzip")
+        .arg("-9c")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("gzip runs");
+    child.stdin.take().unwrap().write_all(data).unwrap();
+    child.wait_with_output().unwrap().stdout.len()
+}
+
+// scenario: The search page is light
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_search_page_stays_under_100_kb_gzipped() {
+    let skills = ["rust", "go", "python", "postgresql", "kubernetes", "react", "aws", "java"];
+    let postings = (0..60)
+        .map(|i| {
+            let mut p =
+                crate::server::posting(&i.to_string(), &format!("Senior Platform Engineer {i}"));
+            p.company = format!("Company {}", i % 15);
+            p.description =
+                "<p>We build reliable distributed systems for millions of users. </p>".repeat(20);
+            p.facets.skills =
+                skills.iter().cycle().skip(i).take(4).map(|s| (*s).to_owned()).collect();
+            p
+        })
+        .collect();
+    let s = Server::with_postings(TestDb::sqlite().await, postings).await;
+    let b = Browser::new(&s);
+    let page = b.get("/jobs").await;
+    assert!(page.body.contains("(showing 1–20)"));
+    let asset = |prefix: &str| {
+        page.body.split('"').find(|r| r.starts_with(prefix)).map(str::to_owned).unwrap()
+    };
+    let css = b.get(&asset("/assets/app-")).await.body;
+    let js = b.get(&asset("/assets/htmx-")).await.body;
+    let sizes = [page.body.len(), css.len(), js.len()];
+    let gz = [gzipped(page.body.as_bytes()), gzipped(css.as_bytes()), gzipped(js.as_bytes())];
+    println!(
+        "search page bytes (html, css, js): {sizes:?} = {}; gzip {gz:?} = {}",
+        sizes.iter().sum::<usize>(),
+        gz.iter().sum::<usize>()
+    );
+    assert!(gz.iter().sum::<usize>() <= 100 * 1024, "{gz:?}");
+    s.db.teardown().await;
+}

@@ -63,8 +63,13 @@ impl Server {
 
     /// The catalogue of [`postings`] stored and indexed like the drain does, served.
     pub async fn indexed(db: TestDb) -> Self {
-        for (i, p) in postings().into_iter().enumerate() {
-            db.store().upsert_jobs(&[p], day(11 + i as u32)).await.unwrap();
+        Self::with_postings(db, postings()).await
+    }
+
+    /// `postings` stored (one a day from day 11) and indexed like the drain does, served.
+    pub async fn with_postings(db: TestDb, postings: Vec<JobPosting>) -> Self {
+        for (i, p) in postings.into_iter().enumerate() {
+            db.store().upsert_jobs(&[p], day(11 + (i % 8) as u32)).await.unwrap();
         }
         let jobs = db.store().list_open_jobs(ListPage::new(100, 0)).await.unwrap().jobs;
         let docs: Vec<SearchDocument> = jobs
@@ -256,8 +261,16 @@ impl<'a> Browser<'a> {
 
     /// A GET as htmx sends it.
     pub async fn get_htmx(&self, path: &str) -> Page {
-        self.send(self.http.get(format!("{}{path}", self.server.base)).header("HX-Request", "true"))
-            .await
+        self.get_with(path, &[("HX-Request", "true")]).await
+    }
+
+    /// A GET with extra headers.
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Page {
+        let mut request = self.http.get(format!("{}{path}", self.server.base));
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        self.send(request).await
     }
 
     /// Posts a form as is (no CSRF field added).
