@@ -100,6 +100,7 @@ async fn a_newcomer_signs_up_verifies_signs_in_and_mints_and_revokes_a_key() {
     .await;
 }
 
+// scenario: The newcomer's journey with plain forms
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn signing_up_and_in_work_without_javascript() {
     let (server, b) = served(Scripts::Off).await;

@@ -95,6 +95,7 @@ async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
     wait_total(b, searched).await;
 }
 
+// scenario: Facet links are the API's search grammar
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_and_a_facet_click_update_the_count_and_the_url_in_place() {
     let (server, b) = served(Scripts::On).await;
