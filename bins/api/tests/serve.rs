@@ -45,6 +45,19 @@ async fn serves_an_empty_catalogue_from_a_fresh_folder_and_stops_on_sigterm() {
     let search = reqwest::get(format!("{base}/api/v1/jobs/search?q=rust")).await.unwrap();
     assert_eq!(search.status().as_u16(), 503, "no index yet: search is unavailable");
     assert!(!dir.path().join("data/index").exists(), "the API never creates the index");
+    // The same process serves the pages: the search page says what to do, unknown pages are
+    // the HTML 404, unknown API paths stay JSON.
+    let page = reqwest::get(format!("{base}/")).await.unwrap();
+    assert_eq!(page.status().as_u16(), 200, "an empty catalogue is no error");
+    assert!(
+        page.headers()["content-security-policy"].to_str().unwrap().contains("script-src 'self'")
+    );
+    assert!(page.text().await.unwrap().contains("No jobs yet: run `freehire ingest`"));
+    let missing = reqwest::get(format!("{base}/nowhere")).await.unwrap();
+    assert_eq!(missing.status().as_u16(), 404);
+    assert!(missing.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let api = reqwest::get(format!("{base}/api/v1/nowhere")).await.unwrap();
+    assert_eq!(api.headers()["content-type"], "application/json");
 
     let status = terminate(&mut child, Duration::from_secs(10), "did not stop on SIGTERM").await;
     assert!(status.success(), "graceful shutdown exits 0: {status}");

@@ -50,13 +50,22 @@ pub fn label(param: &str, value: &str) -> String {
     match param {
         "countries" => value.to_ascii_uppercase(),
         "skills" | "cities" => value.to_owned(),
-        _ => {
-            let words = value.replace('_', " ");
-            let mut chars = words.chars();
-            chars
-                .next()
-                .map_or_else(String::new, |c| c.to_uppercase().collect::<String>() + chars.as_str())
-        }
+        "regions" => match value {
+            "eu" | "uk" | "mena" | "apac" | "cis" => value.to_ascii_uppercase(),
+            "latam" => "Latin America".to_owned(),
+            "none" => "No region".to_owned(),
+            _ => value.split('_').map(capitalised).collect::<Vec<_>>().join(" "),
+        },
+        _ => capitalised(&value.replace('_', " ")),
+    }
+}
+
+/// `value` with its first letter upper-cased.
+fn capitalised(value: &str) -> String {
+    let mut chars = value.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
     }
 }
 
@@ -69,7 +78,9 @@ mod tests {
         assert_eq!(thousands(80_000), "80,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(-950), "-950");
-        assert_eq!(label("regions", "north_america"), "North america");
+        assert_eq!(label("regions", "north_america"), "North America");
+        assert_eq!(label("work_mode", "full_time"), "Full time");
+        assert_eq!(label("regions", "eu"), "EU");
         assert_eq!(label("countries", "de"), "DE");
         assert_eq!(label("skills", "rust"), "rust");
     }

@@ -183,7 +183,7 @@ pub async fn show(
     let c = &detail.company;
     let join = |v: Vec<String>| (!v.is_empty()).then(|| v.join(", "));
     let facts = [
-        ("Regions", join(c.regions.iter().map(|r| format::label("", r.as_str())).collect())),
+        ("Regions", join(c.regions.iter().map(|r| format::label("regions", r.as_str())).collect())),
         ("Countries", join(c.countries.iter().map(|x| x.as_str().to_ascii_uppercase()).collect())),
         ("Work modes", join(c.work_modes.iter().map(|m| format::label("", m.as_str())).collect())),
         ("Top skills", join(c.top_skills.clone())),

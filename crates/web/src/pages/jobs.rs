@@ -69,7 +69,7 @@ fn facts(job: &Job) -> Vec<(&'static str, String)> {
         ("Seniority", f.seniority.map(|v| format::label("", v.as_str()))),
         ("Category", f.category.map(|v| format::label("", v.as_str()))),
         ("Employment", f.employment_type.map(|v| format::label("", v.as_str()))),
-        ("Regions", list(f.regions.iter().map(|r| format::label("", r.as_str())).collect())),
+        ("Regions", list(f.regions.iter().map(|r| format::label("regions", r.as_str())).collect())),
         ("Countries", list(f.countries.iter().map(|c| c.as_str().to_ascii_uppercase()).collect())),
         ("Cities", list(f.cities.clone())),
         ("Experience", f.experience_years_min.map(|y| format!("{y}+ years"))),

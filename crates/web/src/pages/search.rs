@@ -366,14 +366,18 @@ async fn region(state: &WebState, ctx: &Ctx, params: &Params) -> (StatusCode, Re
         .collect();
     let index = match state.search.get().await {
         Ok(index) => index,
+        // A fresh installation: nothing is wrong, there is nothing yet.
+        Err(SearchStatus::Missing | SearchStatus::Ok) => {
+            region.empty_state = Some(
+                "No jobs yet: run `freehire ingest` or wait for the worker (it builds the \
+                 search index on its first run).",
+            );
+            return (StatusCode::OK, region);
+        }
         Err(status) => {
             region.empty_state = Some(match status {
-                SearchStatus::Missing | SearchStatus::Ok => {
-                    "No jobs yet: run `freehire ingest` or wait for the worker (it builds the \
-                     search index on its first run)."
-                }
                 SearchStatus::Off => "Search is not configured on this server.",
-                SearchStatus::Unavailable => "The search index cannot be opened right now.",
+                _ => "The search index cannot be opened right now.",
             });
             return (StatusCode::SERVICE_UNAVAILABLE, region);
         }
@@ -500,10 +504,13 @@ fn chips(params: &Params) -> Vec<Chip> {
 
 /// The panel heading of a facet, or its parameter name.
 fn heading(facet: Facet) -> String {
-    PANELS
-        .iter()
-        .find(|(f, _)| *f == facet)
-        .map_or_else(|| format::label("", facet.param()), |(_, t)| (*t).to_owned())
+    PANELS.iter().find(|(f, _)| *f == facet).map_or_else(
+        || match facet {
+            Facet::CompanySlug => "Company".to_owned(),
+            other => format::label("", other.param()),
+        },
+        |(_, t)| (*t).to_owned(),
+    )
 }
 
 fn hit(d: &SearchDocument, ctx: &Ctx) -> Hit {
