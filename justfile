@@ -4,7 +4,7 @@
 run *ARGS:
     cargo xtask run {{ARGS}}
 
-# Lint, bring up PostgreSQL, run the whole suite.
+# Lint, bring up PostgreSQL and Chromium, run the whole suite.
 test:
     cargo xtask test
 
@@ -19,3 +19,7 @@ lint:
 # Bring up PostgreSQL for tests and print its URL.
 pg:
     cargo xtask pg
+
+# Bring up Chromium and chromedriver for the browser tests and print their variables.
+chromium:
+    cargo xtask chromium

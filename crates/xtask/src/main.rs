@@ -7,8 +7,9 @@
 //!   `freehire-api`. SIGINT and SIGTERM are forwarded to the API and the worker.
 //! - `cargo xtask supervise BACKGROUND… -- FOREGROUND…`: `run`'s supervision of any two
 //!   commands (what its test drives).
-//! - `cargo xtask test`: lint, bring up PostgreSQL, run the whole suite. Fails loudly, never
-//!   skips, when PostgreSQL cannot be had.
+//! - `cargo xtask test`: lint, bring up PostgreSQL and Chromium with its driver (installing
+//!   Debian's packages when missing), run the whole suite. Fails loudly, never skips, when
+//!   either cannot be had.
 //! - `cargo xtask lint`: `cargo fmt --check` and clippy with `-D warnings`.
 //! - `cargo xtask bench`: every benchmark, printing its figures (needs PostgreSQL too).
 //! - `cargo xtask model-smoke`: the opt-in protocol check against a real local model
@@ -16,9 +17,12 @@
 //!   `target/model-smoke-venv`, serves SmolLM2 on 127.0.0.1:8765, runs the ignored smoke
 //!   tests). Not part of `test`.
 //! - `cargo xtask pg`: bring up PostgreSQL and print its URL.
+//! - `cargo xtask chromium`: bring up Chromium and chromedriver and print the two variables
+//!   the browser tests read (`env $(cargo xtask chromium) cargo test -p freehire-browser-tests`).
 //!
 //! Std plus `signal-hook` (for `run`'s signal forwarding), so it builds in seconds.
 
+mod chromium;
 mod cmd;
 mod model_smoke;
 mod postgres;
@@ -27,7 +31,7 @@ mod supervise;
 
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|pg|model-smoke|\
+const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|pg|chromium|model-smoke|\
                      supervise BACKGROUND… -- FOREGROUND…>";
 
 fn main() -> ExitCode {
@@ -41,6 +45,10 @@ fn main() -> ExitCode {
         Some("lint") => lint(),
         Some("bench") => bench(),
         Some("pg") => postgres::ensure().map(|url| println!("{url}")),
+        Some("chromium") => chromium::ensure().map(|c| {
+            println!("{}={}", chromium::CHROMIUM_VAR, c.chromium.display());
+            println!("{}={}", chromium::CHROMEDRIVER_VAR, c.chromedriver.display());
+        }),
         Some("model-smoke") => model_smoke::run(),
         _ => Err(USAGE.to_owned()),
     };
@@ -121,7 +129,19 @@ fn test() -> Result<(), String> {
     lint()?;
     let url = postgres::ensure()?;
     eprintln!("xtask: PostgreSQL for tests: {url}");
-    cmd::run(cmd::cargo_command(&["test", "--workspace"]).env("FREEHIRE_TEST_DATABASE_URL", &url))
+    let browser = chromium::ensure()?;
+    eprintln!(
+        "xtask: Chromium {} for the browser tests: {} driven by {}",
+        browser.version,
+        browser.chromium.display(),
+        browser.chromedriver.display()
+    );
+    cmd::run(
+        cmd::cargo_command(&["test", "--workspace"])
+            .env("FREEHIRE_TEST_DATABASE_URL", &url)
+            .env(chromium::CHROMIUM_VAR, &browser.chromium)
+            .env(chromium::CHROMEDRIVER_VAR, &browser.chromedriver),
+    )
 }
 
 /// Every benchmark target, each printing its figures.

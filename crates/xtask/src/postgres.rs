@@ -70,12 +70,12 @@ fn accepts(url: &str) -> bool {
     }
 }
 
-fn which(program: &str) -> Option<PathBuf> {
+pub(crate) fn which(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path).map(|d| d.join(program)).find(|p| p.is_file())
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     cmd::output(Command::new("id").arg("-u")).is_some_and(|uid| uid.trim() == "0")
 }
 

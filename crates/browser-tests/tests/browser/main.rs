@@ -1,0 +1,29 @@
+//! The browser suite: headless Chromium (Debian's, provisioned by `cargo xtask test`) driven
+//! over WebDriver against the real composed server (the JSON API and the web pages, composed
+//! as `freehire-api` composes them) on 127.0.0.1:0, over a real SQLite database and embedded
+//! index holding a seeded catalogue.
+//!
+//! - `search`: a query, a facet click (the count, the URL, the chip, htmx swapping in place,
+//!   the pushed URL reloading to the same results, the chip removing it), with and without
+//!   JavaScript; opening a job from its hit;
+//! - `accounts`: sign up, the file mailer's code, verify, sign out, a refused and a good
+//!   sign-in, mint a key (the API takes it), revoke it (the API refuses it), sign out, with
+//!   and without JavaScript;
+//! - `pages`: every page at 390 and 1280 px into `target/screenshots/pages/` (the account
+//!   pages are shot by the journey), each exactly as wide as the screen;
+//! - `harness`: the harness itself on inline pages.
+//!
+//! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a
+//! chromedriver and a fresh profile, so tests run in parallel) and runs its body through
+//! `Browser::check`, which saves `target/screenshots/<test>.png` (and `.html`) when it fails.
+//! Without `FREEHIRE_CHROMIUM` and `FREEHIRE_CHROMEDRIVER` every test fails, naming
+//! `cargo xtask test`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod accounts;
+mod common;
+mod harness;
+mod pages;
+mod search;
+mod seed;
+mod server;

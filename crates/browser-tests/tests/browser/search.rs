@@ -1,0 +1,142 @@
+//! The search page in a browser: a query, a facet click, the count and the URL; with
+//! JavaScript (htmx swaps the results region in place and pushes the URL) and without (plain
+//! GET forms and links, full loads), and opening a job from the results.
+
+use fantoccini::Locator;
+use freehire_browser_tests::{Browser, Scripts};
+
+use crate::common::{LIMIT, htmx_loaded, mark_document, same_document, served, total, wait_total};
+
+/// The query the tests type.
+const QUERY: &str = "rust";
+/// The facet panel whose value they click.
+const FACET: &str = "skills";
+
+/// Types the query and submits the form; waits for the URL to carry it.
+async fn search(b: &Browser) {
+    b.fill("#q", QUERY).await.unwrap();
+    b.click("form.query button[type=submit]").await.unwrap();
+    b.wait_location(&format!("carry q={QUERY}"), |l| l.contains(&format!("q={QUERY}")))
+        .await
+        .unwrap();
+}
+
+/// The first unselected link of the [`FACET`] panel that narrows `searched` hits without
+/// emptying them: the link, its value and the count beside it.
+async fn narrowing_link(
+    b: &Browser,
+    searched: usize,
+) -> (fantoccini::elements::Element, String, usize) {
+    b.wait_for(&format!("#facet-{FACET} a")).await.unwrap();
+    let links = b.client().find_all(Locator::Css(&format!("#facet-{FACET} a"))).await.unwrap();
+    for link in links {
+        let count = link.find(Locator::Css(".count")).await.unwrap().text().await.unwrap();
+        let count: usize = count.trim().parse().unwrap();
+        let href = link.attr("href").await.unwrap().unwrap();
+        let url = url::Url::parse(&b.url_of(&href)).unwrap();
+        let value = url.query_pairs().find(|(k, _)| k == FACET).map(|(_, v)| v.into_owned());
+        if let Some(value) = value
+            && count > 0
+            && count < searched
+        {
+            return (link, value, count);
+        }
+    }
+    panic!("no {FACET} value narrows the {searched} hits of {QUERY:?}");
+}
+
+/// Search, click a facet, remove it again: the total, the URL and the chips follow, and the
+/// page agrees with the JSON API at every step.
+async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
+    b.visit("/jobs").await.unwrap();
+    assert_eq!(total(b).await, server.jobs, "the whole catalogue at first");
+
+    search(b).await;
+    let searched = server.api_total(&format!("q={QUERY}")).await;
+    assert!(searched > 0 && searched < server.jobs, "the query narrows: {searched}");
+    wait_total(b, searched).await;
+
+    if b.scripts() == Scripts::On {
+        mark_document(b).await;
+    }
+    let (link, value, count) = narrowing_link(b, searched).await;
+    link.click().await.unwrap();
+    let filter = format!(
+        "{FACET}={}",
+        url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>()
+    );
+    let at = b.wait_location(&format!("carry {filter}"), |l| l.contains(&filter)).await.unwrap();
+    assert!(at.starts_with("/jobs?") && at.contains(&format!("q={QUERY}")), "{at}");
+    wait_total(b, count).await;
+    assert_eq!(count, server.api_total(&format!("q={QUERY}&{filter}")).await);
+    let chip = format!(".chips a.chip[href]:not([href*='{FACET}='])");
+    b.wait_for(&chip).await.unwrap();
+    let selected = b.text(&format!("#facet-{FACET} a.selected")).await.unwrap();
+    assert!(
+        selected.to_lowercase().contains(&value.to_lowercase()),
+        "{selected:?} is the selected {value:?}"
+    );
+    match b.scripts() {
+        Scripts::On => assert!(same_document(b).await, "htmx swapped the results in place"),
+        Scripts::Off => assert!(!htmx_loaded(b).await, "no page script ran"),
+    }
+
+    // The pushed URL is shareable: loading it afresh shows the same results.
+    b.client().refresh().await.unwrap();
+    wait_total(b, count).await;
+
+    // Removing the chip drops the filter again.
+    b.click(&chip).await.unwrap();
+    b.wait_location("drop the facet", |l| {
+        !l.contains(&filter) && l.contains(&format!("q={QUERY}"))
+    })
+    .await
+    .unwrap();
+    wait_total(b, searched).await;
+}
+
+// scenario: Facet links are the API's search grammar
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_and_a_facet_click_update_the_count_and_the_url_in_place() {
+    let (server, b) = served(Scripts::On).await;
+    b.check("search_and_a_facet_click_update_the_count_and_the_url_in_place", LIMIT, async {
+        b.visit("/").await.unwrap();
+        assert!(htmx_loaded(&b).await, "the page's script runs");
+        search_and_facet(&b, &server).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_and_facets_work_without_javascript() {
+    let (server, b) = served(Scripts::Off).await;
+    b.check("search_and_facets_work_without_javascript", LIMIT, async {
+        search_and_facet(&b, &server).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_opens_its_job_page() {
+    let (server, b) = served(Scripts::On).await;
+    b.check("a_result_opens_its_job_page", LIMIT, async {
+        b.visit(&format!("/jobs?q={QUERY}")).await.unwrap();
+        let first = b.wait_for(".cards .card h3 a").await.unwrap();
+        let title = first.text().await.unwrap();
+        let href = first.attr("href").await.unwrap().unwrap();
+        assert!(href.starts_with("/jobs/"), "{href}");
+        first.click().await.unwrap();
+        b.wait_location("open the job", |l| l == href).await.unwrap();
+        assert_eq!(b.text("h1").await.unwrap(), title);
+        let apply = b.wait_for("article.job a.button").await.unwrap();
+        let to = apply.attr("href").await.unwrap().unwrap();
+        let job = server.api_job(href.trim_start_matches("/jobs/")).await;
+        assert_eq!(job["title"], title.as_str(), "{href}: {job}");
+        assert_eq!(job["url"], to.as_str(), "the apply link is the source's page");
+        let company = b.wait_for("article.job .meta a").await.unwrap();
+        let company_href = company.attr("href").await.unwrap().unwrap();
+        assert!(company_href.starts_with("/companies/"), "{company_href}");
+        assert!(!b.text(".description").await.unwrap().trim().is_empty());
+    })
+    .await;
+}

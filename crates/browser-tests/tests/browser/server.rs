@@ -1,0 +1,128 @@
+//! The server under test, composed the way `freehire-api` composes it (start-up over a real
+//! SQLite file and embedded index, the accounts service from the same arguments with the file
+//! mailer, the JSON API and the web pages on one router), on 127.0.0.1:0 in this process.
+
+use std::path::{Path, PathBuf};
+
+use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
+use freehire_app::{accounts::AccountsArgs, search_engine::SearchEngineArgs};
+use freehire_store::DatabaseUrl;
+use freehire_web::WebState;
+
+use crate::seed;
+
+/// A running server and what the tests read beside it.
+pub struct Server {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// How many jobs the catalogue holds.
+    pub jobs: usize,
+    dir: tempfile::TempDir,
+}
+
+impl Server {
+    /// A fresh database and index holding the seeded catalogue, served.
+    pub async fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let url: DatabaseUrl =
+            format!("sqlite://{}", dir.path().join("freehire.db").display()).parse().unwrap();
+        let search =
+            SearchEngineArgs { index_dir: dir.path().join("index"), ..SearchEngineArgs::default() };
+        let services = freehire_app::startup::open(&url, &search).await.unwrap();
+        let jobs = seed::catalogue(&services).await;
+        let args = AccountsArgs { mail_dir: Some(dir.path().join("mail")), ..Default::default() };
+        let accounts = args.accounts(services.store.clone(), &url).unwrap();
+        let cookie = CookieConfig { secure: args.cookie_secure };
+        let state = AppState::open(&services, accounts, cookie).await;
+        let pages = WebState {
+            secure_cookies: state.cookie.secure,
+            ..WebState::new(
+                services.store.clone(),
+                state.accounts.clone(),
+                state.search.clone(),
+                state.throttle(),
+            )
+        };
+        let app = freehire_web::app(pages, freehire_api::router(state));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(freehire_api::serve_router(
+            listener,
+            app,
+            ServerLimits::default(),
+            std::future::pending(),
+        ));
+        Self { base, jobs, dir }
+    }
+
+    /// What the JSON API says the total of the search `query` (`q=rust&skills=go`) is: the
+    /// pages must show the same.
+    pub async fn api_total(&self, query: &str) -> usize {
+        let url = format!("{}/api/v1/jobs/search?{query}", self.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        let total = body["meta"]["total"].as_u64().unwrap_or_else(|| panic!("{url}: {body}"));
+        usize::try_from(total).unwrap()
+    }
+
+    /// The job the JSON API answers for `slug`.
+    pub async fn api_job(&self, slug: &str) -> serde_json::Value {
+        let url = format!("{}/api/v1/jobs/{slug}", self.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        assert!(body["data"].is_object(), "{url}: {body}");
+        body["data"].clone()
+    }
+
+    /// The status `GET /api/v1/auth/me` answers with `key` as the bearer token.
+    pub async fn me_with_key(&self, key: &str) -> u16 {
+        let url = format!("{}/api/v1/auth/me", self.base);
+        let client = reqwest::Client::new();
+        client.get(&url).bearer_auth(key).send().await.unwrap().status().as_u16()
+    }
+
+    /// Where the file mailer writes.
+    pub fn mail_dir(&self) -> PathBuf {
+        self.dir.path().join("mail")
+    }
+
+    /// The code of the `nth` (from 0) mail to `to` about `what` ("verification", "password
+    /// reset"), read from the file mailer's `.eml` files, waiting up to 10 s for it (some mail
+    /// is sent in the background).
+    pub async fn mailed_code(&self, to: &str, what: &str, nth: usize) -> String {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let codes = codes(&self.mail_dir(), to, what);
+            if let Some(code) = codes.get(nth) {
+                return code.clone();
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "no {what} mail #{nth} to {to} in {}",
+                self.mail_dir().display()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// The codes of the mails to `to` about `what`, oldest first (the mailer's file names sort in
+/// sending order; the subject opens with the code).
+fn codes(dir: &Path, to: &str, what: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    files.sort();
+    let about = format!(" is your freehire {what} code");
+    files
+        .iter()
+        .filter_map(|file| {
+            let text = std::fs::read_to_string(file).ok()?;
+            text.lines().find(|l| l.eq_ignore_ascii_case(&format!("to: {to}")))?;
+            let subject = text.lines().find_map(|l| l.strip_prefix("Subject: "))?;
+            let code = subject.strip_suffix(&about)?;
+            (code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit())).then(|| code.to_owned())
+        })
+        .collect()
+}
