@@ -1,7 +1,8 @@
 //! The browser suite: headless Chromium (Debian's, provisioned by `cargo xtask test`) driven
 //! over WebDriver against the real composed server (the JSON API and the web pages, composed
 //! as `freehire-api` composes them) on 127.0.0.1:0, over a real SQLite database and embedded
-//! index holding a seeded catalogue.
+//! index holding the offline demo's catalogue (recorded boards ingested through the replay
+//! mechanism).
 //!
 //! - `search`: a query, a facet click (the count, the URL, the chip, htmx swapping in place,
 //!   the pushed URL reloading to the same results, the chip removing it), with and without
@@ -25,5 +26,4 @@ mod common;
 mod harness;
 mod pages;
 mod search;
-mod seed;
 mod server;

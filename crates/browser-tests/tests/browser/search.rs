@@ -8,7 +8,7 @@ use freehire_browser_tests::{Browser, Scripts};
 use crate::common::{LIMIT, htmx_loaded, mark_document, same_document, served, total, wait_total};
 
 /// The query the tests type.
-const QUERY: &str = "rust";
+const QUERY: &str = "engineer";
 /// The facet panel whose value they click.
 const FACET: &str = "skills";
 

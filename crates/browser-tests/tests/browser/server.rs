@@ -1,6 +1,8 @@
 //! The server under test, composed the way `freehire-api` composes it (start-up over a real
 //! SQLite file and embedded index, the accounts service from the same arguments with the file
-//! mailer, the JSON API and the web pages on one router), on 127.0.0.1:0 in this process.
+//! mailer, the JSON API and the web pages on one router), on 127.0.0.1:0 in this process,
+//! over the offline demo's catalogue (`freehire_app::demo::ingest`: real recorded boards
+//! through the real adapters and the replay mechanism, as `cargo xtask run --demo` does).
 
 use std::path::{Path, PathBuf};
 
@@ -8,8 +10,6 @@ use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
 use freehire_app::{accounts::AccountsArgs, search_engine::SearchEngineArgs};
 use freehire_store::DatabaseUrl;
 use freehire_web::WebState;
-
-use crate::seed;
 
 /// A running server and what the tests read beside it.
 pub struct Server {
@@ -29,7 +29,15 @@ impl Server {
         let search =
             SearchEngineArgs { index_dir: dir.path().join("index"), ..SearchEngineArgs::default() };
         let services = freehire_app::startup::open(&url, &search).await.unwrap();
-        let jobs = seed::catalogue(&services).await;
+        // The offline demo's path: the recorded boards crawled by the real adapters over the
+        // replay mechanism, drained into the index the server then opens for reading.
+        let writer = services.writer().await.unwrap();
+        let demo =
+            freehire_app::demo::ingest(services.store.as_ref(), writer.as_ref()).await.unwrap();
+        drop(writer);
+        assert_eq!(demo.run.failed, 0, "every demo board is crawled: {demo:?}");
+        let jobs = usize::try_from(demo.drained.indexed).unwrap();
+        assert!(jobs > 0, "the demo has jobs: {demo:?}");
         let args = AccountsArgs { mail_dir: Some(dir.path().join("mail")), ..Default::default() };
         let accounts = args.accounts(services.store.clone(), &url).unwrap();
         let cookie = CookieConfig { secure: args.cookie_secure };
