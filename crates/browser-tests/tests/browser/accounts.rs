@@ -89,6 +89,7 @@ async fn journey(b: &Browser, server: &Server, email: &str, shots: bool) {
     wait_at(b, "/login").await;
 }
 
+// scenario: The newcomer's journey in a browser
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_newcomer_signs_up_verifies_signs_in_and_mints_and_revokes_a_key() {
     let (server, b) = served(Scripts::On).await;

@@ -26,6 +26,7 @@ pub fn png_size(png: &[u8]) -> (u32, u32) {
     (be(16), be(20))
 }
 
+// scenario: Every page fits 390 px and 1280 px
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_is_shot_at_a_phone_and_a_desktop_width() {
     let (_server, b) = served(Scripts::On).await;

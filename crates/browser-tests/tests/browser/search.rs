@@ -95,6 +95,7 @@ async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
     wait_total(b, searched).await;
 }
 
+// scenario: A facet click in the browser updates the count and the URL in place
 // scenario: Facet links are the API's search grammar
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_and_a_facet_click_update_the_count_and_the_url_in_place() {
@@ -107,6 +108,7 @@ async fn search_and_a_facet_click_update_the_count_and_the_url_in_place() {
     .await;
 }
 
+// scenario: Search and facets without JavaScript
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn search_and_facets_work_without_javascript() {
     let (server, b) = served(Scripts::Off).await;
@@ -116,6 +118,7 @@ async fn search_and_facets_work_without_javascript() {
     .await;
 }
 
+// scenario: A hit opens its job page
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_opens_its_job_page() {
     let (server, b) = served(Scripts::On).await;
