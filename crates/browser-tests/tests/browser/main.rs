@@ -10,7 +10,7 @@
 //! - `accounts`: sign up, the file mailer's code, verify, sign out, a refused and a good
 //!   sign-in, mint a key (the API takes it), revoke it (the API refuses it), sign out, with
 //!   and without JavaScript;
-//! - `pages`: every page at 390 and 1280 px into `target/screenshots/pages/` (the account
+//! - `pages`: every page at 360, 390 and 1280 px into `target/screenshots/pages/` (the account
 //!   pages are shot by the journey), each exactly as wide as the screen;
 //! - `harness`: the harness itself on inline pages.
 //!

@@ -1,13 +1,13 @@
-//! One screenshot per page at a phone's width and a desktop's (390 and 1280 px, the whole
-//! page) under `target/screenshots/pages/` for the README, each checked to be exactly as wide
-//! as the screen: no page overflows sideways.
+//! One screenshot per page at the narrowest phone width the layout supports, a common phone's
+//! and a desktop's (360, 390 and 1280 px, the whole page) under `target/screenshots/pages/` for
+//! the README, each checked to be exactly as wide as the screen: no page overflows sideways.
 
 use freehire_browser_tests::{Browser, Scripts};
 
 use crate::common::{LIMIT, served};
 
 /// The widths every page is shot at.
-pub const WIDTHS: [u32; 2] = [390, 1280];
+pub const WIDTHS: [u32; 3] = [360, 390, 1280];
 
 /// Shoots the current page as `name` at [`WIDTHS`], checking each image's width.
 pub async fn shoot(b: &Browser, name: &str) {
@@ -26,7 +26,7 @@ pub fn png_size(png: &[u8]) -> (u32, u32) {
     (be(16), be(20))
 }
 
-// scenario: Every page fits 390 px and 1280 px
+// scenario: Every page fits 360, 390 and 1280 px
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_is_shot_at_a_phone_and_a_desktop_width() {
     let (_server, b) = served(Scripts::On).await;
