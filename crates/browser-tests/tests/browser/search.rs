@@ -45,6 +45,14 @@ async fn narrowing_link(
     panic!("no {FACET} value narrows the {searched} hits of {QUERY:?}");
 }
 
+/// Where the first element `css` selects starts, in page pixels.
+async fn top_of(b: &Browser, css: &str) -> i64 {
+    let script = "const e = document.querySelector(arguments[0]); \
+                  return e ? Math.round(e.getBoundingClientRect().top + window.scrollY) : -1;";
+    let top = b.script(script, vec![serde_json::json!(css)]).await.unwrap();
+    top.as_i64().unwrap_or(-1)
+}
+
 /// Search, click a facet, remove it again: the total, the URL and the chips follow, and the
 /// page agrees with the JSON API at every step.
 async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
@@ -59,6 +67,8 @@ async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
     if b.scripts() == Scripts::On {
         mark_document(b).await;
     }
+    let hits_top = top_of(b, "#results .cards").await;
+    assert!(hits_top > 0, "the hits are on the page");
     let (link, value, count) = narrowing_link(b, searched).await;
     link.click().await.unwrap();
     let filter = format!(
@@ -80,6 +90,9 @@ async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
         Scripts::On => assert!(same_document(b).await, "htmx swapped the results in place"),
         Scripts::Off => assert!(!htmx_loaded(b).await, "no page script ran"),
     }
+    // No layout shift: the hits start where they started before the first filter was picked
+    // (the chips row and the panels keep their space).
+    assert_eq!(top_of(b, "#results .cards").await, hits_top, "the hits did not move");
 
     // The pushed URL is shareable: loading it afresh shows the same results.
     b.client().refresh().await.unwrap();
@@ -140,6 +153,38 @@ async fn a_result_opens_its_job_page() {
         let company_href = company.attr("href").await.unwrap().unwrap();
         assert!(company_href.starts_with("/companies/"), "{company_href}");
         assert!(!b.text(".description").await.unwrap().trim().is_empty());
+    })
+    .await;
+}
+
+// scenario: The search page works from the keyboard with a visible focus
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_search_page_works_from_the_keyboard_with_a_visible_focus() {
+    let (_server, b) = served(Scripts::On).await;
+    b.check("the_search_page_works_from_the_keyboard_with_a_visible_focus", LIMIT, async {
+        b.visit("/jobs").await.unwrap();
+        b.wait_for("#total").await.unwrap();
+        let focused = "const e = document.activeElement; \
+                       return [e.id || e.className || e.tagName, getComputedStyle(e).outlineStyle];";
+        // Tab from the top: the skip link comes first, then the header, then the query box.
+        let mut seen = Vec::new();
+        for _ in 0..12 {
+            let active = b.client().active_element().await.unwrap();
+            active.send_keys("\u{E004}").await.unwrap();
+            let now = b.script(focused, vec![]).await.unwrap();
+            let (name, outline) = (now[0].as_str().unwrap().to_owned(), now[1].as_str().unwrap().to_owned());
+            assert_ne!(outline, "none", "{name} is focused without a visible outline");
+            seen.push(name.clone());
+            if name == "q" {
+                break;
+            }
+        }
+        assert_eq!(seen.first().map(String::as_str), Some("skip"), "{seen:?}");
+        assert_eq!(seen.last().map(String::as_str), Some("q"), "the query box is reached: {seen:?}");
+        // Type and press Enter: the search runs.
+        let query = b.client().active_element().await.unwrap();
+        query.send_keys(&format!("{QUERY}\u{E007}")).await.unwrap();
+        b.wait_location("carry the query typed", |l| l.contains(&format!("q={QUERY}"))).await.unwrap();
     })
     .await;
 }
