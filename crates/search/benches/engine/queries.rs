@@ -64,7 +64,7 @@ const DISTRIBUTIONS: &[&str] = &[
     "source",
 ];
 
-fn text(docs: &[SearchDocument], rng: &mut Rng) -> String {
+pub fn text(docs: &[SearchDocument], rng: &mut Rng) -> String {
     let doc = &docs[rng.below(docs.len())];
     let source = if rng.chance(0.1) { &doc.company } else { &doc.title };
     let words: Vec<String> = source
@@ -92,7 +92,7 @@ fn text(docs: &[SearchDocument], rng: &mut Rng) -> String {
 }
 
 /// `count` distinct filters, with values taken from a random document.
-fn filters(docs: &[SearchDocument], rng: &mut Rng, count: usize) -> Vec<String> {
+pub fn filters(docs: &[SearchDocument], rng: &mut Rng, count: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut used = Vec::new();
     let mut tries = 0;

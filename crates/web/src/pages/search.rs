@@ -11,6 +11,9 @@
 //! the did-you-mean links and the pager are boosted (`hx-boost`): a hit's link opens the job
 //! page as a normal navigation. A history restore (`HX-History-Restore-Request`) gets the whole
 //! page, and every answer says `Vary: HX-Request`.
+//!
+//! [`render_anonymous`] is the same page without a server (an anonymous viewer, UTC): the
+//! `page` bench measures the page with it.
 
 use askama::Template;
 use axum::{
@@ -18,14 +21,15 @@ use axum::{
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::Response,
 };
-use chrono::DateTime;
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use freehire_app::search;
 use freehire_app::search_slot::SearchStatus;
 use freehire_search::{
-    Endpoint, Facet, FacetsRequest, JobQuery, MAX_WINDOW, SearchDocument, SortField,
+    Endpoint, Facet, FacetsRequest, JobQuery, MAX_WINDOW, SearchDocument, SearchIndex, SortField,
 };
 
-use crate::{WebState, error::render, format, layout::Ctx, layout::Layout};
+use crate::{WebError, WebState, error::render, format, layout::Ctx, layout::Layout};
 
 /// The facets with a panel, in panel order, with their headings.
 pub const PANELS: [(Facet, &str); 7] = [
@@ -273,22 +277,61 @@ pub async fn page(
     RawQuery(raw): RawQuery,
 ) -> Response {
     let params = Params::parse(raw.as_deref());
-    let (status, region) = region(&state, &ctx, &params).await;
+    let index = state.search.get().await;
+    let index = index.as_ref().map(|i| i.as_ref()).map_err(|s| *s);
+    let (status, region) = region(index, ctx.now, ctx.tz, &params).await;
     // htmx restoring a page it has no snapshot of (its history cache is off) wants the page.
     let partial =
         headers.contains_key("hx-request") && !headers.contains_key("hx-history-restore-request");
-    let title = match &region.q {
-        q if q.is_empty() => "Jobs".to_owned(),
-        q => format!("{q}: jobs"),
-    };
     let mut response = if partial {
         render(status, &RegionPage { region })
     } else {
-        render(status, &SearchPage { layout: ctx.layout(title), partial, region })
+        let layout = ctx.layout(title(&region));
+        render(status, &SearchPage { layout, partial, region })
     };
     // The same URL answers a page or a region: caches must tell them apart.
     response.headers_mut().insert(header::VARY, HeaderValue::from_static("HX-Request"));
     response
+}
+
+/// The whole search page over `index` for `raw_query` (the query string, without `?`), as an
+/// anonymous viewer sees it in UTC at `now`: what [`page`] answers a request without a session
+/// (same parsing, engine calls, region and template), minus the request's extractors and the
+/// middleware. For measuring or checking the page without a server (the `page` bench).
+pub async fn render_anonymous(
+    index: &dyn SearchIndex,
+    raw_query: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<(StatusCode, String), WebError> {
+    let params = Params::parse(raw_query);
+    let (status, region) = region(Ok(index), now, Tz::UTC, &params).await;
+    let page = SearchPage { layout: Layout::anonymous(&title(&region)), partial: false, region };
+    let html = page.render().map_err(|e| {
+        tracing::error!(error = %e, "template failed");
+        WebError::Internal
+    })?;
+    Ok((status, html))
+}
+
+/// The facet counts the page's panels show for `query`: every [`PANELS`] facet, disjunctive,
+/// over all of the query's matches (no sort, no paging).
+fn panel_request(query: &JobQuery) -> FacetsRequest {
+    let mut counted = query.clone();
+    counted.sort = None;
+    counted.page = Default::default();
+    FacetsRequest {
+        query: counted,
+        facets: PANELS.iter().map(|(f, _)| *f).collect(),
+        disjunctive: true,
+    }
+}
+
+/// The page's title: the text query, else "Jobs".
+fn title(region: &Region) -> String {
+    match &region.q {
+        q if q.is_empty() => "Jobs".to_owned(),
+        q => format!("{q}: jobs"),
+    }
 }
 
 fn blank_region(params: &Params) -> Region {
@@ -334,7 +377,13 @@ fn blank_region(params: &Params) -> Region {
     }
 }
 
-async fn region(state: &WebState, ctx: &Ctx, params: &Params) -> (StatusCode, Region) {
+/// The region for `params` over `index` (or why there is none), dates in `tz`.
+async fn region(
+    index: Result<&dyn SearchIndex, SearchStatus>,
+    now: DateTime<Utc>,
+    tz: Tz,
+    params: &Params,
+) -> (StatusCode, Region) {
     let mut region = blank_region(params);
     let query = match JobQuery::parse(&params.0, Endpoint::Search) {
         Ok(q) => q,
@@ -364,7 +413,7 @@ async fn region(state: &WebState, ctx: &Ctx, params: &Params) -> (StatusCode, Re
             did_you_mean: i.did_you_mean.clone(),
         })
         .collect();
-    let index = match state.search.get().await {
+    let index = match index {
         Ok(index) => index,
         // A fresh installation: nothing is wrong, there is nothing yet.
         Err(SearchStatus::Missing | SearchStatus::Ok) => {
@@ -382,16 +431,8 @@ async fn region(state: &WebState, ctx: &Ctx, params: &Params) -> (StatusCode, Re
             return (StatusCode::SERVICE_UNAVAILABLE, region);
         }
     };
-    let found = search::hits(index.as_ref(), &query, ctx.now).await;
-    let mut counted = query.clone();
-    counted.sort = None;
-    counted.page = Default::default();
-    let request = FacetsRequest {
-        query: counted,
-        facets: PANELS.iter().map(|(f, _)| *f).collect(),
-        disjunctive: true,
-    };
-    let counts = search::facets(index.as_ref(), &request, ctx.now).await;
+    let found = search::hits(index, &query, now).await;
+    let counts = search::facets(index, &panel_request(&query), now).await;
     let ((results, answered), counts) = match (found, counts) {
         (Ok(found), Ok(counts)) => (found, counts),
         (Err(e), _) | (_, Err(e)) => {
@@ -401,7 +442,7 @@ async fn region(state: &WebState, ctx: &Ctx, params: &Params) -> (StatusCode, Re
         }
     };
     region.total = results.total;
-    region.hits = results.hits.iter().map(|d| hit(d, ctx)).collect();
+    region.hits = results.hits.iter().map(|d| hit(d, tz)).collect();
     region.salary_hint = format::salary_bounds(
         counts.stats.salary_min.map(|b| b.min),
         counts.stats.salary_max.map(|b| b.max),
@@ -513,7 +554,7 @@ fn heading(facet: Facet) -> String {
     )
 }
 
-fn hit(d: &SearchDocument, ctx: &Ctx) -> Hit {
+fn hit(d: &SearchDocument, tz: Tz) -> Hit {
     let posted = DateTime::from_timestamp(d.posted_ts, 0).unwrap_or_default();
     let mut tags: Vec<String> = [Facet::WorkMode, Facet::Seniority]
         .iter()
@@ -537,7 +578,7 @@ fn hit(d: &SearchDocument, ctx: &Ctx) -> Hit {
         company_href: (!d.company_slug.is_empty())
             .then(|| format!("/companies/{}", d.company_slug)),
         location: d.location.clone(),
-        posted: format::day(posted, ctx.tz),
+        posted: format::day(posted, tz),
         posted_iso: posted.to_rfc3339(),
         salary,
         tags,

@@ -2,6 +2,7 @@
 //! companies; every value escaped; facet links in the API's grammar; the htmx partial.
 
 use freehire_store::testing::TestDb;
+use freehire_web::pages::search::render_anonymous;
 
 use crate::server::{Browser, Server, on_both_backends};
 
@@ -262,7 +263,27 @@ async fn an_empty_catalogue_says_what_to_do(db: TestDb) {
     s.db.teardown().await;
 }
 
+/// `render_anonymous` (the page without a server, which the `page` bench measures) answers
+/// what the server answers an anonymous viewer: same status, same HTML.
+async fn the_page_rendered_without_a_server_is_the_served_page(db: TestDb) {
+    let s = Server::indexed(db).await;
+    let b = Browser::new(&s);
+    let index = s.index.clone().unwrap();
+    for query in
+        ["", "q=rust", "countries=de&sort=posted_at&order=asc", "q=engineer&limit=2&offset=2"]
+    {
+        let served = b.get(&format!("/jobs?{query}")).await;
+        let (status, html) =
+            render_anonymous(index.as_ref(), Some(query), crate::server::now()).await.unwrap();
+        assert_eq!(status.as_u16(), served.status, "{query}");
+        assert!(html.contains("<span id=\"total\">"), "{query}: {html}");
+        assert_eq!(html, served.body, "{query}");
+    }
+    s.db.teardown().await;
+}
+
 on_both_backends![
+    the_page_rendered_without_a_server_is_the_served_page,
     the_search_page_lists_hits_with_facets,
     a_title_with_a_script_is_escaped,
     facet_links_are_api_queries_with_the_shown_counts,

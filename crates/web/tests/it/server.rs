@@ -25,6 +25,8 @@ pub struct Server {
     pub db: TestDb,
     /// Where the server's mail is written (the file mailer).
     pub mail: tempfile::TempDir,
+    /// The search index the server reads, if any.
+    pub index: Option<Arc<dyn SearchIndex>>,
     /// The index directory, if any.
     pub _index: Option<tempfile::TempDir>,
 }
@@ -40,8 +42,10 @@ impl Server {
         let accounts = Accounts::ephemeral(store.clone(), mail.path());
         let mut state = AppState { clock: now, ..AppState::new(store.clone(), accounts) };
         let mut dir = None;
+        let mut served = None;
         if let Some((index, d)) = index {
-            state = state.with_search(index);
+            state = state.with_search(index.clone());
+            served = Some(index);
             dir = Some(d);
         }
         let pages = WebState {
@@ -58,7 +62,7 @@ impl Server {
             ServerLimits::default(),
             std::future::pending(),
         ));
-        Self { base, db, mail, _index: dir }
+        Self { base, db, mail, index: served, _index: dir }
     }
 
     /// The catalogue of [`postings`] stored and indexed like the drain does, served.
