@@ -22,6 +22,8 @@ async fn freehire(
                 .args(args)
                 .env("FREEHIRE_DATABASE_URL", &db_url)
                 .env("FREEHIRE_ATS_REPLAY_URL", replay)
+                // An explicit fast pace: the replay server is local (the default is 5/s).
+                .env("FREEHIRE_INGEST_HOST_RATE", "1000")
                 .env(
                     "FREEHIRE_INDEX_DIR",
                     std::path::Path::new(db_path(&db_url)).with_file_name("index"),
@@ -62,6 +64,14 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
         freehire(url.clone(), replay.clone(), &["ingest", "--once", "ashby"]).await;
     assert!(ok, "{err}");
     assert!(out.contains("1 boards, 1 crawled, 0 failed"), "{out}");
+    // Pacing cannot be turned off from the environment: a zero rate is refused.
+    let (ok, _, err) = output(
+        Command::new(env!("CARGO_BIN_EXE_freehire"))
+            .args(["ingest", "--once", "ashby"])
+            .env("FREEHIRE_DATABASE_URL", &url)
+            .env("FREEHIRE_INGEST_HOST_RATE", "0"),
+    );
+    assert!(!ok && err.contains("host rate 0"), "{err}");
     let upstreams: Vec<String> = server.requests().iter().map(|r| r.upstream.clone()).collect();
     assert!(upstreams.iter().all(|u| u == "https://api.ashbyhq.com"), "{upstreams:?}");
 

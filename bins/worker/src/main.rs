@@ -11,7 +11,7 @@
 
 use chrono::Utc;
 use freehire_app::ingest::{
-    IngestConfig,
+    HostPace, HostPacing, IngestConfig,
     scheduler::{WorkerConfig, run_once, run_worker},
 };
 use freehire_app::process::LogFormat;
@@ -80,6 +80,11 @@ struct Config {
     #[arg(long, env = "FREEHIRE_INGEST_REFETCH_ALL")]
     refetch_all: bool,
 
+    /// Requests per second to each upstream host (fractions allowed; burst twice the rate).
+    /// Pacing is always on; under replay it still keys by the original host.
+    #[arg(long, env = "FREEHIRE_INGEST_HOST_RATE", default_value = "5")]
+    host_rate: HostPace,
+
     /// This worker's name in claims (default: host name and process id).
     #[arg(long, env = "FREEHIRE_WORKER_ID")]
     worker_id: Option<String>,
@@ -114,7 +119,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
         }
         None => config.replay_url.clone(),
     };
-    let registry = freehire_app::ingest::registry(replay_url.as_deref())?;
+    let registry =
+        freehire_app::ingest::registry(replay_url.as_deref(), HostPacing::Paced(config.host_rate))?;
     let store = services.store;
     let mut worker = WorkerConfig::new(
         config.worker_id.unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),

@@ -8,7 +8,8 @@
 //! postings/s of the first crawl (inserts) and of an unchanged re-crawl, on SQLite and on
 //! PostgreSQL, and the process's peak RSS (replay server included). `BENCH_BOARD_CONCURRENCY`
 //! overrides the default of 8 boards at once; `BENCH_RECRAWLS` repeats the re-crawl (fastest
-//! reported); `BENCH_BACKENDS=sqlite|postgres` runs one backend.
+//! reported); `BENCH_BACKENDS=sqlite|postgres` runs one backend. The client's per-host pacing
+//! is off: every copy is on one recorded host (`api.ashbyhq.com`), which a real crawl paces.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::{path::PathBuf, time::Instant};
@@ -18,7 +19,7 @@ use freehire_app::ingest::{IngestConfig, RunStats, run_provider};
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
     SourceConfig, Sources,
-    http::{ClientConfig, HttpClient},
+    http::{ClientConfig, HostPacing, HttpClient},
     replay::{ReplayServer, Reply, Route},
 };
 use freehire_store::{Store, testing::TestDb};
@@ -125,7 +126,13 @@ fn main() {
             }
         }
         let server = builder.start().await.unwrap();
-        let http = HttpClient::new(ClientConfig::replaying(server.origin())).unwrap();
+        // Every fake board is on one recorded host: the per-host pace would measure the pace,
+        // not the client, so the bench turns it off.
+        let config = ClientConfig {
+            host_pacing: HostPacing::Off,
+            ..ClientConfig::replaying(server.origin())
+        };
+        let http = HttpClient::new(config).unwrap();
         let registry = Sources::new(&http, SourceConfig::default());
         println!(
             "ingest bench: {} Ashby boards ({copies} copies of each recorded board)",

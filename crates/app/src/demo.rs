@@ -85,7 +85,13 @@ pub async fn ingest(store: &dyn Store, index: &dyn SearchIndex) -> Result<DemoIn
     let seeded =
         crate::board_catalogue::seed(store, BOARDS, BoardStatus::Pending, Utc::now()).await?;
     let server = replay_server().await?;
-    let registry = crate::ingest::registry(Some(server.origin().url().as_str()))?;
+    // The recordings are served in-process and nothing leaves the machine: no host to spare,
+    // so this path (tests, the browser suite) crawls unpaced. The worker's `--demo-replay`
+    // keeps its configured pace.
+    let registry = crate::ingest::registry(
+        Some(server.origin().url().as_str()),
+        crate::ingest::HostPacing::Off,
+    )?;
     let ashby = Provider::parse("ashby")?;
     let run = crate::ingest::run_provider(
         store,

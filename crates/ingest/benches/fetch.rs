@@ -3,7 +3,8 @@
 //! body cap) and the Ashby adapter (JSON decode, sanitising, compensation).
 //!
 //! `cargo bench -p freehire-ingest --bench fetch` prints postings/s for one board at a time
-//! and for 8 boards in flight (the pipeline's default board concurrency).
+//! and for 8 boards in flight (the pipeline's default board concurrency). The per-host pacing
+//! is off: every board is on one recorded host, which a real crawl paces.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use freehire_domain::{BoardKey, Provider};
-use freehire_ingest::http::{ClientConfig, HttpClient};
+use freehire_ingest::http::{ClientConfig, HostPacing, HttpClient};
 use freehire_ingest::replay::ReplayServer;
 use freehire_ingest::{BoardTarget, SeenSet, Source, SourceConfig, Sources};
 use futures::StreamExt;
@@ -67,7 +68,10 @@ fn main() {
             .start()
             .await
             .unwrap();
-        let http = HttpClient::new(ClientConfig::replaying(server.origin())).unwrap();
+        // Every fake board is on one recorded host: the per-host pace would measure the pace,
+        // not the client, so the bench turns it off.
+        let config = ClientConfig { host_pacing: HostPacing::Off, ..ClientConfig::replaying(server.origin()) };
+        let http = HttpClient::new(config).unwrap();
         let registry = Sources::new(&http, SourceConfig::default());
         let ashby = Provider::parse("ashby").unwrap();
         let source = registry.require(&ashby).unwrap().clone();

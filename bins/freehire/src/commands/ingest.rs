@@ -5,7 +5,7 @@ use std::io::Write;
 use chrono::Utc;
 use clap::Args;
 use freehire_app::ingest::{
-    IngestConfig,
+    HostPace, HostPacing, IngestConfig,
     scheduler::{WorkerConfig, run_once},
 };
 use freehire_domain::Provider;
@@ -24,6 +24,9 @@ pub struct IngestArgs {
     /// Fetch every detail again, ignoring what is stored.
     #[arg(long)]
     refetch_all: bool,
+    /// Requests per second to each upstream host (fractions allowed; burst twice the rate).
+    #[arg(long, env = "FREEHIRE_INGEST_HOST_RATE", default_value = "5")]
+    host_rate: HostPace,
     /// Take the provider's claim even when a worker holds it (the holder is logged; its run
     /// stops writing at its next heartbeat). For a worker that died holding the claim.
     #[arg(long)]
@@ -32,7 +35,10 @@ pub struct IngestArgs {
 
 /// Runs the provider and prints what happened.
 pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> anyhow::Result<()> {
-    let registry = freehire_app::ingest::registry(args.replay_url.as_deref())?;
+    let registry = freehire_app::ingest::registry(
+        args.replay_url.as_deref(),
+        HostPacing::Paced(args.host_rate),
+    )?;
     let mut config = WorkerConfig::new(format!("cli-{}", std::process::id()));
     config.ingest = IngestConfig { refetch_all: args.refetch_all, ..IngestConfig::default() };
     let cancel = CancellationToken::new();

@@ -28,15 +28,22 @@ pub use convert::{Converted, to_posting};
 pub type Clock<'a> = &'a (dyn Fn() -> chrono::DateTime<chrono::Utc> + Sync);
 pub use run::{BoardOutcome, IngestConfig, RunStats, run_provider};
 
+pub use freehire_ingest::http::{HostPace, HostPacing};
+
 /// The registry of built-in adapters over the safe HTTP client. With `replay_origin` (the
 /// value of `FREEHIRE_ATS_REPLAY_URL`), every ATS request goes to that origin instead, with
-/// the original scheme and host in `X-Upstream-Host`.
-pub fn registry(replay_origin: Option<&str>) -> Result<freehire_ingest::Sources, crate::AppError> {
+/// the original scheme and host in `X-Upstream-Host`. `host_pacing` paces the requests per
+/// upstream host (`FREEHIRE_INGEST_HOST_RATE`); under replay the key stays the original host.
+pub fn registry(
+    replay_origin: Option<&str>,
+    host_pacing: HostPacing,
+) -> Result<freehire_ingest::Sources, crate::AppError> {
     use freehire_ingest::http::{ClientConfig, HttpClient, ReplayOrigin};
     let config = match replay_origin.filter(|o| !o.trim().is_empty()) {
         Some(origin) => ClientConfig::replaying(ReplayOrigin::parse(origin)?),
         None => ClientConfig::default(),
     };
+    let config = ClientConfig { host_pacing, ..config };
     Ok(freehire_ingest::Sources::new(
         &HttpClient::new(config)?,
         freehire_ingest::SourceConfig::default(),

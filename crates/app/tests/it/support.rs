@@ -8,7 +8,7 @@ use freehire_app::ingest::{IngestConfig, RunStats, run_provider};
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
     SourceConfig, Sources,
-    http::{BackoffConfig, ClientConfig, HttpClient, RetryConfig},
+    http::{BackoffConfig, ClientConfig, HostPacing, HttpClient, RetryConfig},
     replay::{ReplayServer, Reply, Route},
 };
 use freehire_store::Store;
@@ -38,10 +38,12 @@ pub async fn ashby_server(boards: &[(&str, Reply)]) -> (ReplayServer, Sources) {
     serve(builder).await
 }
 
-/// Starts a replay server and a registry replaying to it with millisecond retry delays.
+/// Starts a replay server and a registry replaying to it with millisecond retry delays and
+/// no per-host pacing (the tests crawl many fake boards on one recorded host).
 pub async fn serve(builder: freehire_ingest::replay::ReplayBuilder) -> (ReplayServer, Sources) {
     let server = builder.start().await.unwrap();
     let config = ClientConfig {
+        host_pacing: HostPacing::Off,
         retry: RetryConfig { retries: 2, delay: Duration::from_millis(1) },
         rate_limit_backoff: BackoffConfig {
             retries: 2,

@@ -61,7 +61,9 @@ pub(crate) const PLATFORMS: &[Platform] = &[
 pub(crate) struct Platform {
     /// The provider key.
     pub(crate) key: &'static str,
-    /// Pacing and rate-limit backoff of its requests.
+    /// Pacing (a per-host override of the client's default, a provider-wide pacer) and
+    /// rate-limit backoff of its requests. Only Teamtailor overrides the per-host default
+    /// today: the reference names no per-host rate for the other platforms we crawl (§3.2).
     pub(crate) policy: ProviderPolicy,
     /// Its [`Source::validate_board`].
     pub(crate) validate: fn(&BoardKey) -> Result<(), IngestError>,
@@ -82,7 +84,11 @@ impl Platform {
     ) -> Self {
         Self {
             key,
-            policy: ProviderPolicy { pace_per_second: None, rate_limit_backoff: false },
+            policy: ProviderPolicy {
+                pace_per_second: None,
+                host_pace: None,
+                rate_limit_backoff: false,
+            },
             validate: S::validate_board,
             recognize: S::recognize,
             tenant_hosts: &[],

@@ -24,7 +24,7 @@ use super::common::{
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::error_chain;
-use crate::http::ProviderPolicy;
+use crate::http::{HostPace, ProviderPolicy, non_zero};
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::recognize::{BoardMatch, BoardUrl, tenant_label};
 use crate::sanitize::decode_maybe_encoded_html;
@@ -32,12 +32,14 @@ use crate::source::{BoardTarget, Capabilities, Source};
 
 const MAX_PAGES: usize = 1000;
 
-/// Teamtailor's pace (the reference paces it without naming a rate; our choice).
+/// Teamtailor's pace (the reference paces it without naming a rate; our choice): 2/s across
+/// the provider, and 2/s (burst 2) per career host instead of the client's default.
 const PER_SECOND: u32 = 2;
 
 pub(crate) const PLATFORM: Platform = Platform {
     policy: ProviderPolicy {
         pace_per_second: NonZeroU32::new(PER_SECOND),
+        host_pace: Some(HostPace::per_second(non_zero(PER_SECOND), non_zero(PER_SECOND))),
         rate_limit_backoff: false,
     },
     tenant_hosts: &[".teamtailor.com"],

@@ -1,5 +1,6 @@
-//! [`HttpClient`] (shared) and [`Fetcher`] (per provider): retries, backoff, pacing, SSRF
-//! checks, replay rewriting, manual redirects and the body cap.
+//! [`HttpClient`] (shared) and [`Fetcher`] (per provider): retries, backoff, pacing (per
+//! upstream host on every hop, plus an optional provider-wide pacer), SSRF checks, replay
+//! rewriting, manual redirects and the body cap.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -10,7 +11,8 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use reqwest::{Method, Response};
 use url::{Host, Url};
 
-use super::config::{ClientConfig, SsrfPolicy, UPSTREAM_HOST_HEADER};
+use super::config::{ClientConfig, HostPace, HostPacing, SsrfPolicy, UPSTREAM_HOST_HEADER};
+use super::pacing::{HostLimiter, HostLimiters};
 use super::ssrf::{GuardedResolver, Refusal, is_forbidden_ip};
 use crate::IngestError;
 use crate::error_chain;
@@ -25,6 +27,7 @@ pub struct HttpClient {
 struct Inner {
     client: reqwest::Client,
     config: ClientConfig,
+    host_limiters: HostLimiters,
 }
 
 /// A successful (2xx) response.
@@ -41,8 +44,12 @@ pub struct Fetched {
 /// What a provider asks of the client beyond the shared defaults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ProviderPolicy {
-    /// Requests per second, when the provider is paced.
+    /// Requests per second across all of the provider's hosts, when the provider is paced as
+    /// a whole (on top of the per-host pace).
     pub pace_per_second: Option<NonZeroU32>,
+    /// The per-host pace of this provider's requests instead of the client's
+    /// [`HostPacing::Paced`] default (ignored when host pacing is [`HostPacing::Off`]).
+    pub host_pace: Option<HostPace>,
     /// Retry 403/429 with the exponential [`crate::http::BackoffConfig`].
     pub rate_limit_backoff: bool,
 }
@@ -61,7 +68,9 @@ impl HttpClient {
             builder = builder.dns_resolver(Arc::new(GuardedResolver { allowed_host }));
         }
         let client = builder.build().map_err(|e| IngestError::config("HTTP client", e))?;
-        Ok(Self { inner: Arc::new(Inner { client, config }) })
+        Ok(Self {
+            inner: Arc::new(Inner { client, config, host_limiters: HostLimiters::default() }),
+        })
     }
 
     /// The configuration in force.
@@ -69,12 +78,24 @@ impl HttpClient {
         &self.inner.config
     }
 
-    /// A handle for one provider with its pacing and backoff.
+    /// A handle for one provider with its pacing and backoff. Handles whose per-host pace is
+    /// the same share one limiter, so two providers on one host share its tokens.
     pub fn for_provider(&self, policy: ProviderPolicy) -> Fetcher {
         let pacer = policy
             .pace_per_second
             .map(|rate| Arc::new(RateLimiter::direct(Quota::per_second(rate))));
-        Fetcher { client: self.clone(), pacer, rate_limit_backoff: policy.rate_limit_backoff }
+        let host_pacer = match self.inner.config.host_pacing {
+            HostPacing::Paced(default) => {
+                Some(self.inner.host_limiters.get(policy.host_pace.unwrap_or(default)))
+            }
+            HostPacing::Off => None,
+        };
+        Fetcher {
+            client: self.clone(),
+            pacer,
+            host_pacer,
+            rate_limit_backoff: policy.rate_limit_backoff,
+        }
     }
 
     /// Where a request for `url` is really sent, and the upstream header to add. Refuses
@@ -107,18 +128,24 @@ impl HttpClient {
         Ok((url.clone(), None))
     }
 
-    /// One attempt: follows redirects by hand, maps the status, reads the capped body.
+    /// One attempt: follows redirects by hand, maps the status, reads the capped body. Each
+    /// hop waits for its upstream host's token first (after the route check, so a refused
+    /// target waits for nothing).
     async fn attempt(
         &self,
         method: &Method,
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
+        host_pacer: Option<&HostLimiter>,
     ) -> Result<Fetched, IngestError> {
         let mut current = url.clone();
         let mut hops = 0;
         loop {
             let (target, upstream) = self.route(&current)?;
+            if let Some(pacer) = host_pacer {
+                pacer.wait(&current).await;
+            }
             let mut req = self.inner.client.request(method.clone(), target).header(ACCEPT, accept);
             if let Some(upstream) = upstream {
                 req = req.header(UPSTREAM_HOST_HEADER, upstream);
@@ -157,6 +184,7 @@ impl HttpClient {
 pub struct Fetcher {
     client: HttpClient,
     pacer: Option<Arc<DefaultDirectRateLimiter>>,
+    host_pacer: Option<Arc<HostLimiter>>,
     rate_limit_backoff: bool,
 }
 
@@ -217,7 +245,7 @@ impl Fetcher {
             if let Some(pacer) = &self.pacer {
                 pacer.until_ready().await;
             }
-            self.client.attempt(&method, url, accept, body).await
+            self.client.attempt(&method, url, accept, body, self.host_pacer.as_deref()).await
         };
         let with_retry = || {
             once.retry(

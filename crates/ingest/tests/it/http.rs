@@ -1,7 +1,13 @@
-//! The HTTP client's guards: SSRF refusal, the replay rewrite and header, the User-Agent.
+//! The HTTP client's guards: SSRF refusal, the replay rewrite and header, the User-Agent, the
+//! per-host pacing.
 
 use freehire_ingest::IngestError;
-use freehire_ingest::http::{ClientConfig, HttpClient, ProviderPolicy, SsrfPolicy, USER_AGENT};
+use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
+
+use freehire_ingest::http::{
+    ClientConfig, Fetcher, HostPace, HostPacing, HttpClient, ProviderPolicy, SsrfPolicy, USER_AGENT,
+};
 use freehire_ingest::replay::{ReplayServer, Reply, Route};
 use url::Url;
 
@@ -145,4 +151,51 @@ async fn replay_refuses_redirects_to_internal_targets_and_follows_public_ones() 
         .await
         .unwrap_err();
     assert!(matches!(err, IngestError::Refused { .. }), "{err}");
+}
+
+/// `n` GETs of `host`'s `/x` at once; how long they took.
+async fn at_once(client: &Fetcher, host: &str, n: usize) -> Duration {
+    let url = Url::parse(&format!("https://{host}/x")).unwrap();
+    let start = Instant::now();
+    let all = futures::future::join_all((0..n).map(|_| client.get(&url, "application/json")));
+    for fetched in all.await {
+        assert_eq!(fetched.unwrap().body, b"{}");
+    }
+    start.elapsed()
+}
+
+// scenario: Requests are paced per upstream host
+#[tokio::test]
+async fn requests_to_one_upstream_host_are_spaced_under_replay() {
+    let server = ReplayServer::builder()
+        .route(Route::get("https://a.example.org", "/x").reply(Reply::json("{}")))
+        .route(Route::get("https://b.example.org", "/x").reply(Reply::json("{}")))
+        .start()
+        .await
+        .unwrap();
+    let pace = |n| NonZeroU32::new(n).unwrap();
+    // 50/s, no burst: 11 requests to one host span at least 10 intervals of 20 ms.
+    let config = ClientConfig {
+        host_pacing: HostPacing::Paced(HostPace::per_second(pace(50), pace(1))),
+        ..ClientConfig::replaying(server.origin())
+    };
+    let http = HttpClient::new(config).unwrap();
+    let client = http.for_provider(ProviderPolicy::default());
+    // Both hosts go to the one replay origin, yet each keeps its own pace: keyed by the
+    // original host, they run side by side (serialised they would take 420 ms).
+    let (a, b) = tokio::join!(at_once(&client, "a.example.org", 11), async {
+        at_once(&client, "b.example.org", 11).await
+    });
+    let paced = Duration::from_millis(195);
+    assert!(a >= paced && b >= paced, "each upstream host is paced: {a:?} {b:?}");
+    assert!(a.max(b) < Duration::from_millis(400), "hosts are paced apart: {a:?} {b:?}");
+    assert_eq!(server.requests().len(), 22, "waiting, never dropping");
+
+    // A platform's override replaces the default pace for its requests: 4 at 10/s, no burst.
+    let slow = http.for_provider(ProviderPolicy {
+        host_pace: Some(HostPace::per_second(pace(10), pace(1))),
+        ..ProviderPolicy::default()
+    });
+    let took = at_once(&slow, "a.example.org", 4).await;
+    assert!(took >= Duration::from_millis(295), "the override paces: {took:?}");
 }

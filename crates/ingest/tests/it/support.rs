@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use freehire_domain::{BoardKey, CountryCode, Provider};
-use freehire_ingest::http::{BackoffConfig, ClientConfig, HttpClient, RetryConfig};
+use freehire_ingest::http::{BackoffConfig, ClientConfig, HostPacing, HttpClient, RetryConfig};
 use freehire_ingest::replay::{ReplayServer, Route};
 use freehire_ingest::{BoardListing, BoardTarget, IngestError, SeenSet, SourceConfig, Sources};
 
@@ -24,9 +24,12 @@ pub fn read(name: &str) -> String {
     std::fs::read_to_string(careerkit(name)).unwrap()
 }
 
-/// The defaults with millisecond retry delays, replaying to `server`.
+/// The defaults with millisecond retry delays and no per-host pacing (the adapters' tests
+/// send many requests to one recorded host; `http.rs` tests the pacing), replaying to
+/// `server`.
 pub fn fast_config(server: &ReplayServer) -> ClientConfig {
     ClientConfig {
+        host_pacing: HostPacing::Off,
         retry: RetryConfig { retries: 2, delay: Duration::from_millis(1) },
         rate_limit_backoff: BackoffConfig {
             retries: 6,

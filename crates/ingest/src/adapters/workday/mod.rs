@@ -34,7 +34,7 @@ use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) const PLATFORM: Platform = Platform {
-    policy: ProviderPolicy { pace_per_second: None, rate_limit_backoff: true },
+    policy: ProviderPolicy { pace_per_second: None, host_pace: None, rate_limit_backoff: true },
     ..Platform::of::<Workday>("workday", |base| Arc::new(Workday(base)))
 };
 
