@@ -115,8 +115,8 @@ async fn throughput(backend: &str, db: &TestDb) {
 
     let secs: u64 = std::env::var("BENCH_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
     for (what, header) in [
-        ("cookie", format!("cookie: {cookie}")),
-        ("api key", format!("authorization: Bearer {key}")),
+        ("the session cookie", format!("cookie: {cookie}")),
+        ("an API key", format!("authorization: Bearer {key}")),
     ] {
         let request = format!("GET /api/v1/auth/me HTTP/1.1\r\nhost: bench\r\n{header}\r\n\r\n");
         let rate = load(&addr, request.into_bytes(), Duration::from_secs(secs)).await;
