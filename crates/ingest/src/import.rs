@@ -22,15 +22,50 @@ pub struct BoardRow {
     pub company: String,
 }
 
+/// Line numbers from byte offsets. The csv reader's own line count is one short in CRLF files
+/// (a record there starts at the `\n` of the line before it), so both parsers count lines from
+/// the record's byte offset instead.
+struct LineIndex<'a> {
+    bytes: &'a [u8],
+    newlines: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        let newlines = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i);
+        Self { bytes, newlines: newlines.collect() }
+    }
+
+    /// The 1-based line a record starting at `byte` is on.
+    fn line_at(&self, byte: u64) -> u64 {
+        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(self.bytes.len());
+        while self.bytes.get(end).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
+            end += 1;
+        }
+        self.newlines.partition_point(|&at| at < end) as u64 + 1
+    }
+
+    /// The line of a csv position (0 when there is none).
+    fn of(&self, position: Option<&csv::Position>) -> u64 {
+        position.map_or(0, |p| self.line_at(p.byte()))
+    }
+}
+
 fn csv_error(line: u64, column: &str, message: impl Into<String>) -> IngestError {
     IngestError::Csv { line, column: column.to_owned(), message: message.into() }
 }
 
 /// Parses a board import file. A missing required header is one error for line 1; otherwise
-/// there is one result per data row, in file order. Blank lines are skipped.
-pub fn parse_board_csv(input: impl Read) -> Vec<Result<BoardRow, IngestError>> {
+/// there is one result per data row, in file order. Blank lines are skipped. Line numbers are
+/// right in LF and CRLF files alike.
+pub fn parse_board_csv(mut input: impl Read) -> Vec<Result<BoardRow, IngestError>> {
+    let mut bytes = Vec::new();
+    if let Err(e) = input.read_to_end(&mut bytes) {
+        return vec![Err(csv_error(1, "-", e.to_string()))];
+    }
+    let lines = LineIndex::new(&bytes);
     let mut reader =
-        csv::ReaderBuilder::new().trim(csv::Trim::All).flexible(false).from_reader(input);
+        csv::ReaderBuilder::new().trim(csv::Trim::All).flexible(false).from_reader(&bytes[..]);
     let headers = match reader.headers() {
         Ok(h) => h.clone(),
         Err(e) => return vec![Err(csv_error(1, "-", e.to_string()))],
@@ -51,12 +86,11 @@ pub fn parse_board_csv(input: impl Read) -> Vec<Result<BoardRow, IngestError>> {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                let line = e.position().map_or(0, csv::Position::line);
-                out.push(Err(csv_error(line, "-", e.to_string())));
+                out.push(Err(csv_error(lines.of(e.position()), "-", e.to_string())));
                 continue;
             }
         };
-        let line = record.position().map_or(0, csv::Position::line);
+        let line = lines.of(record.position());
         let field = |i: usize| record.get(i).unwrap_or_default();
         out.push(row(
             line,
@@ -114,19 +148,8 @@ pub struct CatalogueRow {
 /// row, in file order; a missing header is one error for line 1. A URL recognition refuses is
 /// an error naming the line, the `url` column and the reason.
 pub fn parse_catalogue_csv(text: &str) -> Vec<Result<CatalogueRow, IngestError>> {
-    // Lines are counted from the record's byte offset: in CRLF files (the bundled
-    // catalogue's) the reader's line count is one short and a record starts at the `\n` of
-    // the line before it.
-    let bytes = text.as_bytes();
-    let newlines: Vec<usize> =
-        bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
-    let line_at = |byte: u64| {
-        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
-        while bytes.get(end).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
-            end += 1;
-        }
-        newlines.partition_point(|&at| at < end) as u64 + 1
-    };
+    // The bundled catalogue's files are CRLF: lines come from byte offsets ([`LineIndex`]).
+    let lines = LineIndex::new(text.as_bytes());
     let mut reader =
         csv::ReaderBuilder::new().trim(csv::Trim::All).flexible(false).from_reader(text.as_bytes());
     let headers = match reader.headers() {
@@ -140,10 +163,9 @@ pub fn parse_catalogue_csv(text: &str) -> Vec<Result<CatalogueRow, IngestError>>
     reader
         .records()
         .map(|record| {
-            let record = record.map_err(|e| {
-                csv_error(e.position().map_or(0, |p| line_at(p.byte())), "-", e.to_string())
-            })?;
-            let line = record.position().map_or(0, |p| line_at(p.byte()));
+            let record =
+                record.map_err(|e| csv_error(lines.of(e.position()), "-", e.to_string()))?;
+            let line = lines.of(record.position());
             let company = record.get(n_col).unwrap_or_default();
             let url = record.get(u_col).unwrap_or_default();
             let recognized =
@@ -188,6 +210,16 @@ mod tests {
         assert!(err(2).starts_with("line 4, column company"), "{}", err(2));
         assert!(err(3).starts_with("line 5, column board"), "{}", err(3));
         assert_eq!(rows[4].as_ref().unwrap().key.board, "acme.wd1.myworkdayjobs.com/Careers");
+        // The same file with CRLF line ends names the same lines.
+        let crlf = parse_board_csv(file.replace('\n', "\r\n").as_bytes());
+        let lines: Vec<String> = crlf
+            .iter()
+            .map(|r| match r {
+                Ok(row) => row.line.to_string(),
+                Err(e) => e.to_string().split(',').next().unwrap_or_default().to_owned(),
+            })
+            .collect();
+        assert_eq!(lines, ["2", "line 3", "line 4", "line 5", "6"], "{crlf:?}");
     }
 
     #[test]
