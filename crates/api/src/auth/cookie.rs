@@ -1,10 +1,10 @@
 //! The session cookie on the wire: `freehire_session`, HttpOnly, `SameSite=Lax`, `Path=/`,
 //! `Secure` when [`CookieConfig::secure`] (serve over HTTPS in production), `Max-Age` the
-//! session's lifetime. Signing out sends the same cookie empty with `Max-Age=0`.
+//! session's lifetime. Signing out sends the same cookie empty with `Max-Age=0`. The wire
+//! form is [`freehire_app::accounts::cookie`]'s, shared with the web pages.
 
 use axum::http::{HeaderMap, HeaderValue, header::COOKIE};
-use cookie::{Cookie, SameSite};
-use freehire_app::accounts::{SESSION_COOKIE, Session};
+use freehire_app::accounts::{SESSION_COOKIE, Session, cookie};
 
 /// How the session cookie is sent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -16,44 +16,29 @@ pub struct CookieConfig {
 impl CookieConfig {
     /// The `Set-Cookie` value that stores `session`.
     pub fn set(&self, session: &Session, max_age: chrono::Duration) -> HeaderValue {
-        let cookie = Cookie::build((SESSION_COOKIE, session.token.clone()))
-            .http_only(true)
-            .same_site(SameSite::Lax)
-            .path("/")
-            .secure(self.secure)
-            .max_age(cookie::time::Duration::seconds(max_age.num_seconds()))
-            .build();
-        header(&cookie)
+        header(cookie::set_session(session, max_age, self.secure))
     }
 
     /// The `Set-Cookie` value that removes the session.
     pub fn clear(&self) -> HeaderValue {
-        let cookie = Cookie::build((SESSION_COOKIE, ""))
-            .http_only(true)
-            .same_site(SameSite::Lax)
-            .path("/")
-            .secure(self.secure)
-            .max_age(cookie::time::Duration::ZERO)
-            .build();
-        header(&cookie)
+        header(cookie::clear_session(self.secure))
     }
 }
 
-fn header(cookie: &Cookie<'_>) -> HeaderValue {
+/// A `Set-Cookie` value as a header value.
+pub fn header(value: String) -> HeaderValue {
     // A JWT and the attributes are visible ASCII: always a valid header value.
-    HeaderValue::from_str(&cookie.to_string()).unwrap_or_else(|_| HeaderValue::from_static(""))
+    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// The value of the cookie `name` the request's `Cookie` headers carry, if any.
+pub fn value(headers: &HeaderMap, name: &str) -> Option<String> {
+    cookie::cookie_value(headers.get_all(COOKIE).iter().filter_map(|v| v.to_str().ok()), name)
 }
 
 /// The session token the request's `Cookie` headers carry, if any.
 pub fn session_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(Cookie::split_parse)
-        .filter_map(Result::ok)
-        .find(|c| c.name() == SESSION_COOKIE && !c.value().is_empty())
-        .map(|c| c.value().to_owned())
+    value(headers, SESSION_COOKIE)
 }
 
 #[cfg(test)]

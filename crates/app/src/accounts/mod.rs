@@ -19,6 +19,7 @@
 
 pub mod code;
 mod config;
+pub mod cookie;
 mod error;
 mod keys;
 mod mail;
