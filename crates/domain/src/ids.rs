@@ -65,6 +65,27 @@ numeric_id! {
     BoardId, "board_id"
 }
 
+numeric_id! {
+    /// An application record: addresses it under `/me/applications/{id}` (always with its
+    /// owner), for applications whose posting was pruned.
+    ApplicationId, "application_id"
+}
+
+numeric_id! {
+    /// A saved search, under `/me/saved-searches/{id}`, always with its owner.
+    SavedSearchId, "saved_search_id"
+}
+
+numeric_id! {
+    /// A saved search's subscription (one channel), under `/me/subscriptions/{id}`.
+    SubscriptionId, "subscription_id"
+}
+
+numeric_id! {
+    /// An entry of the notification history, under `/me/notifications/{id}`.
+    NotificationId, "notification_id"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

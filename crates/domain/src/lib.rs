@@ -14,6 +14,11 @@
 //! - **Accounts**: [`Email`], [`Password`] (never printed), [`Username`], [`Timezone`],
 //!   [`Language`], [`ApiKeyName`], [`Role`], [`ApiKeyScope`], [`CodePurpose`], and the stored
 //!   [`User`] and [`ApiKey`].
+//! - **Tracking**: [`Stage`] (its [`StageGroup`] column, rank, silence threshold),
+//!   [`EventKind`], [`EventSource`], [`check_applied_on`], the silence clock ([`silence`]) and
+//!   the follow-up draft ([`followup_draft`], [`elapsed_wording`]); saved searches' [`Channel`] and
+//!   [`DigestFrequency`], [`NotificationKind`], and the ids [`ApplicationId`],
+//!   [`SavedSearchId`], [`SubscriptionId`], [`NotificationId`].
 //! - **Boards**: [`Board`], [`NewBoard`], [`BoardHealth`] and the cooldown schedule.
 //! - **Slugs** (reference §3.12): [`slugify`], [`company_slug`], [`company_key`], [`job_slug`].
 //!
@@ -22,11 +27,13 @@
 mod account;
 mod board;
 mod error;
+mod followup;
 mod ids;
 mod job;
 mod provider;
 mod slug;
 mod structured;
+mod tracking;
 mod vocab;
 
 pub use account::{
@@ -38,14 +45,21 @@ pub use board::{
     Board, BoardHealth, COOLDOWN_BASE, COOLDOWN_CAP, COOLDOWN_THRESHOLD, NewBoard, cooldown_for,
 };
 pub use error::DomainError;
-pub use ids::{ApiKeyId, BoardId, JobId, UserId};
+pub use followup::{
+    FollowupDraft, FollowupInput, Silence, SilenceState, elapsed_wording, followup_draft, silence,
+};
+pub use ids::{
+    ApiKeyId, ApplicationId, BoardId, JobId, NotificationId, SavedSearchId, SubscriptionId, UserId,
+};
 pub use job::{Facets, Job, JobPosting, MAX_EXPERIENCE_YEARS, Salary, effective_posted_at};
 pub use provider::{BoardKey, CountryCode, Provider};
 pub use slug::{
     CompanySlug, PublicSlug, SHORTCODE_LEN, company_key, company_slug, job_slug, shortcode, slugify,
 };
 pub use structured::Structured;
+pub use tracking::{APPLIED_ON_MAX_AGE_DAYS, check_applied_on};
 pub use vocab::{
-    ApiKeyScope, BoardStatus, Category, ClosedReason, CodePurpose, EducationLevel, EmploymentType,
-    EnglishLevel, Region, Role, SalaryPeriod, Seniority, TechFlag, WorkMode,
+    ApiKeyScope, BoardStatus, Category, Channel, ClosedReason, CodePurpose, DigestFrequency,
+    EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource, NotificationKind, Region,
+    Role, SalaryPeriod, Seniority, Stage, StageGroup, TechFlag, WorkMode,
 };

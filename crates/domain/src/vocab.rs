@@ -292,3 +292,57 @@ mod tests {
         assert_eq!(non_tech, 12);
     }
 }
+
+vocabulary! {
+    /// An application's stage (reference §7.2), in pipeline order. [`Stage::group`] gives its
+    /// board column, [`Stage::rank`] its forward order, [`Stage::is_terminal`] whether it is
+    /// settled.
+    Stage, "stage" {
+        Preparing = "preparing", Applied = "applied", Screening = "screening",
+        Responded = "responded", Interview = "interview", Offer = "offer",
+        Accepted = "accepted", Rejected = "rejected", Withdrawn = "withdrawn",
+        Expired = "expired",
+    }
+}
+
+vocabulary! {
+    /// A tracking board column (reference §7.2): the stages it holds are [`StageGroup::stages`].
+    StageGroup, "group" {
+        Preparing = "preparing", Applied = "applied", Interview = "interview", Offer = "offer",
+        Closed = "closed",
+    }
+}
+
+vocabulary! {
+    /// What an `application_events` row records (reference §7.1).
+    EventKind, "kind" {
+        Viewed = "viewed", Saved = "saved", Unsaved = "unsaved", Dismissed = "dismissed",
+        Undismissed = "undismissed", Applied = "applied", StageSet = "stage_set",
+        StageCleared = "stage_cleared", Note = "note", FollowedUp = "followed_up",
+        TrackCleared = "track_cleared",
+    }
+}
+
+vocabulary! {
+    /// Who or what recorded an event.
+    EventSource, "source" { User = "user", Import = "import", Mail = "mail", Assistant = "assistant" }
+}
+
+vocabulary! {
+    /// How a subscription's digests are delivered.
+    Channel, "channel" { Email = "email", Webhook = "webhook" }
+}
+
+vocabulary! {
+    /// How often saved-search digests go out: as soon as the worker matches (`instant`), once a
+    /// day at the digest hour, or once a week (Mondays) at the digest hour.
+    DigestFrequency, "digest_frequency" { Instant = "instant", Daily = "daily", Weekly = "weekly" }
+}
+
+vocabulary! {
+    /// What a notification in the history is.
+    NotificationKind, "kind" {
+        Digest = "digest", Reminder = "reminder", NudgeSilent = "nudge_silent",
+        NudgeInterview = "nudge_interview",
+    }
+}
