@@ -30,6 +30,12 @@
 //! owns goes with it when it is deleted, owner-scoped methods never reach another account's
 //! rows, and a one-time code is judged and consumed (or its wrong attempt counted) in one
 //! transaction that holds its row, comparing hashes in constant time.
+//!
+//! Tracking ([`TrackingRepo`], model types in [`tracking`]) lives in `user_jobs`,
+//! `applications`, `application_events` and `job_reminders`: every mutation appends its ledger
+//! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
+//! once per user, and an application outlives its posting (`job_id` nulled, company, role and
+//! the snapshot of the posting kept).
 
 #[macro_use]
 mod sql;
@@ -48,6 +54,7 @@ mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tracking;
 mod url;
 
 use std::sync::Arc;
@@ -65,10 +72,15 @@ pub use model::{
 };
 pub use ports::{
     AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
-    ScheduleRepo, Store,
+    ScheduleRepo, Store, TrackingRepo,
 };
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
+pub use tracking::{
+    Application, ApplyOptions, Card, CardList, ExportRow, ImportEvent, ImportRow, Imported, Marks,
+    SlugSet, Snapshot, StageCounts, Track, TrackChange, TrackedDetail, TrackedEvent,
+    TrackingFilter,
+};
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 
 /// The health check's statement: one cheap read of the catalogue table, so a database that

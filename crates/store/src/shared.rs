@@ -10,6 +10,7 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+pub(crate) mod tracking;
 
 use std::marker::PhantomData;
 

@@ -27,6 +27,7 @@ mod ingest;
 mod jobs;
 mod outbox;
 mod schedule;
+mod tracking;
 
 /// The adapter bodies both backends share, on PostgreSQL.
 type Shared = crate::shared::Shared<sqlx::Postgres>;

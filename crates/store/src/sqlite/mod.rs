@@ -23,6 +23,7 @@ mod ingest;
 mod jobs;
 mod outbox;
 mod schedule;
+mod tracking;
 
 /// The adapter bodies both backends share, on SQLite.
 type Shared = crate::shared::Shared<sqlx::Sqlite>;

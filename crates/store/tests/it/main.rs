@@ -13,6 +13,7 @@ mod jobs;
 mod outages;
 mod outbox;
 mod schedule;
+mod tracking;
 mod writer_lease;
 
 /// Generates one `#[tokio::test]` per backend for each suite function
@@ -130,6 +131,50 @@ conformance! {
         a_token_hash_names_its_key_and_owner,
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
+    ],
+}
+
+/// Generates one `#[tokio::test]` per backend for each suite function
+/// `crate::<module>::<test>(&TestDb)`, for behaviours that also read or change the database
+/// beside the ports (counters, reminder rows, a pruned job).
+macro_rules! conformance_db {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite_db {
+            $( mod $module { $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::sqlite().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+        mod postgres_db {
+            $( mod $module { $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::postgres().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+    };
+}
+
+conformance_db! {
+    tracking: [
+        marks_are_set_cleared_and_read_as_slug_sets,
+        applying_snapshots_the_posting_and_counts_once_per_user,
+        reapplying_on_another_day_redates_the_applied_event,
+        concurrent_applies_count_each_user_once,
+        stage_and_notes_changes_are_ledgered_and_counted,
+        a_save_schedules_a_reminder_that_unsave_dismiss_and_apply_cancel,
+        an_application_survives_its_jobs_deletion,
+        owner_scoped_methods_never_reach_another_users_rows,
+        the_list_filters_pages_and_orders_by_last_change,
+        export_lists_every_application_with_its_events,
+        importing_twice_creates_nothing_new,
     ],
 }
 
