@@ -848,6 +848,8 @@ where
                 .bind(event.kind.as_str())
                 .bind(event.signal.unwrap_or(""))
                 .bind(Stamp(event.occurred_at))
+                .bind(app.job_id.map(|j| j.get()))
+                .bind(owner.get())
                 .fetch_one(&mut *conn)
                 .await?;
             if same == 0 {

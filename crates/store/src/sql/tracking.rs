@@ -168,9 +168,11 @@ pub(crate) const INSERT_IMPORTED_EVENT: &str = "INSERT INTO application_events (
      source_ref) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'import', $9) \
      ON CONFLICT (user_id, source, source_ref) WHERE source_ref IS NOT NULL DO NOTHING";
 
-/// Whether the application already has this event (kind `$2`, signal `$3`, time `$4`).
+/// Whether the application (`$1`, of job `$5`) already has this event (kind `$2`, signal
+/// `$3`, time `$4`), recorded on it or on its job before it existed, among owner `$6`'s.
 pub(crate) const SAME_EVENT: &str = "SELECT count(*) FROM application_events \
-     WHERE application_id = $1 AND kind = $2 AND COALESCE(signal, '') = $3 AND occurred_at = $4";
+     WHERE user_id = $6 AND (application_id = $1 OR (application_id IS NULL AND job_id IS NOT NULL \
+     AND job_id = $5)) AND kind = $2 AND COALESCE(signal, '') = $3 AND occurred_at = $4";
 
 /// The digest hour and the time zone a reminder is due in (settings, else the account's).
 pub(crate) const REMINDER_CLOCK: &str = "SELECT CAST(ns.digest_hour AS BIGINT) AS digest_hour, \
