@@ -5,7 +5,7 @@
 //! human-readable message (kept from the first API version), `code` the stable machine code,
 //! `param` the request parameter at fault when there is one. Errors of the lower layers become
 //! an `ApiError` here ([`From`] for [`AppError`], [`AccountError`], [`StoreError`],
-//! [`SearchError`] and [`IndexError`]); no route builds a body by hand. Server-side failures
+//! [`SearchError`], [`IndexError`] and [`TrackingError`]); no route builds a body by hand. Server-side failures
 //! keep their cause as the error's source: it is logged, and answered with a generic message,
 //! never leaked. An error may carry response headers (a 429's `Retry-After`:
 //! [`ApiError::with_headers`]).
@@ -19,6 +19,7 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
 use freehire_search::{IndexError, SearchError};
 use freehire_store::StoreError;
@@ -56,6 +57,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// The resource exists in another state (another worker holds it, …).
     Conflict,
+    /// A follow-up draft was asked for an application that is not silent.
+    NotSilent,
     /// Too many requests; retry later.
     RateLimited,
     /// The action needs a paid plan.
@@ -72,7 +75,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 18] = [
+    pub const ALL: [Self; 19] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
@@ -85,6 +88,7 @@ impl ErrorCode {
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Conflict,
+        Self::NotSilent,
         Self::RateLimited,
         Self::PaymentRequired,
         Self::SearchUnavailable,
@@ -108,6 +112,7 @@ impl ErrorCode {
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Conflict => "conflict",
+            Self::NotSilent => "not_silent",
             Self::RateLimited => "rate_limited",
             Self::PaymentRequired => "payment_required",
             Self::SearchUnavailable => "search_unavailable",
@@ -132,7 +137,7 @@ impl ErrorCode {
             Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict => StatusCode::CONFLICT,
+            Self::Conflict | Self::NotSilent => StatusCode::CONFLICT,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::SearchUnavailable | Self::Unavailable | Self::Timeout => {
@@ -300,6 +305,21 @@ impl From<AccountError> for ApiError {
     }
 }
 
+impl From<TrackingError> for ApiError {
+    fn from(e: TrackingError) -> Self {
+        let message = e.to_string();
+        match e {
+            TrackingError::NotFound(m) => Self::not_found(m),
+            TrackingError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            TrackingError::NotSilent => Self::new(ErrorCode::NotSilent, message),
+            TrackingError::Domain(d) => d.into(),
+            TrackingError::Store(e) => e.into(),
+        }
+    }
+}
+
 /// The error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({
@@ -377,6 +397,7 @@ mod tests {
             ("not_found", 404),
             ("method_not_allowed", 405),
             ("conflict", 409),
+            ("not_silent", 409),
             ("rate_limited", 429),
             ("payment_required", 402),
             ("search_unavailable", 503),

@@ -90,6 +90,8 @@ use crate::{ErrorBody, ErrorCode};
         (name = "search", description = "The search grammar over the search index."),
         (name = "companies", description = "Companies derived from the open jobs."),
         (name = "meta", description = "This document."),
+        (name = "tracking", description = "Your saved, dismissed and applied jobs, their \
+            stages, notes, timelines and follow-ups (cookie or API key)."),
     ),
 )]
 pub struct ApiDoc;
@@ -208,6 +210,7 @@ pub mod code {
         NotFound,
         MethodNotAllowed,
         Conflict,
+        NotSilent,
         RateLimited,
         PaymentRequired,
         SearchUnavailable,
@@ -285,6 +288,10 @@ const fn meaning(code: ErrorCode) -> &'static str {
         ErrorCode::NotFound => "the addressed resource does not exist.",
         ErrorCode::MethodNotAllowed => "the path does not have this method.",
         ErrorCode::Conflict => "the resource exists in another state.",
+        ErrorCode::NotSilent => {
+            "the application is not silent (still within its stage's days, or settled): no \
+             follow-up is due."
+        }
         ErrorCode::RateLimited => "too many requests; retry later.",
         ErrorCode::PaymentRequired => "the action needs a paid plan.",
         ErrorCode::SearchUnavailable => {

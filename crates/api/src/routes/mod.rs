@@ -1,5 +1,6 @@
 //! Route handlers, one file per resource, and [`api`], the one place they are mounted.
 
+pub mod applications;
 pub mod auth;
 pub mod companies;
 pub mod health;
@@ -7,6 +8,7 @@ pub mod jobs;
 pub mod me;
 pub mod openapi;
 pub mod search;
+pub mod tracking;
 
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -40,7 +42,25 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(me::change_password))
         .routes(routes!(me::create_key))
         .routes(routes!(me::list_keys))
-        .routes(routes!(me::delete_key));
+        .routes(routes!(me::delete_key))
+        .routes(routes!(tracking::view))
+        .routes(routes!(tracking::apply))
+        .routes(routes!(tracking::save, tracking::unsave))
+        .routes(routes!(tracking::dismiss, tracking::undismiss))
+        .routes(routes!(tracking::update, tracking::clear_track))
+        .routes(routes!(tracking::clear_stage))
+        .routes(routes!(tracking::list))
+        .routes(routes!(tracking::viewed))
+        .routes(routes!(tracking::saved))
+        .routes(routes!(tracking::dismissed))
+        .routes(routes!(tracking::pipeline))
+        .routes(routes!(tracking::followups))
+        .routes(routes!(tracking::export))
+        .routes(routes!(tracking::import))
+        .routes(routes!(tracking::detail))
+        .routes(routes!(tracking::followup_draft, tracking::record_followup))
+        .routes(routes!(applications::update, applications::delete))
+        .routes(routes!(applications::clear_stage));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .nest("/api/v1", v1)
