@@ -303,8 +303,8 @@ impl SavedSearches {
         now: DateTime<Utc>,
     ) -> Result<Subscribed> {
         let search = self.get(owner, id).await?;
-        let query = JobQuery::from_query_str(&search.query, Endpoint::Search)
-            .map_err(|e| SavedSearchError::Search(e.into()))?;
+        let query =
+            JobQuery::from_query_str(&search.query, Endpoint::Search).map_err(stored_query)?;
         if !query.narrows() {
             return Err(SavedSearchError::UnfilteredSearch);
         }
@@ -390,8 +390,8 @@ impl SavedSearches {
             return Err(missing);
         }
         let shared = self.store.shared_search(slug).await?.ok_or(missing)?;
-        let query = JobQuery::from_query_str(&shared.query, Endpoint::Search)
-            .map_err(|e| SavedSearchError::Search(e.into()))?;
+        let query =
+            JobQuery::from_query_str(&shared.query, Endpoint::Search).map_err(stored_query)?;
         let index = self.search.get().await.map_err(SavedSearchError::SearchUnavailable)?;
         let (results, _) = crate::search::hits(index.as_ref(), &query, now).await?;
         Ok(SharedBoard {
@@ -440,6 +440,13 @@ impl SavedSearches {
         }
         Ok(url.to_string())
     }
+}
+
+/// A stored query the grammar no longer reads: our fault, not the caller's.
+fn stored_query(e: freehire_search::SearchError) -> SavedSearchError {
+    SavedSearchError::Search(AppError::Config(format!(
+        "a stored saved-search query no longer parses: {e}"
+    )))
 }
 
 /// A taken name from the store, in the service's words.
