@@ -36,6 +36,12 @@
 //! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
 //! once per user, and an application outlives its posting (`job_id` nulled, company, role and
 //! the snapshot of the posting kept).
+//! Saved searches ([`SavedSearchRepo`], migration 0009) live in `saved_searches`,
+//! `subscriptions`, `notification_settings` and the reads of `user_notifications`: a name is
+//! unique per owner compared case-insensitively (a taken one is [`StoreError::Conflict`]), the
+//! per-owner cap is counted and kept in the insert's transaction holding the owner's row, a
+//! webhook secret goes in but never comes back out, and settings read as the defaults until
+//! written.
 
 #[macro_use]
 mod sql;
@@ -50,6 +56,7 @@ mod plan;
 mod ports;
 mod postgres;
 mod rows;
+mod saved_searches;
 mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
@@ -72,9 +79,14 @@ pub use model::{
 };
 pub use ports::{
     AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
-    ScheduleRepo, Store, TrackingRepo,
+    SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
 };
 pub use postgres::PgStore;
+pub use saved_searches::{
+    DEFAULT_DIGEST_HOUR, NewSavedSearch, NewSubscription, Notification, NotificationJobs,
+    NotificationPage, NotificationSettings, NotifiedJob, SavedSearch, SavedSearchInsert,
+    SavedSearchPatch, SharedSearch, Subscription,
+};
 pub use sqlite::SqliteStore;
 pub use tracking::{
     Application, ApplyOptions, Card, CardList, ExportRow, ImportEvent, ImportRow, Imported, Marks,

@@ -18,6 +18,7 @@ use crate::{
 };
 
 pub(crate) mod accounts;
+pub(crate) mod saved_searches;
 pub(crate) mod tracking;
 
 /// PostgreSQL text cannot hold NUL; some sources emit it. Both backends drop it alike.

@@ -10,6 +10,7 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+mod saved_searches;
 pub(crate) mod tracking;
 
 use std::marker::PhantomData;

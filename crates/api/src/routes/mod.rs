@@ -6,7 +6,9 @@ pub mod companies;
 pub mod health;
 pub mod jobs;
 pub mod me;
+pub mod notifications;
 pub mod openapi;
+pub mod saved_searches;
 pub mod search;
 pub mod tracking;
 
@@ -60,7 +62,18 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tracking::detail))
         .routes(routes!(tracking::followup_draft, tracking::record_followup))
         .routes(routes!(applications::update, applications::delete))
-        .routes(routes!(applications::clear_stage));
+        .routes(routes!(applications::clear_stage))
+        .routes(routes!(saved_searches::list))
+        .routes(routes!(saved_searches::create))
+        .routes(routes!(saved_searches::update))
+        .routes(routes!(saved_searches::delete))
+        .routes(routes!(saved_searches::subscribe))
+        .routes(routes!(saved_searches::unsubscribe))
+        .routes(routes!(saved_searches::shared_board))
+        .routes(routes!(notifications::list))
+        .routes(routes!(notifications::jobs))
+        .routes(routes!(notifications::settings))
+        .routes(routes!(notifications::put_settings));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .nest("/api/v1", v1)

@@ -9,11 +9,11 @@ use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use reqwest::{Method, Response};
-use url::{Host, Url};
+use url::Url;
 
 use super::config::{ClientConfig, HostPace, HostPacing, SsrfPolicy, UPSTREAM_HOST_HEADER};
 use super::pacing::{HostLimiter, HostLimiters};
-use super::ssrf::{GuardedResolver, Refusal, is_forbidden_ip};
+use super::ssrf::{GuardedResolver, Refusal, internal_host};
 use crate::IngestError;
 use crate::error_chain;
 
@@ -110,17 +110,10 @@ impl HttpClient {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(refuse("only http and https are allowed".to_owned()));
         }
-        if self.inner.config.ssrf == SsrfPolicy::Enforce {
-            let internal = match url.host() {
-                Some(Host::Ipv4(ip)) => is_forbidden_ip(ip.into()),
-                Some(Host::Ipv6(ip)) => is_forbidden_ip(ip.into()),
-                Some(Host::Domain(name)) => is_loopback_name(name),
-                None => return Err(refuse("no host".to_owned())),
-            };
-            if internal {
-                let host = url.host_str().unwrap_or_default();
-                return Err(refuse(format!("{host} is an internal address")));
-            }
+        if self.inner.config.ssrf == SsrfPolicy::Enforce
+            && let Some(reason) = internal_host(url)
+        {
+            return Err(refuse(reason));
         }
         if let Some(origin) = &self.inner.config.replay {
             return Ok((origin.rewrite(url), Some(url.origin().ascii_serialization())));
@@ -278,12 +271,6 @@ impl Fetcher {
             })
             .await
     }
-}
-
-/// `localhost` and its subdomains, which always name the loopback interface (RFC 6761).
-fn is_loopback_name(name: &str) -> bool {
-    let last = name.trim_end_matches('.').rsplit('.').next().unwrap_or_default();
-    last.eq_ignore_ascii_case("localhost")
 }
 
 fn method_name(method: &Method) -> &'static str {

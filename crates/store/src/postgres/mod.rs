@@ -26,6 +26,7 @@ mod companies;
 mod ingest;
 mod jobs;
 mod outbox;
+mod saved_searches;
 mod schedule;
 mod tracking;
 

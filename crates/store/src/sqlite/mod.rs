@@ -22,6 +22,7 @@ mod companies;
 mod ingest;
 mod jobs;
 mod outbox;
+mod saved_searches;
 mod schedule;
 mod tracking;
 
@@ -117,6 +118,12 @@ impl SqliteStore {
     /// The pool, for adapters of later capabilities that share the database.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// The one writer connection's pool (test support writes rows the ports do not).
+    #[cfg(feature = "testing")]
+    pub(crate) fn writer(&self) -> &SqlitePool {
+        &self.writer
     }
 
     /// A write transaction on the writer connection, holding the write lock from the start.
