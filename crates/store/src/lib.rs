@@ -40,6 +40,7 @@ mod companies;
 mod error;
 mod health;
 mod model;
+mod notify;
 mod plan;
 mod ports;
 mod postgres;
@@ -63,9 +64,14 @@ pub use model::{
     OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
     SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
+pub use notify::{
+    DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
+    DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
+    NotificationRecord, NotifiedJob, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
+};
 pub use ports::{
-    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
-    ScheduleRepo, Store,
+    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
+    OutboxRepo, ScheduleRepo, Store,
 };
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;

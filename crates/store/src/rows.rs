@@ -18,6 +18,7 @@ use crate::{
 };
 
 pub(crate) mod accounts;
+pub(crate) mod notify;
 
 /// PostgreSQL text cannot hold NUL; some sources emit it. Both backends drop it alike.
 fn no_nul(s: &str) -> Cow<'_, str> {

@@ -21,6 +21,7 @@ mod clusters;
 mod companies;
 mod ingest;
 mod jobs;
+mod notify;
 mod outbox;
 mod schedule;
 
@@ -116,6 +117,12 @@ impl SqliteStore {
     /// The pool, for adapters of later capabilities that share the database.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// The writer pool (test seeding writes through it).
+    #[cfg(feature = "testing")]
+    pub(crate) fn writer_pool(&self) -> &SqlitePool {
+        &self.writer
     }
 
     /// A write transaction on the writer connection, holding the write lock from the start.

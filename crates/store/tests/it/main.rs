@@ -10,6 +10,7 @@ mod fixtures;
 mod health;
 mod ingest;
 mod jobs;
+mod notify;
 mod outages;
 mod outbox;
 mod schedule;
@@ -166,4 +167,42 @@ async fn sqlite_migrations_from_two_stores_take_turns() {
     ra.unwrap();
     rb.unwrap();
     a.ping().await.unwrap();
+}
+
+/// One `#[tokio::test]` per backend for each suite function `crate::<module>::<test>(&TestDb)`
+/// that needs the database itself (a second pool, seeding).
+macro_rules! conformance_db {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite_db {
+            $( mod $module { $(
+                #[tokio::test]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::sqlite().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+        mod postgres_db {
+            $( mod $module { $(
+                #[tokio::test]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::postgres().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+    };
+}
+
+conformance_db! {
+    notify: [
+        the_cursor_moves_by_compare_and_set_with_its_matches,
+        a_digest_takes_at_most_the_cap_and_is_recorded_with_its_delivery,
+        deliveries_are_leased_retried_and_finished,
+        reminders_fire_once_and_say_whether_they_still_apply,
+        a_nudge_is_recorded_once_per_episode,
+        concurrent_digest_claims_take_each_digest_once,
+    ],
 }
