@@ -24,6 +24,7 @@ mod digest;
 pub mod message;
 mod nudge;
 mod remind;
+pub mod run;
 pub mod schedule;
 pub mod webhook;
 
@@ -34,6 +35,7 @@ use freehire_mail::Mailer;
 use freehire_store::Store;
 
 pub use message::{LIST_LIMIT, Links};
+pub use run::{Cadences, NotifyArgs, run_engines};
 pub use webhook::{WebhookConfig, WebhookError, WebhookSender};
 
 use crate::AppError;
