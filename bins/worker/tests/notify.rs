@@ -65,7 +65,7 @@ fn worker(db: &Path, mail: &Path, id: &str) -> Command {
     c.arg("--notify-once")
         .env("FREEHIRE_DATABASE_URL", format!("sqlite://{}", db.display()))
         .env("FREEHIRE_MAIL_DIR", mail)
-        .env("FREEHIRE_WEBHOOK_ALLOW_PRIVATE", "true")
+        .env("FREEHIRE_WEBHOOK_ALLOW_PRIVATE", "1")
         .env("FREEHIRE_NOTIFY_LEASE_SECS", "1")
         .env("FREEHIRE_WORKER_ID", id)
         .env_remove("FREEHIRE_SMTP_URL")

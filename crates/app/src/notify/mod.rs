@@ -131,15 +131,18 @@ impl Notifier {
     /// One pass of every engine, in order: match, digest, remind, nudge, deliver (so what a
     /// pass records is sent in the same pass).
     pub async fn run_pass(&self, now: DateTime<Utc>) -> Result<PassStats, AppError> {
-        let mut stats = PassStats::default();
-        stats.digests = self.send_digests(now).await?;
-        let (fired, cancelled) = self.fire_reminders(now).await?;
-        stats.reminders = fired;
-        stats.cancelled = cancelled;
-        stats.nudges = self.nudge(now).await?;
+        let digests = self.send_digests(now).await?;
+        let (reminders, cancelled) = self.fire_reminders(now).await?;
+        let nudges = self.nudge(now).await?;
         let (sent, failed) = self.deliver(now).await?;
-        stats.sent = sent;
-        stats.failed = failed;
-        Ok(stats)
+        Ok(PassStats {
+            digests,
+            sent,
+            failed,
+            reminders,
+            cancelled,
+            nudges,
+            ..PassStats::default()
+        })
     }
 }

@@ -51,7 +51,7 @@ pub struct NotifyArgs {
 
     /// Let webhooks reach loopback and private addresses (tests, closed networks).
     #[arg(long, env = "FREEHIRE_WEBHOOK_ALLOW_PRIVATE", default_value_t = false,
-        action = clap::ArgAction::Set)]
+        action = clap::ArgAction::Set, value_parser = clap::builder::BoolishValueParser::new())]
     pub webhook_allow_private: bool,
 
     /// The SMTP server mail goes through; unset writes `.eml` files under the mail folder.
