@@ -15,6 +15,9 @@
 //!   imports it through board recognition (`freehire boards seed`);
 //! - [`demo`]: the offline demo: recorded boards crawled through the real adapters against a
 //!   local replay server (`cargo xtask run --demo`, the browser suite);
+//! - [`notify`]: the notification engines the worker runs (match new jobs against saved-search
+//!   subscriptions with the percolator, digests, deliveries by email and signed webhook,
+//!   saved-job reminders, silence and interview nudges);
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search`]: search as a use case (the degrade-and-retry on a refused filter, agent-search
 //!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
@@ -56,6 +59,7 @@ pub mod demo;
 pub mod describe;
 mod error;
 pub mod ingest;
+pub mod notify;
 pub mod process;
 pub mod rederive;
 pub mod reindex;

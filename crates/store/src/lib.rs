@@ -52,6 +52,7 @@ mod companies;
 mod error;
 mod health;
 mod model;
+mod notify;
 mod plan;
 mod ports;
 mod postgres;
@@ -77,9 +78,14 @@ pub use model::{
     OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
     SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
+pub use notify::{
+    DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
+    DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
+    NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
+};
 pub use ports::{
-    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
-    SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
+    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
+    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{

@@ -15,6 +15,11 @@ use crate::{
     KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
     Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
     Sessions, UnseenScope, Upserted, UserList,
+    notify::{
+        DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
+        DueDelivery, DueReminder, NewNotification, NewNudge, NotificationRecord, NudgeCandidate,
+        ReminderId, Subscriber,
+    },
     saved_searches::{
         NewSavedSearch, NewSubscription, NotificationJobs, NotificationPage, NotificationSettings,
         SavedSearch, SavedSearchInsert, SavedSearchPatch, SharedSearch, Subscription,
@@ -660,6 +665,110 @@ pub trait SavedSearchRepo: Send + Sync {
     ) -> Result<bool>;
 }
 
+/// The notification engines' storage (reference §8.1–§8.2, §7.4): the match cursor and
+/// `subscription_matches`, digest claims, the `notification_deliveries` queue, firing
+/// `job_reminders`, and `application_nudges`. Every claim is safe with several workers:
+/// `FOR UPDATE SKIP LOCKED` and compare-and-set on PostgreSQL, the one writer transaction on
+/// SQLite.
+#[async_trait]
+pub trait NotifyRepo: Send + Sync {
+    /// Where engine cursor `name` stands (0 when it never moved).
+    async fn engine_cursor(&self, name: &str) -> Result<i64>;
+
+    /// Every active subscription with its saved search's query, by id.
+    async fn subscribers(&self) -> Result<Vec<Subscriber>>;
+
+    /// In one transaction: moves cursor `name` from `from` to `to` (compare-and-set) and
+    /// records `matches` (`(subscription, job)`, already recorded ones and ones whose
+    /// subscription or job is gone skipped). `false`, writing nothing, when the cursor was not
+    /// at `from` (another worker took the batch).
+    async fn record_matches(
+        &self,
+        name: &str,
+        from: i64,
+        to: i64,
+        matches: &[(SubscriptionId, JobId)],
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Active subscriptions with unnotified matches, with their owners' settings, by id.
+    async fn digest_candidates(&self) -> Result<Vec<DigestCandidate>>;
+
+    /// In one transaction, under the subscription's row lock (skipped when another worker
+    /// holds it): unless `last_digest_sent_at` moved from `claim.expected_last_sent`, takes
+    /// the oldest `claim.cap` unnotified matches, records the digest notification first, queues
+    /// its delivery (email to the account's address, or the webhook URL), marks the matches
+    /// notified by it and stamps `last_digest_sent_at = now`. `None` when there was nothing to
+    /// take or the claim lost.
+    async fn take_digest(
+        &self,
+        claim: &DigestClaim<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Digest>>;
+
+    /// Leases up to `limit` pending deliveries due at `now` (unleased, or their lease ran out)
+    /// to `worker` until `now + lease`, oldest due first, with what their message is made of.
+    async fn claim_deliveries(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DueDelivery>>;
+
+    /// Ends `worker`'s attempt at a delivery (counting it) and releases the lease; `false`
+    /// when `worker` no longer held it.
+    async fn finish_delivery(
+        &self,
+        id: DeliveryId,
+        worker: &str,
+        outcome: &DeliveryOutcome,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Leases up to `limit` pending reminders due at `now` to `worker` (a lease older than
+    /// `lease` is dead), with what decides whether each still fires.
+    async fn claim_reminders(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DueReminder>>;
+
+    /// In one transaction: marks `worker`'s reminder fired and records its notification and
+    /// deliveries. `None` when `worker` no longer held a pending reminder.
+    async fn fire_reminder(
+        &self,
+        id: ReminderId,
+        worker: &str,
+        notification: &NewNotification,
+        now: DateTime<Utc>,
+    ) -> Result<Option<NotificationId>>;
+
+    /// Cancels `worker`'s pending reminder (the job closed, the user applied or unsaved).
+    async fn cancel_reminder(&self, id: ReminderId, worker: &str) -> Result<bool>;
+
+    /// Applications on the silence clock, or with a `stage_set interview` event recorded at or
+    /// after `since` that has no interview-prep nudge, with their nudged episodes, by id.
+    async fn nudge_candidates(&self, since: DateTime<Utc>) -> Result<Vec<NudgeCandidate>>;
+
+    /// In one transaction: records the nudge and its notification and deliveries, unless
+    /// its episode was nudged already (`None`).
+    async fn record_nudge(
+        &self,
+        nudge: &NewNudge,
+        now: DateTime<Utc>,
+    ) -> Result<Option<NotificationId>>;
+
+    /// The owner's notifications, oldest first (the engines' view; the history routes page
+    /// their own).
+    async fn notifications_of(&self, owner: UserId) -> Result<Vec<NotificationRecord>>;
+
+    /// The owner's deliveries, by id.
+    async fn deliveries_of(&self, owner: UserId) -> Result<Vec<DeliveryRecord>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -673,6 +782,7 @@ pub trait Store:
     + AccountRepo
     + TrackingRepo
     + SavedSearchRepo
+    + NotifyRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

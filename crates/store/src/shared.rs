@@ -10,6 +10,7 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+mod notify;
 mod saved_searches;
 pub(crate) mod tracking;
 

@@ -7,6 +7,8 @@
 
 use std::{str::FromStr, sync::Arc};
 
+pub mod seed;
+
 use crate::{NotifiedJob, PgStore, SqliteLocation, SqliteStore, Store, bind::Stamp};
 use sqlx::{Connection, Executor, PgConnection, postgres::PgConnectOptions};
 
@@ -80,6 +82,33 @@ impl TestDb {
         match &self.cleanup {
             Cleanup::Postgres { url, schema, .. } => Some((url.clone(), schema.clone())),
             Cleanup::Sqlite { .. } => None,
+        }
+    }
+
+    /// A second store on the same database with a pool of its own (another worker's).
+    #[allow(clippy::expect_used)]
+    pub async fn second_store(&self) -> Arc<dyn Store> {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => Arc::new(
+                SqliteStore::connect(&SqliteLocation::File(file.clone()))
+                    .await
+                    .expect("open sqlite again"),
+            ),
+            Cleanup::Postgres { url, schema, .. } => {
+                let options = PgConnectOptions::from_str(url)
+                    .expect("postgres url")
+                    .options([("search_path", schema.as_str())])
+                    .application_name(schema);
+                Arc::new(PgStore::connect_with(options).await.expect("connect postgres again"))
+            }
+        }
+    }
+
+    /// Seeding for this database's tests (rows of tables other slices own).
+    pub async fn seed(&self) -> seed::Seed {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => seed::Seed::sqlite_file(file).await,
+            Cleanup::Postgres { store, .. } => seed::Seed::Postgres(store.pool().clone()),
         }
     }
 

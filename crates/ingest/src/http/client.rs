@@ -13,7 +13,7 @@ use url::Url;
 
 use super::config::{ClientConfig, HostPace, HostPacing, SsrfPolicy, UPSTREAM_HOST_HEADER};
 use super::pacing::{HostLimiter, HostLimiters};
-use super::ssrf::{GuardedResolver, Refusal, internal_host};
+use super::ssrf::{GuardedResolver, check_target, refusal_of};
 use crate::IngestError;
 use crate::error_chain;
 
@@ -106,15 +106,8 @@ impl HttpClient {
     /// public-looking name that would resolve to an internal address goes unchecked there,
     /// because replay resolves nothing upstream.
     fn route(&self, url: &Url) -> Result<(Url, Option<String>), IngestError> {
-        let refuse = |reason: String| IngestError::Refused { url: url.to_string(), reason };
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(refuse("only http and https are allowed".to_owned()));
-        }
-        if self.inner.config.ssrf == SsrfPolicy::Enforce
-            && let Some(reason) = internal_host(url)
-        {
-            return Err(refuse(reason));
-        }
+        check_target(url, self.inner.config.ssrf)
+            .map_err(|reason| IngestError::Refused { url: url.to_string(), reason })?;
         if let Some(origin) = &self.inner.config.replay {
             return Ok((origin.rewrite(url), Some(url.origin().ascii_serialization())));
         }
@@ -285,12 +278,8 @@ fn redirect_target(current: &Url, resp: &Response) -> Option<Url> {
 /// Maps a send error: the resolver's refusal becomes [`IngestError::Refused`], the rest
 /// [`IngestError::Network`].
 fn send_error(url: &Url, err: reqwest::Error) -> IngestError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
-    while let Some(e) = source {
-        if let Some(refusal) = e.downcast_ref::<Refusal>() {
-            return IngestError::Refused { url: url.to_string(), reason: refusal.to_string() };
-        }
-        source = e.source();
+    if let Some(reason) = refusal_of(&err) {
+        return IngestError::Refused { url: url.to_string(), reason };
     }
     IngestError::Network { url: url.to_string(), source: err }
 }

@@ -4,6 +4,8 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
+use std::sync::Arc;
+
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use url::{Host, Url};
 
@@ -11,6 +13,49 @@ use crate::IngestError;
 
 /// How long [`check_public_destination`] waits for a host name to resolve.
 pub const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+use super::SsrfPolicy;
+
+/// Whether `url` may be dialled under `policy`, before any name is resolved: only http and
+/// https, and under [`SsrfPolicy::Enforce`] no internal IP literal and no `localhost` name
+/// (other names are checked by the resolver of [`guarded_client_builder`] when dialled).
+/// `Err` says why not.
+pub fn check_target(url: &Url, policy: SsrfPolicy) -> Result<(), String> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err("only http and https are allowed".to_owned());
+    }
+    if policy == SsrfPolicy::Enforce {
+        if let Some(reason) = internal_host(url) {
+            return Err(reason);
+        }
+    }
+    Ok(())
+}
+
+/// A `reqwest` client builder for requests to user-given URLs (webhooks): no proxy, no
+/// redirects, and under [`SsrfPolicy::Enforce`] a resolver that refuses a host when any of its
+/// addresses is internal. Pair it with [`check_target`] for IP literals, and read a refusal
+/// back with [`refusal_of`].
+pub fn guarded_client_builder(policy: SsrfPolicy) -> reqwest::ClientBuilder {
+    let builder = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy();
+    match policy {
+        SsrfPolicy::Enforce => {
+            builder.dns_resolver(Arc::new(GuardedResolver { allowed_host: None }))
+        }
+        SsrfPolicy::AllowPrivateTargets => builder,
+    }
+}
+
+/// The guard's reason when `err` (from a client of [`guarded_client_builder`]) is its refusal.
+pub fn refusal_of(err: &reqwest::Error) -> Option<String> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = source {
+        if let Some(refusal) = e.downcast_ref::<Refusal>() {
+            return Some(refusal.to_string());
+        }
+        source = e.source();
+    }
+    None
+}
 
 /// Whether an address is internal: loopback, private, link-local (cloud metadata included),
 /// shared/CGNAT, unspecified, broadcast, multicast, documentation, benchmarking or reserved,

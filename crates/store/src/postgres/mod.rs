@@ -25,6 +25,7 @@ mod clusters;
 mod companies;
 mod ingest;
 mod jobs;
+mod notify;
 mod outbox;
 mod saved_searches;
 mod schedule;

@@ -292,7 +292,11 @@ where
         Self::event(conn, owner, app.map(|a| a.id), Some(job.id), slug, kind, None, now, now).await
     }
 
-    async fn cancel_reminder(conn: &mut DB::Connection, owner: UserId, job: JobId) -> Result<()> {
+    async fn cancel_pending_reminder(
+        conn: &mut DB::Connection,
+        owner: UserId,
+        job: JobId,
+    ) -> Result<()> {
         sqlx::query(sql::CANCEL_REMINDER)
             .bind(owner.get())
             .bind(job.get())
@@ -351,7 +355,7 @@ where
                 marks.counted = true;
                 marks.dirty = true;
             }
-            Self::cancel_reminder(conn, owner, job.id).await?;
+            Self::cancel_pending_reminder(conn, owner, job.id).await?;
         }
         let date = at.date_naive().to_string();
         let job_id = job.map(|j| j.id).or(app.job_id);
@@ -478,7 +482,7 @@ where
                     marks.dirty = true;
                     let kind = EventKind::Unsaved;
                     Self::job_event(conn, owner, &job, app.as_ref(), kind, now).await?;
-                    Self::cancel_reminder(conn, owner, job.id).await?;
+                    Self::cancel_pending_reminder(conn, owner, job.id).await?;
                 }
             }
             JobOp::Dismiss(dismissed) => {
@@ -487,7 +491,7 @@ where
                     marks.dirty = true;
                     let kind = EventKind::Dismissed;
                     Self::job_event(conn, owner, &job, app.as_ref(), kind, now).await?;
-                    Self::cancel_reminder(conn, owner, job.id).await?;
+                    Self::cancel_pending_reminder(conn, owner, job.id).await?;
                 } else if !dismissed && marks.marks.dismissed_at.is_some() {
                     marks.marks.dismissed_at = None;
                     marks.dirty = true;
@@ -562,7 +566,7 @@ where
             JobOp::Clear => {
                 let mut cleared = false;
                 if marks.marks.saved_at.take().is_some() {
-                    Self::cancel_reminder(conn, owner, job.id).await?;
+                    Self::cancel_pending_reminder(conn, owner, job.id).await?;
                     marks.dirty = true;
                     cleared = true;
                 }

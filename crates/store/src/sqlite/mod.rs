@@ -21,6 +21,7 @@ mod clusters;
 mod companies;
 mod ingest;
 mod jobs;
+mod notify;
 mod outbox;
 mod saved_searches;
 mod schedule;
@@ -123,6 +124,12 @@ impl SqliteStore {
     /// The one writer connection's pool (test support writes rows the ports do not).
     #[cfg(feature = "testing")]
     pub(crate) fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    /// The writer pool (test seeding writes through it).
+    #[cfg(feature = "testing")]
+    pub(crate) fn writer_pool(&self) -> &SqlitePool {
         &self.writer
     }
 

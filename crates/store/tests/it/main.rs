@@ -10,6 +10,7 @@ mod fixtures;
 mod health;
 mod ingest;
 mod jobs;
+mod notify;
 mod outages;
 mod outbox;
 mod saved_searches;
@@ -206,6 +207,14 @@ conformance_db! {
         the_list_filters_pages_and_orders_by_last_change,
         export_lists_every_application_with_its_events,
         importing_twice_creates_nothing_new,
+    ],
+    notify: [
+        the_cursor_moves_by_compare_and_set_with_its_matches,
+        a_digest_takes_at_most_the_cap_and_is_recorded_with_its_delivery,
+        deliveries_are_leased_retried_and_finished,
+        reminders_fire_once_and_say_whether_they_still_apply,
+        a_nudge_is_recorded_once_per_episode,
+        concurrent_digest_claims_take_each_digest_once,
     ],
 }
 
