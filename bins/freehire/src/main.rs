@@ -25,6 +25,20 @@ struct Cli {
 enum Command {
     /// Search the index the worker fills (the filters of `GET /api/v1/jobs/search`).
     Search(commands::search::SearchCommand),
+    /// Track jobs and applications on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY).
+    Track {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(subcommand)]
+        command: commands::remote::TrackCommand,
+    },
+    /// Your saved searches on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY).
+    SavedSearches {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(subcommand)]
+        command: commands::remote::SavedSearchesCommand,
+    },
     #[command(flatten)]
     Catalogue(Catalogue),
 }
@@ -77,6 +91,13 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     let command = match cli.command {
         // Search reads the index only: no database needed.
         Command::Search(cmd) => return commands::search::run(cmd, &mut std::io::stdout()).await,
+        Command::Track { remote, command } => {
+            return commands::remote::track(&remote, command, &mut std::io::stdout()).await;
+        }
+        Command::SavedSearches { remote, command } => {
+            return commands::remote::saved_searches(&remote, command, &mut std::io::stdout())
+                .await;
+        }
         Command::Catalogue(command) => command,
     };
     let store = commands::open(&cli.database_url).await?;

@@ -5,6 +5,7 @@ pub mod ingest;
 pub mod jobs;
 pub mod migrate;
 pub mod reindex;
+pub mod remote;
 pub mod search;
 pub mod users;
 

@@ -1,0 +1,137 @@
+//! `freehire track …` and `freehire saved-searches …` against a real API server over HTTP
+//! (an in-process `freehire_api::serve` on a SQLite file), authenticated by a key minted with
+//! `freehire keys create`: the commands need only `FREEHIRE_API_URL` and `FREEHIRE_API_KEY`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use chrono::Utc;
+use freehire_domain::{Facets, JobPosting, Provider};
+
+/// `freehire ARGS` with `env`: (success, stdout, stderr).
+fn freehire(env: &[(&str, &str)], args: &[&str], stdin: &str) -> (bool, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_freehire"));
+    cmd.args(args)
+        .env_remove("DATABASE_URL")
+        .env_remove("FREEHIRE_API_KEY")
+        .env_remove("FREEHIRE_API_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn posting(id: &str, title: &str) -> JobPosting {
+    JobPosting {
+        source: Provider::parse("manual").unwrap(),
+        external_id: id.into(),
+        url: format!("https://acme.example/jobs/{id}"),
+        title: title.into(),
+        company: "Acme".into(),
+        location: "Berlin, Germany".into(),
+        description: "<p>Build systems.</p>".into(),
+        remote: false,
+        posted_at: None,
+        facets: Facets { skills: vec!["rust".into()], ..Facets::default() },
+        salary: None,
+        role_fingerprint: String::new(),
+        structured: Default::default(),
+    }
+}
+
+// scenario: The command line tracks jobs through the HTTP API with a key
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_tracks_jobs_through_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("data/freehire.db").display());
+    let db = [("FREEHIRE_DATABASE_URL", url.as_str())];
+    let (ok, _, err) =
+        freehire(&db, &["users", "create", "me@example.com", "--verified"], "correct horse\n");
+    assert!(ok, "{err}");
+    let (ok, key, err) = freehire(&db, &["keys", "create", "--user", "me@example.com"], "");
+    assert!(ok, "{err}");
+    let key = key.trim().to_owned();
+
+    let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
+    store
+        .upsert_jobs(&[posting("1", "Rust Engineer"), posting("2", "Go Engineer")], Utc::now())
+        .await
+        .unwrap();
+    let list = store.list_open_jobs(freehire_store::ListPage::new(10, 0)).await.unwrap();
+    let slug_of = |title: &str| {
+        list.jobs.iter().find(|j| j.title == title).unwrap().public_slug.as_str().to_owned()
+    };
+    let (rust, go) = (slug_of("Rust Engineer"), slug_of("Go Engineer"));
+
+    let mail = tempfile::tempdir().unwrap();
+    let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(freehire_api::serve(
+        listener,
+        freehire_api::AppState::new(store, accounts),
+        std::future::pending(),
+    ));
+    let env = [("FREEHIRE_API_URL", base.as_str()), ("FREEHIRE_API_KEY", key.as_str())];
+    let run = |args: &[&str]| freehire(&env, args, "");
+
+    let (ok, out, err) = run(&["track", "save", &go]);
+    assert!(ok && out.contains(&format!("saved {go}")), "{out}{err}");
+    let today = Utc::now().date_naive();
+    let (ok, out, err) = run(&["track", "apply", &rust, "--on", &today.to_string()]);
+    assert!(ok && out.contains("applied"), "{out}{err}");
+    let (ok, out, err) = run(&["track", "stage", &rust, "interview"]);
+    assert!(ok && out.contains(&format!("{rust}: interview")), "{out}{err}");
+    let (ok, _, err) = run(&["track", "note", &rust, "Call with Dana on Friday"]);
+    assert!(ok, "{err}");
+
+    let (ok, out, err) = run(&["track", "list"]);
+    assert!(ok, "{err}");
+    assert!(out.contains(&rust) && out.contains("interview") && out.contains(&go), "{out}");
+    assert!(out.contains("of 2 tracked jobs"), "{out}");
+    let (ok, out, _) = run(&["track", "list", "--filter", "board", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(ok && json["data"].as_array().unwrap().len() == 1, "{out}");
+    assert_eq!(json["data"][0]["stage"], "interview");
+
+    // Refusals carry the server's words; a bad stage never leaves the machine.
+    let (ok, _, err) = run(&["track", "apply", &rust, "--on", "2999-01-01"]);
+    assert!(!ok && err.contains("applied_on"), "{err}");
+    let (ok, _, err) = run(&["track", "save", "no-such-job-abcdefgh"]);
+    assert!(!ok && err.contains("404"), "{err}");
+    let (ok, _, err) = run(&["track", "stage", &rust, "ghosted"]);
+    assert!(!ok && err.contains("allowed values"), "{err}");
+
+    let (ok, out, err) =
+        run(&["saved-searches", "add", "Rust in Berlin", "skills=rust&cities=berlin"]);
+    assert!(ok && out.contains("Rust in Berlin"), "{out}{err}");
+    let id: String = out.split_whitespace().nth(2).unwrap().to_owned();
+    let (ok, _, err) = run(&["saved-searches", "add", "rust in berlin", "skills=go"]);
+    assert!(!ok && err.contains("name"), "{err}");
+    let (ok, _, err) = run(&["saved-searches", "add", "Bad", "seniority=wizard"]);
+    assert!(!ok && err.contains("query"), "{err}");
+    let (ok, out, _) = run(&["saved-searches", "list"]);
+    assert!(ok && out.contains("Rust in Berlin") && out.contains("1 saved searches"), "{out}");
+    let (ok, out, err) = run(&["saved-searches", "rm", &id]);
+    assert!(ok && out.contains("deleted"), "{out}{err}");
+    let (ok, _, err) = run(&["saved-searches", "rm", &id]);
+    assert!(!ok && err.contains("404"), "{err}");
+
+    // Without a key, or with a wrong one, nothing happens.
+    let (ok, _, err) = freehire(&[("FREEHIRE_API_URL", base.as_str())], &["track", "list"], "");
+    assert!(!ok && err.contains("FREEHIRE_API_KEY"), "{err}");
+    let wrong = [("FREEHIRE_API_URL", base.as_str()), ("FREEHIRE_API_KEY", "fhk_wrong")];
+    let (ok, _, err) = freehire(&wrong, &["track", "list"], "");
+    assert!(!ok && err.contains("401"), "{err}");
+}

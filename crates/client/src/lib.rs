@@ -1,0 +1,19 @@
+//! # freehire-client
+//!
+//! A typed client for the freehire HTTP API, authenticated by an API key
+//! (`Authorization: Bearer fhk_…`). The command line's remote commands (`freehire track …`,
+//! `freehire saved-searches …`) go through it, so they work against any server, local or
+//! remote, with nothing but a URL and a key (`FREEHIRE_API_URL`, `FREEHIRE_API_KEY`).
+//!
+//! - [`Client`]: one method per route it calls, answers decoded into the [`wire`] shapes;
+//! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
+//!   message a person sees is the server's, naming the field.
+//!
+//! The client holds no state beyond its connection pool; it never retries a write.
+
+mod client;
+mod error;
+pub mod wire;
+
+pub use client::{Client, DEFAULT_API_URL};
+pub use error::ClientError;
