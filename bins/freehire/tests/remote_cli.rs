@@ -70,7 +70,7 @@ async fn the_command_line_tracks_jobs_through_the_api() {
         .unwrap();
     let list = store.list_open_jobs(freehire_store::ListPage::new(10, 0)).await.unwrap();
     let slug_of = |title: &str| {
-        list.jobs.iter().find(|j| j.title == title).unwrap().public_slug.as_str().to_owned()
+        list.jobs.iter().find(|j| j.posting.title == title).unwrap().public_slug.as_str().to_owned()
     };
     let (rust, go) = (slug_of("Rust Engineer"), slug_of("Go Engineer"));
 
