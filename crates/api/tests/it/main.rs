@@ -17,3 +17,4 @@ mod outages;
 mod ratelimit;
 mod search;
 mod server;
+mod tracking;
