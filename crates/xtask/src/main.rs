@@ -155,6 +155,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-search", "engine"),
     ("freehire-search", "percolate"),
     ("freehire-api", "auth"),
+    ("freehire-api", "tracking"),
     ("freehire-web", "page"),
 ];
 
