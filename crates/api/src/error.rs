@@ -19,6 +19,7 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::saved_searches::SavedSearchError;
 use freehire_domain::DomainError;
 use freehire_search::{IndexError, SearchError};
 use freehire_store::StoreError;
@@ -50,6 +51,8 @@ pub enum ErrorCode {
     Forbidden,
     /// The search engine refused the query as a whole.
     InvalidQuery,
+    /// A search for every job (no filter, no text) cannot be subscribed to.
+    UnfilteredSearch,
     /// The addressed resource does not exist.
     NotFound,
     /// The route exists, the method does not.
@@ -72,7 +75,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 18] = [
+    pub const ALL: [Self; 19] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
@@ -82,6 +85,7 @@ impl ErrorCode {
         Self::Unauthorized,
         Self::Forbidden,
         Self::InvalidQuery,
+        Self::UnfilteredSearch,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Conflict,
@@ -105,6 +109,7 @@ impl ErrorCode {
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",
             Self::InvalidQuery => "invalid_query",
+            Self::UnfilteredSearch => "unfiltered_search",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Conflict => "conflict",
@@ -120,9 +125,10 @@ impl ErrorCode {
     /// The status code answered with this code: the one table.
     pub const fn status(self) -> StatusCode {
         match self {
-            Self::InvalidParameter | Self::InvalidQuery | Self::BadRequest => {
-                StatusCode::BAD_REQUEST
-            }
+            Self::InvalidParameter
+            | Self::InvalidQuery
+            | Self::UnfilteredSearch
+            | Self::BadRequest => StatusCode::BAD_REQUEST,
             Self::UriTooLong => StatusCode::URI_TOO_LONG,
             Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -300,6 +306,34 @@ impl From<AccountError> for ApiError {
     }
 }
 
+impl From<SavedSearchError> for ApiError {
+    fn from(e: SavedSearchError) -> Self {
+        let message = e.to_string();
+        match e {
+            SavedSearchError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            SavedSearchError::Domain(d) => d.into(),
+            SavedSearchError::UnfilteredSearch => {
+                Self::new(ErrorCode::UnfilteredSearch, message).with_param("query")
+            }
+            SavedSearchError::LimitReached => {
+                Self::new(ErrorCode::Conflict, message).with_param("saved_searches")
+            }
+            SavedSearchError::Conflict { field, .. } => {
+                Self::new(ErrorCode::Conflict, message).with_param(field)
+            }
+            SavedSearchError::NotFound(_) => Self::new(ErrorCode::NotFound, message),
+            SavedSearchError::SearchUnavailable(_) => Self::new(
+                ErrorCode::SearchUnavailable,
+                "search is not available: the search index cannot be read now",
+            ),
+            SavedSearchError::Search(e) => e.into(),
+            SavedSearchError::Store(e) => e.into(),
+        }
+    }
+}
+
 /// The error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({
@@ -374,6 +408,7 @@ mod tests {
             ("unauthorized", 401),
             ("forbidden", 403),
             ("invalid_query", 400),
+            ("unfiltered_search", 400),
             ("not_found", 404),
             ("method_not_allowed", 405),
             ("conflict", 409),

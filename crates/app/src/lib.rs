@@ -23,6 +23,8 @@
 //!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
 //!   become the HTTP search grammar;
 //! - [`describe`]: a job description rendered as HTML, plain text or Markdown;
+//! - [`saved_searches`]: saved searches, their email and webhook subscriptions, notification
+//!   settings, the notification history and the public shared boards;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
 //! - [`search_slot`]: the search index a server reads, opened lazily (shared by the API and
@@ -58,6 +60,7 @@ pub mod notify;
 pub mod process;
 pub mod rederive;
 pub mod reindex;
+pub mod saved_searches;
 pub mod search;
 pub mod search_engine;
 pub mod search_slot;

@@ -30,6 +30,13 @@
 //! owns goes with it when it is deleted, owner-scoped methods never reach another account's
 //! rows, and a one-time code is judged and consumed (or its wrong attempt counted) in one
 //! transaction that holds its row, comparing hashes in constant time.
+//!
+//! Saved searches ([`SavedSearchRepo`], migration 0009) live in `saved_searches`,
+//! `subscriptions`, `notification_settings` and the reads of `user_notifications`: a name is
+//! unique per owner compared case-insensitively (a taken one is [`StoreError::Conflict`]), the
+//! per-owner cap is counted and kept in the insert's transaction holding the owner's row, a
+//! webhook secret goes in but never comes back out, and settings read as the defaults until
+//! written.
 
 #[macro_use]
 mod sql;
@@ -45,6 +52,7 @@ mod plan;
 mod ports;
 mod postgres;
 mod rows;
+mod saved_searches;
 mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
@@ -67,13 +75,18 @@ pub use model::{
 pub use notify::{
     DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
     DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
-    NotificationRecord, NotifiedJob, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
+    NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
 };
 pub use ports::{
     AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
-    OutboxRepo, ScheduleRepo, Store,
+    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store,
 };
 pub use postgres::PgStore;
+pub use saved_searches::{
+    DEFAULT_DIGEST_HOUR, NewSavedSearch, NewSubscription, Notification, NotificationJobs,
+    NotificationPage, NotificationSettings, NotifiedJob, SavedSearch, SavedSearchInsert,
+    SavedSearchPatch, SharedSearch, Subscription,
+};
 pub use sqlite::SqliteStore;
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 

@@ -14,6 +14,8 @@ use freehire_domain::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::NotifiedJob;
+
 /// A row of `notification_deliveries`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -103,19 +105,6 @@ pub struct DigestClaim<'a> {
     pub cap: u32,
     /// The notification's title.
     pub title: &'a DigestTitle,
-}
-
-/// One job as a notification lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NotifiedJob {
-    /// The job's public slug.
-    pub slug: String,
-    /// Its title.
-    pub title: String,
-    /// Its company.
-    pub company: String,
-    /// Its location text.
-    pub location: String,
 }
 
 /// A digest a claim took: recorded, its deliveries queued, its matches marked notified.

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{
     ApiKey, ApiKeyId, Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason,
     CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard, NotificationId, Provider,
-    PublicSlug, Role, SubscriptionId, User, UserId,
+    PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
 };
 
 use crate::{
@@ -19,6 +19,10 @@ use crate::{
         DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
         DueDelivery, DueReminder, NewNotification, NewNudge, NotificationRecord, NudgeCandidate,
         ReminderId, Subscriber,
+    },
+    saved_searches::{
+        NewSavedSearch, NewSubscription, NotificationJobs, NotificationPage, NotificationSettings,
+        SavedSearch, SavedSearchInsert, SavedSearchPatch, SharedSearch, Subscription,
     },
 };
 
@@ -531,6 +535,94 @@ pub trait NotifyRepo: Send + Sync {
     async fn deliveries_of(&self, owner: UserId) -> Result<Vec<DeliveryRecord>>;
 }
 
+/// Saved searches, their subscriptions, notification settings and the notification history
+/// as its owner reads it (reference §4.2, §8). Writing the history is the notify engine's.
+///
+/// Every method on a user's own data takes the owner's [`UserId`] and puts it in the `WHERE`
+/// clause: another user's row is `None`/`false`, exactly like a row that does not exist.
+#[async_trait]
+pub trait SavedSearchRepo: Send + Sync {
+    /// Creates a saved search unless the owner has `max_per_user` already (counted and
+    /// inserted in one transaction holding the owner's row, so concurrent inserts cannot pass
+    /// the cap); a name the owner already uses, compared case-insensitively, is
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`.
+    async fn create_saved_search(
+        &self,
+        owner: UserId,
+        new: &NewSavedSearch<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<SavedSearchInsert>;
+
+    /// The owner's saved searches with their subscriptions, oldest first.
+    async fn list_saved_searches(&self, owner: UserId) -> Result<Vec<SavedSearch>>;
+
+    /// One of the owner's saved searches with its subscriptions.
+    async fn saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<Option<SavedSearch>>;
+
+    /// Applies a patch (moving `updated_at`); a taken name is
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`, a taken public
+    /// slug naming `public_slug`. `None` when the owner has no such search.
+    async fn update_saved_search(
+        &self,
+        owner: UserId,
+        id: SavedSearchId,
+        patch: &SavedSearchPatch<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<SavedSearch>>;
+
+    /// Deletes one of the owner's saved searches and its subscriptions; `false` when the owner
+    /// has no such search.
+    async fn delete_saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<bool>;
+
+    /// The shared saved search with this public slug (whoever owns it).
+    async fn shared_search(&self, slug: &str) -> Result<Option<SharedSearch>>;
+
+    /// Subscribes one of the owner's saved searches on a channel, starting at `at`; `None`
+    /// when the owner has no such search. The same channel and destination twice on one search
+    /// is [`StoreError::Conflict`](crate::StoreError::Conflict) naming `channel`.
+    async fn create_subscription(
+        &self,
+        owner: UserId,
+        search: SavedSearchId,
+        new: &NewSubscription<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<Subscription>>;
+
+    /// Deletes one of the owner's subscriptions; `false` when the owner has no such one.
+    async fn delete_subscription(&self, owner: UserId, id: SubscriptionId) -> Result<bool>;
+
+    /// The owner's notification settings, the defaults when they never wrote any.
+    async fn notification_settings(&self, owner: UserId) -> Result<NotificationSettings>;
+
+    /// Writes the owner's notification settings (`updated_at` is `at`; the given
+    /// `updated_at` is ignored) and returns them as stored.
+    async fn put_notification_settings(
+        &self,
+        owner: UserId,
+        settings: &NotificationSettings,
+        at: DateTime<Utc>,
+    ) -> Result<NotificationSettings>;
+
+    /// A page of the owner's notification history, newest first, with the counts of all of it.
+    async fn notifications(&self, owner: UserId, page: ListPage) -> Result<NotificationPage>;
+
+    /// One of the owner's notifications with the jobs it lists.
+    async fn notification(
+        &self,
+        owner: UserId,
+        id: NotificationId,
+    ) -> Result<Option<NotificationJobs>>;
+
+    /// Marks one of the owner's notifications read at `at` (a read one keeps its first
+    /// `read_at`); `false` when the owner has no such notification.
+    async fn mark_notification_read(
+        &self,
+        owner: UserId,
+        id: NotificationId,
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -543,6 +635,7 @@ pub trait Store:
     + ScheduleRepo
     + AccountRepo
     + NotifyRepo
+    + SavedSearchRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

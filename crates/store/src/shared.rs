@@ -11,6 +11,7 @@
 
 mod accounts;
 mod notify;
+mod saved_searches;
 
 use std::marker::PhantomData;
 

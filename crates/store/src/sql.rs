@@ -309,3 +309,4 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
 
 pub(crate) mod accounts;
 pub(crate) mod notify;
+pub(crate) mod saved_searches;

@@ -5,7 +5,9 @@ pub mod companies;
 pub mod health;
 pub mod jobs;
 pub mod me;
+pub mod notifications;
 pub mod openapi;
+pub mod saved_searches;
 pub mod search;
 
 use utoipa::OpenApi;
@@ -40,7 +42,18 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(me::change_password))
         .routes(routes!(me::create_key))
         .routes(routes!(me::list_keys))
-        .routes(routes!(me::delete_key));
+        .routes(routes!(me::delete_key))
+        .routes(routes!(saved_searches::list))
+        .routes(routes!(saved_searches::create))
+        .routes(routes!(saved_searches::update))
+        .routes(routes!(saved_searches::delete))
+        .routes(routes!(saved_searches::subscribe))
+        .routes(routes!(saved_searches::unsubscribe))
+        .routes(routes!(saved_searches::shared_board))
+        .routes(routes!(notifications::list))
+        .routes(routes!(notifications::jobs))
+        .routes(routes!(notifications::settings))
+        .routes(routes!(notifications::put_settings));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .nest("/api/v1", v1)

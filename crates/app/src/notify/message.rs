@@ -148,6 +148,7 @@ mod tests {
                     title: format!("Engineer {i}"),
                     company: "Acme".into(),
                     location: if i == 0 { String::new() } else { "Berlin".into() },
+                    url: None,
                 })
                 .collect(),
             total,

@@ -45,6 +45,7 @@ fn base(
             title: c.role_title.clone(),
             company: c.company.clone(),
             location: String::new(),
+            url: None,
         })
         .into_iter()
         .collect();

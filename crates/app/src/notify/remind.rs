@@ -47,6 +47,7 @@ fn notification(r: &DueReminder) -> NewNotification {
             title: r.title.clone(),
             company: r.company.clone(),
             location: r.location.clone(),
+            url: None,
         }],
         deliveries,
     }

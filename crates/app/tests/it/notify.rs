@@ -71,9 +71,11 @@ fn instant() -> DigestSettings {
 pub fn notifier(store: Arc<dyn Store>, mail: &Path, worker: &str) -> Notifier {
     let mut config = NotifyConfig::new(worker);
     config.public_url = "http://freehire.test".to_owned();
-    let webhook =
-        WebhookSender::new(WebhookConfig { allow_private: true, timeout: Duration::from_secs(5) })
-            .unwrap();
+    let webhook = WebhookSender::new(WebhookConfig {
+        policy: freehire_app::saved_searches::WebhookPolicy::AllowPrivate,
+        timeout: Duration::from_secs(5),
+    })
+    .unwrap();
     Notifier::new(store, Arc::new(FileMailer::new(mail)), webhook, config)
 }
 

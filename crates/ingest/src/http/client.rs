@@ -266,12 +266,6 @@ impl Fetcher {
     }
 }
 
-/// `localhost` and its subdomains, which always name the loopback interface (RFC 6761).
-pub(crate) fn is_loopback_name(name: &str) -> bool {
-    let last = name.trim_end_matches('.').rsplit('.').next().unwrap_or_default();
-    last.eq_ignore_ascii_case("localhost")
-}
-
 fn method_name(method: &Method) -> &'static str {
     if *method == Method::POST { "POST" } else { "GET" }
 }

@@ -27,6 +27,7 @@ mod ingest;
 mod jobs;
 mod notify;
 mod outbox;
+mod saved_searches;
 mod schedule;
 
 /// The adapter bodies both backends share, on PostgreSQL.

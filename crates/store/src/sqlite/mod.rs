@@ -23,6 +23,7 @@ mod ingest;
 mod jobs;
 mod notify;
 mod outbox;
+mod saved_searches;
 mod schedule;
 
 /// The adapter bodies both backends share, on SQLite.
@@ -119,9 +120,9 @@ impl SqliteStore {
         &self.pool
     }
 
-    /// The writer pool (test seeding writes through it).
+    /// The one writer connection's pool (test support writes rows the ports do not).
     #[cfg(feature = "testing")]
-    pub(crate) fn writer_pool(&self) -> &SqlitePool {
+    pub(crate) fn writer(&self) -> &SqlitePool {
         &self.writer
     }
 

@@ -41,7 +41,7 @@ impl Seed {
         let store = SqliteStore::connect(&SqliteLocation::File(file.to_path_buf()))
             .await
             .expect("open sqlite for seeding");
-        Seed::Sqlite(store.writer_pool().clone())
+        Seed::Sqlite(store.writer().clone())
     }
 
     /// A saved search.

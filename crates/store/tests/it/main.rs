@@ -13,6 +13,7 @@ mod jobs;
 mod notify;
 mod outages;
 mod outbox;
+mod saved_searches;
 mod schedule;
 mod writer_lease;
 
@@ -132,6 +133,36 @@ conformance! {
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
     ],
+    saved_searches: [
+        saved_searches_are_created_listed_patched_and_deleted,
+        a_name_is_unique_per_owner_case_insensitively,
+        concurrent_inserts_of_one_name_leave_one_search,
+        the_cap_holds_under_concurrent_inserts,
+        sharing_gives_a_stable_public_slug_until_unshared,
+        subscriptions_belong_to_their_search_and_go_with_it,
+        another_owner_reaches_nothing,
+        settings_default_until_written_and_round_trip,
+    ],
+}
+
+/// The notification history's reads, on both backends (they need rows the port does not
+/// write, so they take the test database itself).
+mod history {
+    #[tokio::test]
+    async fn sqlite() {
+        let db = freehire_store::testing::TestDb::sqlite().await;
+        crate::saved_searches::the_history_reads_newest_first_with_its_counts_and_marks_read(&db)
+            .await;
+        db.teardown().await;
+    }
+
+    #[tokio::test]
+    async fn postgres() {
+        let db = freehire_store::testing::TestDb::postgres().await;
+        crate::saved_searches::the_history_reads_newest_first_with_its_counts_and_marks_read(&db)
+            .await;
+        db.teardown().await;
+    }
 }
 
 /// With no `DATABASE_URL` the binaries open the default URL: a SQLite file under `./data`,

@@ -160,6 +160,7 @@ fn reminder_note(owner: UserId) -> NewNotification {
             title: "t".into(),
             company: "c".into(),
             location: "l".into(),
+            url: None,
         }],
         deliveries: vec![NewDelivery {
             channel: Channel::Email,
