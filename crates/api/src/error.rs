@@ -5,7 +5,7 @@
 //! human-readable message (kept from the first API version), `code` the stable machine code,
 //! `param` the request parameter at fault when there is one. Errors of the lower layers become
 //! an `ApiError` here ([`From`] for [`AppError`], [`AccountError`], [`StoreError`],
-//! [`SearchError`] and [`IndexError`]); no route builds a body by hand. Server-side failures
+//! [`SearchError`], [`IndexError`] and [`TrackingError`]); no route builds a body by hand. Server-side failures
 //! keep their cause as the error's source: it is logged, and answered with a generic message,
 //! never leaked. An error may carry response headers (a 429's `Retry-After`:
 //! [`ApiError::with_headers`]).
@@ -20,6 +20,7 @@ use axum::{
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
 use freehire_app::saved_searches::SavedSearchError;
+use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
 use freehire_search::{IndexError, SearchError};
 use freehire_store::StoreError;
@@ -59,6 +60,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// The resource exists in another state (another worker holds it, …).
     Conflict,
+    /// A follow-up draft was asked for an application that is not silent.
+    NotSilent,
     /// Too many requests; retry later.
     RateLimited,
     /// The action needs a paid plan.
@@ -75,7 +78,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 19] = [
+    pub const ALL: [Self; 20] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
@@ -89,6 +92,7 @@ impl ErrorCode {
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Conflict,
+        Self::NotSilent,
         Self::RateLimited,
         Self::PaymentRequired,
         Self::SearchUnavailable,
@@ -113,6 +117,7 @@ impl ErrorCode {
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Conflict => "conflict",
+            Self::NotSilent => "not_silent",
             Self::RateLimited => "rate_limited",
             Self::PaymentRequired => "payment_required",
             Self::SearchUnavailable => "search_unavailable",
@@ -138,7 +143,7 @@ impl ErrorCode {
             Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict => StatusCode::CONFLICT,
+            Self::Conflict | Self::NotSilent => StatusCode::CONFLICT,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::SearchUnavailable | Self::Unavailable | Self::Timeout => {
@@ -334,6 +339,21 @@ impl From<SavedSearchError> for ApiError {
     }
 }
 
+impl From<TrackingError> for ApiError {
+    fn from(e: TrackingError) -> Self {
+        let message = e.to_string();
+        match e {
+            TrackingError::NotFound(m) => Self::not_found(m),
+            TrackingError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            TrackingError::NotSilent => Self::new(ErrorCode::NotSilent, message),
+            TrackingError::Domain(d) => d.into(),
+            TrackingError::Store(e) => e.into(),
+        }
+    }
+}
+
 /// The error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({
@@ -412,6 +432,7 @@ mod tests {
             ("not_found", 404),
             ("method_not_allowed", 405),
             ("conflict", 409),
+            ("not_silent", 409),
             ("rate_limited", 429),
             ("payment_required", 402),
             ("search_unavailable", 503),

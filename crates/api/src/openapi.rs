@@ -92,6 +92,8 @@ use crate::{ErrorBody, ErrorCode};
         (name = "meta", description = "This document."),
         (name = "saved searches", description = "Saved searches, their subscriptions and shared boards."),
         (name = "notifications", description = "The notification history and settings."),
+        (name = "tracking", description = "Your saved, dismissed and applied jobs, their \
+            stages, notes, timelines and follow-ups (cookie or API key)."),
     ),
 )]
 pub struct ApiDoc;
@@ -211,6 +213,7 @@ pub mod code {
         NotFound,
         MethodNotAllowed,
         Conflict,
+        NotSilent,
         RateLimited,
         PaymentRequired,
         SearchUnavailable,
@@ -293,6 +296,10 @@ const fn meaning(code: ErrorCode) -> &'static str {
         ErrorCode::MethodNotAllowed => "the path does not have this method.",
         ErrorCode::Conflict => {
             "the resource exists in another state, or a value is taken (`param` names it)."
+        }
+        ErrorCode::NotSilent => {
+            "the application is not silent (still within its stage's days, or settled): no \
+             follow-up is due."
         }
         ErrorCode::RateLimited => "too many requests; retry later.",
         ErrorCode::PaymentRequired => "the action needs a paid plan.",

@@ -95,6 +95,11 @@ impl AppState {
         freehire_app::catalogue::Catalogue::new(self.store.clone())
     }
 
+    /// The tracking service over the state's store (what the tracking routes call).
+    pub fn tracking(&self) -> freehire_app::tracking::Tracking {
+        freehire_app::tracking::Tracking::new(self.store.clone())
+    }
+
     /// The state's rate limits and trusted proxies as the pages' throttle (the same buckets).
     pub fn throttle(&self) -> Arc<dyn freehire_app::throttle::Throttle> {
         Arc::new(crate::ratelimit::EdgeLimits::new(

@@ -30,6 +30,9 @@
 //! - [`search_slot`]: the search index a server reads, opened lazily (shared by the API and
 //!   the web pages);
 //! - [`catalogue`]: jobs and companies as the pages and routes read them;
+//! - [`tracking`]: application tracking (view, save, dismiss, apply, stages, notes, the
+//!   pipeline, silence and follow-up drafts, CSV export and import), what the tracking routes
+//!   and pages call;
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
@@ -69,5 +72,6 @@ pub mod startup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod throttle;
+pub mod tracking;
 
 pub use error::{AppError, BusyProvider};

@@ -37,6 +37,11 @@
 //! per-owner cap is counted and kept in the insert's transaction holding the owner's row, a
 //! webhook secret goes in but never comes back out, and settings read as the defaults until
 //! written.
+//! Tracking ([`TrackingRepo`], model types in [`tracking`]) lives in `user_jobs`,
+//! `applications`, `application_events` and `job_reminders`: every mutation appends its ledger
+//! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
+//! once per user, and an application outlives its posting (`job_id` nulled, company, role and
+//! the snapshot of the posting kept).
 
 #[macro_use]
 mod sql;
@@ -57,6 +62,7 @@ mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tracking;
 mod url;
 
 use std::sync::Arc;
@@ -79,7 +85,7 @@ pub use notify::{
 };
 pub use ports::{
     AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
-    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store,
+    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{
@@ -88,6 +94,11 @@ pub use saved_searches::{
     SavedSearchPatch, SharedSearch, Subscription,
 };
 pub use sqlite::SqliteStore;
+pub use tracking::{
+    Application, ApplyOptions, Card, CardList, ExportRow, ImportEvent, ImportRow, Imported, Marks,
+    SlugSet, Snapshot, StageCounts, Track, TrackChange, TrackedDetail, TrackedEvent,
+    TrackingFilter,
+};
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 
 /// The health check's statement: one cheap read of the catalogue table, so a database that

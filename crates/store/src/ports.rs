@@ -4,9 +4,9 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    ApiKey, ApiKeyId, Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason,
-    CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard, NotificationId, Provider,
-    PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
+    ApiKey, ApiKeyId, ApplicationId, Board, BoardHealth, BoardId, BoardKey, BoardStatus,
+    ClosedReason, CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard,
+    NotificationId, Provider, PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
 };
 
 use crate::{
@@ -23,6 +23,10 @@ use crate::{
     saved_searches::{
         NewSavedSearch, NewSubscription, NotificationJobs, NotificationPage, NotificationSettings,
         SavedSearch, SavedSearchInsert, SavedSearchPatch, SharedSearch, Subscription,
+    },
+    tracking::{
+        Application, ApplyOptions, CardList, ExportRow, ImportRow, Imported, SlugSet, StageCounts,
+        Track, TrackChange, TrackedDetail, TrackingFilter,
     },
 };
 
@@ -623,6 +627,148 @@ pub trait SavedSearchRepo: Send + Sync {
     ) -> Result<bool>;
 }
 
+/// Application tracking (reference §4.2 "Tracking tables", §7): a user's marks on jobs, their
+/// applications and the append-only event ledger.
+///
+/// Every method takes the owner and never reaches another user's rows (another user's
+/// application id is `None`, like one that does not exist). A slug that names no job is
+/// `None`. Every mutation appends its `application_events` rows in the same transaction, and
+/// runs under the job's row lock (`FOR UPDATE` on PostgreSQL; SQLite's write transaction holds
+/// the database), so `jobs.applied_count` and `jobs.view_count` move once per user however many
+/// requests race. A pending saved-job reminder is created by a save (at save + 3 days, rounded
+/// up to the user's digest hour in their time zone) and cancelled by an unsave, a dismiss or
+/// an application.
+#[async_trait]
+pub trait TrackingRepo: Send + Sync {
+    /// Records a view (the first one counts in `view_count` and appends a `viewed` event).
+    async fn track_view(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Saves (`true`) or unsaves (`false`) the job; a no-op when it already is.
+    async fn track_save(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        saved: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Dismisses (`true`) or undismisses (`false`) the job; a no-op when it already is.
+    async fn track_dismiss(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        dismissed: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Applies: creates or updates the application (applied date, stage `applied` unless it
+    /// is further, the posting's snapshot) and counts the user in `applied_count` once ever.
+    async fn track_apply(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        apply: &ApplyOptions,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Sets the stage and/or the notes, creating the application if there is none (a stage
+    /// past `preparing` also applies, as [`TrackingRepo::track_apply`] at `now`).
+    async fn track_update(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        change: &TrackChange,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Clears the stage and the applied date; the save and the notes stay.
+    async fn track_clear_stage(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Clears the save, the application (applied date, stage, notes); the view stays.
+    async fn track_clear(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Records a follow-up on the job's application (`followed_up_at` and a `followed_up`
+    /// event). `Ok(None)` when the slug names no job; a job without an application gives a
+    /// [`Track`] whose `application` is `None` (nothing written).
+    async fn track_followed_up(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// [`TrackingRepo::track_update`] by the application's id (works after a prune).
+    async fn update_application(
+        &self,
+        owner: UserId,
+        id: ApplicationId,
+        change: &TrackChange,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Application>>;
+
+    /// [`TrackingRepo::track_clear_stage`] by the application's id.
+    async fn clear_application_stage(
+        &self,
+        owner: UserId,
+        id: ApplicationId,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Application>>;
+
+    /// Deletes the application and its events; `false` when the owner has none of that id.
+    async fn delete_application(&self, owner: UserId, id: ApplicationId) -> Result<bool>;
+
+    /// The job's tracking state; `None` when the slug names no job.
+    async fn track_of(&self, owner: UserId, slug: &PublicSlug) -> Result<Option<Track>>;
+
+    /// `limit` of the owner's cards under `filter` from `offset`, most recently changed first,
+    /// and the total.
+    async fn tracking_list(
+        &self,
+        owner: UserId,
+        filter: TrackingFilter,
+        limit: u32,
+        offset: u64,
+    ) -> Result<CardList>;
+
+    /// The slugs of the owner's viewed, saved or dismissed jobs, sorted.
+    async fn tracking_slugs(&self, owner: UserId, set: SlugSet) -> Result<Vec<String>>;
+
+    /// How many of the owner's applications are at each stage.
+    async fn stage_counts(&self, owner: UserId) -> Result<StageCounts>;
+
+    /// The full view of a tracked job: by the job's slug, else (after a prune) by the slug the
+    /// application kept. `None` when the owner tracks nothing there.
+    async fn tracking_detail(&self, owner: UserId, slug: &str) -> Result<Option<TrackedDetail>>;
+
+    /// Every application of the owner with its events, by application id, events oldest first.
+    async fn export_applications(&self, owner: UserId) -> Result<Vec<ExportRow>>;
+
+    /// Imports one row in one transaction: finds the application (by the job of `job_slug`
+    /// when it exists, else by company slug and role title) or creates it, then records the
+    /// event unless one with the same import key, or the same kind, signal and time, is there.
+    async fn import_application_row(
+        &self,
+        owner: UserId,
+        row: &ImportRow<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Imported>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -636,6 +782,7 @@ pub trait Store:
     + AccountRepo
     + NotifyRepo
     + SavedSearchRepo
+    + TrackingRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

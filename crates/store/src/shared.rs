@@ -12,6 +12,7 @@
 mod accounts;
 mod notify;
 mod saved_searches;
+pub(crate) mod tracking;
 
 use std::marker::PhantomData;
 

@@ -154,6 +154,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-search", "query"),
     ("freehire-search", "engine"),
     ("freehire-api", "auth"),
+    ("freehire-api", "tracking"),
     ("freehire-web", "page"),
 ];
 

@@ -1,5 +1,6 @@
 //! Route handlers, one file per resource, and [`api`], the one place they are mounted.
 
+pub mod applications;
 pub mod auth;
 pub mod companies;
 pub mod health;
@@ -9,6 +10,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod saved_searches;
 pub mod search;
+pub mod tracking;
 
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -53,7 +55,30 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(notifications::list))
         .routes(routes!(notifications::jobs))
         .routes(routes!(notifications::settings))
-        .routes(routes!(notifications::put_settings));
+        .routes(routes!(notifications::put_settings))
+        .routes(routes!(tracking::view))
+        .routes(routes!(tracking::apply))
+        .routes(routes!(tracking::save))
+        .routes(routes!(tracking::unsave))
+        .routes(routes!(tracking::dismiss))
+        .routes(routes!(tracking::undismiss))
+        .routes(routes!(tracking::update))
+        .routes(routes!(tracking::clear_track))
+        .routes(routes!(tracking::clear_stage))
+        .routes(routes!(tracking::list))
+        .routes(routes!(tracking::viewed))
+        .routes(routes!(tracking::saved))
+        .routes(routes!(tracking::dismissed))
+        .routes(routes!(tracking::pipeline))
+        .routes(routes!(tracking::followups))
+        .routes(routes!(tracking::export))
+        .routes(routes!(tracking::import))
+        .routes(routes!(tracking::detail))
+        .routes(routes!(tracking::followup_draft))
+        .routes(routes!(tracking::record_followup))
+        .routes(routes!(applications::update))
+        .routes(routes!(applications::delete))
+        .routes(routes!(applications::clear_stage));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .nest("/api/v1", v1)

@@ -695,6 +695,31 @@ fn owned_resources() -> Vec<Owned> {
             },
         },
         Owned {
+            what: "application",
+            create: |a| {
+                Box::pin(async move {
+                    let slug = crate::tracking::job(a.server, "owned-1", "Owned Role").await;
+                    let t = a.call(Method::POST, &format!("/jobs/{slug}/apply"), None).await;
+                    t.body["data"]["application"]["id"].to_string()
+                })
+            },
+            routes: &[
+                ("PATCH", "/me/applications/{id}", Some(r#"{"notes": "b's"}"#)),
+                ("DELETE", "/me/applications/{id}/stage", None),
+                ("DELETE", "/me/applications/{id}", None),
+            ],
+            still_there: |a, id| {
+                Box::pin(async move {
+                    let list = a.get("/me/tracking?filter=applied").await;
+                    list.body["data"].as_array().unwrap().iter().any(|c| {
+                        c["id"] == id.parse::<i64>().unwrap()
+                            && c["notes"] == ""
+                            && c["stage"] == "applied"
+                    })
+                })
+            },
+        },
+        Owned {
             what: "subscription",
             create: |a| {
                 Box::pin(async move {
@@ -716,6 +741,29 @@ fn owned_resources() -> Vec<Owned> {
                             .iter()
                             .any(|sub| sub["id"] == id.parse::<i64>().unwrap())
                     })
+                })
+            },
+        },
+        Owned {
+            what: "tracked job",
+            create: |a| {
+                Box::pin(async move {
+                    let slug = crate::tracking::job(a.server, "owned-2", "Tracked Role").await;
+                    let on = (crate::server::now() - chrono::Duration::days(40)).date_naive();
+                    let body = json!({"applied_on": on.to_string()});
+                    a.call(Method::POST, &format!("/jobs/{slug}/apply"), Some(body)).await;
+                    slug
+                })
+            },
+            routes: &[
+                ("GET", "/me/tracking/{id}", None),
+                ("GET", "/me/tracking/{id}/followup", None),
+                ("POST", "/me/tracking/{id}/followup", None),
+            ],
+            still_there: |a, slug| {
+                Box::pin(async move {
+                    let d = a.get(&format!("/me/tracking/{slug}")).await;
+                    d.status == 200 && d.body["data"]["followed_up_at"].is_null()
                 })
             },
         },

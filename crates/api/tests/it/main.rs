@@ -18,3 +18,4 @@ mod ratelimit;
 mod saved_searches;
 mod search;
 mod server;
+mod tracking;

@@ -13,6 +13,7 @@ mod reindex;
 mod search;
 mod search_sync;
 mod support;
+mod tracking;
 
 /// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
 macro_rules! on_both_backends {

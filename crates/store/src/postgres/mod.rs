@@ -29,6 +29,7 @@ mod notify;
 mod outbox;
 mod saved_searches;
 mod schedule;
+mod tracking;
 
 /// The adapter bodies both backends share, on PostgreSQL.
 type Shared = crate::shared::Shared<sqlx::Postgres>;

@@ -25,6 +25,7 @@ mod notify;
 mod outbox;
 mod saved_searches;
 mod schedule;
+mod tracking;
 
 /// The adapter bodies both backends share, on SQLite.
 type Shared = crate::shared::Shared<sqlx::Sqlite>;

@@ -15,6 +15,7 @@ mod outages;
 mod outbox;
 mod saved_searches;
 mod schedule;
+mod tracking;
 mod writer_lease;
 
 /// Generates one `#[tokio::test]` per backend for each suite function
@@ -165,6 +166,58 @@ mod history {
     }
 }
 
+/// Generates one `#[tokio::test]` per backend for each suite function
+/// `crate::<module>::<test>(&TestDb)`, for behaviours that also read or change the database
+/// beside the ports (counters, reminder rows, a pruned job).
+macro_rules! conformance_db {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite_db {
+            $( mod $module { $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::sqlite().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+        mod postgres_db {
+            $( mod $module { $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::postgres().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+    };
+}
+
+conformance_db! {
+    tracking: [
+        marks_are_set_cleared_and_read_as_slug_sets,
+        applying_snapshots_the_posting_and_counts_once_per_user,
+        reapplying_on_another_day_redates_the_applied_event,
+        concurrent_applies_count_each_user_once,
+        stage_and_notes_changes_are_ledgered_and_counted,
+        a_save_schedules_a_reminder_that_unsave_dismiss_and_apply_cancel,
+        an_application_survives_its_jobs_deletion,
+        owner_scoped_methods_never_reach_another_users_rows,
+        the_list_filters_pages_and_orders_by_last_change,
+        export_lists_every_application_with_its_events,
+        importing_twice_creates_nothing_new,
+    ],
+    notify: [
+        the_cursor_moves_by_compare_and_set_with_its_matches,
+        a_digest_takes_at_most_the_cap_and_is_recorded_with_its_delivery,
+        deliveries_are_leased_retried_and_finished,
+        reminders_fire_once_and_say_whether_they_still_apply,
+        a_nudge_is_recorded_once_per_episode,
+        concurrent_digest_claims_take_each_digest_once,
+    ],
+}
+
 /// With no `DATABASE_URL` the binaries open the default URL: a SQLite file under `./data`,
 /// created with its folder, in WAL mode (here under a temporary directory, not the cwd).
 // scenario: Embedded default
@@ -198,42 +251,4 @@ async fn sqlite_migrations_from_two_stores_take_turns() {
     ra.unwrap();
     rb.unwrap();
     a.ping().await.unwrap();
-}
-
-/// One `#[tokio::test]` per backend for each suite function `crate::<module>::<test>(&TestDb)`
-/// that needs the database itself (a second pool, seeding).
-macro_rules! conformance_db {
-    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
-        mod sqlite_db {
-            $( mod $module { $(
-                #[tokio::test]
-                async fn $test() {
-                    let db = freehire_store::testing::TestDb::sqlite().await;
-                    crate::$module::$test(&db).await;
-                    db.teardown().await;
-                }
-            )* } )*
-        }
-        mod postgres_db {
-            $( mod $module { $(
-                #[tokio::test]
-                async fn $test() {
-                    let db = freehire_store::testing::TestDb::postgres().await;
-                    crate::$module::$test(&db).await;
-                    db.teardown().await;
-                }
-            )* } )*
-        }
-    };
-}
-
-conformance_db! {
-    notify: [
-        the_cursor_moves_by_compare_and_set_with_its_matches,
-        a_digest_takes_at_most_the_cap_and_is_recorded_with_its_delivery,
-        deliveries_are_leased_retried_and_finished,
-        reminders_fire_once_and_say_whether_they_still_apply,
-        a_nudge_is_recorded_once_per_episode,
-        concurrent_digest_claims_take_each_digest_once,
-    ],
 }
