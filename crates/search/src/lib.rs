@@ -37,6 +37,8 @@
 //! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
 //! - [`MeiliIndex`]: the Meilisearch adapter (index settings, awaited writes,
 //!   rebuild-and-swap), configured by [`MeiliConfig`].
+//! - [`Percolator`]: which of a batch of new jobs each saved search matches, in memory, with
+//!   the embedded engine's semantics (its filter and its text rules).
 //!
 //! The modules are private: every public item is re-exported at the crate root, the one path
 //! callers use. The query model is pure (no IO, no clock: the caller passes `now`). The outbox drain lives
@@ -52,6 +54,7 @@ mod ignored;
 mod index;
 mod meili;
 mod page;
+mod percolate;
 mod query;
 mod request;
 mod scalars;
@@ -70,6 +73,7 @@ pub use index::{
 };
 pub use meili::{DEFAULT_INDEX_UID, MeiliConfig, MeiliIndex};
 pub use page::{DEFAULT_LIMIT, MAX_LIMIT, MAX_WINDOW, Page};
+pub use percolate::Percolator;
 pub use query::{
     Endpoint, JobQuery, MAX_Q_BYTES, MAX_Q_WORDS, MAX_VALUE_CHARS, MAX_VALUES, QField,
 };

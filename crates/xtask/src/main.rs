@@ -153,6 +153,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-assistant", "runner"),
     ("freehire-search", "query"),
     ("freehire-search", "engine"),
+    ("freehire-search", "percolate"),
     ("freehire-api", "auth"),
     ("freehire-api", "tracking"),
     ("freehire-web", "page"),

@@ -2,7 +2,8 @@
 //! data dir in production, a temporary directory in tests).
 //!
 //! - `schema`: fields, and the text analyzer (words lowercased and folded to ASCII).
-//! - `derivations`: the dictionary words a query word stands for (prefixes, typos).
+//! - `derivations`: the dictionary words a query word stands for (prefixes, typos), and the
+//!   word's match rule the percolator shares.
 //! - `translate`: a [`JobQuery`](crate::JobQuery) as one tantivy query (text rules and filter
 //!   translation are documented there).
 //! - `collect`: one pass over the matches for hits, the exact total and facet counts.
@@ -32,10 +33,10 @@
 
 mod collect;
 mod columns;
-mod derivations;
-mod fold;
-mod schema;
-mod translate;
+pub(crate) mod derivations;
+pub(crate) mod fold;
+pub(crate) mod schema;
+pub(crate) mod translate;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

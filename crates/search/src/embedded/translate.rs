@@ -5,7 +5,7 @@
 //! title 8 > company 4 > description 2 > location 1); the last word also matches as a prefix,
 //! and a word of 5 or more characters also matches within one edit, of 9 or more within two
 //! (Meilisearch's default typo thresholds; Levenshtein, a transposition counting one; for the
-//! last word, edits of a prefix). The derived words are looked up in the term dictionaries
+//! last word, edits of a prefix): the word's `derivations::Rule`. The derived words are looked up in the term dictionaries
 //! first (`derivations`) and each scored as a term, below exact matches: prefix ×0.5, typo
 //! ×0.3, typo of a prefix ×0.2.
 //!
@@ -30,7 +30,7 @@ use tantivy::tokenizer::TextAnalyzer;
 
 use crate::JobQuery;
 use crate::embedded::collect::Cancel;
-use crate::embedded::derivations::{self, Derivation};
+use crate::embedded::derivations::{self, Derivation, Rule};
 use crate::embedded::fold::fold;
 use crate::embedded::schema::{self, Fields};
 use crate::facet::{Facet, FacetValue, Mode};
@@ -38,19 +38,6 @@ use crate::query::QField;
 
 /// Seconds per day.
 const DAY: i64 = 86_400;
-/// Shortest word given one typo (Meilisearch's default `oneTypo`).
-const ONE_TYPO_MIN_CHARS: usize = 5;
-/// Shortest word given two typos (Meilisearch's default `twoTypos`).
-const TWO_TYPOS_MIN_CHARS: usize = 9;
-
-/// How many edits a query word may be away from an indexed word.
-fn typos(word: &str) -> u8 {
-    match word.chars().count() {
-        n if n >= TWO_TYPOS_MIN_CHARS => 2,
-        n if n >= ONE_TYPO_MIN_CHARS => 1,
-        _ => 0,
-    }
-}
 
 type TResult<T> = Result<T, tantivy::TantivyError>;
 
@@ -87,13 +74,12 @@ fn derivation_boost(kind: Derivation) -> f32 {
 fn word_alternatives(
     searcher: &Searcher,
     field: Field,
-    word: &str,
+    rule: &Rule,
     weight: f32,
-    last: bool,
     out: &mut Vec<(Occur, Box<dyn Query>)>,
 ) -> TResult<()> {
-    let typos = typos(word);
-    let derived = derivations::derive(searcher, field, word, typos, last)?;
+    let (typos, last) = (rule.typos(), rule.last());
+    let derived = derivations::derive(searcher, field, rule)?;
     for (term, kind) in derived.terms {
         let scored = TermQuery::new(term, IndexRecordOption::WithFreqs);
         out.push((
@@ -101,7 +87,7 @@ fn word_alternatives(
             Box::new(BoostQuery::new(Box::new(scored), weight * derivation_boost(kind))),
         ));
     }
-    let term = Term::from_field_text(field, word);
+    let term = Term::from_field_text(field, rule.word());
     for kind in derived.overflow {
         let automaton = match kind {
             Derivation::Prefix => FuzzyTermQuery::new_prefix(term.clone(), 0, true),
@@ -133,10 +119,11 @@ pub(crate) fn query(
         let last = words.len().saturating_sub(1);
         for (i, word) in words.iter().enumerate() {
             cancel.check()?;
+            let rule = Rule::new(word, i == last);
             let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             for f in searched {
                 let field = fields.get(f.as_str())?;
-                word_alternatives(searcher, field, word, weight(*f), i == last, &mut alternatives)?;
+                word_alternatives(searcher, field, &rule, weight(*f), &mut alternatives)?;
             }
             clauses.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
         }

@@ -5,6 +5,7 @@
 
 mod engine;
 mod grammar;
+mod percolate;
 mod props;
 mod reference;
 mod requests;
