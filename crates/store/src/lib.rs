@@ -31,17 +31,17 @@
 //! rows, and a one-time code is judged and consumed (or its wrong attempt counted) in one
 //! transaction that holds its row, comparing hashes in constant time.
 //!
-//! Tracking ([`TrackingRepo`], model types in [`tracking`]) lives in `user_jobs`,
-//! `applications`, `application_events` and `job_reminders`: every mutation appends its ledger
-//! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
-//! once per user, and an application outlives its posting (`job_id` nulled, company, role and
-//! the snapshot of the posting kept).
 //! Saved searches ([`SavedSearchRepo`], migration 0009) live in `saved_searches`,
 //! `subscriptions`, `notification_settings` and the reads of `user_notifications`: a name is
 //! unique per owner compared case-insensitively (a taken one is [`StoreError::Conflict`]), the
 //! per-owner cap is counted and kept in the insert's transaction holding the owner's row, a
 //! webhook secret goes in but never comes back out, and settings read as the defaults until
 //! written.
+//! Tracking ([`TrackingRepo`], model types in [`tracking`]) lives in `user_jobs`,
+//! `applications`, `application_events` and `job_reminders`: every mutation appends its ledger
+//! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
+//! once per user, and an application outlives its posting (`job_id` nulled, company, role and
+//! the snapshot of the posting kept).
 
 #[macro_use]
 mod sql;

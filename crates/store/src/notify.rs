@@ -14,6 +14,8 @@ use freehire_domain::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::NotifiedJob;
+
 /// A row of `notification_deliveries`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -104,9 +106,6 @@ pub struct DigestClaim<'a> {
     /// The notification's title.
     pub title: &'a DigestTitle,
 }
-
-/// One job as a notification lists it: the history's own shape (`user_notifications.jobs`).
-pub use crate::saved_searches::NotifiedJob;
 
 /// A digest a claim took: recorded, its deliveries queued, its matches marked notified.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -435,6 +435,198 @@ pub trait AccountRepo: Send + Sync {
     ) -> Result<bool>;
 }
 
+/// The notification engines' storage (reference §8.1–§8.2, §7.4): the match cursor and
+/// `subscription_matches`, digest claims, the `notification_deliveries` queue, firing
+/// `job_reminders`, and `application_nudges`. Every claim is safe with several workers:
+/// `FOR UPDATE SKIP LOCKED` and compare-and-set on PostgreSQL, the one writer transaction on
+/// SQLite.
+#[async_trait]
+pub trait NotifyRepo: Send + Sync {
+    /// Where engine cursor `name` stands (0 when it never moved).
+    async fn engine_cursor(&self, name: &str) -> Result<i64>;
+
+    /// Every active subscription with its saved search's query, by id.
+    async fn subscribers(&self) -> Result<Vec<Subscriber>>;
+
+    /// In one transaction: moves cursor `name` from `from` to `to` (compare-and-set) and
+    /// records `matches` (`(subscription, job)`, already recorded ones and ones whose
+    /// subscription or job is gone skipped). `false`, writing nothing, when the cursor was not
+    /// at `from` (another worker took the batch).
+    async fn record_matches(
+        &self,
+        name: &str,
+        from: i64,
+        to: i64,
+        matches: &[(SubscriptionId, JobId)],
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Active subscriptions with unnotified matches, with their owners' settings, by id.
+    async fn digest_candidates(&self) -> Result<Vec<DigestCandidate>>;
+
+    /// In one transaction, under the subscription's row lock (skipped when another worker
+    /// holds it): unless `last_digest_sent_at` moved from `claim.expected_last_sent`, takes
+    /// the oldest `claim.cap` unnotified matches, records the digest notification first, queues
+    /// its delivery (email to the account's address, or the webhook URL), marks the matches
+    /// notified by it and stamps `last_digest_sent_at = now`. `None` when there was nothing to
+    /// take or the claim lost.
+    async fn take_digest(
+        &self,
+        claim: &DigestClaim<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Digest>>;
+
+    /// Leases up to `limit` pending deliveries due at `now` (unleased, or their lease ran out)
+    /// to `worker` until `now + lease`, oldest due first, with what their message is made of.
+    async fn claim_deliveries(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DueDelivery>>;
+
+    /// Ends `worker`'s attempt at a delivery (counting it) and releases the lease; `false`
+    /// when `worker` no longer held it.
+    async fn finish_delivery(
+        &self,
+        id: DeliveryId,
+        worker: &str,
+        outcome: &DeliveryOutcome,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Leases up to `limit` pending reminders due at `now` to `worker` (a lease older than
+    /// `lease` is dead), with what decides whether each still fires.
+    async fn claim_reminders(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DueReminder>>;
+
+    /// In one transaction: marks `worker`'s reminder fired and records its notification and
+    /// deliveries. `None` when `worker` no longer held a pending reminder.
+    async fn fire_reminder(
+        &self,
+        id: ReminderId,
+        worker: &str,
+        notification: &NewNotification,
+        now: DateTime<Utc>,
+    ) -> Result<Option<NotificationId>>;
+
+    /// Cancels `worker`'s pending reminder (the job closed, the user applied or unsaved).
+    async fn cancel_reminder(&self, id: ReminderId, worker: &str) -> Result<bool>;
+
+    /// Applications on the silence clock, or with a `stage_set interview` event recorded at or
+    /// after `since` that has no interview-prep nudge, with their nudged episodes, by id.
+    async fn nudge_candidates(&self, since: DateTime<Utc>) -> Result<Vec<NudgeCandidate>>;
+
+    /// In one transaction: records the nudge and its notification and deliveries, unless
+    /// its episode was nudged already (`None`).
+    async fn record_nudge(
+        &self,
+        nudge: &NewNudge,
+        now: DateTime<Utc>,
+    ) -> Result<Option<NotificationId>>;
+
+    /// The owner's notifications, oldest first (the engines' view; the history routes page
+    /// their own).
+    async fn notifications_of(&self, owner: UserId) -> Result<Vec<NotificationRecord>>;
+
+    /// The owner's deliveries, by id.
+    async fn deliveries_of(&self, owner: UserId) -> Result<Vec<DeliveryRecord>>;
+}
+
+/// Saved searches, their subscriptions, notification settings and the notification history
+/// as its owner reads it (reference §4.2, §8). Writing the history is the notify engine's.
+///
+/// Every method on a user's own data takes the owner's [`UserId`] and puts it in the `WHERE`
+/// clause: another user's row is `None`/`false`, exactly like a row that does not exist.
+#[async_trait]
+pub trait SavedSearchRepo: Send + Sync {
+    /// Creates a saved search unless the owner has `max_per_user` already (counted and
+    /// inserted in one transaction holding the owner's row, so concurrent inserts cannot pass
+    /// the cap); a name the owner already uses, compared case-insensitively, is
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`.
+    async fn create_saved_search(
+        &self,
+        owner: UserId,
+        new: &NewSavedSearch<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<SavedSearchInsert>;
+
+    /// The owner's saved searches with their subscriptions, oldest first.
+    async fn list_saved_searches(&self, owner: UserId) -> Result<Vec<SavedSearch>>;
+
+    /// One of the owner's saved searches with its subscriptions.
+    async fn saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<Option<SavedSearch>>;
+
+    /// Applies a patch (moving `updated_at`); a taken name is
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`, a taken public
+    /// slug naming `public_slug`. `None` when the owner has no such search.
+    async fn update_saved_search(
+        &self,
+        owner: UserId,
+        id: SavedSearchId,
+        patch: &SavedSearchPatch<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<SavedSearch>>;
+
+    /// Deletes one of the owner's saved searches and its subscriptions; `false` when the owner
+    /// has no such search.
+    async fn delete_saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<bool>;
+
+    /// The shared saved search with this public slug (whoever owns it).
+    async fn shared_search(&self, slug: &str) -> Result<Option<SharedSearch>>;
+
+    /// Subscribes one of the owner's saved searches on a channel, starting at `at`; `None`
+    /// when the owner has no such search. The same channel and destination twice on one search
+    /// is [`StoreError::Conflict`](crate::StoreError::Conflict) naming `channel`.
+    async fn create_subscription(
+        &self,
+        owner: UserId,
+        search: SavedSearchId,
+        new: &NewSubscription<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<Subscription>>;
+
+    /// Deletes one of the owner's subscriptions; `false` when the owner has no such one.
+    async fn delete_subscription(&self, owner: UserId, id: SubscriptionId) -> Result<bool>;
+
+    /// The owner's notification settings, the defaults when they never wrote any.
+    async fn notification_settings(&self, owner: UserId) -> Result<NotificationSettings>;
+
+    /// Writes the owner's notification settings (`updated_at` is `at`; the given
+    /// `updated_at` is ignored) and returns them as stored.
+    async fn put_notification_settings(
+        &self,
+        owner: UserId,
+        settings: &NotificationSettings,
+        at: DateTime<Utc>,
+    ) -> Result<NotificationSettings>;
+
+    /// A page of the owner's notification history, newest first, with the counts of all of it.
+    async fn notifications(&self, owner: UserId, page: ListPage) -> Result<NotificationPage>;
+
+    /// One of the owner's notifications with the jobs it lists.
+    async fn notification(
+        &self,
+        owner: UserId,
+        id: NotificationId,
+    ) -> Result<Option<NotificationJobs>>;
+
+    /// Marks one of the owner's notifications read at `at` (a read one keeps its first
+    /// `read_at`); `false` when the owner has no such notification.
+    async fn mark_notification_read(
+        &self,
+        owner: UserId,
+        id: NotificationId,
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+}
+
 /// Application tracking (reference §4.2 "Tracking tables", §7): a user's marks on jobs, their
 /// applications and the append-only event ledger.
 ///
@@ -577,198 +769,6 @@ pub trait TrackingRepo: Send + Sync {
     ) -> Result<Imported>;
 }
 
-/// Saved searches, their subscriptions, notification settings and the notification history
-/// as its owner reads it (reference §4.2, §8). Writing the history is the notify engine's.
-///
-/// Every method on a user's own data takes the owner's [`UserId`] and puts it in the `WHERE`
-/// clause: another user's row is `None`/`false`, exactly like a row that does not exist.
-#[async_trait]
-pub trait SavedSearchRepo: Send + Sync {
-    /// Creates a saved search unless the owner has `max_per_user` already (counted and
-    /// inserted in one transaction holding the owner's row, so concurrent inserts cannot pass
-    /// the cap); a name the owner already uses, compared case-insensitively, is
-    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`.
-    async fn create_saved_search(
-        &self,
-        owner: UserId,
-        new: &NewSavedSearch<'_>,
-        at: DateTime<Utc>,
-    ) -> Result<SavedSearchInsert>;
-
-    /// The owner's saved searches with their subscriptions, oldest first.
-    async fn list_saved_searches(&self, owner: UserId) -> Result<Vec<SavedSearch>>;
-
-    /// One of the owner's saved searches with its subscriptions.
-    async fn saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<Option<SavedSearch>>;
-
-    /// Applies a patch (moving `updated_at`); a taken name is
-    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`, a taken public
-    /// slug naming `public_slug`. `None` when the owner has no such search.
-    async fn update_saved_search(
-        &self,
-        owner: UserId,
-        id: SavedSearchId,
-        patch: &SavedSearchPatch<'_>,
-        at: DateTime<Utc>,
-    ) -> Result<Option<SavedSearch>>;
-
-    /// Deletes one of the owner's saved searches and its subscriptions; `false` when the owner
-    /// has no such search.
-    async fn delete_saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<bool>;
-
-    /// The shared saved search with this public slug (whoever owns it).
-    async fn shared_search(&self, slug: &str) -> Result<Option<SharedSearch>>;
-
-    /// Subscribes one of the owner's saved searches on a channel, starting at `at`; `None`
-    /// when the owner has no such search. The same channel and destination twice on one search
-    /// is [`StoreError::Conflict`](crate::StoreError::Conflict) naming `channel`.
-    async fn create_subscription(
-        &self,
-        owner: UserId,
-        search: SavedSearchId,
-        new: &NewSubscription<'_>,
-        at: DateTime<Utc>,
-    ) -> Result<Option<Subscription>>;
-
-    /// Deletes one of the owner's subscriptions; `false` when the owner has no such one.
-    async fn delete_subscription(&self, owner: UserId, id: SubscriptionId) -> Result<bool>;
-
-    /// The owner's notification settings, the defaults when they never wrote any.
-    async fn notification_settings(&self, owner: UserId) -> Result<NotificationSettings>;
-
-    /// Writes the owner's notification settings (`updated_at` is `at`; the given
-    /// `updated_at` is ignored) and returns them as stored.
-    async fn put_notification_settings(
-        &self,
-        owner: UserId,
-        settings: &NotificationSettings,
-        at: DateTime<Utc>,
-    ) -> Result<NotificationSettings>;
-
-    /// A page of the owner's notification history, newest first, with the counts of all of it.
-    async fn notifications(&self, owner: UserId, page: ListPage) -> Result<NotificationPage>;
-
-    /// One of the owner's notifications with the jobs it lists.
-    async fn notification(
-        &self,
-        owner: UserId,
-        id: NotificationId,
-    ) -> Result<Option<NotificationJobs>>;
-
-    /// Marks one of the owner's notifications read at `at` (a read one keeps its first
-    /// `read_at`); `false` when the owner has no such notification.
-    async fn mark_notification_read(
-        &self,
-        owner: UserId,
-        id: NotificationId,
-        at: DateTime<Utc>,
-    ) -> Result<bool>;
-}
-
-/// The notification engines' storage (reference §8.1–§8.2, §7.4): the match cursor and
-/// `subscription_matches`, digest claims, the `notification_deliveries` queue, firing
-/// `job_reminders`, and `application_nudges`. Every claim is safe with several workers:
-/// `FOR UPDATE SKIP LOCKED` and compare-and-set on PostgreSQL, the one writer transaction on
-/// SQLite.
-#[async_trait]
-pub trait NotifyRepo: Send + Sync {
-    /// Where engine cursor `name` stands (0 when it never moved).
-    async fn engine_cursor(&self, name: &str) -> Result<i64>;
-
-    /// Every active subscription with its saved search's query, by id.
-    async fn subscribers(&self) -> Result<Vec<Subscriber>>;
-
-    /// In one transaction: moves cursor `name` from `from` to `to` (compare-and-set) and
-    /// records `matches` (`(subscription, job)`, already recorded ones and ones whose
-    /// subscription or job is gone skipped). `false`, writing nothing, when the cursor was not
-    /// at `from` (another worker took the batch).
-    async fn record_matches(
-        &self,
-        name: &str,
-        from: i64,
-        to: i64,
-        matches: &[(SubscriptionId, JobId)],
-        at: DateTime<Utc>,
-    ) -> Result<bool>;
-
-    /// Active subscriptions with unnotified matches, with their owners' settings, by id.
-    async fn digest_candidates(&self) -> Result<Vec<DigestCandidate>>;
-
-    /// In one transaction, under the subscription's row lock (skipped when another worker
-    /// holds it): unless `last_digest_sent_at` moved from `claim.expected_last_sent`, takes
-    /// the oldest `claim.cap` unnotified matches, records the digest notification first, queues
-    /// its delivery (email to the account's address, or the webhook URL), marks the matches
-    /// notified by it and stamps `last_digest_sent_at = now`. `None` when there was nothing to
-    /// take or the claim lost.
-    async fn take_digest(
-        &self,
-        claim: &DigestClaim<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Digest>>;
-
-    /// Leases up to `limit` pending deliveries due at `now` (unleased, or their lease ran out)
-    /// to `worker` until `now + lease`, oldest due first, with what their message is made of.
-    async fn claim_deliveries(
-        &self,
-        worker: &str,
-        limit: u32,
-        lease: chrono::Duration,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<DueDelivery>>;
-
-    /// Ends `worker`'s attempt at a delivery (counting it) and releases the lease; `false`
-    /// when `worker` no longer held it.
-    async fn finish_delivery(
-        &self,
-        id: DeliveryId,
-        worker: &str,
-        outcome: &DeliveryOutcome,
-        now: DateTime<Utc>,
-    ) -> Result<bool>;
-
-    /// Leases up to `limit` pending reminders due at `now` to `worker` (a lease older than
-    /// `lease` is dead), with what decides whether each still fires.
-    async fn claim_reminders(
-        &self,
-        worker: &str,
-        limit: u32,
-        lease: chrono::Duration,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<DueReminder>>;
-
-    /// In one transaction: marks `worker`'s reminder fired and records its notification and
-    /// deliveries. `None` when `worker` no longer held a pending reminder.
-    async fn fire_reminder(
-        &self,
-        id: ReminderId,
-        worker: &str,
-        notification: &NewNotification,
-        now: DateTime<Utc>,
-    ) -> Result<Option<NotificationId>>;
-
-    /// Cancels `worker`'s pending reminder (the job closed, the user applied or unsaved).
-    async fn cancel_reminder(&self, id: ReminderId, worker: &str) -> Result<bool>;
-
-    /// Applications on the silence clock, or with a `stage_set interview` event recorded at or
-    /// after `since` that has no interview-prep nudge, with their nudged episodes, by id.
-    async fn nudge_candidates(&self, since: DateTime<Utc>) -> Result<Vec<NudgeCandidate>>;
-
-    /// In one transaction: records the nudge and its notification and deliveries, unless
-    /// its episode was nudged already (`None`).
-    async fn record_nudge(
-        &self,
-        nudge: &NewNudge,
-        now: DateTime<Utc>,
-    ) -> Result<Option<NotificationId>>;
-
-    /// The owner's notifications, oldest first (the engines' view; the history routes page
-    /// their own).
-    async fn notifications_of(&self, owner: UserId) -> Result<Vec<NotificationRecord>>;
-
-    /// The owner's deliveries, by id.
-    async fn deliveries_of(&self, owner: UserId) -> Result<Vec<DeliveryRecord>>;
-}
-
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -780,9 +780,9 @@ pub trait Store:
     + OutboxRepo
     + ScheduleRepo
     + AccountRepo
-    + TrackingRepo
-    + SavedSearchRepo
     + NotifyRepo
+    + SavedSearchRepo
+    + TrackingRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

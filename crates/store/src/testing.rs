@@ -128,51 +128,6 @@ impl TestDb {
         }
     }
 
-    /// Runs a test-support statement on its own connection (what no port offers: deleting a
-    /// job row as a prune would, setting a column); the rows it changed.
-    #[allow(clippy::expect_used)]
-    pub async fn execute(&self, statement: &str) -> u64 {
-        match &self.cleanup {
-            Cleanup::Sqlite { file, .. } => {
-                let mut conn = self.sqlite_connection(file).await;
-                let done = sqlx::query(statement).execute(&mut conn).await.expect("statement");
-                conn.close().await.ok();
-                done.rows_affected()
-            }
-            Cleanup::Postgres { store, .. } => sqlx::query(statement)
-                .execute(store.pool())
-                .await
-                .expect("statement")
-                .rows_affected(),
-        }
-    }
-
-    /// Reads one integer with a test-support statement (a counter column, a `count(*)`).
-    #[allow(clippy::expect_used)]
-    pub async fn scalar(&self, statement: &str) -> i64 {
-        match &self.cleanup {
-            Cleanup::Sqlite { file, .. } => {
-                let mut conn = self.sqlite_connection(file).await;
-                let value: i64 =
-                    sqlx::query_scalar(statement).fetch_one(&mut conn).await.expect("statement");
-                conn.close().await.ok();
-                value
-            }
-            Cleanup::Postgres { store, .. } => {
-                sqlx::query_scalar(statement).fetch_one(store.pool()).await.expect("statement")
-            }
-        }
-    }
-
-    #[allow(clippy::expect_used)]
-    async fn sqlite_connection(&self, file: &std::path::Path) -> sqlx::SqliteConnection {
-        let options = sqlx::sqlite::SqliteConnectOptions::new()
-            .filename(file)
-            .foreign_keys(true)
-            .busy_timeout(std::time::Duration::from_secs(10));
-        sqlx::ConnectOptions::connect(&options).await.expect("open sqlite")
-    }
-
     /// Records a notification in `owner`'s history as the notify engine would (the store's
     /// port only reads the history; tests of those reads need rows).
     #[allow(clippy::expect_used)]
@@ -223,6 +178,51 @@ impl TestDb {
         }
         .expect("insert notification");
         freehire_domain::NotificationId::new(id).expect("a positive id")
+    }
+
+    /// Runs a test-support statement on its own connection (what no port offers: deleting a
+    /// job row as a prune would, setting a column); the rows it changed.
+    #[allow(clippy::expect_used)]
+    pub async fn execute(&self, statement: &str) -> u64 {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => {
+                let mut conn = self.sqlite_connection(file).await;
+                let done = sqlx::query(statement).execute(&mut conn).await.expect("statement");
+                conn.close().await.ok();
+                done.rows_affected()
+            }
+            Cleanup::Postgres { store, .. } => sqlx::query(statement)
+                .execute(store.pool())
+                .await
+                .expect("statement")
+                .rows_affected(),
+        }
+    }
+
+    /// Reads one integer with a test-support statement (a counter column, a `count(*)`).
+    #[allow(clippy::expect_used)]
+    pub async fn scalar(&self, statement: &str) -> i64 {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => {
+                let mut conn = self.sqlite_connection(file).await;
+                let value: i64 =
+                    sqlx::query_scalar(statement).fetch_one(&mut conn).await.expect("statement");
+                conn.close().await.ok();
+                value
+            }
+            Cleanup::Postgres { store, .. } => {
+                sqlx::query_scalar(statement).fetch_one(store.pool()).await.expect("statement")
+            }
+        }
+    }
+
+    #[allow(clippy::expect_used)]
+    async fn sqlite_connection(&self, file: &std::path::Path) -> sqlx::SqliteConnection {
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(file)
+            .foreign_keys(true)
+            .busy_timeout(std::time::Duration::from_secs(10));
+        sqlx::ConnectOptions::connect(&options).await.expect("open sqlite")
     }
 
     /// Closes the store and drops the PostgreSQL schema.

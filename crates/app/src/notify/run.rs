@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{DEFAULT_PUBLIC_URL, Notifier, NotifyConfig, WebhookConfig, WebhookSender};
 use crate::AppError;
+use crate::saved_searches::WebhookPolicy;
 use freehire_store::Store;
 
 /// The notification engines' settings (`FREEHIRE_NOTIFY_*`, the mail settings the API reads,
@@ -103,11 +104,13 @@ impl NotifyArgs {
         )
         .map_err(|e| config_error(&e))?;
         let mailer = freehire_mail::mailer(&mail).map_err(|e| config_error(&e))?;
-        let webhook = WebhookSender::new(WebhookConfig {
-            allow_private: self.webhook_allow_private,
-            ..WebhookConfig::default()
-        })
-        .map_err(|e| config_error(&e))?;
+        let policy = if self.webhook_allow_private {
+            WebhookPolicy::AllowPrivate
+        } else {
+            WebhookPolicy::PublicOnly
+        };
+        let webhook = WebhookSender::new(WebhookConfig { policy, ..WebhookConfig::default() })
+            .map_err(|e| config_error(&e))?;
         let mut config = NotifyConfig::new(worker_id);
         config.public_url = self.public_url.clone();
         config.lease = chrono::Duration::seconds(self.notify_lease_secs);

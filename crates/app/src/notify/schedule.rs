@@ -1,14 +1,13 @@
 //! When things are due, in the owner's time zone (pure: the caller passes `now`): a digest by
-//! the owner's frequency, digest hour and quiet hours (reference §8.1), a saved job's reminder
-//! (save + 3 days at the digest hour, §7.4), and a failed delivery's next attempt.
+//! the owner's frequency, digest hour and quiet hours (reference §8.1), and a failed delivery's
+//! next attempt. (A saved job's reminder time is set when the job is saved, by the tracking
+//! store.)
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
 use freehire_domain::DigestFrequency;
 use freehire_store::DigestSettings;
 
-/// Days after the save a saved job's reminder fires (reference §15.5).
-pub const REMINDER_DELAY_DAYS: i64 = 3;
 /// The first retry's delay; each further attempt doubles it.
 pub const RETRY_BASE: Duration = Duration::minutes(1);
 /// The longest delay between two attempts.
@@ -84,14 +83,6 @@ pub fn digest_due(
     }
 }
 
-/// When a job saved at `saved_at` is reminded of: the local date three days later, at the
-/// owner's digest hour (reference §7.4: "save + 3 days, rounded to the digest hour").
-pub fn reminder_fire_at(settings: &DigestSettings, saved_at: DateTime<Utc>) -> DateTime<Utc> {
-    let tz = zone(settings);
-    let day = (saved_at + Duration::days(REMINDER_DELAY_DAYS)).with_timezone(&tz).date_naive();
-    local_at(tz, day, settings.digest_hour)
-}
-
 /// The delay before the next attempt after `attempts` failed ones: 1 min · 2^(attempts − 1),
 /// at most 6 h.
 pub fn retry_delay(attempts: u32) -> Duration {
@@ -150,14 +141,6 @@ mod tests {
         assert!(digest_due(&quiet, None, at(4, 7, 0)));
         let off = DigestSettings { enabled: false, ..s };
         assert!(!digest_due(&off, None, at(4, 12, 0)));
-    }
-
-    // scenario: A saved job is reminded three days later at the digest hour
-    #[test]
-    fn a_reminder_is_save_plus_three_days_at_the_digest_hour() {
-        assert_eq!(reminder_fire_at(&daily(), at(2, 15, 30)), at(5, 9, 0));
-        let berlin = DigestSettings { timezone: Some("Europe/Berlin".into()), ..daily() };
-        assert_eq!(reminder_fire_at(&berlin, at(2, 23, 30)), at(6, 8, 0));
     }
 
     #[test]

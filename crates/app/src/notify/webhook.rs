@@ -14,21 +14,24 @@ use freehire_ingest::http::{SsrfPolicy, check_target, guarded_client_builder, re
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::saved_searches::WebhookPolicy;
+
 /// Longest wait for a receiver's answer.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How the webhook sender dials.
 #[derive(Debug, Clone, Copy)]
 pub struct WebhookConfig {
-    /// Allow loopback and private targets (`FREEHIRE_WEBHOOK_ALLOW_PRIVATE`).
-    pub allow_private: bool,
+    /// Which targets it may dial: the same policy (and variable,
+    /// `FREEHIRE_WEBHOOK_ALLOW_PRIVATE`) subscription creation checks URLs with.
+    pub policy: WebhookPolicy,
     /// The bound on one request.
     pub timeout: Duration,
 }
 
 impl Default for WebhookConfig {
     fn default() -> Self {
-        Self { allow_private: false, timeout: DEFAULT_TIMEOUT }
+        Self { policy: WebhookPolicy::PublicOnly, timeout: DEFAULT_TIMEOUT }
     }
 }
 
@@ -75,10 +78,9 @@ pub struct WebhookSender {
 impl WebhookSender {
     /// A sender with its own client.
     pub fn new(config: WebhookConfig) -> Result<Self, WebhookError> {
-        let policy = if config.allow_private {
-            SsrfPolicy::AllowPrivateTargets
-        } else {
-            SsrfPolicy::Enforce
+        let policy = match config.policy {
+            WebhookPolicy::AllowPrivate => SsrfPolicy::AllowPrivateTargets,
+            WebhookPolicy::PublicOnly => SsrfPolicy::Enforce,
         };
         let client = guarded_client_builder(policy)
             .timeout(config.timeout)

@@ -9,10 +9,6 @@ use std::sync::Arc;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use url::{Host, Url};
 
-use crate::IngestError;
-
-/// How long [`check_public_destination`] waits for a host name to resolve.
-pub const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 use super::SsrfPolicy;
 
 /// Whether `url` may be dialled under `policy`, before any name is resolved: only http and
@@ -23,12 +19,10 @@ pub fn check_target(url: &Url, policy: SsrfPolicy) -> Result<(), String> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err("only http and https are allowed".to_owned());
     }
-    if policy == SsrfPolicy::Enforce {
-        if let Some(reason) = internal_host(url) {
-            return Err(reason);
-        }
+    match policy {
+        SsrfPolicy::Enforce => internal_host(url).map_or(Ok(()), Err),
+        SsrfPolicy::AllowPrivateTargets => Ok(()),
     }
-    Ok(())
 }
 
 /// A `reqwest` client builder for requests to user-given URLs (webhooks): no proxy, no
@@ -56,6 +50,11 @@ pub fn refusal_of(err: &reqwest::Error) -> Option<String> {
     }
     None
 }
+
+use crate::IngestError;
+
+/// How long [`check_public_destination`] waits for a host name to resolve.
+pub const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Whether an address is internal: loopback, private, link-local (cloud metadata included),
 /// shared/CGNAT, unspecified, broadcast, multicast, documentation, benchmarking or reserved,

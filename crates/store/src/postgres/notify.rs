@@ -110,7 +110,7 @@ impl NotifyRepo for PgStore {
     }
 
     async fn cancel_reminder(&self, id: ReminderId, worker: &str) -> Result<bool> {
-        Shared::cancel_reminder(&self.pool, id, worker).await
+        Shared::cancel_due_reminder(&self.pool, id, worker).await
     }
 
     async fn nudge_candidates(&self, since: DateTime<Utc>) -> Result<Vec<NudgeCandidate>> {

@@ -171,6 +171,7 @@ pub(crate) struct PendingMatch {
     title: String,
     company: String,
     location: String,
+    url: String,
 }
 
 impl PendingMatch {
@@ -180,7 +181,7 @@ impl PendingMatch {
             title: self.title.clone(),
             company: self.company.clone(),
             location: self.location.clone(),
-            url: None,
+            url: Some(self.url.clone()),
         }
     }
 }

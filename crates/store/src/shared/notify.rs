@@ -383,7 +383,11 @@ where
         Ok(Some(recorded))
     }
 
-    pub async fn cancel_reminder(pool: &Pool<DB>, id: ReminderId, worker: &str) -> Result<bool> {
+    pub async fn cancel_due_reminder(
+        pool: &Pool<DB>,
+        id: ReminderId,
+        worker: &str,
+    ) -> Result<bool> {
         let done = sqlx::query(sql::CANCEL_REMINDER).bind(id.0).bind(worker).execute(pool).await?;
         Ok(done.rows_affected() == 1)
     }

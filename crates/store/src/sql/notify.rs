@@ -158,7 +158,7 @@ pub(crate) const DIGEST_CANDIDATES: &str = concat!(
 
 /// The oldest `$2` unnotified matches of subscription `$1`, with their jobs.
 pub(crate) const PENDING_MATCHES: &str = "SELECT m.job_id, j.public_slug, j.title, j.company, \
-     j.location FROM subscription_matches AS m JOIN jobs AS j ON j.id = m.job_id \
+     j.location, j.url FROM subscription_matches AS m JOIN jobs AS j ON j.id = m.job_id \
      WHERE m.subscription_id = $1 AND m.notified_at IS NULL \
      ORDER BY m.matched_at, m.job_id LIMIT $2";
 

@@ -127,12 +127,6 @@ impl SqliteStore {
         &self.writer
     }
 
-    /// The writer pool (test seeding writes through it).
-    #[cfg(feature = "testing")]
-    pub(crate) fn writer_pool(&self) -> &SqlitePool {
-        &self.writer
-    }
-
     /// A write transaction on the writer connection, holding the write lock from the start.
     async fn write(&self) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
         Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)

@@ -110,7 +110,7 @@ impl NotifyRepo for SqliteStore {
     }
 
     async fn cancel_reminder(&self, id: ReminderId, worker: &str) -> Result<bool> {
-        Shared::cancel_reminder(&self.writer, id, worker).await
+        Shared::cancel_due_reminder(&self.writer, id, worker).await
     }
 
     async fn nudge_candidates(&self, since: DateTime<Utc>) -> Result<Vec<NudgeCandidate>> {

@@ -41,7 +41,7 @@ impl Seed {
         let store = SqliteStore::connect(&SqliteLocation::File(file.to_path_buf()))
             .await
             .expect("open sqlite for seeding");
-        Seed::Sqlite(store.writer_pool().clone())
+        Seed::Sqlite(store.writer().clone())
     }
 
     /// A saved search.
@@ -129,12 +129,14 @@ impl Seed {
 
     /// Marks a job saved (or unsaved with `None`) by the owner.
     pub async fn save_job(&self, owner: UserId, job: JobId, saved_at: Option<DateTime<Utc>>) {
-        const SQL: &str = "INSERT INTO user_jobs (user_id, job_id, saved_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (user_id, job_id) DO UPDATE SET saved_at = excluded.saved_at";
+        const SQL: &str = "INSERT INTO user_jobs (user_id, job_id, saved_at, updated_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (user_id, job_id) \
+             DO UPDATE SET saved_at = excluded.saved_at, updated_at = excluded.updated_at";
         on_pool!(self, |p| sqlx::query(SQL)
             .bind(owner.get())
             .bind(job.get())
             .bind(Stamp::opt(saved_at))
+            .bind(Stamp(saved_at.unwrap_or_else(Utc::now)))
             .execute(p)
             .await
             .map(|_| ()))
