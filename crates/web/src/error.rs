@@ -21,6 +21,15 @@ pub enum WebError {
     /// A state-changing request without the form's CSRF token (403).
     #[error("the form expired or came from another site")]
     Csrf,
+    /// A form value refused by a service (422): the field it names and why. Shown by the
+    /// tracking and saved-search buttons, whose forms have no page of their own to re-render.
+    #[error("{field}: {message}")]
+    Refused {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        message: String,
+    },
     /// A form body over the limit (413).
     #[error("the form is too large")]
     TooLarge,
@@ -46,6 +55,11 @@ impl WebError {
                 "This form has expired",
                 "The form was sent without its security token (or from another site). Go back, \
                  reload the page and send it again.",
+            ),
+            Self::Refused { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "The change was refused",
+                "Go back, correct the value and send the form again.",
             ),
             Self::TooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -117,13 +131,16 @@ pub struct ErrorPage {
     pub heading: &'static str,
     /// What to do.
     pub advice: &'static str,
+    /// The refused field's message (`field: message`), when a form value was refused.
+    pub detail: Option<String>,
 }
 
 impl ErrorPage {
     /// The page for `error` in `layout`.
     pub fn new(error: &WebError, layout: Layout) -> (StatusCode, Self) {
         let (status, heading, advice) = error.parts();
-        (status, Self { layout, status: status.as_u16(), heading, advice })
+        let detail = matches!(error, WebError::Refused { .. }).then(|| error.to_string());
+        (status, Self { layout, status: status.as_u16(), heading, advice, detail })
     }
 }
 
