@@ -14,6 +14,10 @@ CREATE TABLE user_jobs (
     viewed_at    timestamptz,
     saved_at     timestamptz,
     dismissed_at timestamptz,
+    -- The last mark set or cleared (the tracking list's order for rows without an application).
+    updated_at   timestamptz NOT NULL,
+    -- Whether this user's application has been counted in jobs.applied_count (once, ever).
+    applied_counted boolean     NOT NULL DEFAULT false,
     -- -1, 0 or 1.
     vote         smallint    NOT NULL DEFAULT 0,
     PRIMARY KEY (user_id, job_id),

@@ -15,6 +15,10 @@ CREATE TABLE user_jobs (
     viewed_at    TEXT,
     saved_at     TEXT,
     dismissed_at TEXT,
+    -- The last mark set or cleared (the tracking list's order for rows without an application).
+    updated_at   TEXT NOT NULL,
+    -- Whether this user's application has been counted in jobs.applied_count (once, ever).
+    applied_counted INTEGER     NOT NULL DEFAULT 0,
     -- -1, 0 or 1.
     vote         INTEGER    NOT NULL DEFAULT 0,
     PRIMARY KEY (user_id, job_id),

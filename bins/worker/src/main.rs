@@ -8,12 +8,17 @@
 //! shutdown lets started boards finish, records the run as interrupted (so the next claim runs
 //! it again) and releases the writer lease. `--demo-replay` serves the offline demo's recorded
 //! boards in-process and sends every ATS request there.
+//!
+//! Beside ingest it runs the notification engines on their cadences (match and digests every
+//! 5 min, deliveries every minute, reminders every 15 min, nudges hourly; `FREEHIRE_*_EVERY_SECS`);
+//! `--notify-once` runs one pass of every engine and exits (tests, the browser suite).
 
 use chrono::Utc;
 use freehire_app::ingest::{
     HostPace, HostPacing, IngestConfig,
     scheduler::{WorkerConfig, run_once, run_worker},
 };
+use freehire_app::notify::{NotifyArgs, run_engines};
 use freehire_app::process::LogFormat;
 use freehire_app::search_engine::SearchEngineArgs;
 use freehire_app::search_sync::DrainTarget;
@@ -29,6 +34,11 @@ struct Config {
     /// Run this provider once now (even if disabled or not due) and exit.
     #[arg(long, value_name = "PROVIDER")]
     once: Option<Provider>,
+
+    /// Run one pass of every notification engine (match, digests, reminders, nudges,
+    /// deliveries) and exit, without ingesting.
+    #[arg(long, conflicts_with = "once")]
+    notify_once: bool,
 
     /// With `--once`: take the provider's claim even when another worker holds it (its run
     /// stops writing at its next heartbeat).
@@ -89,6 +99,10 @@ struct Config {
     #[arg(long, env = "FREEHIRE_WORKER_ID")]
     worker_id: Option<String>,
 
+    /// The notification engines.
+    #[command(flatten)]
+    notify: NotifyArgs,
+
     /// Log format. Levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -109,6 +123,18 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
+    let worker_id = config
+        .worker_id
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id()));
+    if config.notify_once {
+        let store = freehire_app::startup::open_store(&config.database_url).await?;
+        let notifier = config.notify.notifier(store.clone(), &worker_id)?;
+        let stats = notifier.run_pass(Utc::now()).await?;
+        tracing::info!(?stats, "notification pass done");
+        store.close().await;
+        return Ok(());
+    }
     let services = freehire_app::startup::open(&config.database_url, &config.search).await?;
     let demo =
         if config.demo_replay { Some(freehire_app::demo::replay_server().await?) } else { None };
@@ -122,10 +148,10 @@ async fn run(config: Config) -> anyhow::Result<()> {
     let registry =
         freehire_app::ingest::registry(replay_url.as_deref(), HostPacing::Paced(config.host_rate))?;
     let store = services.store;
-    let mut worker = WorkerConfig::new(
-        config.worker_id.unwrap_or_else(|| format!("{}-{}", hostname(), std::process::id())),
-    )
-    .with_heartbeat(std::time::Duration::from_secs(config.heartbeat_secs));
+    let notifier = config.notify.notifier(store.clone(), &worker_id)?;
+    let cadences = config.notify.cadences();
+    let mut worker = WorkerConfig::new(worker_id)
+        .with_heartbeat(std::time::Duration::from_secs(config.heartbeat_secs));
     worker.tick = std::time::Duration::from_secs(config.tick_secs);
     worker.schedule.cadence = chrono::Duration::minutes(config.cadence_minutes);
     worker.ingest = IngestConfig {
@@ -153,7 +179,10 @@ async fn run(config: Config) -> anyhow::Result<()> {
             tracing::info!(?stats, "done");
         }
         None => {
-            run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now).await
+            let engines = run_engines(&notifier, cadences, &cancel, &Utc::now);
+            let ingest =
+                run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now);
+            tokio::join!(engines, ingest);
         }
     }
     store.close().await;

@@ -5,7 +5,7 @@
 //! human-readable message (kept from the first API version), `code` the stable machine code,
 //! `param` the request parameter at fault when there is one. Errors of the lower layers become
 //! an `ApiError` here ([`From`] for [`AppError`], [`AccountError`], [`StoreError`],
-//! [`SearchError`] and [`IndexError`]); no route builds a body by hand. Server-side failures
+//! [`SearchError`], [`IndexError`] and [`TrackingError`]); no route builds a body by hand. Server-side failures
 //! keep their cause as the error's source: it is logged, and answered with a generic message,
 //! never leaked. An error may carry response headers (a 429's `Retry-After`:
 //! [`ApiError::with_headers`]).
@@ -19,6 +19,8 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::saved_searches::SavedSearchError;
+use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
 use freehire_search::{IndexError, SearchError};
 use freehire_store::StoreError;
@@ -50,12 +52,16 @@ pub enum ErrorCode {
     Forbidden,
     /// The search engine refused the query as a whole.
     InvalidQuery,
+    /// A search for every job (no filter, no text) cannot be subscribed to.
+    UnfilteredSearch,
     /// The addressed resource does not exist.
     NotFound,
     /// The route exists, the method does not.
     MethodNotAllowed,
     /// The resource exists in another state (another worker holds it, …).
     Conflict,
+    /// A follow-up draft was asked for an application that is not silent.
+    NotSilent,
     /// Too many requests; retry later.
     RateLimited,
     /// The action needs a paid plan.
@@ -72,7 +78,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 18] = [
+    pub const ALL: [Self; 20] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
@@ -82,9 +88,11 @@ impl ErrorCode {
         Self::Unauthorized,
         Self::Forbidden,
         Self::InvalidQuery,
+        Self::UnfilteredSearch,
         Self::NotFound,
         Self::MethodNotAllowed,
         Self::Conflict,
+        Self::NotSilent,
         Self::RateLimited,
         Self::PaymentRequired,
         Self::SearchUnavailable,
@@ -105,9 +113,11 @@ impl ErrorCode {
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",
             Self::InvalidQuery => "invalid_query",
+            Self::UnfilteredSearch => "unfiltered_search",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Conflict => "conflict",
+            Self::NotSilent => "not_silent",
             Self::RateLimited => "rate_limited",
             Self::PaymentRequired => "payment_required",
             Self::SearchUnavailable => "search_unavailable",
@@ -120,9 +130,10 @@ impl ErrorCode {
     /// The status code answered with this code: the one table.
     pub const fn status(self) -> StatusCode {
         match self {
-            Self::InvalidParameter | Self::InvalidQuery | Self::BadRequest => {
-                StatusCode::BAD_REQUEST
-            }
+            Self::InvalidParameter
+            | Self::InvalidQuery
+            | Self::UnfilteredSearch
+            | Self::BadRequest => StatusCode::BAD_REQUEST,
             Self::UriTooLong => StatusCode::URI_TOO_LONG,
             Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -132,7 +143,7 @@ impl ErrorCode {
             Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict => StatusCode::CONFLICT,
+            Self::Conflict | Self::NotSilent => StatusCode::CONFLICT,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::SearchUnavailable | Self::Unavailable | Self::Timeout => {
@@ -300,6 +311,49 @@ impl From<AccountError> for ApiError {
     }
 }
 
+impl From<TrackingError> for ApiError {
+    fn from(e: TrackingError) -> Self {
+        let message = e.to_string();
+        match e {
+            TrackingError::NotFound(m) => Self::not_found(m),
+            TrackingError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            TrackingError::NotSilent => Self::new(ErrorCode::NotSilent, message),
+            TrackingError::Domain(d) => d.into(),
+            TrackingError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<SavedSearchError> for ApiError {
+    fn from(e: SavedSearchError) -> Self {
+        let message = e.to_string();
+        match e {
+            SavedSearchError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            SavedSearchError::Domain(d) => d.into(),
+            SavedSearchError::UnfilteredSearch => {
+                Self::new(ErrorCode::UnfilteredSearch, message).with_param("query")
+            }
+            SavedSearchError::LimitReached => {
+                Self::new(ErrorCode::Conflict, message).with_param("saved_searches")
+            }
+            SavedSearchError::Conflict { field, .. } => {
+                Self::new(ErrorCode::Conflict, message).with_param(field)
+            }
+            SavedSearchError::NotFound(_) => Self::new(ErrorCode::NotFound, message),
+            SavedSearchError::SearchUnavailable(_) => Self::new(
+                ErrorCode::SearchUnavailable,
+                "search is not available: the search index cannot be read now",
+            ),
+            SavedSearchError::Search(e) => e.into(),
+            SavedSearchError::Store(e) => e.into(),
+        }
+    }
+}
+
 /// The error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({
@@ -374,9 +428,11 @@ mod tests {
             ("unauthorized", 401),
             ("forbidden", 403),
             ("invalid_query", 400),
+            ("unfiltered_search", 400),
             ("not_found", 404),
             ("method_not_allowed", 405),
             ("conflict", 409),
+            ("not_silent", 409),
             ("rate_limited", 429),
             ("payment_required", 402),
             ("search_unavailable", 503),

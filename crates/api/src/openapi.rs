@@ -90,6 +90,10 @@ use crate::{ErrorBody, ErrorCode};
         (name = "search", description = "The search grammar over the search index."),
         (name = "companies", description = "Companies derived from the open jobs."),
         (name = "meta", description = "This document."),
+        (name = "tracking", description = "Your saved, dismissed and applied jobs, their \
+            stages, notes, timelines and follow-ups (cookie or API key)."),
+        (name = "saved searches", description = "Saved searches, their subscriptions and shared boards."),
+        (name = "notifications", description = "The notification history and settings."),
     ),
 )]
 pub struct ApiDoc;
@@ -205,9 +209,11 @@ pub mod code {
         Unauthorized,
         Forbidden,
         InvalidQuery,
+        UnfilteredSearch,
         NotFound,
         MethodNotAllowed,
         Conflict,
+        NotSilent,
         RateLimited,
         PaymentRequired,
         SearchUnavailable,
@@ -282,9 +288,19 @@ const fn meaning(code: ErrorCode) -> &'static str {
              a key on a cookie-only route, an unverified account minting keys."
         }
         ErrorCode::InvalidQuery => "the search engine refused the query as a whole.",
+        ErrorCode::UnfilteredSearch => {
+            "the saved search matches every job (no filter, no text), so it cannot be \
+             subscribed to; `param` is `query`."
+        }
         ErrorCode::NotFound => "the addressed resource does not exist.",
         ErrorCode::MethodNotAllowed => "the path does not have this method.",
-        ErrorCode::Conflict => "the resource exists in another state.",
+        ErrorCode::Conflict => {
+            "the resource exists in another state, or a value is taken (`param` names it)."
+        }
+        ErrorCode::NotSilent => {
+            "the application is not silent (still within its stage's days, or settled): no \
+             follow-up is due."
+        }
         ErrorCode::RateLimited => "too many requests; retry later.",
         ErrorCode::PaymentRequired => "the action needs a paid plan.",
         ErrorCode::SearchUnavailable => {

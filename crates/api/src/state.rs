@@ -1,5 +1,5 @@
 //! [`AppState`], what every handler reaches (the store, the accounts service, the search slot,
-//! the clock). The search slot is [`freehire_app::search_slot::SearchSlot`] (re-exported here):
+//! the clock, the webhook policy). The search slot is [`freehire_app::search_slot::SearchSlot`] (re-exported here):
 //! the API never creates an index, search answers 503 `search_unavailable` while the slot
 //! cannot open one, and `/health` reports what the slot says.
 //!
@@ -12,6 +12,7 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use chrono::{DateTime, Utc};
 use freehire_app::accounts::Accounts;
+use freehire_app::saved_searches::{SavedSearches, WebhookPolicy};
 pub use freehire_app::search_slot::{RETRY_EVERY, SearchSlot, SearchStatus};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
@@ -37,6 +38,8 @@ pub struct AppState {
     pub limits: RateLimits,
     /// The proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: TrustedProxies,
+    /// Which webhook destinations saved-search subscriptions may name.
+    pub webhooks: WebhookPolicy,
 }
 
 impl AppState {
@@ -51,6 +54,7 @@ impl AppState {
             clock: Utc::now,
             limits: RateLimits::default(),
             trusted_proxies: TrustedProxies::none(),
+            webhooks: WebhookPolicy::PublicOnly,
         }
     }
 
@@ -66,12 +70,34 @@ impl AppState {
         if let Err(e) = search.try_open().await {
             tracing::warn!(error = %e, engine = %services.engine, "search answers 503 until the index can be opened");
         }
-        Self { search, cookie, ..Self::new(services.store.clone(), accounts) }
+        let webhooks = WebhookPolicy::from_env();
+        if webhooks == WebhookPolicy::AllowPrivate {
+            tracing::warn!(
+                "FREEHIRE_WEBHOOK_ALLOW_PRIVATE is set: webhooks may point at private and loopback addresses"
+            );
+        }
+        Self { search, cookie, webhooks, ..Self::new(services.store.clone(), accounts) }
+    }
+
+    /// The saved-search service over the state's store and search slot (what the saved-search,
+    /// subscription, notification and shared-board routes call).
+    pub fn saved_searches(&self) -> SavedSearches {
+        SavedSearches::new(self.store.clone(), self.search.clone()).with_webhooks(self.webhooks)
+    }
+
+    /// The same state accepting webhooks under `webhooks`.
+    pub fn with_webhooks(self, webhooks: WebhookPolicy) -> Self {
+        Self { webhooks, ..self }
     }
 
     /// The catalogue service over the state's store (what the job and company routes call).
     pub fn catalogue(&self) -> freehire_app::catalogue::Catalogue {
         freehire_app::catalogue::Catalogue::new(self.store.clone())
+    }
+
+    /// The tracking service over the state's store (what the tracking routes call).
+    pub fn tracking(&self) -> freehire_app::tracking::Tracking {
+        freehire_app::tracking::Tracking::new(self.store.clone())
     }
 
     /// The state's rate limits and trusted proxies as the pages' throttle (the same buckets).

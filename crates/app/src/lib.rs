@@ -15,16 +15,24 @@
 //!   imports it through board recognition (`freehire boards seed`);
 //! - [`demo`]: the offline demo: recorded boards crawled through the real adapters against a
 //!   local replay server (`cargo xtask run --demo`, the browser suite);
+//! - [`notify`]: the notification engines the worker runs (match new jobs against saved-search
+//!   subscriptions with the percolator, digests, deliveries by email and signed webhook,
+//!   saved-job reminders, silence and interview nudges);
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search`]: search as a use case (the degrade-and-retry on a refused filter, agent-search
 //!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
 //!   become the HTTP search grammar;
 //! - [`describe`]: a job description rendered as HTML, plain text or Markdown;
+//! - [`saved_searches`]: saved searches, their email and webhook subscriptions, notification
+//!   settings, the notification history and the public shared boards;
 //! - [`search_sync`]: draining the search outboxes into a [`freehire_search::SearchIndex`];
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
 //! - [`search_slot`]: the search index a server reads, opened lazily (shared by the API and
 //!   the web pages);
 //! - [`catalogue`]: jobs and companies as the pages and routes read them;
+//! - [`tracking`]: application tracking (view, save, dismiss, apply, stages, notes, the
+//!   pipeline, silence and follow-up drafts, CSV export and import), what the tracking routes
+//!   and pages call;
 //! - [`search_engine`]: choosing the engine (embedded or Meilisearch) by configuration and
 //!   opening it for reading or writing;
 //! - [`config`]: the `FREEHIRE_` environment variables and their deprecated aliases;
@@ -51,9 +59,11 @@ pub mod demo;
 pub mod describe;
 mod error;
 pub mod ingest;
+pub mod notify;
 pub mod process;
 pub mod rederive;
 pub mod reindex;
+pub mod saved_searches;
 pub mod search;
 pub mod search_engine;
 pub mod search_slot;
@@ -62,5 +72,6 @@ pub mod startup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod throttle;
+pub mod tracking;
 
 pub use error::{AppError, BusyProvider};

@@ -10,6 +10,9 @@
 //! place without replacing anything; a name another process took meanwhile moves on to the
 //! next sequence. The folder is created on each send if missing.
 //!
+//! A keyed message ([`Message::with_key`]) is written as `{key}.eml` instead, replacing a file
+//! of the same key atomically: a resend of one delivery leaves one file.
+//!
 //! Each written file is logged at `info` with its path; the body is never logged (it holds the
 //! code, which is why the file exists).
 
@@ -64,6 +67,18 @@ impl FileMailer {
         last.1
     }
 
+    /// Writes `bytes` atomically as `{key}.eml`, replacing an earlier file of that key; runs
+    /// on a blocking thread.
+    fn write_keyed(&self, key: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(&self.dir)?;
+        let mut temp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&self.dir)?;
+        temp.write_all(bytes)?;
+        temp.as_file().sync_all()?;
+        let path = self.dir.join(format!("{key}.eml"));
+        temp.persist(&path).map_err(|e| e.error)?;
+        Ok(path)
+    }
+
     /// Writes `bytes` atomically under a fresh name; runs on a blocking thread.
     fn write(&self, now: DateTime<Utc>, slug: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(&self.dir)?;
@@ -95,10 +110,13 @@ impl Mailer for FileMailer {
         let bytes = built.mail.formatted();
         let slug = slug(&message.subject);
         let mailer = self.clone();
-        let written =
-            tokio::task::spawn_blocking(move || mailer.write(DateTime::from(now), &slug, &bytes))
-                .await
-                .unwrap_or_else(|join| Err(std::io::Error::other(join.to_string())));
+        let key = message.key.clone();
+        let written = tokio::task::spawn_blocking(move || match key {
+            Some(key) => mailer.write_keyed(&key, &bytes),
+            None => mailer.write(DateTime::from(now), &slug, &bytes),
+        })
+        .await
+        .unwrap_or_else(|join| Err(std::io::Error::other(join.to_string())));
         let path = written.map_err(|source| MailError::Write { dir: self.dir.clone(), source })?;
         tracing::info!(path = %path.display(), "mail written to a file");
         Ok(Delivery::File(path))

@@ -2,7 +2,8 @@
 //! adapters turn a message into an RFC 5322 mail with lettre's builder, so the file and the
 //! SMTP server receive the same headers.
 //!
-//! Every mail carries `From`, `To`, `Subject`, `Date`, `Message-ID` (`<uuid@sender's domain>`),
+//! Every mail carries `From`, `To`, `Subject`, `Date`, `Message-ID` (`<uuid@sender's domain>`,
+//! or `<key@sender's domain>` for a keyed message),
 //! `MIME-Version` and a `text/plain` body, or `multipart/alternative` with an HTML part when
 //! one is given. lettre picks the transfer encoding (7bit, quoted-printable or base64) and
 //! encodes non-ASCII headers; a subject's line breaks never start a new header.
@@ -29,12 +30,25 @@ pub struct Message {
     pub text: String,
     /// An HTML alternative of the same content.
     pub html: Option<String>,
+    /// A stable key of this message (e.g. `delivery-42`): its `Message-ID` is derived from it,
+    /// so a resend after a crash is recognisable, and the file mailer writes one file per key
+    /// (a resend replaces it). Only ASCII letters, digits, `-`, `_` and `.` are kept.
+    pub key: Option<String>,
 }
 
 impl Message {
     /// A plain-text message.
     pub fn new(to: Email, subject: impl Into<String>, text: impl Into<String>) -> Self {
-        Self { to, subject: subject.into(), text: text.into(), html: None }
+        Self { to, subject: subject.into(), text: text.into(), html: None, key: None }
+    }
+
+    /// The same message with a stable key (see [`Message::key`]).
+    pub fn with_key(self, key: &str) -> Self {
+        let key: String = key
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        Self { key: (!key.is_empty()).then_some(key), ..self }
     }
 
     /// The same message with an HTML alternative.
@@ -50,6 +64,7 @@ impl fmt::Debug for Message {
             .field("subject", &self.subject)
             .field("text", &format_args!("<{} bytes>", self.text.len()))
             .field("html", &self.html.as_ref().map(|h| format!("<{} bytes>", h.len())))
+            .field("key", &self.key)
             .finish()
     }
 }
@@ -82,7 +97,10 @@ pub(crate) fn build(
         value: message.to.to_string(),
         source: Reason::of(&e),
     })?;
-    let message_id = format!("<{}@{}>", uuid::Uuid::new_v4().simple(), from.email.domain());
+    let message_id = match &message.key {
+        Some(key) => format!("<{key}@{}>", from.email.domain()),
+        None => format!("<{}@{}>", uuid::Uuid::new_v4().simple(), from.email.domain()),
+    };
     let builder = lettre::Message::builder()
         .from(from.clone())
         .to(Mailbox::new(None, to))

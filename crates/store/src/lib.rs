@@ -30,6 +30,18 @@
 //! owns goes with it when it is deleted, owner-scoped methods never reach another account's
 //! rows, and a one-time code is judged and consumed (or its wrong attempt counted) in one
 //! transaction that holds its row, comparing hashes in constant time.
+//!
+//! Tracking ([`TrackingRepo`], model types in [`tracking`]) lives in `user_jobs`,
+//! `applications`, `application_events` and `job_reminders`: every mutation appends its ledger
+//! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
+//! once per user, and an application outlives its posting (`job_id` nulled, company, role and
+//! the snapshot of the posting kept).
+//! Saved searches ([`SavedSearchRepo`], migration 0009) live in `saved_searches`,
+//! `subscriptions`, `notification_settings` and the reads of `user_notifications`: a name is
+//! unique per owner compared case-insensitively (a taken one is [`StoreError::Conflict`]), the
+//! per-owner cap is counted and kept in the insert's transaction holding the owner's row, a
+//! webhook secret goes in but never comes back out, and settings read as the defaults until
+//! written.
 
 #[macro_use]
 mod sql;
@@ -40,14 +52,17 @@ mod companies;
 mod error;
 mod health;
 mod model;
+mod notify;
 mod plan;
 mod ports;
 mod postgres;
 mod rows;
+mod saved_searches;
 mod shared;
 mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tracking;
 mod url;
 
 use std::sync::Arc;
@@ -63,12 +78,27 @@ pub use model::{
     OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
     SeenPosting, UnseenScope, UpsertOutcome, Upserted,
 };
+pub use notify::{
+    DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
+    DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
+    NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
+};
 pub use ports::{
-    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, OutboxRepo,
-    ScheduleRepo, Store,
+    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
+    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
 };
 pub use postgres::PgStore;
+pub use saved_searches::{
+    DEFAULT_DIGEST_HOUR, NewSavedSearch, NewSubscription, Notification, NotificationJobs,
+    NotificationPage, NotificationSettings, NotifiedJob, SavedSearch, SavedSearchInsert,
+    SavedSearchPatch, SharedSearch, Subscription,
+};
 pub use sqlite::SqliteStore;
+pub use tracking::{
+    Application, ApplyOptions, Card, CardList, ExportRow, ImportEvent, ImportRow, Imported, Marks,
+    SlugSet, Snapshot, StageCounts, Track, TrackChange, TrackedDetail, TrackedEvent,
+    TrackingFilter,
+};
 pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 
 /// The health check's statement: one cheap read of the catalogue table, so a database that

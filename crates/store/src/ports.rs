@@ -4,9 +4,9 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    ApiKey, ApiKeyId, Board, BoardHealth, BoardId, BoardKey, BoardStatus, ClosedReason,
-    CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard, Provider, PublicSlug, Role,
-    User, UserId,
+    ApiKey, ApiKeyId, ApplicationId, Board, BoardHealth, BoardId, BoardKey, BoardStatus,
+    ClosedReason, CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard,
+    NotificationId, Provider, PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
 };
 
 use crate::{
@@ -15,6 +15,19 @@ use crate::{
     KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
     Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
     Sessions, UnseenScope, Upserted, UserList,
+    notify::{
+        DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
+        DueDelivery, DueReminder, NewNotification, NewNudge, NotificationRecord, NudgeCandidate,
+        ReminderId, Subscriber,
+    },
+    saved_searches::{
+        NewSavedSearch, NewSubscription, NotificationJobs, NotificationPage, NotificationSettings,
+        SavedSearch, SavedSearchInsert, SavedSearchPatch, SharedSearch, Subscription,
+    },
+    tracking::{
+        Application, ApplyOptions, CardList, ExportRow, ImportRow, Imported, SlugSet, StageCounts,
+        Track, TrackChange, TrackedDetail, TrackingFilter,
+    },
 };
 
 /// The job catalogue.
@@ -422,6 +435,340 @@ pub trait AccountRepo: Send + Sync {
     ) -> Result<bool>;
 }
 
+/// Application tracking (reference §4.2 "Tracking tables", §7): a user's marks on jobs, their
+/// applications and the append-only event ledger.
+///
+/// Every method takes the owner and never reaches another user's rows (another user's
+/// application id is `None`, like one that does not exist). A slug that names no job is
+/// `None`. Every mutation appends its `application_events` rows in the same transaction, and
+/// runs under the job's row lock (`FOR UPDATE` on PostgreSQL; SQLite's write transaction holds
+/// the database), so `jobs.applied_count` and `jobs.view_count` move once per user however many
+/// requests race. A pending saved-job reminder is created by a save (at save + 3 days, rounded
+/// up to the user's digest hour in their time zone) and cancelled by an unsave, a dismiss or
+/// an application.
+#[async_trait]
+pub trait TrackingRepo: Send + Sync {
+    /// Records a view (the first one counts in `view_count` and appends a `viewed` event).
+    async fn track_view(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Saves (`true`) or unsaves (`false`) the job; a no-op when it already is.
+    async fn track_save(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        saved: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Dismisses (`true`) or undismisses (`false`) the job; a no-op when it already is.
+    async fn track_dismiss(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        dismissed: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Applies: creates or updates the application (applied date, stage `applied` unless it
+    /// is further, the posting's snapshot) and counts the user in `applied_count` once ever.
+    async fn track_apply(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        apply: &ApplyOptions,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Sets the stage and/or the notes, creating the application if there is none (a stage
+    /// past `preparing` also applies, as [`TrackingRepo::track_apply`] at `now`).
+    async fn track_update(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        change: &TrackChange,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Clears the stage and the applied date; the save and the notes stay.
+    async fn track_clear_stage(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Clears the save, the application (applied date, stage, notes); the view stays.
+    async fn track_clear(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// Records a follow-up on the job's application (`followed_up_at` and a `followed_up`
+    /// event). `Ok(None)` when the slug names no job; a job without an application gives a
+    /// [`Track`] whose `application` is `None` (nothing written).
+    async fn track_followed_up(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Track>>;
+
+    /// [`TrackingRepo::track_update`] by the application's id (works after a prune).
+    async fn update_application(
+        &self,
+        owner: UserId,
+        id: ApplicationId,
+        change: &TrackChange,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Application>>;
+
+    /// [`TrackingRepo::track_clear_stage`] by the application's id.
+    async fn clear_application_stage(
+        &self,
+        owner: UserId,
+        id: ApplicationId,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Application>>;
+
+    /// Deletes the application and its events; `false` when the owner has none of that id.
+    async fn delete_application(&self, owner: UserId, id: ApplicationId) -> Result<bool>;
+
+    /// The job's tracking state; `None` when the slug names no job.
+    async fn track_of(&self, owner: UserId, slug: &PublicSlug) -> Result<Option<Track>>;
+
+    /// `limit` of the owner's cards under `filter` from `offset`, most recently changed first,
+    /// and the total.
+    async fn tracking_list(
+        &self,
+        owner: UserId,
+        filter: TrackingFilter,
+        limit: u32,
+        offset: u64,
+    ) -> Result<CardList>;
+
+    /// The slugs of the owner's viewed, saved or dismissed jobs, sorted.
+    async fn tracking_slugs(&self, owner: UserId, set: SlugSet) -> Result<Vec<String>>;
+
+    /// How many of the owner's applications are at each stage.
+    async fn stage_counts(&self, owner: UserId) -> Result<StageCounts>;
+
+    /// The full view of a tracked job: by the job's slug, else (after a prune) by the slug the
+    /// application kept. `None` when the owner tracks nothing there.
+    async fn tracking_detail(&self, owner: UserId, slug: &str) -> Result<Option<TrackedDetail>>;
+
+    /// Every application of the owner with its events, by application id, events oldest first.
+    async fn export_applications(&self, owner: UserId) -> Result<Vec<ExportRow>>;
+
+    /// Imports one row in one transaction: finds the application (by the job of `job_slug`
+    /// when it exists, else by company slug and role title) or creates it, then records the
+    /// event unless one with the same import key, or the same kind, signal and time, is there.
+    async fn import_application_row(
+        &self,
+        owner: UserId,
+        row: &ImportRow<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Imported>;
+}
+
+/// Saved searches, their subscriptions, notification settings and the notification history
+/// as its owner reads it (reference §4.2, §8). Writing the history is the notify engine's.
+///
+/// Every method on a user's own data takes the owner's [`UserId`] and puts it in the `WHERE`
+/// clause: another user's row is `None`/`false`, exactly like a row that does not exist.
+#[async_trait]
+pub trait SavedSearchRepo: Send + Sync {
+    /// Creates a saved search unless the owner has `max_per_user` already (counted and
+    /// inserted in one transaction holding the owner's row, so concurrent inserts cannot pass
+    /// the cap); a name the owner already uses, compared case-insensitively, is
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`.
+    async fn create_saved_search(
+        &self,
+        owner: UserId,
+        new: &NewSavedSearch<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<SavedSearchInsert>;
+
+    /// The owner's saved searches with their subscriptions, oldest first.
+    async fn list_saved_searches(&self, owner: UserId) -> Result<Vec<SavedSearch>>;
+
+    /// One of the owner's saved searches with its subscriptions.
+    async fn saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<Option<SavedSearch>>;
+
+    /// Applies a patch (moving `updated_at`); a taken name is
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) naming `name`, a taken public
+    /// slug naming `public_slug`. `None` when the owner has no such search.
+    async fn update_saved_search(
+        &self,
+        owner: UserId,
+        id: SavedSearchId,
+        patch: &SavedSearchPatch<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<SavedSearch>>;
+
+    /// Deletes one of the owner's saved searches and its subscriptions; `false` when the owner
+    /// has no such search.
+    async fn delete_saved_search(&self, owner: UserId, id: SavedSearchId) -> Result<bool>;
+
+    /// The shared saved search with this public slug (whoever owns it).
+    async fn shared_search(&self, slug: &str) -> Result<Option<SharedSearch>>;
+
+    /// Subscribes one of the owner's saved searches on a channel, starting at `at`; `None`
+    /// when the owner has no such search. The same channel and destination twice on one search
+    /// is [`StoreError::Conflict`](crate::StoreError::Conflict) naming `channel`.
+    async fn create_subscription(
+        &self,
+        owner: UserId,
+        search: SavedSearchId,
+        new: &NewSubscription<'_>,
+        at: DateTime<Utc>,
+    ) -> Result<Option<Subscription>>;
+
+    /// Deletes one of the owner's subscriptions; `false` when the owner has no such one.
+    async fn delete_subscription(&self, owner: UserId, id: SubscriptionId) -> Result<bool>;
+
+    /// The owner's notification settings, the defaults when they never wrote any.
+    async fn notification_settings(&self, owner: UserId) -> Result<NotificationSettings>;
+
+    /// Writes the owner's notification settings (`updated_at` is `at`; the given
+    /// `updated_at` is ignored) and returns them as stored.
+    async fn put_notification_settings(
+        &self,
+        owner: UserId,
+        settings: &NotificationSettings,
+        at: DateTime<Utc>,
+    ) -> Result<NotificationSettings>;
+
+    /// A page of the owner's notification history, newest first, with the counts of all of it.
+    async fn notifications(&self, owner: UserId, page: ListPage) -> Result<NotificationPage>;
+
+    /// One of the owner's notifications with the jobs it lists.
+    async fn notification(
+        &self,
+        owner: UserId,
+        id: NotificationId,
+    ) -> Result<Option<NotificationJobs>>;
+
+    /// Marks one of the owner's notifications read at `at` (a read one keeps its first
+    /// `read_at`); `false` when the owner has no such notification.
+    async fn mark_notification_read(
+        &self,
+        owner: UserId,
+        id: NotificationId,
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+}
+
+/// The notification engines' storage (reference §8.1–§8.2, §7.4): the match cursor and
+/// `subscription_matches`, digest claims, the `notification_deliveries` queue, firing
+/// `job_reminders`, and `application_nudges`. Every claim is safe with several workers:
+/// `FOR UPDATE SKIP LOCKED` and compare-and-set on PostgreSQL, the one writer transaction on
+/// SQLite.
+#[async_trait]
+pub trait NotifyRepo: Send + Sync {
+    /// Where engine cursor `name` stands (0 when it never moved).
+    async fn engine_cursor(&self, name: &str) -> Result<i64>;
+
+    /// Every active subscription with its saved search's query, by id.
+    async fn subscribers(&self) -> Result<Vec<Subscriber>>;
+
+    /// In one transaction: moves cursor `name` from `from` to `to` (compare-and-set) and
+    /// records `matches` (`(subscription, job)`, already recorded ones and ones whose
+    /// subscription or job is gone skipped). `false`, writing nothing, when the cursor was not
+    /// at `from` (another worker took the batch).
+    async fn record_matches(
+        &self,
+        name: &str,
+        from: i64,
+        to: i64,
+        matches: &[(SubscriptionId, JobId)],
+        at: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Active subscriptions with unnotified matches, with their owners' settings, by id.
+    async fn digest_candidates(&self) -> Result<Vec<DigestCandidate>>;
+
+    /// In one transaction, under the subscription's row lock (skipped when another worker
+    /// holds it): unless `last_digest_sent_at` moved from `claim.expected_last_sent`, takes
+    /// the oldest `claim.cap` unnotified matches, records the digest notification first, queues
+    /// its delivery (email to the account's address, or the webhook URL), marks the matches
+    /// notified by it and stamps `last_digest_sent_at = now`. `None` when there was nothing to
+    /// take or the claim lost.
+    async fn take_digest(
+        &self,
+        claim: &DigestClaim<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Digest>>;
+
+    /// Leases up to `limit` pending deliveries due at `now` (unleased, or their lease ran out)
+    /// to `worker` until `now + lease`, oldest due first, with what their message is made of.
+    async fn claim_deliveries(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DueDelivery>>;
+
+    /// Ends `worker`'s attempt at a delivery (counting it) and releases the lease; `false`
+    /// when `worker` no longer held it.
+    async fn finish_delivery(
+        &self,
+        id: DeliveryId,
+        worker: &str,
+        outcome: &DeliveryOutcome,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// Leases up to `limit` pending reminders due at `now` to `worker` (a lease older than
+    /// `lease` is dead), with what decides whether each still fires.
+    async fn claim_reminders(
+        &self,
+        worker: &str,
+        limit: u32,
+        lease: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<DueReminder>>;
+
+    /// In one transaction: marks `worker`'s reminder fired and records its notification and
+    /// deliveries. `None` when `worker` no longer held a pending reminder.
+    async fn fire_reminder(
+        &self,
+        id: ReminderId,
+        worker: &str,
+        notification: &NewNotification,
+        now: DateTime<Utc>,
+    ) -> Result<Option<NotificationId>>;
+
+    /// Cancels `worker`'s pending reminder (the job closed, the user applied or unsaved).
+    async fn cancel_reminder(&self, id: ReminderId, worker: &str) -> Result<bool>;
+
+    /// Applications on the silence clock, or with a `stage_set interview` event recorded at or
+    /// after `since` that has no interview-prep nudge, with their nudged episodes, by id.
+    async fn nudge_candidates(&self, since: DateTime<Utc>) -> Result<Vec<NudgeCandidate>>;
+
+    /// In one transaction: records the nudge and its notification and deliveries, unless
+    /// its episode was nudged already (`None`).
+    async fn record_nudge(
+        &self,
+        nudge: &NewNudge,
+        now: DateTime<Utc>,
+    ) -> Result<Option<NotificationId>>;
+
+    /// The owner's notifications, oldest first (the engines' view; the history routes page
+    /// their own).
+    async fn notifications_of(&self, owner: UserId) -> Result<Vec<NotificationRecord>>;
+
+    /// The owner's deliveries, by id.
+    async fn deliveries_of(&self, owner: UserId) -> Result<Vec<DeliveryRecord>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -433,6 +780,9 @@ pub trait Store:
     + OutboxRepo
     + ScheduleRepo
     + AccountRepo
+    + TrackingRepo
+    + SavedSearchRepo
+    + NotifyRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

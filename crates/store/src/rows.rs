@@ -18,6 +18,9 @@ use crate::{
 };
 
 pub(crate) mod accounts;
+pub(crate) mod notify;
+pub(crate) mod saved_searches;
+pub(crate) mod tracking;
 
 /// PostgreSQL text cannot hold NUL; some sources emit it. Both backends drop it alike.
 fn no_nul(s: &str) -> Cow<'_, str> {

@@ -10,6 +10,9 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+mod notify;
+mod saved_searches;
+pub(crate) mod tracking;
 
 use std::marker::PhantomData;
 

@@ -7,7 +7,9 @@
 
 use std::{str::FromStr, sync::Arc};
 
-use crate::{PgStore, SqliteLocation, SqliteStore, Store};
+pub mod seed;
+
+use crate::{NotifiedJob, PgStore, SqliteLocation, SqliteStore, Store, bind::Stamp};
 use sqlx::{Connection, Executor, PgConnection, postgres::PgConnectOptions};
 
 /// The PostgreSQL server tests use.
@@ -29,7 +31,7 @@ pub struct TestDb {
 }
 
 enum Cleanup {
-    Sqlite { _dir: tempfile::TempDir, file: std::path::PathBuf },
+    Sqlite { _dir: tempfile::TempDir, file: std::path::PathBuf, store: SqliteStore },
     Postgres { url: String, schema: String, store: PgStore },
 }
 
@@ -42,7 +44,7 @@ impl TestDb {
         let store =
             SqliteStore::connect(&SqliteLocation::File(file.clone())).await.expect("open sqlite");
         store.migrate().await.expect("migrate sqlite");
-        Self { store: Arc::new(store), cleanup: Cleanup::Sqlite { _dir: dir, file } }
+        Self { store: Arc::new(store.clone()), cleanup: Cleanup::Sqlite { _dir: dir, file, store } }
     }
 
     /// A migrated, empty PostgreSQL schema of its own. Panics (never skips) when the server
@@ -83,6 +85,33 @@ impl TestDb {
         }
     }
 
+    /// A second store on the same database with a pool of its own (another worker's).
+    #[allow(clippy::expect_used)]
+    pub async fn second_store(&self) -> Arc<dyn Store> {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => Arc::new(
+                SqliteStore::connect(&SqliteLocation::File(file.clone()))
+                    .await
+                    .expect("open sqlite again"),
+            ),
+            Cleanup::Postgres { url, schema, .. } => {
+                let options = PgConnectOptions::from_str(url)
+                    .expect("postgres url")
+                    .options([("search_path", schema.as_str())])
+                    .application_name(schema);
+                Arc::new(PgStore::connect_with(options).await.expect("connect postgres again"))
+            }
+        }
+    }
+
+    /// Seeding for this database's tests (rows of tables other slices own).
+    pub async fn seed(&self) -> seed::Seed {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => seed::Seed::sqlite_file(file).await,
+            Cleanup::Postgres { store, .. } => seed::Seed::Postgres(store.pool().clone()),
+        }
+    }
+
     /// On SQLite, the database file.
     pub fn sqlite_file(&self) -> Option<&std::path::Path> {
         match &self.cleanup {
@@ -99,6 +128,103 @@ impl TestDb {
         }
     }
 
+    /// Runs a test-support statement on its own connection (what no port offers: deleting a
+    /// job row as a prune would, setting a column); the rows it changed.
+    #[allow(clippy::expect_used)]
+    pub async fn execute(&self, statement: &str) -> u64 {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => {
+                let mut conn = self.sqlite_connection(file).await;
+                let done = sqlx::query(statement).execute(&mut conn).await.expect("statement");
+                conn.close().await.ok();
+                done.rows_affected()
+            }
+            Cleanup::Postgres { store, .. } => sqlx::query(statement)
+                .execute(store.pool())
+                .await
+                .expect("statement")
+                .rows_affected(),
+        }
+    }
+
+    /// Reads one integer with a test-support statement (a counter column, a `count(*)`).
+    #[allow(clippy::expect_used)]
+    pub async fn scalar(&self, statement: &str) -> i64 {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => {
+                let mut conn = self.sqlite_connection(file).await;
+                let value: i64 =
+                    sqlx::query_scalar(statement).fetch_one(&mut conn).await.expect("statement");
+                conn.close().await.ok();
+                value
+            }
+            Cleanup::Postgres { store, .. } => {
+                sqlx::query_scalar(statement).fetch_one(store.pool()).await.expect("statement")
+            }
+        }
+    }
+
+    #[allow(clippy::expect_used)]
+    async fn sqlite_connection(&self, file: &std::path::Path) -> sqlx::SqliteConnection {
+        let options = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(file)
+            .foreign_keys(true)
+            .busy_timeout(std::time::Duration::from_secs(10));
+        sqlx::ConnectOptions::connect(&options).await.expect("open sqlite")
+    }
+
+    /// Records a notification in `owner`'s history as the notify engine would (the store's
+    /// port only reads the history; tests of those reads need rows).
+    #[allow(clippy::expect_used)]
+    pub async fn insert_notification(
+        &self,
+        owner: freehire_domain::UserId,
+        n: &TestNotification<'_>,
+    ) -> freehire_domain::NotificationId {
+        let jobs = serde_json::to_string(n.jobs).expect("jobs as JSON");
+        let total = i32::try_from(n.total).expect("total fits");
+        let id: i64 = match &self.cleanup {
+            Cleanup::Sqlite { store, .. } => {
+                sqlx::query_scalar(concat!(
+                    "INSERT INTO user_notifications (user_id, kind, title, body, public_slug, ",
+                    "subscription_id, created_at, jobs, total) ",
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id"
+                ))
+                .bind(owner.get())
+                .bind(n.kind.as_str())
+                .bind(n.title)
+                .bind(n.body)
+                .bind(n.public_slug)
+                .bind(n.subscription.map(|s| s.get()))
+                .bind(Stamp(n.created_at))
+                .bind(jobs)
+                .bind(total)
+                .fetch_one(store.writer())
+                .await
+            }
+            Cleanup::Postgres { store, .. } => {
+                sqlx::query_scalar(concat!(
+                    "INSERT INTO user_notifications (user_id, kind, title, body, public_slug, ",
+                    "subscription_id, created_at, jobs, total) ",
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9) RETURNING id"
+                ))
+                .bind(owner.get())
+                .bind(n.kind.as_str())
+                .bind(n.title)
+                .bind(n.body)
+                .bind(n.public_slug)
+                .bind(n.subscription.map(|s| s.get()))
+                .bind(Stamp(n.created_at))
+                .bind(jobs)
+                .bind(total)
+                .fetch_one(store.pool())
+                .await
+            }
+        }
+        .expect("insert notification");
+        freehire_domain::NotificationId::new(id).expect("a positive id")
+    }
+
     /// Closes the store and drops the PostgreSQL schema.
     #[allow(clippy::expect_used)]
     pub async fn teardown(self) {
@@ -111,4 +237,25 @@ impl TestDb {
                 .expect("drop schema");
         }
     }
+}
+
+/// A notification for [`TestDb::insert_notification`].
+#[derive(Debug, Clone)]
+pub struct TestNotification<'a> {
+    /// Its kind.
+    pub kind: freehire_domain::NotificationKind,
+    /// Its title.
+    pub title: &'a str,
+    /// Its text.
+    pub body: &'a str,
+    /// The slug it is about.
+    pub public_slug: Option<&'a str>,
+    /// The subscription it came from.
+    pub subscription: Option<freehire_domain::SubscriptionId>,
+    /// When it was recorded.
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// The jobs it lists.
+    pub jobs: &'a [NotifiedJob],
+    /// How many matched in all.
+    pub total: u32,
 }

@@ -1,12 +1,16 @@
 //! Route handlers, one file per resource, and [`api`], the one place they are mounted.
 
+pub mod applications;
 pub mod auth;
 pub mod companies;
 pub mod health;
 pub mod jobs;
 pub mod me;
+pub mod notifications;
 pub mod openapi;
+pub mod saved_searches;
 pub mod search;
+pub mod tracking;
 
 use utoipa::OpenApi;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -40,7 +44,36 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(me::change_password))
         .routes(routes!(me::create_key))
         .routes(routes!(me::list_keys))
-        .routes(routes!(me::delete_key));
+        .routes(routes!(me::delete_key))
+        .routes(routes!(tracking::view))
+        .routes(routes!(tracking::apply))
+        .routes(routes!(tracking::save, tracking::unsave))
+        .routes(routes!(tracking::dismiss, tracking::undismiss))
+        .routes(routes!(tracking::update, tracking::clear_track))
+        .routes(routes!(tracking::clear_stage))
+        .routes(routes!(tracking::list))
+        .routes(routes!(tracking::viewed))
+        .routes(routes!(tracking::saved))
+        .routes(routes!(tracking::dismissed))
+        .routes(routes!(tracking::pipeline))
+        .routes(routes!(tracking::followups))
+        .routes(routes!(tracking::export))
+        .routes(routes!(tracking::import))
+        .routes(routes!(tracking::detail))
+        .routes(routes!(tracking::followup_draft, tracking::record_followup))
+        .routes(routes!(applications::update, applications::delete))
+        .routes(routes!(applications::clear_stage))
+        .routes(routes!(saved_searches::list))
+        .routes(routes!(saved_searches::create))
+        .routes(routes!(saved_searches::update))
+        .routes(routes!(saved_searches::delete))
+        .routes(routes!(saved_searches::subscribe))
+        .routes(routes!(saved_searches::unsubscribe))
+        .routes(routes!(saved_searches::shared_board))
+        .routes(routes!(notifications::list))
+        .routes(routes!(notifications::jobs))
+        .routes(routes!(notifications::settings))
+        .routes(routes!(notifications::put_settings));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .nest("/api/v1", v1)

@@ -76,7 +76,7 @@ impl<'a> Client<'a> {
 }
 
 #[track_caller]
-fn refused(a: &Answer, status: u16, code: &str, param: Option<&str>) {
+pub fn refused(a: &Answer, status: u16, code: &str, param: Option<&str>) {
     assert_eq!(a.status, status, "{a:?}");
     assert_eq!(a.body["code"], code, "{a:?}");
     assert!(a.body["error"].as_str().is_some_and(|m| !m.is_empty()), "{a:?}");
@@ -644,25 +644,82 @@ struct Owned {
 }
 
 fn owned_resources() -> Vec<Owned> {
-    vec![Owned {
-        what: "api key",
-        create: |a| {
-            Box::pin(async move {
-                a.post("/me/api-keys", json!({"name": "a's"})).await.body["data"]["id"].to_string()
-            })
+    vec![
+        Owned {
+            what: "api key",
+            create: |a| {
+                Box::pin(async move {
+                    a.post("/me/api-keys", json!({"name": "a's"})).await.body["data"]["id"]
+                        .to_string()
+                })
+            },
+            routes: &[("DELETE", "/me/api-keys/{id}", None)],
+            still_there: |a, id| {
+                Box::pin(async move {
+                    let list = a.get("/me/api-keys").await;
+                    list.body["data"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|k| k["id"] == id.parse::<i64>().unwrap())
+                })
+            },
         },
-        routes: &[("DELETE", "/me/api-keys/{id}", None)],
-        still_there: |a, id| {
-            Box::pin(async move {
-                let list = a.get("/me/api-keys").await;
-                list.body["data"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .any(|k| k["id"] == id.parse::<i64>().unwrap())
-            })
+        Owned {
+            what: "saved search",
+            create: |a| {
+                Box::pin(async move {
+                    let body = json!({"name": "a's search", "query": "skills=rust"});
+                    a.post("/me/saved-searches", body).await.body["data"]["id"].to_string()
+                })
+            },
+            routes: &[
+                (
+                    "PATCH",
+                    "/me/saved-searches/{id}",
+                    Some(r#"{"name": "b's now", "shared": true}"#),
+                ),
+                ("DELETE", "/me/saved-searches/{id}", None),
+                ("POST", "/me/saved-searches/{id}/subscriptions", Some(r#"{"channel": "email"}"#)),
+            ],
+            still_there: |a, id| {
+                Box::pin(async move {
+                    let list = a.get("/me/saved-searches").await;
+                    list.body["data"].as_array().unwrap().iter().any(|s| {
+                        s["id"] == id.parse::<i64>().unwrap()
+                            && s["name"] == "a's search"
+                            && s["shared_slug"].is_null()
+                            && s["subscriptions"].as_array().unwrap().is_empty()
+                    })
+                })
+            },
         },
-    }]
+        Owned {
+            what: "subscription",
+            create: |a| {
+                Box::pin(async move {
+                    let body = json!({"name": "a's subscribed", "query": "skills=go"});
+                    let search =
+                        a.post("/me/saved-searches", body).await.body["data"]["id"].clone();
+                    let path = format!("/me/saved-searches/{search}/subscriptions");
+                    a.post(&path, json!({"channel": "email"})).await.body["data"]["id"].to_string()
+                })
+            },
+            routes: &[("DELETE", "/me/subscriptions/{id}", None)],
+            still_there: |a, id| {
+                Box::pin(async move {
+                    let list = a.get("/me/saved-searches").await;
+                    list.body["data"].as_array().unwrap().iter().any(|s| {
+                        s["subscriptions"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|sub| sub["id"] == id.parse::<i64>().unwrap())
+                    })
+                })
+            },
+        },
+    ]
 }
 
 // scenario: Another user's resource is not found

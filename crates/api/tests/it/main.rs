@@ -15,5 +15,6 @@ mod missing_index;
 mod openapi;
 mod outages;
 mod ratelimit;
+mod saved_searches;
 mod search;
 mod server;

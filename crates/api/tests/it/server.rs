@@ -43,6 +43,13 @@ impl Server {
         Self::serve(db, state, mail).await
     }
 
+    /// The server over the tests' state as `map` changes it (mail still lands in `mail`).
+    pub async fn start_mapped(db: TestDb, map: impl FnOnce(AppState) -> AppState) -> Self {
+        let mail = tempfile::tempdir().unwrap();
+        let state = map(state(db.store.clone(), mail.path()));
+        Self::serve(db, state, mail).await
+    }
+
     /// The server over `state` (its clock is replaced by the pinned one).
     pub async fn start_state(db: TestDb, state: AppState) -> Self {
         Self::serve(db, state, tempfile::tempdir().unwrap()).await

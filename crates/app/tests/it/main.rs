@@ -6,12 +6,14 @@ mod accounts;
 mod assistant;
 mod board_catalogue;
 mod boards;
+mod notify;
 mod pipeline;
 mod rederive;
 mod reindex;
 mod search;
 mod search_sync;
 mod support;
+mod tracking;
 
 /// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
 macro_rules! on_both_backends {
@@ -64,5 +66,44 @@ on_both_backends! {
     board_catalogue: [
         the_bundled_catalogue_seeds_once,
         refused_rows_are_counted_and_listed_never_fatal,
+    ],
+}
+
+/// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&TestDb)` (tests that
+/// seed rows or open a second pool).
+macro_rules! on_both_backends_db {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite_db { $( mod $module { $(
+            #[tokio::test]
+            async fn $test() {
+                let db = freehire_store::testing::TestDb::sqlite().await;
+                crate::$module::$test(&db).await;
+                db.teardown().await;
+            }
+        )* } )* }
+        mod postgres_db { $( mod $module { $(
+            #[tokio::test]
+            async fn $test() {
+                let db = freehire_store::testing::TestDb::postgres().await;
+                crate::$module::$test(&db).await;
+                db.teardown().await;
+            }
+        )* } )* }
+    };
+}
+
+on_both_backends_db! {
+    notify: [
+        a_digest_email_lists_ten_jobs_and_links_its_page,
+        a_digest_claims_at_most_200_and_the_rest_wait,
+        a_digest_is_recorded_before_sending_and_a_failure_is_kept,
+        a_failed_delivery_backs_off_then_fails_for_good,
+        a_webhook_digest_is_signed_and_received,
+        a_private_webhook_target_is_refused_at_send_time,
+        a_webhook_answering_an_error_is_retried,
+        a_due_reminder_fires_once_unless_it_no_longer_applies,
+        a_silent_application_is_nudged_once_per_episode,
+        a_move_into_interview_is_nudged_once,
+        two_workers_send_every_digest_exactly_once,
     ],
 }

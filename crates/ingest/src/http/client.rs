@@ -9,11 +9,11 @@ use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use reqwest::{Method, Response};
-use url::{Host, Url};
+use url::Url;
 
 use super::config::{ClientConfig, HostPace, HostPacing, SsrfPolicy, UPSTREAM_HOST_HEADER};
 use super::pacing::{HostLimiter, HostLimiters};
-use super::ssrf::{GuardedResolver, Refusal, is_forbidden_ip};
+use super::ssrf::{GuardedResolver, check_target, refusal_of};
 use crate::IngestError;
 use crate::error_chain;
 
@@ -106,22 +106,8 @@ impl HttpClient {
     /// public-looking name that would resolve to an internal address goes unchecked there,
     /// because replay resolves nothing upstream.
     fn route(&self, url: &Url) -> Result<(Url, Option<String>), IngestError> {
-        let refuse = |reason: String| IngestError::Refused { url: url.to_string(), reason };
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(refuse("only http and https are allowed".to_owned()));
-        }
-        if self.inner.config.ssrf == SsrfPolicy::Enforce {
-            let internal = match url.host() {
-                Some(Host::Ipv4(ip)) => is_forbidden_ip(ip.into()),
-                Some(Host::Ipv6(ip)) => is_forbidden_ip(ip.into()),
-                Some(Host::Domain(name)) => is_loopback_name(name),
-                None => return Err(refuse("no host".to_owned())),
-            };
-            if internal {
-                let host = url.host_str().unwrap_or_default();
-                return Err(refuse(format!("{host} is an internal address")));
-            }
-        }
+        check_target(url, self.inner.config.ssrf)
+            .map_err(|reason| IngestError::Refused { url: url.to_string(), reason })?;
         if let Some(origin) = &self.inner.config.replay {
             return Ok((origin.rewrite(url), Some(url.origin().ascii_serialization())));
         }
@@ -280,12 +266,6 @@ impl Fetcher {
     }
 }
 
-/// `localhost` and its subdomains, which always name the loopback interface (RFC 6761).
-fn is_loopback_name(name: &str) -> bool {
-    let last = name.trim_end_matches('.').rsplit('.').next().unwrap_or_default();
-    last.eq_ignore_ascii_case("localhost")
-}
-
 fn method_name(method: &Method) -> &'static str {
     if *method == Method::POST { "POST" } else { "GET" }
 }
@@ -298,12 +278,8 @@ fn redirect_target(current: &Url, resp: &Response) -> Option<Url> {
 /// Maps a send error: the resolver's refusal becomes [`IngestError::Refused`], the rest
 /// [`IngestError::Network`].
 fn send_error(url: &Url, err: reqwest::Error) -> IngestError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
-    while let Some(e) = source {
-        if let Some(refusal) = e.downcast_ref::<Refusal>() {
-            return IngestError::Refused { url: url.to_string(), reason: refusal.to_string() };
-        }
-        source = e.source();
+    if let Some(reason) = refusal_of(&err) {
+        return IngestError::Refused { url: url.to_string(), reason };
     }
     IngestError::Network { url: url.to_string(), source: err }
 }

@@ -26,7 +26,10 @@ pub use config::{
     BackoffConfig, ClientConfig, HostPace, HostPacing, MAX_BODY_BYTES, REPLAY_ENV, ReplayOrigin,
     RetryConfig, SsrfPolicy, UPSTREAM_HOST_HEADER, USER_AGENT,
 };
-pub use ssrf::is_forbidden_ip;
+pub use ssrf::{
+    RESOLVE_TIMEOUT, check_public_destination, check_target, guarded_client_builder,
+    is_forbidden_ip, refusal_of,
+};
 
 pub(crate) use config::non_zero;
 pub(crate) use decode::json as decode_json;

@@ -1,9 +1,61 @@
-//! The SSRF guard: which addresses may never be dialled, and a resolver that checks every
-//! address a host resolves to.
+//! The SSRF guard: which addresses may never be dialled, a resolver that checks every
+//! address a host resolves to, and [`check_public_destination`], the same rule for a URL a
+//! user gives us to call later (a webhook), checked when it is given.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
+use std::sync::Arc;
+
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use url::{Host, Url};
+
+use crate::IngestError;
+
+/// How long [`check_public_destination`] waits for a host name to resolve.
+pub const RESOLVE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+use super::SsrfPolicy;
+
+/// Whether `url` may be dialled under `policy`, before any name is resolved: only http and
+/// https, and under [`SsrfPolicy::Enforce`] no internal IP literal and no `localhost` name
+/// (other names are checked by the resolver of [`guarded_client_builder`] when dialled).
+/// `Err` says why not.
+pub fn check_target(url: &Url, policy: SsrfPolicy) -> Result<(), String> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err("only http and https are allowed".to_owned());
+    }
+    if policy == SsrfPolicy::Enforce {
+        if let Some(reason) = internal_host(url) {
+            return Err(reason);
+        }
+    }
+    Ok(())
+}
+
+/// A `reqwest` client builder for requests to user-given URLs (webhooks): no proxy, no
+/// redirects, and under [`SsrfPolicy::Enforce`] a resolver that refuses a host when any of its
+/// addresses is internal. Pair it with [`check_target`] for IP literals, and read a refusal
+/// back with [`refusal_of`].
+pub fn guarded_client_builder(policy: SsrfPolicy) -> reqwest::ClientBuilder {
+    let builder = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).no_proxy();
+    match policy {
+        SsrfPolicy::Enforce => {
+            builder.dns_resolver(Arc::new(GuardedResolver { allowed_host: None }))
+        }
+        SsrfPolicy::AllowPrivateTargets => builder,
+    }
+}
+
+/// The guard's reason when `err` (from a client of [`guarded_client_builder`]) is its refusal.
+pub fn refusal_of(err: &reqwest::Error) -> Option<String> {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = source {
+        if let Some(refusal) = e.downcast_ref::<Refusal>() {
+            return Some(refusal.to_string());
+        }
+        source = e.source();
+    }
+    None
+}
 
 /// Whether an address is internal: loopback, private, link-local (cloud metadata included),
 /// shared/CGNAT, unspecified, broadcast, multicast, documentation, benchmarking or reserved,
@@ -50,6 +102,52 @@ fn forbidden_v6(ip: Ipv6Addr) -> bool {
         || (seg[0] & 0xffc0) == 0xfec0 // site-local (deprecated)
         || (seg[0] == 0x2001 && seg[1] == 0x0db8) // documentation
         || (seg[0..6].iter().all(|s| *s == 0)) // IPv4-compatible ::a.b.c.d
+}
+
+/// `localhost` and its subdomains, which always name the loopback interface (RFC 6761).
+fn is_loopback_name(name: &str) -> bool {
+    let last = name.trim_end_matches('.').rsplit('.').next().unwrap_or_default();
+    last.eq_ignore_ascii_case("localhost")
+}
+
+/// Why `url`'s host is internal without resolving it (an internal IP literal, a `localhost`
+/// name, no host at all); `None` when only resolving can tell.
+pub(crate) fn internal_host(url: &Url) -> Option<String> {
+    let internal = match url.host() {
+        Some(Host::Ipv4(ip)) => is_forbidden_ip(ip.into()),
+        Some(Host::Ipv6(ip)) => is_forbidden_ip(ip.into()),
+        Some(Host::Domain(name)) => is_loopback_name(name),
+        None => return Some("no host".to_owned()),
+    };
+    internal.then(|| format!("{} is an internal address", url.host_str().unwrap_or_default()))
+}
+
+/// Checks a destination a user chose for us to call later (a webhook URL) with the rule the
+/// crawler's client applies to every hop: `http` or `https`, a host, no internal IP literal
+/// nor `localhost` name, and **every** address the host name resolves to public (waiting at
+/// most [`RESOLVE_TIMEOUT`]). A refusal is [`IngestError::Refused`] saying why. The sender
+/// must still dial through the guarded resolver: a name may resolve elsewhere later.
+pub async fn check_public_destination(url: &Url) -> Result<(), IngestError> {
+    let refuse = |reason: String| IngestError::Refused { url: url.to_string(), reason };
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(refuse("only http and https are allowed".to_owned()));
+    }
+    if let Some(reason) = internal_host(url) {
+        return Err(refuse(reason));
+    }
+    let Some(Host::Domain(name)) = url.host() else { return Ok(()) };
+    let lookup = tokio::net::lookup_host((name, url.port_or_known_default().unwrap_or(443)));
+    let addrs: Vec<SocketAddr> = match tokio::time::timeout(RESOLVE_TIMEOUT, lookup).await {
+        Ok(Ok(addrs)) => addrs.collect(),
+        Ok(Err(_)) | Err(_) => return Err(refuse(format!("{name} does not resolve"))),
+    };
+    if addrs.is_empty() {
+        return Err(refuse(format!("{name} does not resolve")));
+    }
+    match addrs.iter().find(|a| is_forbidden_ip(a.ip())) {
+        Some(bad) => Err(refuse(format!("{name} resolves to internal address {}", bad.ip()))),
+        None => Ok(()),
+    }
 }
 
 /// The refusal a resolution returns; recognised again when mapping reqwest's error.
@@ -114,5 +212,33 @@ mod tests {
         for ok in ["8.8.8.8", "104.18.1.1", "2606:4700::1111", "::ffff:8.8.8.8"] {
             assert!(!is_forbidden_ip(ok.parse().unwrap()), "{ok}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_user_given_destination_must_be_public() {
+        for bad in [
+            "http://127.0.0.1/hook",
+            "http://10.0.0.1/",
+            "http://[::1]/",
+            "http://localhost/",
+            "https://api.localhost:8443/x",
+            "http://169.254.169.254/latest/meta-data",
+            "ftp://93.184.216.34/",
+            "file:///etc/passwd",
+        ] {
+            let err = check_public_destination(&Url::parse(bad).unwrap()).await.unwrap_err();
+            assert!(matches!(err, IngestError::Refused { .. }), "{bad}: {err:?}");
+        }
+        for ok in ["https://93.184.216.34/hook", "http://[2606:4700::1111]:8080/x"] {
+            check_public_destination(&Url::parse(ok).unwrap()).await.unwrap();
+        }
+        // A name that does not resolve cannot be called either.
+        let err = check_public_destination(&Url::parse("https://no-such-host.invalid/").unwrap())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, IngestError::Refused { reason, .. } if reason.contains("does not resolve")),
+            "{err:?}"
+        );
     }
 }

@@ -189,3 +189,24 @@ fn a_message_debug_hides_the_body() {
     assert!(shown.contains("ada@example.com") && shown.contains("Verify your email"), "{shown}");
     assert!(!shown.contains("482913"), "{shown}");
 }
+
+#[tokio::test]
+async fn a_keyed_message_is_one_file_per_key_and_a_resend_replaces_it() {
+    let temp = tempfile::tempdir().unwrap();
+    let mailer = FileMailer::new(temp.path()).with_from(sender());
+    let first =
+        Message::new(email("ada@example.com"), "3 new jobs", "first").with_key("delivery-7");
+    let path = file_of(mailer.send(&first).await.unwrap());
+    assert_eq!(path.file_name().unwrap(), "delivery-7.eml");
+    let again =
+        Message::new(email("ada@example.com"), "3 new jobs", "again").with_key("delivery-7");
+    assert_eq!(file_of(mailer.send(&again).await.unwrap()), path);
+    let other =
+        Message::new(email("ada@example.com"), "3 new jobs", "other").with_key("delivery-8");
+    mailer.send(&other).await.unwrap();
+    assert_eq!(entries(temp.path()), ["delivery-7.eml", "delivery-8.eml"]);
+    let bytes = std::fs::read(&path).unwrap();
+    let parsed = MessageParser::default().parse(&bytes).unwrap();
+    assert_eq!(parsed.message_id(), Some("delivery-7@freehire.test"));
+    assert_eq!(parsed.body_text(0).unwrap().trim(), "again");
+}

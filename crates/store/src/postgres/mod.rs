@@ -25,8 +25,11 @@ mod clusters;
 mod companies;
 mod ingest;
 mod jobs;
+mod notify;
 mod outbox;
+mod saved_searches;
 mod schedule;
+mod tracking;
 
 /// The adapter bodies both backends share, on PostgreSQL.
 type Shared = crate::shared::Shared<sqlx::Postgres>;

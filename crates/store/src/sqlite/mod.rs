@@ -21,8 +21,11 @@ mod clusters;
 mod companies;
 mod ingest;
 mod jobs;
+mod notify;
 mod outbox;
+mod saved_searches;
 mod schedule;
+mod tracking;
 
 /// The adapter bodies both backends share, on SQLite.
 type Shared = crate::shared::Shared<sqlx::Sqlite>;
@@ -116,6 +119,18 @@ impl SqliteStore {
     /// The pool, for adapters of later capabilities that share the database.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// The one writer connection's pool (test support writes rows the ports do not).
+    #[cfg(feature = "testing")]
+    pub(crate) fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    /// The writer pool (test seeding writes through it).
+    #[cfg(feature = "testing")]
+    pub(crate) fn writer_pool(&self) -> &SqlitePool {
+        &self.writer
     }
 
     /// A write transaction on the writer connection, holding the write lock from the start.

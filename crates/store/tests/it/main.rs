@@ -10,9 +10,12 @@ mod fixtures;
 mod health;
 mod ingest;
 mod jobs;
+mod notify;
 mod outages;
 mod outbox;
+mod saved_searches;
 mod schedule;
+mod tracking;
 mod writer_lease;
 
 /// Generates one `#[tokio::test]` per backend for each suite function
@@ -130,6 +133,88 @@ conformance! {
         a_token_hash_names_its_key_and_owner,
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
+    ],
+    saved_searches: [
+        saved_searches_are_created_listed_patched_and_deleted,
+        a_name_is_unique_per_owner_case_insensitively,
+        concurrent_inserts_of_one_name_leave_one_search,
+        the_cap_holds_under_concurrent_inserts,
+        sharing_gives_a_stable_public_slug_until_unshared,
+        subscriptions_belong_to_their_search_and_go_with_it,
+        another_owner_reaches_nothing,
+        settings_default_until_written_and_round_trip,
+    ],
+}
+
+/// The notification history's reads, on both backends (they need rows the port does not
+/// write, so they take the test database itself).
+mod history {
+    #[tokio::test]
+    async fn sqlite() {
+        let db = freehire_store::testing::TestDb::sqlite().await;
+        crate::saved_searches::the_history_reads_newest_first_with_its_counts_and_marks_read(&db)
+            .await;
+        db.teardown().await;
+    }
+
+    #[tokio::test]
+    async fn postgres() {
+        let db = freehire_store::testing::TestDb::postgres().await;
+        crate::saved_searches::the_history_reads_newest_first_with_its_counts_and_marks_read(&db)
+            .await;
+        db.teardown().await;
+    }
+}
+
+/// Generates one `#[tokio::test]` per backend for each suite function
+/// `crate::<module>::<test>(&TestDb)`, for behaviours that also read or change the database
+/// beside the ports (counters, reminder rows, a pruned job).
+macro_rules! conformance_db {
+    ($($module:ident: [$($test:ident),* $(,)?]),* $(,)?) => {
+        mod sqlite_db {
+            $( mod $module { $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::sqlite().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+        mod postgres_db {
+            $( mod $module { $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    let db = freehire_store::testing::TestDb::postgres().await;
+                    crate::$module::$test(&db).await;
+                    db.teardown().await;
+                }
+            )* } )*
+        }
+    };
+}
+
+conformance_db! {
+    tracking: [
+        marks_are_set_cleared_and_read_as_slug_sets,
+        applying_snapshots_the_posting_and_counts_once_per_user,
+        reapplying_on_another_day_redates_the_applied_event,
+        concurrent_applies_count_each_user_once,
+        stage_and_notes_changes_are_ledgered_and_counted,
+        a_save_schedules_a_reminder_that_unsave_dismiss_and_apply_cancel,
+        an_application_survives_its_jobs_deletion,
+        owner_scoped_methods_never_reach_another_users_rows,
+        the_list_filters_pages_and_orders_by_last_change,
+        export_lists_every_application_with_its_events,
+        importing_twice_creates_nothing_new,
+    ],
+    notify: [
+        the_cursor_moves_by_compare_and_set_with_its_matches,
+        a_digest_takes_at_most_the_cap_and_is_recorded_with_its_delivery,
+        deliveries_are_leased_retried_and_finished,
+        reminders_fire_once_and_say_whether_they_still_apply,
+        a_nudge_is_recorded_once_per_episode,
+        concurrent_digest_claims_take_each_digest_once,
     ],
 }
 
