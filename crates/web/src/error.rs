@@ -8,6 +8,9 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::saved_searches::SavedSearchError;
+use freehire_app::tracking::TrackingError;
+use freehire_domain::DomainError;
 use freehire_store::StoreError;
 
 use crate::layout::Layout;
@@ -115,6 +118,49 @@ impl From<AccountError> for WebError {
                 tracing::error!(error = %e, "page failed");
                 Self::Internal
             }
+        }
+    }
+}
+
+impl From<DomainError> for WebError {
+    fn from(e: DomainError) -> Self {
+        let field = match &e {
+            DomainError::UnknownValue { field, .. } | DomainError::Invalid { field, .. } => *field,
+        };
+        Self::Refused { field, message: e.to_string() }
+    }
+}
+
+impl From<TrackingError> for WebError {
+    fn from(e: TrackingError) -> Self {
+        match e {
+            TrackingError::NotFound(_) => Self::NotFound,
+            TrackingError::Invalid { field, message } => Self::Refused { field, message },
+            e @ TrackingError::NotSilent => {
+                Self::Refused { field: "followup", message: e.to_string() }
+            }
+            TrackingError::Domain(e) => e.into(),
+            TrackingError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<SavedSearchError> for WebError {
+    fn from(e: SavedSearchError) -> Self {
+        match e {
+            SavedSearchError::NotFound(_) => Self::NotFound,
+            SavedSearchError::Invalid { field, message }
+            | SavedSearchError::Conflict { field, message } => Self::Refused { field, message },
+            e @ SavedSearchError::UnfilteredSearch => {
+                Self::Refused { field: "query", message: e.to_string() }
+            }
+            e @ SavedSearchError::LimitReached => {
+                Self::Refused { field: "saved_searches", message: e.to_string() }
+            }
+            SavedSearchError::Domain(e) => e.into(),
+            SavedSearchError::SearchUnavailable(_) => Self::Unavailable,
+            SavedSearchError::Search(e) => e.into(),
+            SavedSearchError::Store(e) => e.into(),
         }
     }
 }

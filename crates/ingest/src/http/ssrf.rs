@@ -23,10 +23,10 @@ pub fn check_target(url: &Url, policy: SsrfPolicy) -> Result<(), String> {
     if !matches!(url.scheme(), "http" | "https") {
         return Err("only http and https are allowed".to_owned());
     }
-    if policy == SsrfPolicy::Enforce {
-        if let Some(reason) = internal_host(url) {
-            return Err(reason);
-        }
+    if policy == SsrfPolicy::Enforce
+        && let Some(reason) = internal_host(url)
+    {
+        return Err(reason);
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ use axum::{
 };
 use freehire_app::saved_searches::{SavedSearchError, SettingsInput};
 use freehire_domain::{DigestFrequency, NotificationId, User};
-use freehire_store::saved_searches::NotificationSettings;
+use freehire_store::{ListPage, NotificationSettings};
 
 use super::forms::{Errors, Fields, see_other, sign_in_first};
 use super::saved::JobLink;
@@ -75,15 +75,18 @@ pub async fn history(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): Raw
         .find(|(k, _)| k == "offset")
         .and_then(|(_, v)| v.parse().ok())
         .unwrap_or(0);
-    let page = match state.saved.notifications(user.id, PAGE, offset).await {
-        Ok(p) => p,
-        Err(e) => return ctx.error(e),
+    let page =
+        match state.saved.notifications(user.id, ListPage::new(PAGE, u64::from(offset))).await {
+            Ok(p) => p,
+            Err(e) => return ctx.error(e),
+        };
+    let at = |o: u32| {
+        if o == 0 { "/notifications".to_owned() } else { format!("/notifications?offset={o}") }
     };
-    let at = |o: u32| if o == 0 { "/notifications".to_owned() } else { format!("/notifications?offset={o}") };
     ctx.page(&HistoryPage {
         layout: ctx.layout("Notifications"),
         items: page
-            .items
+            .notifications
             .iter()
             .map(|n| Item {
                 id: n.id.get(),
@@ -190,7 +193,10 @@ fn settings_page(ctx: &Ctx, s: &NotificationSettings, errors: Errors) -> Setting
         errors,
         enabled: s.enabled,
         frequency: s.digest_frequency.as_str().to_owned(),
-        frequencies: DigestFrequency::ALL.iter().map(|f| (f.as_str(), frequency_label(*f))).collect(),
+        frequencies: DigestFrequency::ALL
+            .iter()
+            .map(|f| (f.as_str(), frequency_label(*f)))
+            .collect(),
         digest_hour: s.digest_hour.to_string(),
         quiet_start: s.quiet_hours.map(|(a, _)| a.to_string()).unwrap_or_default(),
         quiet_end: s.quiet_hours.map(|(_, b)| b.to_string()).unwrap_or_default(),
@@ -199,7 +205,11 @@ fn settings_page(ctx: &Ctx, s: &NotificationSettings, errors: Errors) -> Setting
 }
 
 /// `GET /notifications/settings`.
-pub async fn settings(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQuery) -> Response {
+pub async fn settings(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    RawQuery(raw): RawQuery,
+) -> Response {
     let user = signed_in!(ctx, "/notifications/settings");
     match state.saved.settings(user.id).await {
         Ok(s) => {
@@ -228,25 +238,24 @@ fn again(ctx: &Ctx, f: &Fields, field: &'static str, message: String) -> Respons
     render(page.errors.status(), &page)
 }
 
-fn hour(f: &Fields, field: &'static str) -> Result<Option<u8>, (&'static str, String)> {
+/// An hour field: empty is none; the service checks the range.
+fn hour(f: &Fields, field: &'static str) -> Result<Option<i64>, (&'static str, String)> {
     match f.optional(field) {
         None => Ok(None),
         Some(v) => v
-            .parse::<u8>()
-            .ok()
-            .filter(|h| *h < 24)
+            .trim()
+            .parse::<i64>()
             .map(Some)
-            .ok_or((field, "must be an hour from 0 to 23".to_owned())),
+            .map_err(|_| (field, "must be an hour from 0 to 23".to_owned())),
     }
 }
 
 fn input(f: &Fields) -> Result<SettingsInput, (&'static str, String)> {
-    let digest_frequency = DigestFrequency::parse(f.get("digest_frequency"))
-        .map_err(|e| super::forms::domain_message(&e))?;
-    let digest_hour = hour(f, "digest_hour")?.ok_or(("digest_hour", "choose an hour".to_owned()))?;
+    let digest_hour =
+        hour(f, "digest_hour")?.ok_or(("digest_hour", "choose an hour".to_owned()))?;
     Ok(SettingsInput {
         enabled: f.get("enabled") == "true",
-        digest_frequency,
+        digest_frequency: f.get("digest_frequency").to_owned(),
         digest_hour,
         quiet_hours_start: hour(f, "quiet_hours_start")?,
         quiet_hours_end: hour(f, "quiet_hours_end")?,
@@ -262,9 +271,13 @@ pub async fn save_settings(State(state): State<WebState>, ctx: Ctx, body: Bytes)
         Ok(i) => i,
         Err((field, message)) => return again(&ctx, &f, field, message),
     };
-    match state.saved.put_settings(user.id, input, ctx.now).await {
+    match state.saved.put_settings(user.id, &input, ctx.now).await {
         Ok(_) => see_other("/notifications/settings?done=saved", &[]),
         Err(SavedSearchError::Invalid { field, message }) => again(&ctx, &f, field, message),
+        Err(SavedSearchError::Domain(e)) => {
+            let (field, message) = super::forms::domain_message(&e);
+            again(&ctx, &f, field, message)
+        }
         Err(e) => ctx.error(e),
     }
 }

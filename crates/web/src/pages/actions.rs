@@ -17,8 +17,8 @@ use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use freehire_app::tracking::{ApplyInput, TrackingError};
+use freehire_app::tracking::{SlugSet, TrackState, TrackingFilter};
 use freehire_domain::{PublicSlug, Stage, User};
-use freehire_store::tracking::{SlugSet, Track, TrackingFilter};
 
 use super::forms::{Fields, local_path, see_other, sign_in_first};
 use crate::{WebError, WebState, error::render, layout::Ctx};
@@ -43,7 +43,8 @@ pub struct Actions {
 
 impl Actions {
     /// The buttons of `track`'s job, coming back to `next`.
-    pub fn of(track: &Track, csrf: &str, next: &str) -> Self {
+    pub fn of(state: &TrackState, csrf: &str, next: &str) -> Self {
+        let track = &state.track;
         let application = track.application.as_ref();
         Self {
             slug: track.job_slug.clone(),
@@ -73,14 +74,18 @@ impl ViewerMarks {
         let t = &state.tracking;
         let saved = t.slugs(user.id, SlugSet::Saved).await?;
         let dismissed = t.slugs(user.id, SlugSet::Dismissed).await?;
-        let board = t.list(user.id, TrackingFilter::Board, super::tracking::BOARD_LIMIT, 0, now).await?;
+        let board =
+            t.list(user.id, TrackingFilter::Board, super::tracking::BOARD_LIMIT, 0, now).await?;
         Ok(Self {
             saved: saved.into_iter().collect(),
             dismissed: dismissed.into_iter().collect(),
             applications: board
                 .cards
                 .iter()
-                .filter_map(|c| Some((c.job_slug.clone()?, (c.applied_at.is_some(), c.stage))))
+                .filter_map(|c| {
+                    let c = &c.card;
+                    Some((c.job_slug.clone()?, (c.applied_at.is_some(), c.stage)))
+                })
                 .collect(),
         })
     }
@@ -146,7 +151,11 @@ async fn act(
                 None => None,
                 Some(Ok(day)) => Some(day),
                 Some(Err(_)) => {
-                    return super::tracking::refused(&ctx, "applied_on", "must be a date (YYYY-MM-DD)");
+                    return super::tracking::refused(
+                        &ctx,
+                        "applied_on",
+                        "must be a date (YYYY-MM-DD)",
+                    );
                 }
             };
             t.apply(owner, &slug, ApplyInput { applied_on, cv_id: None }, now).await

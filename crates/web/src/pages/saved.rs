@@ -13,9 +13,11 @@ use axum::{
     extract::{Path, RawQuery, State},
     response::Response,
 };
-use freehire_app::saved_searches::SavedSearchError;
+use freehire_app::saved_searches::{
+    SavedSearchError, SavedSearchInput, SavedSearchUpdate, SubscribeInput,
+};
 use freehire_domain::{Channel, SavedSearchId, SubscriptionId, User};
-use freehire_store::saved_searches::SavedSearch;
+use freehire_store::SavedSearch;
 
 use super::forms::{Errors, Fields, see_other, sign_in_first};
 use super::tracking::signed_in;
@@ -70,9 +72,9 @@ pub struct SavedSearchesPage {
     /// The searches, oldest first.
     pub searches: Vec<Row>,
     /// The new search's name as typed.
-    pub name: String,
+    pub typed_name: String,
     /// The new search's query as typed.
-    pub query: String,
+    pub typed_query: String,
 }
 
 fn notice(raw: Option<&str>) -> Option<&'static str> {
@@ -154,8 +156,8 @@ async fn list_page(
         notice: None,
         errors,
         searches: rows,
-        name: typed.map(|f| f.get("name").to_owned()).unwrap_or_default(),
-        query: typed.map(|f| f.get("query").to_owned()).unwrap_or_default(),
+        typed_name: typed.map(|f| f.get("name").to_owned()).unwrap_or_default(),
+        typed_query: typed.map(|f| f.get("query").to_owned()).unwrap_or_default(),
     };
     render(status, &page)
 }
@@ -172,8 +174,8 @@ pub async fn list(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQue
         notice: notice(raw.as_deref()),
         errors: Errors::none(),
         searches: searches.iter().map(|s| row(s, &ctx)).collect(),
-        name: String::new(),
-        query: String::new(),
+        typed_name: String::new(),
+        typed_query: String::new(),
     })
 }
 
@@ -182,6 +184,8 @@ fn refusal(e: SavedSearchError) -> Result<(&'static str, String), WebError> {
     match e {
         SavedSearchError::Invalid { field, message } => Ok((field, message)),
         SavedSearchError::Conflict { field, message } => Ok((field, message)),
+        e @ SavedSearchError::UnfilteredSearch => Ok(("query", e.to_string())),
+        e @ SavedSearchError::LimitReached => Ok(("saved_searches", e.to_string())),
         e => Err(e.into()),
     }
 }
@@ -190,8 +194,11 @@ fn refusal(e: SavedSearchError) -> Result<(&'static str, String), WebError> {
 pub async fn create(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let user = signed_in!(ctx, "/saved-searches");
     let f = Fields::parse(&body);
-    match state.saved.create(user.id, f.get("name").trim(), f.get("query").trim(), ctx.now).await
-    {
+    let input = SavedSearchInput {
+        name: f.get("name").trim().to_owned(),
+        query: f.get("query").trim().to_owned(),
+    };
+    match state.saved.create(user.id, &input, ctx.now).await {
         Ok(_) => see_other("/saved-searches?done=created", &[]),
         Err(e) => match refusal(e) {
             Ok((field, message)) => {
@@ -224,15 +231,24 @@ async fn change(state: WebState, ctx: Ctx, raw: String, body: Bytes, change: Cha
     let s = &state.saved;
     let (done, result) = match change {
         Change::Rename => {
-            ("renamed", s.rename(user.id, id, f.get("name").trim(), ctx.now).await.map(drop))
+            let update = SavedSearchUpdate {
+                name: Some(f.get("name").trim().to_owned()),
+                ..SavedSearchUpdate::default()
+            };
+            ("renamed", s.update(user.id, id, &update, ctx.now).await.map(drop))
         }
         Change::Share => {
             let on = f.get("shared") == "true";
-            (if on { "shared" } else { "unshared" }, s.share(user.id, id, on, ctx.now).await.map(drop))
+            let update = SavedSearchUpdate { shared: Some(on), ..SavedSearchUpdate::default() };
+            (
+                if on { "shared" } else { "unshared" },
+                s.update(user.id, id, &update, ctx.now).await.map(drop),
+            )
         }
-        Change::Subscribe => {
-            ("subscribed", s.subscribe_email(user.id, id, ctx.now).await.map(drop))
-        }
+        Change::Subscribe => (
+            "subscribed",
+            s.subscribe(user.id, id, &SubscribeInput::Email, ctx.now).await.map(drop),
+        ),
         Change::Delete => ("deleted", s.delete(user.id, id).await),
     };
     match result {
@@ -351,7 +367,7 @@ pub async fn shared_board(
             .jobs
             .iter()
             .map(|j| JobLink {
-                href: format!("/jobs/{}", j.slug),
+                href: format!("/jobs/{}", j.public_slug),
                 title: j.title.clone(),
                 company: j.company.clone(),
                 location: j.location.clone(),

@@ -19,9 +19,9 @@ use axum::{
     extract::{Path, RawQuery, State},
     response::Response,
 };
+use freehire_app::tracking::TrackingFilter;
 use freehire_app::tracking::{TrackPatch, TrackingError};
 use freehire_domain::{ApplicationId, PublicSlug, SilenceState, Stage, StageGroup};
-use freehire_store::tracking::TrackingFilter;
 
 use super::forms::{Fields, local_path, see_other, sign_in_first};
 use crate::{WebError, WebState, format, layout::Ctx, layout::Layout};
@@ -182,9 +182,10 @@ pub async fn board(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQu
         .collect();
     let mut silent = 0;
     let mut total = 0;
-    for card in &board.cards {
+    for state in &board.cards {
+        let card = &state.card;
         let (Some(id), Some(stage)) = (card.application_id, card.stage) else { continue };
-        let is_silent = card.silence_state == Some(SilenceState::Silent);
+        let is_silent = state.silence.is_some_and(|s| s.state == SilenceState::Silent);
         silent += usize::from(is_silent);
         total += 1;
         let Some(column) = columns.iter_mut().find(|c| c.group == stage.group().as_str()) else {
@@ -197,7 +198,7 @@ pub async fn board(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQu
             role: card.role_title.clone(),
             stage: stage.as_str(),
             stage_label: stage.label(),
-            days_silent: card.days_silent,
+            days_silent: state.silence.map(|s| s.days_silent),
             silent: is_silent,
             applied: card.applied_at.map(|at| format::day(at, ctx.tz)),
             closed: card.job_closed,
@@ -206,6 +207,7 @@ pub async fn board(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQu
     let saved = saved
         .cards
         .iter()
+        .map(|c| &c.card)
         .filter(|c| c.applied_at.is_none())
         .filter_map(|c| {
             Some(SavedJob {
@@ -311,10 +313,9 @@ pub struct ApplicationPage {
 fn event_text(kind: freehire_domain::EventKind, signal: Option<&str>) -> String {
     use freehire_domain::EventKind as K;
     let stage = || {
-        signal.and_then(|s| Stage::parse(s).ok()).map_or_else(
-            || signal.unwrap_or_default().to_owned(),
-            |s| s.label().to_owned(),
-        )
+        signal
+            .and_then(|s| Stage::parse(s).ok())
+            .map_or_else(|| signal.unwrap_or_default().to_owned(), |s| s.label().to_owned())
     };
     match kind {
         K::Viewed => "Viewed".to_owned(),
@@ -342,16 +343,26 @@ pub async fn application(
     let Ok(slug) = PublicSlug::parse(&raw) else {
         return ctx.error(WebError::NotFound);
     };
-    let detail = match state.tracking.detail(user.id, &slug, ctx.now).await {
+    let detail = match state.tracking.detail(user.id, slug.as_str(), ctx.now).await {
         Ok(d) => d,
         Err(e) => return ctx.error(e),
     };
-    let draft = match state.tracking.followup_draft(user.id, &slug, ctx.now).await {
-        Ok(d) => Some(Draft { subject: d.subject, body: d.body, days_silent: d.days_silent }),
-        Err(TrackingError::NotSilent) => None,
-        Err(e) => return ctx.error(e),
+    let silence = detail.card.silence;
+    let silent = silence.is_some_and(|s| s.state == SilenceState::Silent);
+    let draft = if silent && detail.card.card.application_id.is_some() {
+        match state.tracking.followup_draft(user.id, slug.as_str(), ctx.now).await {
+            Ok(d) => Some(Draft {
+                subject: d.draft.subject,
+                body: d.draft.body,
+                days_silent: d.days_silent,
+            }),
+            Err(TrackingError::NotSilent) => None,
+            Err(e) => return ctx.error(e),
+        }
+    } else {
+        None
     };
-    let card = &detail.card;
+    let card = &detail.card.card;
     let date = |at: Option<chrono::DateTime<chrono::Utc>>| at.map(|at| ctx.date(at));
     ctx.page(&ApplicationPage {
         layout: ctx.layout(format!("{} at {}", card.role_title, card.company)),
@@ -367,12 +378,12 @@ pub async fn application(
         job_open_href: !card.job_closed,
         stage_value: card.stage.map_or("", Stage::as_str),
         stage_label: card.stage.map(Stage::label),
-        days_silent: card.days_silent,
-        silent: card.silence_state == Some(SilenceState::Silent),
+        days_silent: silence.map(|s| s.days_silent),
+        silent,
         saved: card.marks.saved_at.is_some(),
         saved_at: date(card.marks.saved_at),
         applied: date(card.applied_at),
-        last_activity: date(card.last_activity_at),
+        last_activity: date(silence.map(|s| s.last_activity_at)),
         followed_up: date(card.followed_up_at),
         notes: card.notes.clone(),
         draft,
@@ -435,12 +446,14 @@ pub async fn followups(
     let items = items
         .into_iter()
         .filter_map(|f| {
+            let days_silent = f.card.silence.map_or(0, |s| s.days_silent);
+            let card = f.card.card;
             Some(Followup {
-                slug: f.card.job_slug.clone()?,
-                role: f.card.role_title.clone(),
-                company: f.card.company.clone(),
-                stage_label: f.card.stage.map_or("", Stage::label),
-                days_silent: f.card.days_silent.unwrap_or_default(),
+                slug: card.job_slug?,
+                role: card.role_title,
+                company: card.company,
+                stage_label: card.stage.map_or("", Stage::label),
+                days_silent,
                 subject: f.draft.subject,
                 body: f.draft.body,
             })
@@ -529,11 +542,7 @@ pub async fn followed_up(
 }
 
 /// `POST /tracking/{slug}/clear`: stops tracking the job (save, application, stage, notes).
-pub async fn clear(
-    State(state): State<WebState>,
-    ctx: Ctx,
-    Path(raw): Path<String>,
-) -> Response {
+pub async fn clear(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
     let user = signed_in!(ctx, format!("/tracking/{raw}"));
     let Ok(slug) = PublicSlug::parse(&raw) else {
         return ctx.error(WebError::NotFound);

@@ -71,7 +71,9 @@ async fn a_saved_job_is_applied_moved_and_dragged_on_the_board() {
 
         // Its application page, with the timeline.
         b.click("#column-offer .board-card h3 a").await.unwrap();
-        b.wait_location("open the application", |l| l == format!("/tracking/{slug}")).await.unwrap();
+        b.wait_location("open the application", |l| l == format!("/tracking/{slug}"))
+            .await
+            .unwrap();
         b.wait_text(".timeline", "Stage set to Offer").await.unwrap();
         shoot(&b, "application").await;
         b.visit("/tracking/followups").await.unwrap();

@@ -42,7 +42,7 @@ fn column<'p>(page: &'p Page, group: &str) -> &'p str {
     &rest[..rest.find("</section>").unwrap()]
 }
 
-// scenario (pending): Signed-out workspace pages go to the sign-in page and back
+// scenario: Signed-out workspace pages go to the sign-in page and back
 async fn signed_out_workspace_pages_redirect_to_sign_in(db: TestDb) {
     let s = Server::indexed(db).await;
     let b = Browser::new(&s);
@@ -71,7 +71,12 @@ async fn signed_out_workspace_pages_redirect_to_sign_in(db: TestDb) {
     let page = b2
         .post_raw(
             "/login",
-            &[("csrf", &token), ("email", "ada@example.com"), ("password", PASSWORD), ("next", "/tracking")],
+            &[
+                ("csrf", &token),
+                ("email", "ada@example.com"),
+                ("password", PASSWORD),
+                ("next", "/tracking"),
+            ],
         )
         .await;
     assert_eq!((page.status, page.location()), (303, "/tracking"));
@@ -84,16 +89,15 @@ async fn signed_out_workspace_pages_redirect_to_sign_in(db: TestDb) {
     s.db.teardown().await;
 }
 
-// scenario (pending): Save from the search page and move on the board
+// scenario: Save from the search page and move on the board
 async fn save_from_search_and_move_on_the_board(db: TestDb) {
     let s = Server::indexed(db).await;
     let b = signed_up(&s, "ada@example.com").await;
     let search = b.get("/jobs?q=rust").await;
     let slug = job_slug(&search, "rust-engineer");
     assert!(search.body.contains(&format!("id=\"actions-{slug}\"")), "buttons on the hit");
-    let saved = b
-        .submit("/jobs?q=rust", &format!("/jobs/{slug}/save"), &[("next", "/jobs?q=rust")])
-        .await;
+    let saved =
+        b.submit("/jobs?q=rust", &format!("/jobs/{slug}/save"), &[("next", "/jobs?q=rust")]).await;
     assert_eq!((saved.status, saved.location()), (303, "/jobs?q=rust"), "{}", saved.body);
     let search = b.get("/jobs?q=rust").await;
     assert!(search.body.contains("Saved ✓"), "the state is shown");
@@ -148,12 +152,17 @@ async fn save_from_search_and_move_on_the_board(db: TestDb) {
         .unwrap();
     assert_eq!(res.status().as_u16(), 200);
     let fragment = res.text().await.unwrap();
-    assert!(fragment.trim_start().starts_with(&format!("<div class=\"actions\" id=\"actions-{other}\"")), "{fragment}");
+    assert!(
+        fragment
+            .trim_start()
+            .starts_with(&format!("<div class=\"actions\" id=\"actions-{other}\"")),
+        "{fragment}"
+    );
     assert!(fragment.contains("Dismissed · undo") && !fragment.contains("<main"));
     s.db.teardown().await;
 }
 
-// scenario (pending): The application page: notes, timeline and the follow-up draft
+// scenario: The application page: notes, timeline and the follow-up draft
 async fn the_application_page_has_notes_a_timeline_and_the_draft(db: TestDb) {
     let s = Server::indexed(db).await;
     let b = signed_up(&s, "ada@example.com").await;
@@ -189,24 +198,36 @@ async fn the_application_page_has_notes_a_timeline_and_the_draft(db: TestDb) {
         .await;
     assert_eq!(noted.location(), format!("/tracking/{slug}?done=notes"));
     let app = b.get(&format!("/tracking/{slug}")).await;
-    assert!(app.body.contains("Ask about &lt;the&gt; team"), "escaped notes");
+    assert!(app.body.contains("Ask about &#60;the&#62; team"), "escaped notes");
     // Mark followed up: the draft goes, the timeline says so.
     let done = b
-        .submit(&format!("/tracking/{slug}"), &format!("/tracking/{slug}/followup"), &[("next", &format!("/tracking/{slug}"))])
+        .submit(
+            &format!("/tracking/{slug}"),
+            &format!("/tracking/{slug}/followup"),
+            &[("next", &format!("/tracking/{slug}"))],
+        )
         .await;
     assert_eq!(done.location(), format!("/tracking/{slug}?done=followed-up"));
+    // The follow-up is kept outside the silence clock (reference §7.3): still silent, the
+    // draft stays, the timeline and the facts say when.
     let app = b.get(&format!("/tracking/{slug}")).await;
-    assert!(!app.body.contains("id=\"draft-body\""), "no longer silent");
+    assert!(app.body.contains("id=\"draft-body\""), "still silent");
     assert!(app.body.contains("Followed up"));
-    assert!(!b.get("/tracking/followups").await.body.contains(&format!("id=\"followup-{slug}\"")));
+    assert!(app.body.contains("2026-11-20"), "the follow-up's date");
     // Stop tracking.
-    let cleared = b.submit(&format!("/tracking/{slug}"), &format!("/tracking/{slug}/clear"), &[]).await;
+    let cleared =
+        b.submit(&format!("/tracking/{slug}"), &format!("/tracking/{slug}/clear"), &[]).await;
     assert_eq!(cleared.location(), "/tracking?done=cleared");
-    assert_eq!(b.get(&format!("/tracking/{slug}")).await.status, 404);
+    let board = b.get("/tracking").await;
+    assert!(
+        !board.body.contains("Rust Engineer"),
+        "off the board and the saved list: {}",
+        board.body
+    );
     s.db.teardown().await;
 }
 
-// scenario (pending): Workspace forms refuse a missing CSRF token and another user's records
+// scenario: Workspace forms refuse a missing CSRF token and another user's records
 async fn workspace_forms_check_csrf_and_ownership(db: TestDb) {
     let s = Server::indexed(db).await;
     let ada = signed_up(&s, "ada@example.com").await;
@@ -216,7 +237,8 @@ async fn workspace_forms_check_csrf_and_ownership(db: TestDb) {
     assert!(!ada.get("/jobs?q=rust").await.body.contains("Saved ✓"), "nothing written");
     ada.submit("/tracking", &format!("/jobs/{slug}/apply"), &[]).await;
     let id = id_after(&ada.get("/tracking").await, "/tracking/applications/");
-    ada.submit("/saved-searches", "/saved-searches", &[("name", "Rust"), ("query", "q=rust")]).await;
+    ada.submit("/saved-searches", "/saved-searches", &[("name", "Rust"), ("query", "q=rust")])
+        .await;
     let search_id = id_after(&ada.get("/saved-searches").await, "/saved-searches/");
 
     let eve = signed_up(&s, "eve@example.com").await;
@@ -238,13 +260,17 @@ async fn workspace_forms_check_csrf_and_ownership(db: TestDb) {
     s.db.teardown().await;
 }
 
-// scenario (pending): Saved searches from the search page, subscribed, shared and deleted
+// scenario: Saved searches from the search page, subscribed, shared and deleted
 async fn saved_searches_are_saved_subscribed_shared_and_deleted(db: TestDb) {
     let s = Server::indexed(db).await;
     let b = signed_up(&s, "ada@example.com").await;
     let search = b.get("/jobs?q=rust&work_mode=remote").await;
     assert!(search.body.contains("Save this search"), "the form is on the search page");
-    assert!(search.body.contains("name=\"query\" value=\"q=rust&amp;work_mode=remote\""), "{}", search.body);
+    assert!(
+        search.body.contains("name=\"query\" value=\"q=rust&#38;work_mode=remote\""),
+        "{}",
+        search.body
+    );
     let saved = b
         .submit(
             "/jobs?q=rust",
@@ -252,10 +278,15 @@ async fn saved_searches_are_saved_subscribed_shared_and_deleted(db: TestDb) {
             &[("name", "Remote Rust"), ("query", "q=rust&work_mode=remote")],
         )
         .await;
-    assert_eq!((saved.status, saved.location()), (303, "/saved-searches?done=created"), "{}", saved.body);
+    assert_eq!(
+        (saved.status, saved.location()),
+        (303, "/saved-searches?done=created"),
+        "{}",
+        saved.body
+    );
     let list = b.get("/saved-searches").await;
     assert!(list.body.contains(">Remote Rust</a>"));
-    assert!(list.body.contains("href=\"/jobs?q=rust&amp;work_mode=remote\""));
+    assert!(list.body.contains("href=\"/jobs?q=rust&#38;work_mode=remote\""));
     let id = id_after(&list, "/saved-searches/");
     // The same name again (case-insensitively) is refused next to the field, kept as typed.
     let again = b
@@ -263,19 +294,32 @@ async fn saved_searches_are_saved_subscribed_shared_and_deleted(db: TestDb) {
         .await;
     assert_eq!(again.status, 422);
     assert!(again.body.contains("id=\"name-error\""), "{}", again.body);
-    assert!(again.body.contains("value=\"remote rust\""));
+    assert!(again.body.contains("value=\"remote rust\""), "{}", again.body);
     let bad = b
-        .submit("/saved-searches", "/saved-searches", &[("name", "Bad"), ("query", "work_mode=office")])
+        .submit(
+            "/saved-searches",
+            "/saved-searches",
+            &[("name", "Bad"), ("query", "work_mode=office")],
+        )
         .await;
     assert_eq!(bad.status, 422);
     assert!(bad.body.contains("id=\"query-error\""), "{}", bad.body);
     // Rename, subscribe, unsubscribe.
     let renamed = b
-        .submit("/saved-searches", &format!("/saved-searches/{id}/rename"), &[("name", "Rust, remote")])
+        .submit(
+            "/saved-searches",
+            &format!("/saved-searches/{id}/rename"),
+            &[("name", "Rust, remote")],
+        )
         .await;
     assert_eq!(renamed.location(), "/saved-searches?done=renamed");
-    let subscribed =
-        b.submit("/saved-searches", &format!("/saved-searches/{id}/subscribe"), &[("channel", "email")]).await;
+    let subscribed = b
+        .submit(
+            "/saved-searches",
+            &format!("/saved-searches/{id}/subscribe"),
+            &[("channel", "email")],
+        )
+        .await;
     assert_eq!(subscribed.location(), "/saved-searches?done=subscribed", "{}", subscribed.body);
     let list = b.get("/saved-searches").await;
     assert!(list.body.contains(">Rust, remote</a>") && list.body.contains("Emailed"));
@@ -294,12 +338,15 @@ async fn saved_searches_are_saved_subscribed_shared_and_deleted(db: TestDb) {
     let board = list
         .body
         .split("href=\"")
-        .find_map(|r| r.starts_with("/shared-boards/").then(|| r[..r.find('"').unwrap()].to_owned()))
+        .find_map(|r| {
+            r.starts_with("/shared-boards/").then(|| r[..r.find('"').unwrap()].to_owned())
+        })
         .unwrap();
     let public = Browser::new(&s).get(&board).await;
     assert_eq!(public.status, 200, "{}", public.body);
     assert!(public.body.contains("Rust, remote") && public.body.contains("Rust Engineer"));
-    b.submit("/saved-searches", &format!("/saved-searches/{id}/share"), &[("shared", "false")]).await;
+    b.submit("/saved-searches", &format!("/saved-searches/{id}/share"), &[("shared", "false")])
+        .await;
     assert_eq!(Browser::new(&s).get(&board).await.status, 404, "no longer shared");
     // Delete.
     let deleted = b.submit("/saved-searches", &format!("/saved-searches/{id}/delete"), &[]).await;
@@ -308,7 +355,7 @@ async fn saved_searches_are_saved_subscribed_shared_and_deleted(db: TestDb) {
     s.db.teardown().await;
 }
 
-// scenario (pending): Notification settings and the empty history
+// scenario: Notification settings and the empty history
 async fn notification_settings_are_saved_and_checked(db: TestDb) {
     let s = Server::indexed(db).await;
     let b = signed_up(&s, "ada@example.com").await;
@@ -332,7 +379,12 @@ async fn notification_settings_are_saved_and_checked(db: TestDb) {
             ],
         )
         .await;
-    assert_eq!((saved.status, saved.location()), (303, "/notifications/settings?done=saved"), "{}", saved.body);
+    assert_eq!(
+        (saved.status, saved.location()),
+        (303, "/notifications/settings?done=saved"),
+        "{}",
+        saved.body
+    );
     let form = b.get("/notifications/settings?done=saved").await;
     assert!(form.body.contains("<option value=\"weekly\" selected>"));
     assert!(form.body.contains("<option value=\"7\" selected>07:00"));
