@@ -1,8 +1,9 @@
 //! The job seeker's workspace in a browser: save a job from the search (htmx swaps its
 //! buttons in place), open the tracking board, mark it applied, move it to `interview` with
 //! the card's form, then drag it to the Offer column (the drag-and-drop enhancement posting the
-//! same form), open its application page; save a search from the search page and subscribe to
-//! it by email. Every page is shot at 360, 390 and 1280 px.
+//! same form), open its application page; save a search from the search page, subscribe to it
+//! by email, let a matching job arrive and the notification engines run one pass, and find the
+//! digest in the file mailer's folder and its page. Every page is shot at 360, 390 and 1280 px.
 
 use freehire_browser_tests::{Browser, Scripts};
 
@@ -33,7 +34,7 @@ async fn drag(b: &Browser, from: &str, to: &str) {
     assert_eq!(draggable, serde_json::json!("true"), "the board script made {from} draggable");
 }
 
-// scenario (pending): Save a job, move it on the board and drag it in a browser
+// scenario: Save a job, move it on the board and drag it in a browser
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_saved_job_is_applied_moved_and_dragged_on_the_board() {
     let (_server, b) = served(Scripts::On).await;
@@ -83,10 +84,10 @@ async fn a_saved_job_is_applied_moved_and_dragged_on_the_board() {
     .await;
 }
 
-// scenario (pending): Save a search and subscribe to it in a browser
+// scenario: Save a search and subscribe to it in a browser
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_is_saved_and_subscribed_from_the_search_page() {
-    let (_server, b) = served(Scripts::On).await;
+    let (server, b) = served(Scripts::On).await;
     b.check("a_search_is_saved_and_subscribed_from_the_search_page", LIMIT, async {
         sign_up(&b, "grace@example.com").await;
         b.visit("/jobs?q=engineer").await.unwrap();
@@ -102,9 +103,41 @@ async fn a_search_is_saved_and_subscribed_from_the_search_page() {
             .unwrap();
         b.wait_text("main .plain-list", "Emailed").await.unwrap();
         shoot(&b, "saved-searches").await;
+
+        // A new job matching the search arrives; the engines run one pass.
+        let unsubscribe =
+            b.wait_for("form[action^='/saved-searches/subscriptions/']").await.unwrap();
+        let action = unsubscribe.attr("action").await.unwrap().unwrap();
+        let subscription = action
+            .trim_start_matches("/saved-searches/subscriptions/")
+            .trim_end_matches("/delete")
+            .parse()
+            .unwrap();
+        let title = "Digest Platform Engineer";
+        let job = server.add_job(title).await;
+        server.record_match(subscription, job).await;
+        let stats = server.notify_pass().await;
+        assert_eq!((stats.digests, stats.sent, stats.failed), (1, 1, 0), "{stats:?}");
+
+        // The digest mail lists the job and links its page.
+        let mails = server.mails("grace@example.com", "1 new job for Engineers");
+        assert_eq!(mails.len(), 1, "one digest in {}", server.mail_dir().display());
+        let text = &mails[0];
+        assert!(text.contains(title), "{text}");
+        let link = text
+            .lines()
+            .find_map(|l| l.strip_prefix("See it on freehire: "))
+            .unwrap_or_else(|| panic!("a link in {text}"));
+        let path = link.strip_prefix(server.base.as_str()).unwrap_or_else(|| panic!("{link}"));
+        assert!(path.starts_with("/notifications/"), "{path}");
+
+        // The history shows it unread; its page lists the job.
         b.visit("/notifications").await.unwrap();
-        b.wait_for("main h1").await.unwrap();
+        b.wait_text("main", "1 new job for Engineers").await.unwrap();
         shoot(&b, "notifications").await;
+        b.visit(path).await.unwrap();
+        b.wait_text("main", title).await.unwrap();
+        shoot(&b, "notification").await;
         b.visit("/notifications/settings").await.unwrap();
         b.wait_for("#digest_frequency").await.unwrap();
         shoot(&b, "notification-settings").await;
