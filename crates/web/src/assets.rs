@@ -1,5 +1,7 @@
-//! The static assets, compiled into the binary: the stylesheet and htmx (2.0.11, vendored
-//! from the npm package with its licence, `assets/htmx.LICENSE`). Each is served at a URL
+//! The static assets, compiled into the binary: the stylesheet, htmx (2.0.11, vendored
+//! from the npm package with its licence, `assets/htmx.LICENSE`) and the pages' own small
+//! script (`assets/app.js`: the copy buttons and the tracking board's drag-and-drop, both
+//! enhancements of what the pages do without it). Each is served at a URL
 //! carrying a hash of its content (`/assets/app-<hash>.css`), so it can be cached for a year
 //! (`immutable`) and a changed file is a new URL.
 
@@ -24,6 +26,7 @@ pub struct Asset {
 
 const CSS: &[u8] = include_bytes!("../assets/app.css");
 const HTMX: &[u8] = include_bytes!("../assets/htmx.min.js");
+const APP: &[u8] = include_bytes!("../assets/app.js");
 
 fn hashed(stem: &str, ext: &str, body: &'static [u8], content_type: &'static str) -> Asset {
     let digest = Sha256::digest(body);
@@ -39,10 +42,14 @@ pub static STYLESHEET: LazyLock<Asset> =
 pub static SCRIPT: LazyLock<Asset> =
     LazyLock::new(|| hashed("htmx", "js", HTMX, "text/javascript; charset=utf-8"));
 
+/// The pages' own script.
+pub static APP_SCRIPT: LazyLock<Asset> =
+    LazyLock::new(|| hashed("app", "js", APP, "text/javascript; charset=utf-8"));
+
 /// `GET /assets/{file}`: the asset whose hashed name it is, cached for a year; 404 else.
 pub async fn serve(Path(file): Path<String>) -> Response {
     let path = format!("/assets/{file}");
-    for asset in [&*STYLESHEET, &*SCRIPT] {
+    for asset in [&*STYLESHEET, &*SCRIPT, &*APP_SCRIPT] {
         if asset.path == path {
             return (
                 [

@@ -8,6 +8,9 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::saved_searches::SavedSearchError;
+use freehire_app::tracking::TrackingError;
+use freehire_domain::DomainError;
 use freehire_store::StoreError;
 
 use crate::layout::Layout;
@@ -21,6 +24,15 @@ pub enum WebError {
     /// A state-changing request without the form's CSRF token (403).
     #[error("the form expired or came from another site")]
     Csrf,
+    /// A form value refused by a service (422): the field it names and why. Shown by the
+    /// tracking and saved-search buttons, whose forms have no page of their own to re-render.
+    #[error("{field}: {message}")]
+    Refused {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        message: String,
+    },
     /// A form body over the limit (413).
     #[error("the form is too large")]
     TooLarge,
@@ -46,6 +58,11 @@ impl WebError {
                 "This form has expired",
                 "The form was sent without its security token (or from another site). Go back, \
                  reload the page and send it again.",
+            ),
+            Self::Refused { .. } => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "The change was refused",
+                "Go back, correct the value and send the form again.",
             ),
             Self::TooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -105,6 +122,49 @@ impl From<AccountError> for WebError {
     }
 }
 
+impl From<DomainError> for WebError {
+    fn from(e: DomainError) -> Self {
+        let field = match &e {
+            DomainError::UnknownValue { field, .. } | DomainError::Invalid { field, .. } => *field,
+        };
+        Self::Refused { field, message: e.to_string() }
+    }
+}
+
+impl From<TrackingError> for WebError {
+    fn from(e: TrackingError) -> Self {
+        match e {
+            TrackingError::NotFound(_) => Self::NotFound,
+            TrackingError::Invalid { field, message } => Self::Refused { field, message },
+            e @ TrackingError::NotSilent => {
+                Self::Refused { field: "followup", message: e.to_string() }
+            }
+            TrackingError::Domain(e) => e.into(),
+            TrackingError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<SavedSearchError> for WebError {
+    fn from(e: SavedSearchError) -> Self {
+        match e {
+            SavedSearchError::NotFound(_) => Self::NotFound,
+            SavedSearchError::Invalid { field, message }
+            | SavedSearchError::Conflict { field, message } => Self::Refused { field, message },
+            e @ SavedSearchError::UnfilteredSearch => {
+                Self::Refused { field: "query", message: e.to_string() }
+            }
+            e @ SavedSearchError::LimitReached => {
+                Self::Refused { field: "saved_searches", message: e.to_string() }
+            }
+            SavedSearchError::Domain(e) => e.into(),
+            SavedSearchError::SearchUnavailable(_) => Self::Unavailable,
+            SavedSearchError::Search(e) => e.into(),
+            SavedSearchError::Store(e) => e.into(),
+        }
+    }
+}
+
 /// The error page.
 #[derive(Template)]
 #[template(path = "error.html")]
@@ -117,13 +177,16 @@ pub struct ErrorPage {
     pub heading: &'static str,
     /// What to do.
     pub advice: &'static str,
+    /// The refused field's message (`field: message`), when a form value was refused.
+    pub detail: Option<String>,
 }
 
 impl ErrorPage {
     /// The page for `error` in `layout`.
     pub fn new(error: &WebError, layout: Layout) -> (StatusCode, Self) {
         let (status, heading, advice) = error.parts();
-        (status, Self { layout, status: status.as_u16(), heading, advice })
+        let detail = matches!(error, WebError::Refused { .. }).then(|| error.to_string());
+        (status, Self { layout, status: status.as_u16(), heading, advice, detail })
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Layout {
     pub css: &'static str,
     /// htmx's URL.
     pub js: &'static str,
+    /// The pages' own script's URL.
+    pub app_js: &'static str,
     /// The zone dates are shown in, and why.
     pub tz_note: String,
 }
@@ -47,6 +49,7 @@ impl Layout {
             csrf: String::new(),
             css: &assets::STYLESHEET.path,
             js: &assets::SCRIPT.path,
+            app_js: &assets::APP_SCRIPT.path,
             tz_note: "Times are in UTC.".to_owned(),
         }
     }
@@ -88,6 +91,7 @@ impl Ctx {
             csrf: self.csrf.clone(),
             css: &assets::STYLESHEET.path,
             js: &assets::SCRIPT.path,
+            app_js: &assets::APP_SCRIPT.path,
             tz_note,
         }
     }

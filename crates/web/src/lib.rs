@@ -4,7 +4,8 @@
 //! compile-time [askama] templates (`templates/`), one stylesheet and the vendored htmx
 //! (`assets/`), no JavaScript build. Handlers parse, call the same `freehire-app` services the
 //! JSON routes call ([`freehire_app::catalogue::Catalogue`], [`freehire_app::search`],
-//! [`freehire_app::accounts::Accounts`]) and render; nothing here reaches the store.
+//! [`freehire_app::accounts::Accounts`], [`freehire_app::tracking::Tracking`],
+//! [`freehire_app::saved_searches::SavedSearches`]) and render; nothing here reaches the store.
 //!
 //! - [`app`] is the composition the binary serves: the JSON API's router answers `/api/*` and
 //!   `/health` (its own JSON 404/405 there), this crate's [`router`] everything else (its own
@@ -14,8 +15,11 @@
 //!
 //! Pages (see [`pages`]): `/` and `/jobs` (search with facets; the query string is the API's
 //! search grammar), `/jobs/{slug}`, `/companies`, `/companies/{slug}`, `/signup`, `/login`,
-//! `/verify`, `/forgot`, `/reset`, `/account` and its POST actions, `/logout`; a 404, 403 and
-//! 500 page in the same layout.
+//! `/verify`, `/forgot`, `/reset`, `/account` and its POST actions, `/logout`; the job seeker's
+//! workspace: a job's save / dismiss / apply buttons on the search and job pages, `/tracking`
+//! (the board), `/tracking/{slug}`, `/tracking/followups`, `/saved-searches`,
+//! `/shared-boards/{slug}`, `/notifications` and its settings; a 404, 403, 422 and 500 page in
+//! the same layout.
 //!
 //! Invariants:
 //!

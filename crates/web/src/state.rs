@@ -8,8 +8,10 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use freehire_app::accounts::Accounts;
 use freehire_app::catalogue::Catalogue;
+use freehire_app::saved_searches::SavedSearches;
 use freehire_app::search_slot::SearchSlot;
 use freehire_app::throttle::Throttle;
+use freehire_app::tracking::Tracking;
 use freehire_store::Store;
 
 /// What every page can reach.
@@ -21,6 +23,10 @@ pub struct WebState {
     pub catalogue: Catalogue,
     /// The search index (the API's slot).
     pub search: SearchSlot,
+    /// Saves, dismissals, applications and their stages.
+    pub tracking: Tracking,
+    /// Saved searches, subscriptions, notification settings and history.
+    pub saved: SavedSearches,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
     /// Whether cookies are sent with `Secure` (serve over HTTPS in production).
@@ -40,6 +46,8 @@ impl WebState {
     ) -> Self {
         Self {
             accounts,
+            tracking: Tracking::new(store.clone()),
+            saved: SavedSearches::new(store.clone(), search.clone()),
             catalogue: Catalogue::new(store),
             search,
             clock: Utc::now,

@@ -86,7 +86,7 @@ async fn journey(b: &Browser, server: &Server, email: &str, shots: bool) {
 
     sign_out(b).await;
     b.visit("/account").await.unwrap();
-    wait_at(b, "/login").await;
+    wait_at(b, "/login?next=%2Faccount").await;
 }
 
 // scenario: The newcomer's journey in a browser

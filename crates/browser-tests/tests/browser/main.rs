@@ -12,6 +12,9 @@
 //!   and without JavaScript;
 //! - `pages`: every page at 360, 390 and 1280 px into `target/screenshots/pages/` (the account
 //!   pages are shot by the journey), each exactly as wide as the screen;
+//! - `workspace`: save a job from the search, mark it applied, move it to `interview` with the
+//!   board's form and drag it to Offer, open its application page; save a search from the
+//!   search page and subscribe to it by email;
 //! - `harness`: the harness itself on inline pages.
 //!
 //! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a
@@ -27,3 +30,4 @@ mod harness;
 mod pages;
 mod search;
 mod server;
+mod workspace;

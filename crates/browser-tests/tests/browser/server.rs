@@ -5,10 +5,13 @@
 //! through the real adapters and the replay mechanism, as `cargo xtask run --demo` does).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
+use freehire_app::notify::{NotifyArgs, PassStats};
 use freehire_app::{accounts::AccountsArgs, search_engine::SearchEngineArgs};
-use freehire_store::DatabaseUrl;
+use freehire_domain::{Facets, JobId, JobPosting, Provider, SubscriptionId};
+use freehire_store::{DatabaseUrl, Store, testing::seed::Seed};
 use freehire_web::WebState;
 
 /// A running server and what the tests read beside it.
@@ -17,6 +20,8 @@ pub struct Server {
     pub base: String,
     /// How many jobs the catalogue holds.
     pub jobs: usize,
+    /// The server's store (the same database file).
+    store: Arc<dyn Store>,
     dir: tempfile::TempDir,
 }
 
@@ -60,7 +65,7 @@ impl Server {
             ServerLimits::default(),
             std::future::pending(),
         ));
-        Self { base, jobs, dir }
+        Self { base, jobs, store: services.store.clone(), dir }
     }
 
     /// What the JSON API says the total of the search `query` (`q=rust&skills=go`) is: the
@@ -109,6 +114,87 @@ impl Server {
             );
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
+    }
+}
+
+impl Server {
+    /// A new job in the catalogue, as a crawl would store it, first seen now.
+    pub async fn add_job(&self, title: &str) -> JobId {
+        let posting = JobPosting {
+            source: Provider::parse("greenhouse").unwrap(),
+            external_id: format!("browser-suite:{title}"),
+            url: "https://jobs.example.com/browser-suite".to_owned(),
+            title: title.to_owned(),
+            company: "Browser Suite Ltd".to_owned(),
+            location: "Berlin".to_owned(),
+            description: "<p>Build things.</p>".to_owned(),
+            remote: false,
+            posted_at: None,
+            facets: Facets::default(),
+            salary: None,
+            role_fingerprint: String::new(),
+            structured: Default::default(),
+        };
+        let stored = self.store.upsert_jobs(&[posting], chrono::Utc::now()).await.unwrap();
+        stored[0].id
+    }
+
+    /// Records that `job` matches `subscription`, as the engines' match step records it.
+    ///
+    /// The match step itself (`Notifier::match_new_jobs`, percolating new jobs against every
+    /// subscription) waits for the search crate's percolator and is not part of a pass yet, so
+    /// the suite records the match the way the engines' own tests do; the digest, its delivery
+    /// and the mail are the real engines'.
+    pub async fn record_match(&self, subscription: SubscriptionId, job: JobId) {
+        let seed = Seed::sqlite_file(&self.dir.path().join("freehire.db")).await;
+        seed.matches_of(subscription, &[job], chrono::Utc::now()).await;
+    }
+
+    /// One pass of every notification engine against this server's database, configured as
+    /// `freehire-worker --notify-once` configures it (its `NotifyArgs`): the file mailer in
+    /// this server's mail folder, links to this server.
+    pub async fn notify_pass(&self) -> PassStats {
+        let args = NotifyArgs {
+            notify_every_secs: 300,
+            remind_every_secs: 900,
+            nudge_every_secs: 3600,
+            deliver_every_secs: 60,
+            notify_lease_secs: 300,
+            public_url: self.base.clone(),
+            webhook_allow_private: false,
+            smtp_url: None,
+            mail_from: None,
+            mail_dir: Some(self.mail_dir()),
+        };
+        let notifier = args.notifier(self.store.clone(), "browser-suite").unwrap();
+        notifier.run_pass(chrono::Utc::now()).await.unwrap()
+    }
+
+    /// The text of every mail to `to` whose subject contains `about`, oldest first (decoded).
+    pub fn mails(&self, to: &str, about: &str) -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(self.mail_dir()) else { return Vec::new() };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|file| {
+                let bytes = std::fs::read(file).ok()?;
+                let mail = mail_parser::MessageParser::default().parse(&bytes)?;
+                let to_them = mail
+                    .to()
+                    .and_then(|a| a.first())
+                    .and_then(|a| a.address())
+                    .is_some_and(|a| a.eq_ignore_ascii_case(to));
+                let subject = mail.subject().unwrap_or_default();
+                (to_them && subject.contains(about))
+                    .then(|| mail.body_text(0))?
+                    .map(|t| t.into_owned())
+            })
+            .collect()
     }
 }
 

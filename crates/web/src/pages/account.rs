@@ -1,6 +1,6 @@
 //! `/account`: the signed-in account's page (profile, language and time zone, password
 //! change, API keys: mint, list, revoke; account deletion) and its POST actions. Signed out,
-//! every one of them redirects to `/login`. Each action calls one
+//! every one of them redirects to `/login?next=%2Faccount`. Each action calls one
 //! [`Accounts`](freehire_app::accounts::Accounts) method, then redirects to the page with a
 //! fixed notice, or re-renders it with the message next to the field. A minted key's token is
 //! the exception to redirect-after-POST: it is shown once, in the answer to the POST itself
@@ -19,7 +19,7 @@ use freehire_domain::{
 };
 use freehire_store::ProfilePatch;
 
-use super::forms::{Errors, Fields, account_message, domain_message, see_other};
+use super::forms::{Errors, Fields, account_message, domain_message, see_other, sign_in_first};
 use crate::{WebError, WebState, error::render, layout::Ctx, layout::Layout, session};
 
 /// One API key in the list.
@@ -136,12 +136,13 @@ async fn again(
     }
 }
 
-/// The viewer, or (from the calling handler) the redirect to the sign-in page.
+/// The viewer, or (from the calling handler) the redirect to the sign-in page, which comes
+/// back to the account page.
 macro_rules! signed_in {
     ($ctx:expr) => {
         match $ctx.viewer.clone() {
             Some(user) => user,
-            None => return see_other("/login", &[]),
+            None => return sign_in_first("/account"),
         }
     };
 }

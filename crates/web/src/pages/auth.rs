@@ -17,7 +17,7 @@ use axum::{
 use freehire_app::throttle::AuthAction;
 use freehire_domain::{Email, Language, Password};
 
-use super::forms::{Errors, Fields, account_message, domain_message, see_other};
+use super::forms::{Errors, Fields, account_message, domain_message, local_path, see_other};
 use crate::{WebState, error::render, layout::Ctx, layout::Layout, session};
 
 /// A message shown above a form after a redirect (`?done=…`): fixed texts, never reflected.
@@ -123,22 +123,28 @@ pub struct LoginPage {
     pub errors: Errors,
     /// The address typed.
     pub email: String,
+    /// Where to go once signed in (a local path; empty: the account page).
+    pub next: String,
 }
 
-/// `GET /login`.
+/// `GET /login` (`?next=/tracking`: where to go once signed in, a path on this site).
 pub async fn login_form(ctx: Ctx, RawQuery(raw): RawQuery) -> Response {
+    let next = query_value(raw.as_deref(), "next");
     let page = LoginPage {
         layout: ctx.layout("Sign in"),
         notice: notice(raw.as_deref()),
         errors: Errors::none(),
         email: String::new(),
+        next: local_path(&next).unwrap_or_default().to_owned(),
     };
     ctx.page(&page)
 }
 
-/// `POST /login`: one answer for an unknown address and a wrong password.
+/// `POST /login`: one answer for an unknown address and a wrong password; signed in, goes
+/// to the form's `next` (a local path) or the account page.
 pub async fn login(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let f = Fields::parse(&body);
+    let next = local_path(f.get("next")).unwrap_or("/account").to_owned();
     let again = |errors: Errors| {
         let status = errors.status();
         let page = LoginPage {
@@ -146,6 +152,7 @@ pub async fn login(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Resp
             notice: None,
             errors,
             email: f.get("email").to_owned(),
+            next: local_path(f.get("next")).unwrap_or_default().to_owned(),
         };
         render(status, &page)
     };
@@ -162,7 +169,7 @@ pub async fn login(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Resp
     let password = Password::parse(f.get("password")).ok();
     match state.accounts.login(&email, password.as_ref()).await {
         Ok((_, s)) => {
-            see_other("/account", &[session::set(&s, state.accounts.session_ttl(), ctx.secure)])
+            see_other(&next, &[session::set(&s, state.accounts.session_ttl(), ctx.secure)])
         }
         Err(e) => match account_message(e) {
             Ok(errors) => again(errors),

@@ -108,6 +108,23 @@ pub fn account_message(e: AccountError) -> Result<Errors, WebError> {
     Ok(Errors::one(field, message))
 }
 
+/// `next` when it is a path on this site (`/tracking?x=1`), else `None`: never another
+/// origin (`//evil.example`, `/\\evil.example`, `https://…`), never a control character.
+pub fn local_path(next: &str) -> Option<&str> {
+    let local = next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.chars().any(|c| c.is_control() || c == '\\');
+    local.then_some(next)
+}
+
+/// The redirect of a signed-out visitor to the sign-in page, which comes back to `here` (the
+/// page's path and query) once signed in.
+pub fn sign_in_first(here: &str) -> Response {
+    let mut to = url::form_urlencoded::Serializer::new(String::new());
+    to.append_pair("next", here);
+    see_other(&format!("/login?{}", to.finish()), &[])
+}
+
 /// `303 See Other` to `to`, with extra `Set-Cookie` values.
 pub fn see_other(to: &str, cookies: &[HeaderValue]) -> Response {
     let mut response = StatusCode::SEE_OTHER.into_response();
@@ -118,4 +135,27 @@ pub fn see_other(to: &str, cookies: &[HeaderValue]) -> Response {
         response.headers_mut().append(header::SET_COOKIE, cookie.clone());
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn only_local_paths_are_followed() {
+        for ok in ["/", "/tracking", "/jobs?q=rust&skills=go", "/tracking/acme-rust-abcd1234"] {
+            assert_eq!(local_path(ok), Some(ok));
+        }
+        for bad in [
+            "",
+            "tracking",
+            "//evil.example",
+            "/\\evil.example",
+            "https://evil.example/",
+            "/a\nb",
+            "/a\\b",
+        ] {
+            assert_eq!(local_path(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! `/jobs/{slug}`: one job, open or closed: title, company (linked), location, facets as
 //! tags, salary, dates, the description, the apply link to the source, a banner when closed,
-//! and the same role's copies in other cities. A malformed or unknown slug is the 404 page.
+//! and the same role's copies in other cities, and for a signed-in viewer the save, dismiss and
+//! "mark applied" buttons ([`super::actions`]). A malformed or unknown slug is the 404 page.
 //!
 //! The description is the one value rendered unescaped (`|safe` in `job.html`): it is stored
 //! only after the ingest sanitiser (`freehire_ingest::sanitize_html`, an allow-list of tags
@@ -13,6 +14,7 @@ use axum::{
 };
 use freehire_domain::{Job, PublicSlug};
 
+use super::actions::{Actions, ViewerMarks};
 use crate::{WebError, WebState, format, layout::Ctx, layout::Layout};
 
 /// A copy of the role elsewhere.
@@ -59,6 +61,10 @@ pub struct JobPage {
     pub source: String,
     /// The same role elsewhere.
     pub copies: Vec<Copy>,
+    /// The viewer's save / apply / dismiss buttons (signed in only).
+    pub actions: Option<Actions>,
+    /// The sign-in page, coming back here.
+    pub sign_in_href: String,
 }
 
 fn facts(job: &Job) -> Vec<(&'static str, String)> {
@@ -91,6 +97,18 @@ pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
         Ok(None) => return ctx.error(WebError::NotFound),
         Err(e) => return ctx.error(e),
     };
+    let here = format!("/jobs/{}", slug.as_str());
+    let actions = match &ctx.viewer {
+        Some(user) => match ViewerMarks::load(&state, user, ctx.now).await {
+            Ok(marks) => Some(marks.actions(slug.as_str(), &ctx.csrf, &here)),
+            Err(e) => return ctx.error(e),
+        },
+        None => None,
+    };
+    let sign_in_href = format!(
+        "/login?{}",
+        url::form_urlencoded::Serializer::new(String::new()).append_pair("next", &here).finish()
+    );
     let job = &detail.job;
     let p = &job.posting;
     let page = JobPage {
@@ -122,6 +140,8 @@ pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
                 },
             })
             .collect(),
+        actions,
+        sign_in_href,
     };
     ctx.page(&page)
 }

@@ -7,16 +7,24 @@
 //! | `GET /companies`, `GET /companies/{slug}` | companies ([`companies`]) |
 //! | `GET/POST /signup`, `/login`, `/verify`, `/forgot`, `/reset`; `POST /verify/resend`, `/logout` | sign-up, sign-in and codes ([`auth`]) |
 //! | `GET /account`; `POST /account/profile`, `/account/password`, `/account/keys`, `/account/keys/{id}/revoke`, `/account/delete`, `/account/verify` | the account ([`account`]) |
-//! | `GET /assets/{file}` | the stylesheet and htmx ([`crate::assets`]) |
+//! | `POST /jobs/{slug}/save`, `/unsave`, `/dismiss`, `/undismiss`, `/apply` | a job's buttons ([`actions`]) |
+//! | `GET /tracking`, `/tracking/followups`, `/tracking/{slug}`; `POST /tracking/applications/{id}/stage`, `/tracking/applications/{id}/notes`, `/tracking/{slug}/followup`, `/tracking/{slug}/clear` | the board, the follow-ups, one application ([`tracking`]) |
+//! | `GET/POST /saved-searches`; `POST /saved-searches/{id}/rename`, `/share`, `/subscribe`, `/delete`, `/saved-searches/subscriptions/{id}/delete`; `GET /shared-boards/{slug}` (public) | saved searches ([`saved`]) |
+//! | `GET /notifications`, `/notifications/{id}`; `GET/POST /notifications/settings` | the notification history and settings ([`notifications`]) |
+//! | `GET /assets/{file}` | the stylesheet, htmx and the pages' script ([`crate::assets`]) |
 //!
 //! Anything else is the 404 page ([`not_found`]).
 
 pub mod account;
+pub mod actions;
 pub mod auth;
 pub mod companies;
 pub(crate) mod forms;
 pub mod jobs;
+pub mod notifications;
+pub mod saved;
 pub mod search;
+pub mod tracking;
 
 use axum::{
     Router,
@@ -32,6 +40,31 @@ pub fn routes() -> Router<WebState> {
         .route("/", get(search::page))
         .route("/jobs", get(search::page))
         .route("/jobs/{slug}", get(jobs::page))
+        .route("/jobs/{slug}/save", post(actions::save))
+        .route("/jobs/{slug}/unsave", post(actions::unsave))
+        .route("/jobs/{slug}/dismiss", post(actions::dismiss))
+        .route("/jobs/{slug}/undismiss", post(actions::undismiss))
+        .route("/jobs/{slug}/apply", post(actions::apply))
+        .route("/tracking", get(tracking::board))
+        .route("/tracking/followups", get(tracking::followups))
+        .route("/tracking/{slug}", get(tracking::application))
+        .route("/tracking/{slug}/followup", post(tracking::followed_up))
+        .route("/tracking/{slug}/clear", post(tracking::clear))
+        .route("/tracking/applications/{id}/stage", post(tracking::set_stage))
+        .route("/tracking/applications/{id}/notes", post(tracking::set_notes))
+        .route("/saved-searches", get(saved::list).post(saved::create))
+        .route("/saved-searches/{id}/rename", post(saved::rename))
+        .route("/saved-searches/{id}/share", post(saved::share))
+        .route("/saved-searches/{id}/subscribe", post(saved::subscribe))
+        .route("/saved-searches/{id}/delete", post(saved::delete))
+        .route("/saved-searches/subscriptions/{id}/delete", post(saved::unsubscribe))
+        .route("/shared-boards/{slug}", get(saved::shared_board))
+        .route("/notifications", get(notifications::history))
+        .route(
+            "/notifications/settings",
+            get(notifications::settings).post(notifications::save_settings),
+        )
+        .route("/notifications/{id}", get(notifications::show))
         .route("/companies", get(companies::list))
         .route("/companies/{slug}", get(companies::show))
         .route("/signup", get(auth::signup_form).post(auth::signup))

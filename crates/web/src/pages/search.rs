@@ -29,6 +29,7 @@ use freehire_search::{
     Endpoint, Facet, FacetsRequest, JobQuery, MAX_WINDOW, SearchDocument, SearchIndex, SortField,
 };
 
+use super::actions::{Actions, ViewerMarks};
 use crate::{WebError, WebState, error::render, format, layout::Ctx, layout::Layout};
 
 /// The facets with a panel, in panel order, with their headings.
@@ -175,6 +176,10 @@ pub struct Ignored {
 
 /// One hit.
 pub struct Hit {
+    /// The job's public slug.
+    pub slug: String,
+    /// The viewer's buttons (signed in only).
+    pub actions: Option<Actions>,
     /// The job's title.
     pub title: String,
     /// `/jobs/{slug}`.
@@ -227,8 +232,20 @@ pub struct RegionPage {
     pub region: Region,
 }
 
+/// The "Save this search" form (signed in, with a query).
+pub struct SaveSearch {
+    /// The form's CSRF token.
+    pub csrf: String,
+    /// The current query string (without paging).
+    pub query: String,
+    /// The name proposed (the text query, else "My search").
+    pub name: String,
+}
+
 /// The part htmx swaps.
 pub struct Region {
+    /// The "Save this search" form, for a signed-in viewer.
+    pub save_search: Option<SaveSearch>,
     /// The text query.
     pub q: String,
     /// Hidden form fields: the selection the form keeps when the text changes.
@@ -279,7 +296,12 @@ pub async fn page(
     let params = Params::parse(raw.as_deref());
     let index = state.search.get().await;
     let index = index.as_ref().map(|i| i.as_ref()).map_err(|s| *s);
-    let (status, region) = region(index, ctx.now, ctx.tz, &params).await;
+    let (status, mut region) = region(index, ctx.now, ctx.tz, &params).await;
+    if let Some(user) = &ctx.viewer
+        && let Err(e) = viewer_region(&state, &ctx, user, &params, &mut region).await
+    {
+        return ctx.error(e);
+    }
     // htmx restoring a page it has no snapshot of (its history cache is off) wants the page.
     let partial =
         headers.contains_key("hx-request") && !headers.contains_key("hx-history-restore-request");
@@ -292,6 +314,34 @@ pub async fn page(
     // The same URL answers a page or a region: caches must tell them apart.
     response.headers_mut().insert(header::VARY, HeaderValue::from_static("HX-Request"));
     response
+}
+
+/// The signed-in viewer's part of the region: each hit's buttons in its state (saved,
+/// dismissed, applied and the stage) and the "Save this search" form.
+async fn viewer_region(
+    state: &WebState,
+    ctx: &Ctx,
+    user: &freehire_domain::User,
+    params: &Params,
+    region: &mut Region,
+) -> Result<(), WebError> {
+    let query = Params(params.first_page().0.into_iter().filter(|(k, _)| k != "limit").collect());
+    let raw_query =
+        query.href().strip_prefix("/jobs").unwrap_or_default().trim_start_matches('?').to_owned();
+    region.save_search = Some(SaveSearch {
+        csrf: ctx.csrf.clone(),
+        name: if region.q.is_empty() { "My search".to_owned() } else { region.q.clone() },
+        query: raw_query,
+    });
+    if region.hits.is_empty() {
+        return Ok(());
+    }
+    let marks = ViewerMarks::load(state, user, ctx.now).await?;
+    let next = params.href();
+    for hit in &mut region.hits {
+        hit.actions = Some(marks.actions(&hit.slug, &ctx.csrf, &next));
+    }
+    Ok(())
 }
 
 /// The whole search page over `index` for `raw_query` (the query string, without `?`), as an
@@ -343,6 +393,7 @@ fn blank_region(params: &Params) -> Region {
     let visible =
         ["q", "sort", "order", "offset", "limit", "salary_min", "salary_max", "posted_within_days"];
     Region {
+        save_search: None,
         q: first("q"),
         hidden: params.0.iter().filter(|(k, _)| !visible.contains(&k.as_str())).cloned().collect(),
         salary_min: first("salary_min"),
@@ -572,6 +623,8 @@ fn hit(d: &SearchDocument, tz: Tz) -> Hit {
         snippet.push('…');
     }
     Hit {
+        slug: d.public_slug.clone(),
+        actions: None,
         title: d.title.clone(),
         href: format!("/jobs/{}", d.public_slug),
         company: d.company.clone(),

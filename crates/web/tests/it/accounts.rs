@@ -61,7 +61,12 @@ async fn sign_up_verify_sign_in_mint_and_revoke_a_key(db: TestDb) {
     let out = b.submit("/account", "/logout", &[]).await;
     assert_eq!(out.status, 303);
     assert!(b.session().is_none(), "signed out");
-    assert_eq!(b.get("/account").await.location(), "/login");
+    assert_eq!(b.get("/account").await.location(), "/login?next=%2Faccount");
+    // Signing in from there comes back to the account page; another origin is never followed.
+    let login = b.get("/login?next=%2Faccount").await;
+    assert!(login.body.contains("name=\"next\" value=\"/account\""), "{}", login.body);
+    let evil = b.get("/login?next=%2F%2Fevil.example").await;
+    assert!(!evil.body.contains("evil.example"), "{}", evil.body);
 
     let bad =
         b.submit("/login", "/login", &[("email", EMAIL), ("password", "wrong password")]).await;
@@ -69,8 +74,23 @@ async fn sign_up_verify_sign_in_mint_and_revoke_a_key(db: TestDb) {
     assert!(bad.body.contains("wrong email or password"));
     assert!(bad.body.contains("value=\"ada@example.com\""), "the address is kept");
     assert!(!bad.body.contains("wrong password\""), "the password is not");
-    let page = b.submit("/login", "/login", &[("email", EMAIL), ("password", PASSWORD)]).await;
-    assert_eq!((page.status, page.location()), (303, "/account"));
+    let page = b
+        .submit(
+            "/login?next=%2Faccount",
+            "/login",
+            &[("email", EMAIL), ("password", PASSWORD), ("next", "//evil.example")],
+        )
+        .await;
+    assert_eq!((page.status, page.location()), (303, "/account"), "not another origin");
+    b.submit("/account", "/logout", &[]).await;
+    let page = b
+        .submit(
+            "/login",
+            "/login",
+            &[("email", EMAIL), ("password", PASSWORD), ("next", "/jobs?q=rust")],
+        )
+        .await;
+    assert_eq!((page.status, page.location()), (303, "/jobs?q=rust"), "back where it started");
 
     let account = b.get("/account").await;
     assert!(account.body.contains("verified") && account.body.contains("No keys yet"));

@@ -6,3 +6,4 @@ mod accounts;
 mod catalogue;
 mod security;
 mod server;
+mod workspace;

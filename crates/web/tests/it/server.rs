@@ -299,6 +299,11 @@ impl<'a> Browser<'a> {
         self.post_raw(action, &fields).await
     }
 
+    /// The `Cookie` header this browser sends (for a hand-made request).
+    pub fn cookie_header_value(&self) -> String {
+        self.cookie_header().unwrap_or_default()
+    }
+
     /// The session cookie, if signed in.
     pub fn session(&self) -> Option<String> {
         self.cookies.lock().unwrap().get("freehire_session").cloned()
