@@ -45,8 +45,7 @@ impl Notifier {
             let Some(last) = batch.last() else { break };
             let to = last.id.get();
             let live: Vec<&Job> = batch.iter().filter(|j| indexable(j)).collect();
-            let found: Vec<(SubscriptionId, JobId)> = if percolator.is_empty() || live.is_empty()
-            {
+            let found: Vec<(SubscriptionId, JobId)> = if percolator.is_empty() || live.is_empty() {
                 Vec::new()
             } else {
                 let docs = search_sync::documents(self.store.as_ref(), &live, now).await?;

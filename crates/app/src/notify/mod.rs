@@ -21,6 +21,7 @@
 
 mod deliver;
 mod digest;
+mod matching;
 pub mod message;
 mod nudge;
 mod remind;
@@ -131,18 +132,11 @@ impl Notifier {
     /// One pass of every engine, in order: match, digest, remind, nudge, deliver (so what a
     /// pass records is sent in the same pass).
     pub async fn run_pass(&self, now: DateTime<Utc>) -> Result<PassStats, AppError> {
+        let (jobs_matched, matches) = self.match_new_jobs(now).await?;
         let digests = self.send_digests(now).await?;
         let (reminders, cancelled) = self.fire_reminders(now).await?;
         let nudges = self.nudge(now).await?;
         let (sent, failed) = self.deliver(now).await?;
-        Ok(PassStats {
-            digests,
-            sent,
-            failed,
-            reminders,
-            cancelled,
-            nudges,
-            ..PassStats::default()
-        })
+        Ok(PassStats { jobs_matched, matches, digests, sent, failed, reminders, cancelled, nudges })
     }
 }

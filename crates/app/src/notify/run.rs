@@ -148,7 +148,9 @@ pub async fn run_engines(
         tokio::select! {
             () = cancel.cancelled() => break,
             _ = notify.tick() => {
-                // MATCH_STEP
+                if let Some((jobs, matches)) = log_failure("match", notifier.match_new_jobs(clock()).await) {
+                    tracing::debug!(jobs, matches, "match pass");
+                }
                 log_failure("digest", notifier.send_digests(clock()).await);
                 log_failure("deliver", notifier.deliver(clock()).await);
             }

@@ -7,6 +7,7 @@ mod assistant;
 mod board_catalogue;
 mod boards;
 mod notify;
+mod notify_match;
 mod pipeline;
 mod rederive;
 mod reindex;
@@ -105,5 +106,9 @@ on_both_backends_db! {
         a_silent_application_is_nudged_once_per_episode,
         a_move_into_interview_is_nudged_once,
         two_workers_send_every_digest_exactly_once,
+    ],
+    notify_match: [
+        an_unfiltered_subscription_is_never_matched,
+        percolated_matches_equal_each_saved_search_on_the_engine,
     ],
 }
