@@ -10,8 +10,8 @@ use std::sync::Arc;
 use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
 use freehire_app::notify::{NotifyArgs, PassStats};
 use freehire_app::{accounts::AccountsArgs, search_engine::SearchEngineArgs};
-use freehire_domain::{Facets, JobId, JobPosting, Provider, SubscriptionId};
-use freehire_store::{DatabaseUrl, Store, testing::seed::Seed};
+use freehire_domain::{Facets, JobId, JobPosting, Provider};
+use freehire_store::{DatabaseUrl, Store};
 use freehire_web::WebState;
 
 /// A running server and what the tests read beside it.
@@ -137,17 +137,6 @@ impl Server {
         };
         let stored = self.store.upsert_jobs(&[posting], chrono::Utc::now()).await.unwrap();
         stored[0].id
-    }
-
-    /// Records that `job` matches `subscription`, as the engines' match step records it.
-    ///
-    /// The match step itself (`Notifier::match_new_jobs`, percolating new jobs against every
-    /// subscription) waits for the search crate's percolator and is not part of a pass yet, so
-    /// the suite records the match the way the engines' own tests do; the digest, its delivery
-    /// and the mail are the real engines'.
-    pub async fn record_match(&self, subscription: SubscriptionId, job: JobId) {
-        let seed = Seed::sqlite_file(&self.dir.path().join("freehire.db")).await;
-        seed.matches_of(subscription, &[job], chrono::Utc::now()).await;
     }
 
     /// One pass of every notification engine against this server's database, configured as
