@@ -700,18 +700,18 @@ where
         limit: u32,
         offset: u64,
     ) -> Result<CardList> {
-        let rows: Vec<CardRecord> = sqlx::query_as(sql::CARDS_PAGE)
+        // The page and the count on two connections at once (both are reads).
+        let page = sqlx::query_as::<_, CardRecord>(sql::CARDS_PAGE)
             .bind(owner.get())
             .bind(filter.as_str())
             .bind(i64::from(limit))
             .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-            .fetch_all(pool)
-            .await?;
-        let (total,): (i64,) = sqlx::query_as(sql::CARDS_COUNT)
+            .fetch_all(pool);
+        let total = sqlx::query_as::<_, (i64,)>(sql::CARDS_COUNT)
             .bind(owner.get())
             .bind(filter.as_str())
-            .fetch_one(pool)
-            .await?;
+            .fetch_one(pool);
+        let (rows, (total,)) = tokio::try_join!(page, total)?;
         let cards = rows.into_iter().map(CardRecord::into_card).collect::<Result<_>>()?;
         Ok(CardList { cards, total: count(total) })
     }

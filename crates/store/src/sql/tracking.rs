@@ -60,27 +60,69 @@ macro_rules! cards_from {
     };
 }
 
-/// The list filter on `c`, its wire value in `$2`.
-macro_rules! card_filter {
+/// The keys of owner `$1`'s cards as the subquery `f` (no posting columns: the page is
+/// ordered and cut on these, and only its rows are joined to the postings): the application id,
+/// the job id, the sort time and the filter columns.
+macro_rules! card_keys {
     () => {
-        " WHERE ($2 = 'all' OR ($2 = 'viewed' AND c.viewed_at IS NOT NULL) \
-           OR ($2 = 'saved' AND c.saved_at IS NOT NULL) \
-           OR ($2 = 'applied' AND c.applied_at IS NOT NULL) \
-           OR ($2 = 'board' AND c.stage IS NOT NULL))"
+        "(SELECT a.id AS aid, a.job_id AS jid, \
+           CASE WHEN uj.updated_at IS NOT NULL AND uj.updated_at > a.updated_at \
+             THEN uj.updated_at ELSE a.updated_at END AS sort_at, \
+           uj.viewed_at AS v, uj.saved_at AS s, a.applied_at AS ap, a.stage AS st \
+         FROM applications AS a \
+         LEFT JOIN user_jobs AS uj ON uj.user_id = a.user_id AND uj.job_id = a.job_id \
+         WHERE a.user_id = $1 \
+         UNION ALL \
+         SELECT NULL, uj.job_id, uj.updated_at, uj.viewed_at, uj.saved_at, NULL, NULL \
+         FROM user_jobs AS uj WHERE uj.user_id = $1 AND (uj.viewed_at IS NOT NULL \
+           OR uj.saved_at IS NOT NULL OR uj.dismissed_at IS NOT NULL) \
+           AND NOT EXISTS (SELECT 1 FROM applications AS x \
+             WHERE x.user_id = uj.user_id AND x.job_id = uj.job_id)) AS f \
+         WHERE ($2 = 'all' OR ($2 = 'viewed' AND f.v IS NOT NULL) \
+           OR ($2 = 'saved' AND f.s IS NOT NULL) OR ($2 = 'applied' AND f.ap IS NOT NULL) \
+           OR ($2 = 'board' AND f.st IS NOT NULL))"
     };
 }
 
-/// A page of cards: `$1` owner, `$2` filter, `$3` limit, `$4` offset.
+/// The list's order (the newest change first; ties by application, then job, newest first).
+macro_rules! card_order {
+    ($t:literal) => {
+        concat!(
+            " ORDER BY ",
+            $t,
+            ".sort_at DESC, COALESCE(",
+            $t,
+            ".aid, 0) DESC, COALESCE(",
+            $t,
+            ".jid, 0) DESC"
+        )
+    };
+}
+
+/// A page of cards: `$1` owner, `$2` filter, `$3` limit, `$4` offset. The keys are ordered and
+/// cut first; only the page's rows are joined to their application, posting and marks.
 pub(crate) const CARDS_PAGE: &str = concat!(
-    "SELECT c.* FROM ",
-    cards_from!(),
-    card_filter!(),
-    " ORDER BY c.updated_at DESC, COALESCE(c.application_id, 0) DESC, COALESCE(c.job_slug, '') \
-     LIMIT $3 OFFSET $4"
+    "SELECT k.aid AS application_id, COALESCE(j.public_slug, a.job_slug) AS job_slug, \
+     COALESCE(a.company, j.company) AS company, \
+     COALESCE(a.company_slug, j.company_slug) AS company_slug, \
+     COALESCE(a.role_title, j.title) AS role_title, COALESCE(j.title, a.role_title) AS title, \
+     COALESCE(j.location, a.snapshot_location, '') AS location, \
+     COALESCE(j.url, a.snapshot_url, '') AS url, a.stage AS stage, a.applied_at AS applied_at, \
+     COALESCE(a.notes, '') AS notes, a.followed_up_at AS followed_up_at, a.cv_id AS cv_id, \
+     a.created_at AS created_at, k.sort_at AS updated_at, uj.viewed_at AS viewed_at, \
+     uj.saved_at AS saved_at, uj.dismissed_at AS dismissed_at, \
+     (j.id IS NULL OR j.closed_at IS NOT NULL) AS job_closed \
+     FROM (SELECT f.* FROM ",
+    card_keys!(),
+    card_order!("f"),
+    " LIMIT $3 OFFSET $4) AS k \
+     LEFT JOIN applications AS a ON a.id = k.aid \
+     LEFT JOIN jobs AS j ON j.id = k.jid \
+     LEFT JOIN user_jobs AS uj ON uj.user_id = $1 AND uj.job_id = k.jid",
+    card_order!("k")
 );
 
-pub(crate) const CARDS_COUNT: &str =
-    concat!("SELECT count(*) FROM ", cards_from!(), card_filter!());
+pub(crate) const CARDS_COUNT: &str = concat!("SELECT count(*) FROM ", card_keys!());
 
 /// The card of slug `$2` (the live posting's first, then a pruned application's).
 pub(crate) const CARD_OF_SLUG: &str = concat!(
