@@ -258,15 +258,23 @@ async fn registration_refusals_name_the_field_and_write_nothing(server: &Server)
     assert_eq!(res.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     assert_eq!(res.json::<Value>().await.unwrap()["code"], "unsupported_media_type");
     let huge = format!(r#"{{"email":"a@example.com","password":"{}"}}"#, "x".repeat(2 << 20));
-    let res = server
+    let sent = server
         .http
         .post(format!("{}/api/v1/auth/register", server.base))
         .header("content-type", "application/json")
         .body(huge)
         .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        .await;
+    match sent {
+        Ok(res) => assert_eq!(res.status(), StatusCode::PAYLOAD_TOO_LARGE),
+        // The server answers 413 from the Content-Length alone and closes without reading the
+        // body; a client still writing it may see the close as a broken pipe before it reads
+        // the answer (a race on a loaded machine). Either way nothing was read or written.
+        Err(e) => assert!(
+            format!("{e:?}").contains("BodyWrite"),
+            "a refused body may only break the client's write: {e:?}"
+        ),
+    }
     // Nothing was written by any of them: the address is still free, and no mail went out.
     assert_eq!(std::fs::read_dir(server.mail.path()).map(|d| d.count()).unwrap_or(0), 0);
     let a = c
