@@ -127,27 +127,6 @@ pub async fn verified_user<'a>(server: &'a Server, email: &str) -> Client<'a> {
     client
 }
 
-macro_rules! both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite { $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let server = crate::server::Server::start(freehire_store::testing::TestDb::sqlite().await).await;
-                super::$name(&server).await;
-                server.db.teardown().await;
-            }
-        )* }
-        mod postgres { $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let server = crate::server::Server::start(freehire_store::testing::TestDb::postgres().await).await;
-                super::$name(&server).await;
-                server.db.teardown().await;
-            }
-        )* }
-    };
-}
-
 both_backends! {
     a_newcomer_registers_verifies_mints_a_key_and_signs_out_everywhere,
     registration_refusals_name_the_field_and_write_nothing,

@@ -1,6 +1,29 @@
 //! HTTP tests: the real router on a random port, real databases, real HTTP.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// One `#[tokio::test]` per backend for each `async fn name(&Server)` of the module it is
+/// used in, each on a fresh database (declared before the modules, so each of them sees it).
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite { $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let server = crate::server::Server::start(freehire_store::testing::TestDb::sqlite().await).await;
+                super::$name(&server).await;
+                server.db.teardown().await;
+            }
+        )* }
+        mod postgres { $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() {
+                let server = crate::server::Server::start(freehire_store::testing::TestDb::postgres().await).await;
+                super::$name(&server).await;
+                server.db.teardown().await;
+            }
+        )* }
+    };
+}
+
 mod accounts;
 mod agent;
 mod battery;

@@ -16,27 +16,6 @@ use crate::{
     server::Server,
 };
 
-macro_rules! both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite { $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let server = crate::server::Server::start(freehire_store::testing::TestDb::sqlite().await).await;
-                super::$name(&server).await;
-                server.db.teardown().await;
-            }
-        )* }
-        mod postgres { $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let server = crate::server::Server::start(freehire_store::testing::TestDb::postgres().await).await;
-                super::$name(&server).await;
-                server.db.teardown().await;
-            }
-        )* }
-    };
-}
-
 both_backends! {
     a_saved_search_is_created_listed_changed_and_deleted,
     names_and_queries_are_checked_naming_the_field,

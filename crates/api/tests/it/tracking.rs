@@ -15,27 +15,6 @@ use crate::{
     server::{Server, now},
 };
 
-macro_rules! both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite { $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let server = crate::server::Server::start(freehire_store::testing::TestDb::sqlite().await).await;
-                super::$name(&server).await;
-                server.db.teardown().await;
-            }
-        )* }
-        mod postgres { $(
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() {
-                let server = crate::server::Server::start(freehire_store::testing::TestDb::postgres().await).await;
-                super::$name(&server).await;
-                server.db.teardown().await;
-            }
-        )* }
-    };
-}
-
 both_backends! {
     a_job_is_saved_applied_and_moved_through_its_stages,
     bad_input_is_refused_before_the_database_is_touched,
