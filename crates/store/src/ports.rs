@@ -445,6 +445,13 @@ pub trait NotifyRepo: Send + Sync {
     /// Where engine cursor `name` stands (0 when it never moved).
     async fn engine_cursor(&self, name: &str) -> Result<i64>;
 
+    /// The insert horizon: the highest job id such that no job with a lower id can still be
+    /// committed later (`None` with no jobs). A cursor that only moves up to it never skips a
+    /// job. On SQLite (one writer, ids allocated in commit order) it is the highest id; on
+    /// PostgreSQL, where concurrent writers commit out of id order, it is read under the
+    /// exclusive job-insert lock, which waits for every transaction inserting jobs to finish.
+    async fn insert_horizon(&self) -> Result<Option<JobId>>;
+
     /// Every active subscription with its saved search's query, by id.
     async fn subscribers(&self) -> Result<Vec<Subscriber>>;
 

@@ -9,7 +9,10 @@
 //! search would find. A subscription whose query does not parse or does not narrow is never
 //! matched, and no job created before its `start_at` is. The matches and the cursor's move
 //! are one transaction, compare-and-set on the cursor: two workers on one batch record it
-//! once.
+//! once. The cursor never passes the store's insert horizon
+//! ([`NotifyRepo::insert_horizon`](freehire_store::NotifyRepo::insert_horizon)): on
+//! PostgreSQL, writers commit out of id order, and a job with a lower id than one already
+//! matched could otherwise become visible behind the cursor and never be matched.
 //!
 //! Not yet applied: the subscriber's avoided skills as a post-filter (reference §8.2): there
 //! is no profile data to take them from. When profiles exist, filter `found` here.
@@ -38,10 +41,17 @@ impl Notifier {
         });
         let percolator = Percolator::new(queries, now);
         let (mut read, mut recorded) = (0_u64, 0_u64);
+        // Only up to the insert horizon: a job with a lower id still being written by another
+        // process would otherwise be passed by the cursor before it is visible.
+        let Some(horizon) = self.store.insert_horizon().await? else { return Ok((0, 0)) };
         for _ in 0..MAX_ROUNDS {
             let from = self.store.engine_cursor(CURSOR).await?;
+            if from >= horizon.get() {
+                break;
+            }
             let after = JobId::new(from).ok();
-            let batch = self.store.jobs_after(after, self.config.match_batch).await?;
+            let mut batch = self.store.jobs_after(after, self.config.match_batch).await?;
+            batch.retain(|j| j.id <= horizon);
             let Some(last) = batch.last() else { break };
             let to = last.id.get();
             let live: Vec<&Job> = batch.iter().filter(|j| indexable(j)).collect();

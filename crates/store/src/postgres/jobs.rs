@@ -245,6 +245,11 @@ pub(super) async fn upsert_in(
     if postings.is_empty() {
         return Ok(Vec::new());
     }
+    // Held to the commit: the notify engine's insert horizon waits for this transaction.
+    sqlx::query(crate::sql::notify::LOCK_JOB_INSERTS_SHARED)
+        .bind(crate::sql::notify::JOB_INSERT_LOCK)
+        .execute(&mut *conn)
+        .await?;
     let seen_at = Stamp(seen_at);
     let batch = Batch::prepare(postings)?;
     let (sources, external_ids): (Vec<&str>, Vec<&str>) =

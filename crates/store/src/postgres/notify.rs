@@ -39,6 +39,18 @@ impl NotifyRepo for PgStore {
         retry_once_if_lost(|| Shared::engine_cursor(&self.pool, name)).await
     }
 
+    async fn insert_horizon(&self) -> Result<Option<JobId>> {
+        use crate::sql::notify::{JOB_INSERT_LOCK, LOCK_JOB_INSERTS, MAX_JOB_ID};
+        retry_once_if_lost(|| async {
+            let mut tx = self.pool.begin().await?;
+            sqlx::query(LOCK_JOB_INSERTS).bind(JOB_INSERT_LOCK).execute(&mut *tx).await?;
+            let max: Option<i64> = sqlx::query_scalar(MAX_JOB_ID).fetch_one(&mut *tx).await?;
+            tx.commit().await.map_err(crate::error::committing)?;
+            Ok(max.and_then(|id| JobId::new(id).ok()))
+        })
+        .await
+    }
+
     async fn subscribers(&self) -> Result<Vec<Subscriber>> {
         retry_once_if_lost(|| Shared::subscribers(&self.pool)).await
     }

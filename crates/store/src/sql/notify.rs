@@ -243,3 +243,19 @@ pub(crate) const NOTIFICATIONS_OF: &str = "SELECT id, user_id, kind, title, jobs
 /// An owner's deliveries, by id.
 pub(crate) const DELIVERIES_OF: &str = "SELECT id, notification_id, channel, status, attempts, \
      next_attempt_at, last_error FROM notification_deliveries WHERE user_id = $1 ORDER BY id";
+
+/// The advisory lock every PostgreSQL transaction that may insert jobs holds shared (from its
+/// first insert to its commit), and the match step's horizon holds exclusively for an instant:
+/// while it is held nothing that allocated a job id is in flight, so every id up to the
+/// highest committed one is final ("freehire" in ASCII).
+pub(crate) const JOB_INSERT_LOCK: i64 = 0x6672_6565_6869_7265;
+
+/// Takes [`JOB_INSERT_LOCK`] shared, to the end of the transaction.
+pub(crate) const LOCK_JOB_INSERTS_SHARED: &str = "SELECT pg_advisory_xact_lock_shared($1)";
+
+/// Takes [`JOB_INSERT_LOCK`] exclusively, to the end of the transaction (waits for every
+/// transaction holding it shared).
+pub(crate) const LOCK_JOB_INSERTS: &str = "SELECT pg_advisory_xact_lock($1)";
+
+/// The highest job id (NULL with no jobs).
+pub(crate) const MAX_JOB_ID: &str = "SELECT max(id) FROM jobs";

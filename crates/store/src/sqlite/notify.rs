@@ -39,6 +39,12 @@ impl NotifyRepo for SqliteStore {
         Shared::engine_cursor(&self.pool, name).await
     }
 
+    async fn insert_horizon(&self) -> Result<Option<JobId>> {
+        let max: Option<i64> =
+            sqlx::query_scalar(crate::sql::notify::MAX_JOB_ID).fetch_one(&self.pool).await?;
+        Ok(max.and_then(|id| JobId::new(id).ok()))
+    }
+
     async fn subscribers(&self) -> Result<Vec<Subscriber>> {
         Shared::subscribers(&self.pool).await
     }

@@ -215,6 +215,7 @@ conformance_db! {
         reminders_fire_once_and_say_whether_they_still_apply,
         a_nudge_is_recorded_once_per_episode,
         concurrent_digest_claims_take_each_digest_once,
+        the_insert_horizon_waits_for_job_writes_in_flight,
     ],
 }
 

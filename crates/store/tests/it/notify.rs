@@ -289,3 +289,46 @@ pub async fn concurrent_digest_claims_take_each_digest_once(db: &TestDb) {
     assert_eq!(first.deliveries_of(owner.id).await.unwrap().len(), 30);
     second.close().await;
 }
+
+// scenario: The match cursor never passes a job still being written
+pub async fn the_insert_horizon_waits_for_job_writes_in_flight(db: &TestDb) {
+    let s = db.store.as_ref();
+    assert_eq!(s.insert_horizon().await.unwrap(), None, "no jobs, no horizon");
+    let first = jobs(s, "h", 2).await;
+    assert_eq!(s.insert_horizon().await.unwrap(), Some(first[1]));
+    let Some(pool) = db.postgres_pool() else {
+        // SQLite: one writer, ids allocated in commit order; the highest id is the horizon.
+        return;
+    };
+    // A writer in another process: it allocated a lower id and has not committed yet.
+    let mut late = pool.begin().await.unwrap();
+    sqlx::query("SELECT pg_advisory_xact_lock_shared($1)")
+        .bind(0x6672_6565_6869_7265_i64)
+        .execute(&mut *late)
+        .await
+        .unwrap();
+    let late_id: i64 = sqlx::query_scalar(
+        "INSERT INTO jobs (source, external_id, public_slug, title, created_at, updated_at, \
+         last_seen_at, content_hash) VALUES ('greenhouse', 'late:1', 'late-job-aaaaaaaa', \
+         'Late', now(), now(), now(), 'h') RETURNING id",
+    )
+    .fetch_one(&mut *late)
+    .await
+    .unwrap();
+    // A higher id commits meanwhile (writers do not wait for each other).
+    let after = jobs(s, "h2", 1).await[0];
+    assert!(late_id < after.get());
+    // The horizon waits: reading it now would let a cursor pass the uncommitted lower id.
+    let store = db.store.clone();
+    let horizon = tokio::spawn(async move { store.insert_horizon().await.unwrap() });
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert!(!horizon.is_finished(), "the horizon waited for the write in flight");
+    late.commit().await.unwrap();
+    let horizon = tokio::time::timeout(std::time::Duration::from_secs(10), horizon)
+        .await
+        .expect("the horizon answers once the write commits")
+        .unwrap();
+    assert_eq!(horizon, Some(after));
+    let visible: i64 = db.scalar(&format!("SELECT count(*) FROM jobs WHERE id = {late_id}")).await;
+    assert_eq!(visible, 1, "every id up to the horizon is committed");
+}
