@@ -66,7 +66,7 @@ fn tools() -> Registry<Uuid> {
         Arc::new(from_fn(
             name,
             "A benchmark tool that answers with a small JSON object.",
-            |_, a: SearchArgs| async move {
+            |_ctx, _, a: SearchArgs| async move {
                 Ok::<_, String>(
                     serde_json::json!({"query": a.query, "results": [{"slug": "rust-engineer-acme-x1y2"}, {"slug": "go-dev-beta-z9"}]}),
                 )
@@ -93,7 +93,7 @@ async fn seed(store: &MemoryStore<Uuid>, session: SessionId, n: usize) {
             2 => encode_tool_result(&format!("s{}", i - 1), "search_jobs", r#"{"results":[]}"#),
             _ => encode_assistant(&seed_line(i), &[]),
         };
-        store.append(session, &m).await.unwrap_or_else(|e| panic!("seed: {e}"));
+        store.append(session, &owner(), &m).await.unwrap_or_else(|e| panic!("seed: {e}"));
     }
 }
 
@@ -187,13 +187,13 @@ async fn rebuild() -> (f64, f64) {
     let start = Instant::now();
     for _ in 0..rounds {
         std::hint::black_box(
-            runner.history(session, SYSTEM).await.unwrap_or_else(|e| panic!("{e}")),
+            runner.history(session, &owner(), SYSTEM).await.unwrap_or_else(|e| panic!("{e}")),
         );
     }
     let window = start.elapsed().as_secs_f64() * 1e3 / rounds as f64;
     // For scale: reading and decoding the whole 10,000-message transcript.
     let start = Instant::now();
-    let all = store.transcript(session).await.unwrap_or_else(|e| panic!("{e}"));
+    let all = store.transcript(session, &owner()).await.unwrap_or_else(|e| panic!("{e}"));
     std::hint::black_box(
         freehire_assistant::message::conversation(&all).unwrap_or_else(|e| panic!("{e}")),
     );

@@ -41,7 +41,7 @@ fn stock_tool() -> Arc<dyn Tool<Uuid>> {
     Arc::new(from_fn(
         "stock_level",
         "Look up how many units of a product are in stock. Pass the SKU exactly as the user wrote it.",
-        |_owner: Uuid, args: StockArgs| async move {
+        |_ctx, _owner: Uuid, args: StockArgs| async move {
             if args.sku.is_empty() {
                 return Err("sku is required".to_owned());
             }
@@ -109,7 +109,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let reason = runner.run(turn, "Do we have KB-104?").await?;
     assert!(matches!(reason, StopReason::EndTurn | StopReason::MaxSteps));
 
-    let transcript = freehire_assistant::TranscriptStore::transcript(&*store, session).await?;
+    let transcript =
+        freehire_assistant::TranscriptStore::transcript(&*store, session, &owner).await?;
     println!("transcript ({} messages):", transcript.len());
     for m in transcript {
         println!("  {}", serde_json::to_string(&m)?);

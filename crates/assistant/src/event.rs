@@ -1,8 +1,12 @@
 //! Turn events and their wire shape (reference §6.1).
 //!
-//! An [`Event`] serialises as `{"type", "text"?, "name"?, "input"?, "result"?, "is_error"?,
-//! "input_tokens"?, "output_tokens"?, "stop_reason"?}`; every field but `type` is omitted
-//! when empty. Every turn ends with exactly one [`Event::Result`].
+//! An [`Event`] serialises as `{"type", "id"?, "text"?, "synthetic"?, "name"?, "input"?,
+//! "result"?, "is_error"?, "input_tokens"?, "output_tokens"?, "stop_reason"?, "message"?}`;
+//! every field but `type` is omitted when empty. `id` is the tool call's id on `tool_use` and
+//! `tool_result` (so a client pairs them); a synthetic note (the empty-reply and step-limit
+//! texts the runner writes itself) is an `assistant_text` with `"synthetic": true`; an error
+//! `result` carries a `message` saying what failed. Every turn ends with exactly one
+//! [`Event::Result`].
 
 use std::sync::{Mutex, PoisonError};
 
@@ -50,9 +54,15 @@ pub enum Event {
         /// The prompt.
         text: String,
     },
-    /// An answer delta, or a synthetic note (empty reply, step limit).
+    /// An answer delta from the model.
     AssistantText {
         /// The delta.
+        text: String,
+    },
+    /// A note the runner wrote itself (empty reply, step limit): `assistant_text` on the wire,
+    /// marked `"synthetic": true`.
+    Note {
+        /// The note.
         text: String,
     },
     /// A reasoning delta.
@@ -62,6 +72,8 @@ pub enum Event {
     },
     /// A tool is about to run.
     ToolUse {
+        /// The call's id (unique within the reply).
+        id: String,
         /// The tool's name.
         name: String,
         /// Its arguments: the JSON itself when valid, else the raw string.
@@ -69,6 +81,8 @@ pub enum Event {
     },
     /// A tool ran.
     ToolResult {
+        /// The id of the call it answers.
+        id: String,
         /// The tool's name.
         name: String,
         /// The result content (valid JSON).
@@ -76,7 +90,7 @@ pub enum Event {
         /// True when the result is an error envelope.
         is_error: bool,
     },
-    /// Token counts of the final model call, when the provider reported them.
+    /// Token counts summed over every model call of the turn, when the provider reported them.
     Usage {
         /// Prompt tokens.
         input_tokens: u64,
@@ -89,13 +103,24 @@ pub enum Event {
         stop_reason: StopReason,
         /// True only for [`StopReason::Error`].
         is_error: bool,
+        /// What failed, for an error (shown to the user; never an internal cause).
+        message: Option<String>,
     },
 }
 
 impl Event {
     /// The terminal event for `reason`.
     pub fn result(reason: StopReason) -> Self {
-        Self::Result { stop_reason: reason, is_error: reason == StopReason::Error }
+        Self::Result { stop_reason: reason, is_error: reason == StopReason::Error, message: None }
+    }
+
+    /// The terminal error event, saying what failed.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self::Result {
+            stop_reason: StopReason::Error,
+            is_error: true,
+            message: Some(message.into()),
+        }
     }
 
     /// The wire `type`.
@@ -103,7 +128,7 @@ impl Event {
         match self {
             Self::Queued => "queued",
             Self::UserPrompt { .. } => "user_prompt",
-            Self::AssistantText { .. } => "assistant_text",
+            Self::AssistantText { .. } | Self::Note { .. } => "assistant_text",
             Self::AssistantThought { .. } => "assistant_thought",
             Self::ToolUse { .. } => "tool_use",
             Self::ToolResult { .. } => "tool_result",
@@ -123,7 +148,11 @@ struct Wire<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    synthetic: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     name: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -138,6 +167,8 @@ struct Wire<'a> {
     output_tokens: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     stop_reason: Option<StopReason>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -152,7 +183,9 @@ impl Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut w = Wire {
             kind: self.kind(),
+            id: None,
             text: None,
+            synthetic: false,
             name: None,
             input: None,
             result: None,
@@ -160,6 +193,7 @@ impl Serialize for Event {
             input_tokens: 0,
             output_tokens: 0,
             stop_reason: None,
+            message: None,
         };
         match self {
             Self::Queued => {}
@@ -168,11 +202,17 @@ impl Serialize for Event {
             | Self::AssistantThought { text } => {
                 w.text = non_empty(text);
             }
-            Self::ToolUse { name, input } => {
+            Self::Note { text } => {
+                w.text = non_empty(text);
+                w.synthetic = true;
+            }
+            Self::ToolUse { id, name, input } => {
+                w.id = non_empty(id);
                 w.name = non_empty(name);
                 w.input = Some(input);
             }
-            Self::ToolResult { name, result, is_error } => {
+            Self::ToolResult { id, name, result, is_error } => {
+                w.id = non_empty(id);
                 w.name = non_empty(name);
                 w.result = non_empty(result);
                 w.is_error = *is_error;
@@ -181,9 +221,10 @@ impl Serialize for Event {
                 w.input_tokens = *input_tokens;
                 w.output_tokens = *output_tokens;
             }
-            Self::Result { stop_reason, is_error } => {
+            Self::Result { stop_reason, is_error, message } => {
                 w.stop_reason = Some(*stop_reason);
                 w.is_error = *is_error;
+                w.message = message.as_deref();
             }
         }
         w.serialize(s)
@@ -242,15 +283,21 @@ mod tests {
             json!({"type":"user_prompt","text":"hi"})
         );
         assert_eq!(
-            wire(&Event::ToolUse { name: "echo".into(), input: json!({"a":1}) }),
-            json!({"type":"tool_use","name":"echo","input":{"a":1}})
-        );
-        assert_eq!(
-            wire(&Event::ToolResult { name: "echo".into(), result: "{}".into(), is_error: false }),
-            json!({"type":"tool_result","name":"echo","result":"{}"})
+            wire(&Event::ToolUse { id: "c1".into(), name: "echo".into(), input: json!({"a":1}) }),
+            json!({"type":"tool_use","id":"c1","name":"echo","input":{"a":1}})
         );
         assert_eq!(
             wire(&Event::ToolResult {
+                id: "c1".into(),
+                name: "echo".into(),
+                result: "{}".into(),
+                is_error: false
+            }),
+            json!({"type":"tool_result","id":"c1","name":"echo","result":"{}"})
+        );
+        assert_eq!(
+            wire(&Event::ToolResult {
+                id: String::new(),
                 name: "echo".into(),
                 result: "{\"error\":\"x\"}".into(),
                 is_error: true
@@ -268,6 +315,14 @@ mod tests {
         assert_eq!(
             wire(&Event::result(StopReason::Error)),
             json!({"type":"result","stop_reason":"error","is_error":true})
+        );
+        assert_eq!(
+            wire(&Event::failed("the model is unreachable")),
+            json!({"type":"result","stop_reason":"error","is_error":true,"message":"the model is unreachable"})
+        );
+        assert_eq!(
+            wire(&Event::Note { text: "n".into() }),
+            json!({"type":"assistant_text","text":"n","synthetic":true})
         );
     }
 }

@@ -71,10 +71,11 @@ impl<O: Owner + Eq> TranscriptStore<O> for MemoryStore<O> {
     async fn insert_next(
         &self,
         session: SessionId,
+        owner: &O,
         msg: &NewMessage,
     ) -> Result<Message, AssistantError> {
         let mut sessions = self.lock();
-        let record = sessions.get_mut(&session).ok_or(AssistantError::NotFound)?;
+        let record = Self::owned(&mut sessions, session, owner).ok_or(AssistantError::NotFound)?;
         let seq = record.messages.last().map_or(1, |m| m.seq + 1);
         let stored = Message { seq, role: msg.role, content: msg.content.clone() };
         record.messages.push(stored.clone());
@@ -84,17 +85,22 @@ impl<O: Owner + Eq> TranscriptStore<O> for MemoryStore<O> {
     async fn recent(
         &self,
         session: SessionId,
+        owner: &O,
         limit: usize,
     ) -> Result<Vec<Message>, AssistantError> {
-        let sessions = self.lock();
-        let record = sessions.get(&session).ok_or(AssistantError::NotFound)?;
+        let mut sessions = self.lock();
+        let record = Self::owned(&mut sessions, session, owner).ok_or(AssistantError::NotFound)?;
         let start = record.messages.len().saturating_sub(limit);
         Ok(record.messages[start..].to_vec())
     }
 
-    async fn transcript(&self, session: SessionId) -> Result<Vec<Message>, AssistantError> {
-        let sessions = self.lock();
-        let record = sessions.get(&session).ok_or(AssistantError::NotFound)?;
+    async fn transcript(
+        &self,
+        session: SessionId,
+        owner: &O,
+    ) -> Result<Vec<Message>, AssistantError> {
+        let mut sessions = self.lock();
+        let record = Self::owned(&mut sessions, session, owner).ok_or(AssistantError::NotFound)?;
         Ok(record.messages.clone())
     }
 

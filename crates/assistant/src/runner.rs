@@ -171,7 +171,7 @@ impl<O: Owner> Runner<O> {
     /// user message.
     pub async fn continue_turn(&self, turn: Turn<'_, O>) -> Result<StopReason, AssistantError> {
         self.guarded(turn, async {
-            let all = self.store.transcript(turn.session).await?;
+            let all = self.store.transcript(turn.session, turn.owner).await?;
             if !all.iter().any(|m| m.role == Role::User) {
                 return Err(AssistantError::NothingToContinue);
             }
@@ -198,14 +198,14 @@ impl<O: Owner> Runner<O> {
             Err(AssistantError::NothingToContinue) => {}
             Err(e) => {
                 tracing::warn!(session = %turn.session, error = %e, "assistant turn failed");
-                turn.events.emit(Event::result(StopReason::Error));
+                turn.events.emit(Event::failed(e.to_string()));
             }
         }
         outcome
     }
 
     async fn record_prompt(&self, turn: Turn<'_, O>, prompt: &str) -> Result<(), AssistantError> {
-        self.persist(turn.session, encode_user(prompt)).await?;
+        self.persist(turn, encode_user(prompt)).await?;
         let label: String = prompt.trim().chars().take(LABEL_MAX_CHARS).collect();
         let (store, session, owner) = (self.store.clone(), turn.session, turn.owner.clone());
         if let Err(e) = detached(async move { store.label(session, &owner, &label).await }).await {
@@ -225,28 +225,25 @@ impl<O: Owner> Runner<O> {
 
     /// Appends on a task of its own with its own deadline: the write survives the turn being
     /// cancelled or its future being dropped.
-    async fn persist(
-        &self,
-        session: SessionId,
-        msg: NewMessage,
-    ) -> Result<Message, AssistantError> {
-        let store = self.store.clone();
-        detached(async move { store.append(session, &msg).await }).await
+    async fn persist(&self, turn: Turn<'_, O>, msg: NewMessage) -> Result<Message, AssistantError> {
+        let (store, session, owner) = (self.store.clone(), turn.session, turn.owner.clone());
+        detached(async move { store.append(session, &owner, &msg).await }).await
     }
 
-    /// The replayed history for this turn.
+    /// The replayed history for `owner`'s `session`.
     pub async fn history(
         &self,
         session: SessionId,
+        owner: &O,
         system: &str,
     ) -> Result<Vec<ModelMessage>, AssistantError> {
         let limit = self.history_limit.get();
-        let rows = self.store.recent(session, history::rows_to_read(limit)).await?;
+        let rows = self.store.recent(session, owner, history::rows_to_read(limit)).await?;
         history::build(system, rows, limit)
     }
 
     async fn run_from_history(&self, turn: Turn<'_, O>) -> Result<StopReason, AssistantError> {
-        let mut history = self.history(turn.session, turn.system).await?;
+        let mut history = self.history(turn.session, turn.owner, turn.system).await?;
         let max_steps = turn.config.max_steps.unwrap_or(self.max_steps);
         let tools = turn.registry.definitions();
         for _ in 0..max_steps.get() {
@@ -323,7 +320,7 @@ impl<O: Owner> Runner<O> {
     }
 
     async fn note(&self, turn: Turn<'_, O>, history: &mut Vec<ModelMessage>, note: &str) {
-        turn.events.emit(Event::AssistantText { text: note.to_owned() });
+        turn.events.emit(Event::Note { text: note.to_owned() });
         self.append_assistant(turn, history, note, &[]).await;
     }
 
@@ -339,7 +336,7 @@ impl<O: Owner> Runner<O> {
                 tracing::warn!(session = %turn.session, error = %e, "decoding a new message failed")
             }
         }
-        if let Err(e) = self.persist(turn.session, msg).await {
+        if let Err(e) = self.persist(turn, msg).await {
             tracing::warn!(session = %turn.session, error = %e, "persisting a message failed");
         }
     }
@@ -354,9 +351,14 @@ impl<O: Owner> Runner<O> {
         let ctx = CallContext::new(turn.cancel.clone());
         for call in calls.iter().filter(|c| !c.name.is_empty()) {
             let args = arguments_for_run(&call.arguments);
-            turn.events.emit(Event::ToolUse { name: call.name.clone(), input: valid_json(&args) });
+            turn.events.emit(Event::ToolUse {
+                id: call.id.clone(),
+                name: call.name.clone(),
+                input: valid_json(&args),
+            });
             let result = turn.registry.call(&ctx, turn.owner, &call.name, &args).await;
             turn.events.emit(Event::ToolResult {
+                id: call.id.clone(),
                 name: call.name.clone(),
                 result: result.content.clone(),
                 is_error: result.failed,

@@ -1,7 +1,9 @@
 //! The [`TranscriptStore`] port (reference §2.3): what the runner needs from storage.
 //!
-//! Every write is scoped: `touch` and `label` take the owner and silently do nothing for
-//! anyone else. `append` assigns the next `seq` itself and retries when a concurrent writer
+//! Every operation takes the session's owner. `insert_next`, `append`, `recent` and
+//! `transcript` fail with [`AssistantError::NotFound`] when `owner` does not own the session
+//! (a missing session and another owner's are indistinguishable), before anything is written;
+//! `touch` and `label` silently do nothing for anyone else. `append` assigns the next `seq` itself and retries when a concurrent writer
 //! took it ([`AssistantError::SeqConflict`]), up to [`APPEND_ATTEMPTS`] attempts in total;
 //! any other error stops at once.
 
@@ -18,10 +20,12 @@ pub const APPEND_ATTEMPTS: usize = 3;
 #[async_trait]
 pub trait TranscriptStore<O: Owner>: Send + Sync {
     /// Inserts `msg` with `seq = max(seq) + 1`; [`AssistantError::SeqConflict`] when another
-    /// writer took that number first.
+    /// writer took that number first, [`AssistantError::NotFound`] when `owner` does not own
+    /// the session.
     async fn insert_next(
         &self,
         session: SessionId,
+        owner: &O,
         msg: &NewMessage,
     ) -> Result<Message, AssistantError>;
 
@@ -29,26 +33,34 @@ pub trait TranscriptStore<O: Owner>: Send + Sync {
     async fn append(
         &self,
         session: SessionId,
+        owner: &O,
         msg: &NewMessage,
     ) -> Result<Message, AssistantError> {
         let mut attempt = 1;
         loop {
-            match self.insert_next(session, msg).await {
+            match self.insert_next(session, owner, msg).await {
                 Err(AssistantError::SeqConflict) if attempt < APPEND_ATTEMPTS => attempt += 1,
                 other => return other,
             }
         }
     }
 
-    /// The newest `limit` messages, ascending by `seq`.
+    /// The newest `limit` messages, ascending by `seq`; [`AssistantError::NotFound`] when
+    /// `owner` does not own the session.
     async fn recent(
         &self,
         session: SessionId,
+        owner: &O,
         limit: usize,
     ) -> Result<Vec<Message>, AssistantError>;
 
-    /// Every message, ascending by `seq`.
-    async fn transcript(&self, session: SessionId) -> Result<Vec<Message>, AssistantError>;
+    /// Every message, ascending by `seq`; [`AssistantError::NotFound`] when `owner` does not
+    /// own the session.
+    async fn transcript(
+        &self,
+        session: SessionId,
+        owner: &O,
+    ) -> Result<Vec<Message>, AssistantError>;
 
     /// Marks the session as just used, when `owner` owns it.
     async fn touch(&self, session: SessionId, owner: &O) -> Result<(), AssistantError>;

@@ -5,7 +5,7 @@
 //!   of whatever type `O` the embedding service chooses ([`Owner`]: freehire's `UserId`, a
 //!   UUID principal), never a credential; tools are typed by it, so a tool written for one
 //!   service's owners cannot be registered in another's. Most tools are written with
-//!   [`from_fn`]: an `async fn(owner, Args) -> Result<Out, E>` where `Args: Deserialize +
+//!   [`from_fn`]: an `async fn(ctx, owner, Args) -> Result<Out, E>` where `Args: Deserialize +
 //!   JsonSchema`; the schema is generated from `Args` ([`schema_for`]) and always carries
 //!   `required` and `additionalProperties: false`.
 //! - A [`Registry`] keeps tools in a fixed order (a later tool with the same name replaces the

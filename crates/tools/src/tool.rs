@@ -59,16 +59,18 @@ pub trait Tool<O: Owner>: Send + Sync {
     async fn run(&self, ctx: &CallContext, owner: &O, args: &str) -> Result<Value, ToolError>;
 }
 
-/// A tool made from an async function of `(owner, Args)`; see [`from_fn`].
+/// A tool made from an async function of `(ctx, owner, Args)`; see [`from_fn`].
 pub struct FnTool<O, Args, F> {
     name: String,
     description: String,
     schema: Value,
     f: F,
-    _args: PhantomData<fn(O, Args)>,
+    _args: PhantomData<fn(CallContext, O, Args)>,
 }
 
-/// Builds a tool from `async fn(owner, Args) -> Result<Out, E>`.
+/// Builds a tool from `async fn(ctx, owner, Args) -> Result<Out, E>`: `ctx` is the call's
+/// [`CallContext`] (a clone, so the future may own it), carrying the turn's cancellation
+/// token for tools that wait on something slow.
 ///
 /// The schema is generated from `Args` ([`schema_for`]); the arguments are decoded strictly
 /// ([`decode_args_with_schema`](crate::decode_args_with_schema)); `Out` is serialised to JSON
@@ -83,7 +85,7 @@ pub fn from_fn<O, Args, F, Fut>(
 ) -> FnTool<O, Args, F>
 where
     Args: JsonSchema,
-    F: Fn(O, Args) -> Fut,
+    F: Fn(CallContext, O, Args) -> Fut,
 {
     FnTool {
         name: name.into(),
@@ -101,7 +103,7 @@ where
     Args: DeserializeOwned + JsonSchema + Send + 'static,
     Out: Serialize,
     E: Display,
-    F: Fn(O, Args) -> Fut + Send + Sync,
+    F: Fn(CallContext, O, Args) -> Fut + Send + Sync,
     Fut: Future<Output = Result<Out, E>> + Send,
 {
     fn name(&self) -> &str {
@@ -116,9 +118,9 @@ where
         &self.schema
     }
 
-    async fn run(&self, _ctx: &CallContext, owner: &O, args: &str) -> Result<Value, ToolError> {
+    async fn run(&self, ctx: &CallContext, owner: &O, args: &str) -> Result<Value, ToolError> {
         let args: Args = decode_args_with_schema(args, &self.schema)?;
-        let out = (self.f)(owner.clone(), args).await.map_err(ToolError::failed)?;
+        let out = (self.f)(ctx.clone(), owner.clone(), args).await.map_err(ToolError::failed)?;
         serde_json::to_value(out).map_err(|e| ToolError::Unencodable(Cause::new(e)))
     }
 }

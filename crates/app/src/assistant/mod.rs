@@ -12,6 +12,9 @@
 //! session, in the preset's order, and the preset's step cap. Unknown presets are `chat`
 //! ([`normalize_preset`]).
 //!
+//! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
+//! waiting.
+//!
 //! Step caps (the server's choice, reference §6.2): interactive tailor turns and their
 //! retries take [`TAILOR_MAX_STEPS`] (16) model calls with tools, autopilot turns
 //! [`AUTOPILOT_MAX_STEPS`] (30); every other preset takes the runner's own bound (the
@@ -21,6 +24,7 @@
 
 mod preset;
 mod prompt;
+pub mod turns;
 
 use freehire_assistant::StepLimit;
 use freehire_domain::UserId;

@@ -202,7 +202,7 @@ fn each_prompt_names_only_tools_its_preset_registers() {
 /// A catalogue holding one no-op tool for every name any preset registers.
 fn catalogue() -> Registry<UserId> {
     Registry::new(all_tool_names().into_iter().map(|name| -> Arc<dyn Tool<UserId>> {
-        Arc::new(from_fn(name, "A stand-in.", |owner: UserId, _: NoArgs| async move {
+        Arc::new(from_fn(name, "A stand-in.", |_ctx, owner: UserId, _: NoArgs| async move {
             Ok::<_, String>(owner.get())
         }))
     }))

@@ -28,11 +28,11 @@ async fn the_replayed_head_moves_in_blocks_and_the_window_stays_bounded() {
         } else {
             encode_assistant(&format!("m{seq}"), &[])
         };
-        store.append(s, &m).await.unwrap();
+        store.append(s, &owner(), &m).await.unwrap();
         if seq < 200 {
             continue;
         }
-        let h = runner.history(s, "").await.unwrap();
+        let h = runner.history(s, &owner(), "").await.unwrap();
         assert!((60..80).contains(&h.len()), "newest {seq}: {}", h.len());
         if seq < 225 {
             let head = match &h[0] {

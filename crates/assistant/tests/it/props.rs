@@ -210,7 +210,7 @@ async fn check(case: Case) -> Result<(), TestCaseError> {
     let last = events.last().cloned().unwrap();
     match &outcome {
         Ok(reason) => prop_assert_eq!(last, Event::result(*reason)),
-        Err(_) => prop_assert_eq!(last, Event::result(StopReason::Error)),
+        Err(e) => prop_assert_eq!(last, Event::failed(e.to_string())),
     }
     // The bound: at most max_steps calls with tools plus one wrap-up without.
     let bound = if case.turn_steps > 0 {
@@ -240,7 +240,7 @@ async fn check(case: Case) -> Result<(), TestCaseError> {
         prop_assert!(open.is_empty(), "unanswered {:?} in {:?}", open, persisted);
     }
     // Replay always closes what is open.
-    let history = runner.history(f.session, "").await.unwrap();
+    let history = runner.history(f.session, &f.owner, "").await.unwrap();
     for (i, m) in history.iter().enumerate() {
         if let M::Assistant { tool_calls, .. } = m {
             for c in tool_calls {

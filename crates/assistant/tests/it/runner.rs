@@ -56,10 +56,7 @@ async fn a_turn_without_tools_ends_in_an_answer() {
     let events = f.events();
     assert_eq!(events[0], Event::UserPrompt { text: "find me go jobs".into() });
     assert_eq!(f.texts().concat(), "Here are some jobs.");
-    assert_eq!(
-        f.last_result(),
-        Event::Result { stop_reason: StopReason::EndTurn, is_error: false }
-    );
+    assert_eq!(f.last_result(), Event::result(StopReason::EndTurn));
     assert_eq!(f.roles().await, [Role::User, Role::Assistant]);
 }
 
@@ -67,10 +64,11 @@ async fn a_turn_without_tools_ends_in_an_answer() {
 async fn a_turn_runs_a_tool_then_answers() {
     let f = Fixture::new(ScriptedModel::new([echo_call("c1", "hello"), Scripted::text("Done.")]));
     assert_eq!(f.run("echo hello").await, Ok(StopReason::EndTurn));
-    assert!(
-        f.events()
-            .contains(&Event::ToolUse { name: "echo".into(), input: json!({"text":"hello"}) })
-    );
+    assert!(f.events().contains(&Event::ToolUse {
+        id: "c1".into(),
+        name: "echo".into(),
+        input: json!({"text":"hello"})
+    }));
     assert_eq!(f.tool_results(), [("echo".into(), r#"{"echoed":"hello"}"#.into(), false)]);
     assert_eq!(f.model.call_count(), 2);
     let second = &f.model.calls()[1].messages;
@@ -188,10 +186,11 @@ async fn a_concatenated_tool_call_fails_instead_of_running_truncated() {
     assert!(results[0].2, "{results:?}");
     assert!(!results[0].1.contains("echoed"));
     assert!(results[0].1.contains("expected a single JSON object"));
-    assert!(
-        f.events()
-            .contains(&Event::ToolUse { name: "echo".into(), input: Value::String(raw.into()) })
-    );
+    assert!(f.events().contains(&Event::ToolUse {
+        id: "c1".into(),
+        name: "echo".into(),
+        input: Value::String(raw.into())
+    }));
     // Storage keeps the one repair: the first value.
     let stored: Value = serde_json::from_str(&f.persisted().await[1].content).unwrap();
     assert_eq!(stored["tool_calls"][0]["arguments"], r#"{"text":"first"}"#);
@@ -254,7 +253,10 @@ async fn a_panicking_model_still_ends_with_one_error_result() {
     let f = Fixture::new(ScriptedModel::new([Scripted::Panic("model crashed".into())]));
     let err = f.run("hi").await.unwrap_err();
     assert!(matches!(err, AssistantError::Panicked(ref m) if m.contains("model crashed")));
-    assert_eq!(f.last_result(), Event::Result { stop_reason: StopReason::Error, is_error: true });
+    assert!(matches!(
+        f.last_result(),
+        Event::Result { stop_reason: StopReason::Error, is_error: true, message: Some(_) }
+    ));
 }
 
 // scenario: Model fails
@@ -263,7 +265,10 @@ async fn a_model_failure_ends_the_turn_with_an_error_result() {
     let f = Fixture::new(ScriptedModel::new([Scripted::fail("gateway down")]));
     let err = f.run("hi").await.unwrap_err();
     assert_eq!(err, AssistantError::Model(LlmError::Scripted("gateway down".into())));
-    assert_eq!(f.last_result(), Event::Result { stop_reason: StopReason::Error, is_error: true });
+    assert!(matches!(
+        f.last_result(),
+        Event::Result { stop_reason: StopReason::Error, is_error: true, message: Some(_) }
+    ));
 }
 
 // scenario: Prompt write fails
@@ -272,7 +277,10 @@ async fn a_failed_prompt_write_still_ends_the_turn() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("never")]));
     f.store.fail_all_appends.store(true, Ordering::SeqCst);
     assert!(f.run("hi").await.is_err());
-    assert_eq!(f.last_result(), Event::Result { stop_reason: StopReason::Error, is_error: true });
+    assert!(matches!(
+        f.last_result(),
+        Event::Result { stop_reason: StopReason::Error, is_error: true, message: Some(_) }
+    ));
     assert_eq!(f.model.call_count(), 0);
     assert_eq!(f.events().len(), 1, "no user_prompt for an unrecorded prompt");
 }
@@ -516,7 +524,7 @@ async fn the_replayed_turn_is_the_stored_turn() {
     let next_turn = &calls[2].messages;
     assert_eq!(&next_turn[..in_turn.len()], &in_turn[..]);
     let runner: &Runner<Uuid> = &f.runner;
-    let rebuilt = runner.history(f.session, "You are a test.").await.unwrap();
+    let rebuilt = runner.history(f.session, &f.owner, "You are a test.").await.unwrap();
     assert_eq!(rebuilt.len(), next_turn.len() + 1);
 }
 
@@ -549,7 +557,10 @@ async fn a_turn_can_be_spawned_and_outlive_its_caller() {
     assert_eq!(handle.await.unwrap(), Ok(StopReason::EndTurn));
     assert_eq!(log.events().last(), Some(&Event::result(StopReason::EndTurn)));
     assert_eq!(
-        freehire_assistant::TranscriptStore::transcript(&*store, session).await.unwrap().len(),
+        freehire_assistant::TranscriptStore::transcript(&*store, session, &crate::support::owner())
+            .await
+            .unwrap()
+            .len(),
         4
     );
 }

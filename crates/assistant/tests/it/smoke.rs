@@ -73,7 +73,7 @@ fn weather_tool() -> Arc<dyn Tool<Uuid>> {
     Arc::new(from_fn(
         "get_weather",
         "Get the current weather for a city.",
-        |_, a: WeatherArgs| async move {
+        |_ctx, _, a: WeatherArgs| async move {
             Ok::<_, String>(serde_json::json!({"city": a.city, "weather": "sunny", "celsius": 21}))
         },
     ))
@@ -178,7 +178,7 @@ async fn smoke_a_real_turn_keeps_the_invariants() {
     assert!(model.with_tools.load(Ordering::SeqCst) <= max_steps as usize);
     assert!(model.calls.load(Ordering::SeqCst) <= max_steps as usize + 1);
 
-    let transcript = store.transcript(session).await.expect("transcript");
+    let transcript = store.transcript(session, &owner()).await.expect("transcript");
     assert_eq!(transcript[0].role, Role::User);
     let mut open: Vec<String> = Vec::new();
     for m in &transcript {
@@ -252,7 +252,7 @@ async fn smoke_a_model_that_keeps_calling_tools_is_bounded() {
     assert_eq!(model.calls.load(Ordering::SeqCst), 3, "two steps and the tool-less wrap-up");
     let results = events.iter().filter(|e| matches!(e, Event::ToolResult { .. })).count();
     assert!(results >= 2, "{events:?}");
-    let transcript = store.transcript(session).await.expect("transcript");
+    let transcript = store.transcript(session, &owner()).await.expect("transcript");
     let mut open: Vec<String> = Vec::new();
     for m in &transcript {
         match decode(m).expect("every stored message decodes") {

@@ -14,10 +14,10 @@ use uuid::Uuid;
 async fn append_and_read_the_transcript() {
     let store = MemoryStore::new();
     let s = store.create_session(owner());
-    let a = store.append(s, &encode_user("hi")).await.unwrap();
-    let b = store.append(s, &encode_assistant("hello", &[])).await.unwrap();
+    let a = store.append(s, &owner(), &encode_user("hi")).await.unwrap();
+    let b = store.append(s, &owner(), &encode_assistant("hello", &[])).await.unwrap();
     assert_eq!((a.seq, b.seq), (1, 2));
-    let all = store.transcript(s).await.unwrap();
+    let all = store.transcript(s, &owner()).await.unwrap();
     assert_eq!(all.iter().map(|m| m.seq).collect::<Vec<_>>(), [1, 2]);
     assert_eq!(conversation(&all).unwrap().len(), 2);
 }
@@ -27,11 +27,11 @@ async fn recent_transcript_returns_the_tail_in_ascending_order() {
     let store = MemoryStore::new();
     let s = store.create_session(owner());
     for i in 0..5 {
-        store.append(s, &encode_user(&i.to_string())).await.unwrap();
+        store.append(s, &owner(), &encode_user(&i.to_string())).await.unwrap();
     }
-    let tail = store.recent(s, 3).await.unwrap();
+    let tail = store.recent(s, &owner(), 3).await.unwrap();
     assert_eq!(tail.iter().map(|m| m.seq).collect::<Vec<_>>(), [3, 4, 5]);
-    assert_eq!(store.recent(s, 100).await.unwrap().len(), 5);
+    assert_eq!(store.recent(s, &owner(), 100).await.unwrap().len(), 5);
 }
 
 #[tokio::test]
@@ -42,8 +42,8 @@ async fn the_transcript_returns_the_stored_bytes_unchanged() {
         role: freehire_assistant::Role::User,
         content: "{ \"text\" :\n \"spaced  é\" }".into(),
     };
-    store.append(s, &odd).await.unwrap();
-    let all = store.transcript(s).await.unwrap();
+    store.append(s, &owner(), &odd).await.unwrap();
+    let all = store.transcript(s, &owner()).await.unwrap();
     assert_eq!(all[0].content, odd.content);
     let wire = serde_json::to_string(&all[0]).unwrap();
     assert!(wire.contains("{ \"text\" :\n \"spaced  é\" }"), "{wire}");
@@ -71,7 +71,7 @@ async fn labels_are_set_once_and_owner_scoped() {
 #[tokio::test]
 async fn an_unknown_session_is_not_found() {
     let store = MemoryStore::<Uuid>::new();
-    let err = store.append(SessionId::random(), &encode_user("x")).await.unwrap_err();
+    let err = store.append(SessionId::random(), &owner(), &encode_user("x")).await.unwrap_err();
     assert_eq!(err, AssistantError::NotFound);
     assert_eq!(err.to_string(), "assistant: session not found");
 }
@@ -81,7 +81,7 @@ async fn append_retries_a_sequence_collision() {
     let store = FlakyStore::default();
     let s = store.inner.create_session(owner());
     store.conflicts.store(1, Ordering::SeqCst);
-    let m = store.append(s, &encode_user("hi")).await.unwrap();
+    let m = store.append(s, &owner(), &encode_user("hi")).await.unwrap();
     assert_eq!(m.seq, 1);
     assert_eq!(store.inserts.load(Ordering::SeqCst), 2);
 }
@@ -91,7 +91,10 @@ async fn append_gives_up_on_a_persistent_collision() {
     let store = FlakyStore::default();
     let s = store.inner.create_session(owner());
     store.conflicts.store(10, Ordering::SeqCst);
-    assert_eq!(store.append(s, &encode_user("hi")).await, Err(AssistantError::SeqConflict));
+    assert_eq!(
+        store.append(s, &owner(), &encode_user("hi")).await,
+        Err(AssistantError::SeqConflict)
+    );
     assert_eq!(store.inserts.load(Ordering::SeqCst), 3);
 }
 
@@ -100,6 +103,9 @@ async fn other_errors_are_not_retried() {
     let store = FlakyStore::default();
     let s = store.inner.create_session(owner());
     store.fail_all_appends.store(true, Ordering::SeqCst);
-    assert!(matches!(store.append(s, &encode_user("hi")).await, Err(AssistantError::Store(_))));
+    assert!(matches!(
+        store.append(s, &owner(), &encode_user("hi")).await,
+        Err(AssistantError::Store(_))
+    ));
     assert_eq!(store.inserts.load(Ordering::SeqCst), 1);
 }

@@ -40,6 +40,7 @@ impl TranscriptStore<Uuid> for FlakyStore {
     async fn insert_next(
         &self,
         session: SessionId,
+        owner: &Uuid,
         msg: &NewMessage,
     ) -> Result<Message, AssistantError> {
         let n = self.inserts.fetch_add(1, Ordering::SeqCst);
@@ -57,19 +58,24 @@ impl TranscriptStore<Uuid> for FlakyStore {
             self.conflicts.store(left - 1, Ordering::SeqCst);
             return Err(AssistantError::SeqConflict);
         }
-        self.inner.insert_next(session, msg).await
+        self.inner.insert_next(session, owner, msg).await
     }
 
     async fn recent(
         &self,
         session: SessionId,
+        owner: &Uuid,
         limit: usize,
     ) -> Result<Vec<Message>, AssistantError> {
-        self.inner.recent(session, limit).await
+        self.inner.recent(session, owner, limit).await
     }
 
-    async fn transcript(&self, session: SessionId) -> Result<Vec<Message>, AssistantError> {
-        self.inner.transcript(session).await
+    async fn transcript(
+        &self,
+        session: SessionId,
+        owner: &Uuid,
+    ) -> Result<Vec<Message>, AssistantError> {
+        self.inner.transcript(session, owner).await
     }
 
     async fn touch(&self, session: SessionId, owner: &Uuid) -> Result<(), AssistantError> {
@@ -101,23 +107,24 @@ pub struct EchoArgs {
 /// `cancel` and answers.
 pub fn registry(cancel: &CancellationToken) -> Registry<Uuid> {
     let echo: Arc<dyn Tool<Uuid>> =
-        Arc::new(from_fn("echo", "Echoes its text.", |_, a: EchoArgs| async move {
+        Arc::new(from_fn("echo", "Echoes its text.", |_ctx, _, a: EchoArgs| async move {
             Ok::<_, String>(json!({ "echoed": a.text }))
         }));
     let fail: Arc<dyn Tool<Uuid>> =
-        Arc::new(from_fn("fail", "Always fails.", |_, _: NoArgs| async {
+        Arc::new(from_fn("fail", "Always fails.", |_ctx, _, _: NoArgs| async {
             Err::<serde_json::Value, _>("the backend said no")
         }));
-    let boom: Arc<dyn Tool<Uuid>> = Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
-        let v: Vec<u8> = Vec::new();
-        if v.is_empty() {
-            panic!("tool exploded");
-        }
-        Ok::<_, String>(v)
-    }));
+    let boom: Arc<dyn Tool<Uuid>> =
+        Arc::new(from_fn("boom", "Panics.", |_ctx, _, _: NoArgs| async {
+            let v: Vec<u8> = Vec::new();
+            if v.is_empty() {
+                panic!("tool exploded");
+            }
+            Ok::<_, String>(v)
+        }));
     let token = cancel.clone();
     let stop: Arc<dyn Tool<Uuid>> =
-        Arc::new(from_fn("stop", "Presses Stop.", move |_, _: NoArgs| {
+        Arc::new(from_fn("stop", "Presses Stop.", move |_ctx, _, _: NoArgs| {
             let token = token.clone();
             async move {
                 token.cancel();
@@ -191,12 +198,12 @@ impl Fixture {
 
     pub async fn seed(&self, msgs: Vec<NewMessage>) {
         for m in msgs {
-            self.store.inner.append(self.session, &m).await.unwrap();
+            self.store.inner.append(self.session, &self.owner, &m).await.unwrap();
         }
     }
 
     pub async fn persisted(&self) -> Vec<Message> {
-        self.store.inner.transcript(self.session).await.unwrap()
+        self.store.inner.transcript(self.session, &self.owner).await.unwrap()
     }
 
     pub async fn roles(&self) -> Vec<Role> {
@@ -223,7 +230,7 @@ impl Fixture {
         self.events()
             .into_iter()
             .filter_map(|e| match e {
-                Event::ToolResult { name, result, is_error } => Some((name, result, is_error)),
+                Event::ToolResult { name, result, is_error, .. } => Some((name, result, is_error)),
                 _ => None,
             })
             .collect()
@@ -233,7 +240,7 @@ impl Fixture {
         self.events()
             .into_iter()
             .filter_map(|e| match e {
-                Event::AssistantText { text } => Some(text),
+                Event::AssistantText { text } | Event::Note { text } => Some(text),
                 _ => None,
             })
             .collect()

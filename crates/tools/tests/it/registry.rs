@@ -18,9 +18,13 @@ struct EchoArgs {
 struct Account(u64);
 
 fn echo(name: &'static str, prefix: &'static str) -> Arc<dyn Tool<Account>> {
-    Arc::new(from_fn(name, "Echoes its text.", move |owner: Account, a: EchoArgs| async move {
-        Ok::<_, String>(json!({ "echoed": format!("{prefix}{}", a.text), "owner": owner.0 }))
-    }))
+    Arc::new(from_fn(
+        name,
+        "Echoes its text.",
+        move |_ctx, owner: Account, a: EchoArgs| async move {
+            Ok::<_, String>(json!({ "echoed": format!("{prefix}{}", a.text), "owner": owner.0 }))
+        },
+    ))
 }
 
 fn owner() -> Account {
@@ -84,18 +88,18 @@ async fn bad_arguments_fail_with_the_field_named() {
 #[tokio::test]
 async fn tool_errors_and_panics_become_failed_results() {
     let failing: Arc<dyn Tool<Account>> =
-        Arc::new(from_fn("fail", "Fails.", |_, _: NoArgs| async {
+        Arc::new(from_fn("fail", "Fails.", |_ctx, _, _: NoArgs| async {
             Err::<Value, _>("no vacancy with slug \"x\" — use the public_slug from a search result")
         }));
     let panicking: Arc<dyn Tool<Account>> =
-        Arc::new(from_fn("boom", "Panics.", |_, _: NoArgs| async {
+        Arc::new(from_fn("boom", "Panics.", |_ctx, _, _: NoArgs| async {
             if true {
                 panic!("kaboom");
             }
             Ok::<Value, String>(Value::Null)
         }));
     let unencodable: Arc<dyn Tool<Account>> =
-        Arc::new(from_fn("weird", "Odd keys.", |_, _: NoArgs| async {
+        Arc::new(from_fn("weird", "Odd keys.", |_ctx, _, _: NoArgs| async {
             let mut m = BTreeMap::new();
             m.insert(vec![1u8], 1u8);
             Ok::<_, String>(m)
@@ -121,7 +125,7 @@ async fn tool_errors_and_panics_become_failed_results() {
 #[tokio::test]
 async fn large_results_are_capped_but_errors_never_are() {
     let big: Arc<dyn Tool<Account>> =
-        Arc::new(from_fn("big", "Big.", |_, a: EchoArgs| async move {
+        Arc::new(from_fn("big", "Big.", |_ctx, _, a: EchoArgs| async move {
             if a.text == "fail" { Err("ж".repeat(500)) } else { Ok(a.text.repeat(100)) }
         }));
     let reg = Registry::new([big]).with_max_result_bytes(101);
