@@ -48,6 +48,7 @@ fn cancel_after(f: &Fixture, after: Duration) {
     });
 }
 
+// scenario: A tool that never returns
 #[tokio::test]
 async fn stop_ends_a_turn_whose_tool_never_returns() {
     let mut f = Fixture::new(ScriptedModel::new([Scripted::call("c1", "hang", "{}")]));
@@ -60,6 +61,7 @@ async fn stop_ends_a_turn_whose_tool_never_returns() {
     assert_eq!(f.last_result(), Event::result(StopReason::Cancelled));
 }
 
+// scenario: A tool that never returns
 #[tokio::test]
 async fn a_tool_past_its_deadline_fails_and_the_turn_goes_on() {
     let mut f = Fixture::new(ScriptedModel::new([
@@ -72,6 +74,7 @@ async fn a_tool_past_its_deadline_fails_and_the_turn_goes_on() {
     assert!(failed && result.contains(r#"tool \"hang\""#) && result.contains("100 ms"), "{result}");
 }
 
+// scenario: A store read that never returns
 #[tokio::test]
 async fn stop_ends_a_turn_whose_store_read_never_returns() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("never")]));
@@ -94,6 +97,7 @@ async fn stop_ends_a_turn_whose_store_read_never_returns() {
     assert_eq!(log.events(), [Event::result(StopReason::Cancelled)]);
 }
 
+// scenario: A store read that never returns
 #[tokio::test]
 async fn a_store_read_that_never_returns_ends_the_turn_at_its_deadline() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("never")]));
@@ -128,6 +132,7 @@ impl EventSink for Grumpy {
     }
 }
 
+// scenario: The sink panics
 #[tokio::test]
 async fn the_result_is_produced_even_when_the_sink_panics_in_the_body_and_on_the_result() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("hello")]));
@@ -169,6 +174,7 @@ fn with_model(f: &Fixture, model: Streams) -> freehire_assistant::Runner<Uuid> {
     f.runner.with(Some(Arc::new(model) as Arc<dyn ChatModel>))
 }
 
+// scenario: Streamed text kept
 #[tokio::test]
 async fn streamed_text_is_kept_when_the_turn_is_cancelled() {
     let f = Fixture::new(ScriptedModel::new([]));
@@ -182,6 +188,7 @@ async fn streamed_text_is_kept_when_the_turn_is_cancelled() {
     assert_eq!(f.last_result(), Event::result(StopReason::Cancelled));
 }
 
+// scenario: Streamed text kept
 #[tokio::test]
 async fn streamed_text_is_kept_when_the_stream_fails_mid_way() {
     let f = Fixture::new(ScriptedModel::new([]));
@@ -199,6 +206,7 @@ async fn streamed_text_is_kept_when_the_stream_fails_mid_way() {
     assert_eq!(f.roles().await, [Role::User]);
 }
 
+// scenario: Someone else's session
 #[tokio::test]
 async fn a_turn_for_someone_who_does_not_own_the_session_is_not_found_before_any_write() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text("no")]));
@@ -225,6 +233,7 @@ async fn a_turn_for_someone_who_does_not_own_the_session_is_not_found_before_any
     assert_eq!(f.model.call_count(), 0);
 }
 
+// scenario: A tool result cannot be saved
 #[tokio::test]
 async fn a_lost_tool_result_ends_the_turn_and_is_never_replayed_as_an_interruption() {
     let f = Fixture::new(ScriptedModel::new([
@@ -256,6 +265,7 @@ async fn a_lost_tool_result_ends_the_turn_and_is_never_replayed_as_an_interrupti
     assert_eq!(c1.as_deref(), Some(LOST_RESULT), "the stored marker, not an invented interruption");
 }
 
+// scenario: An assistant message cannot be saved
 #[tokio::test]
 async fn a_lost_assistant_message_stops_the_turn_before_its_tools_run() {
     let f = Fixture::new(ScriptedModel::new([Scripted::calls(vec![echo_call("c1", "x")])]));
@@ -272,6 +282,7 @@ async fn a_lost_assistant_message_stops_the_turn_before_its_tools_run() {
     assert!(f.failure().unwrap().starts_with("the assistant's reply could not be saved"));
 }
 
+// scenario: Arguments that are not JSON
 #[tokio::test]
 async fn arguments_that_are_not_json_fail_the_call_and_blank_ones_mean_no_fields() {
     let f = Fixture::new(ScriptedModel::new([
@@ -290,6 +301,7 @@ async fn arguments_that_are_not_json_fail_the_call_and_blank_ones_mean_no_fields
     assert_eq!(stored["tool_calls"][1]["arguments"], "{}");
 }
 
+// scenario: Too many calls in one reply
 #[tokio::test]
 async fn a_reply_with_too_many_calls_runs_the_first_and_answers_the_rest() {
     let calls: Vec<ToolCall> =
@@ -312,6 +324,7 @@ async fn a_reply_with_too_many_calls_runs_the_first_and_answers_the_rest() {
     assert_eq!(f.roles().await.iter().filter(|r| **r == Role::Tool).count(), 4);
 }
 
+// scenario: A call without a name
 #[tokio::test]
 async fn a_call_without_a_name_is_answered_with_the_offered_tools() {
     let f = Fixture::new(ScriptedModel::new([
@@ -331,6 +344,7 @@ async fn a_call_without_a_name_is_answered_with_the_offered_tools() {
     assert!(matches!(second.last(), Some(M::Tool { call_id, .. }) if call_id == "c1"));
 }
 
+// scenario: Duplicate and empty call ids
 #[tokio::test]
 async fn duplicate_and_empty_call_ids_are_made_unique_before_they_are_stored_or_replayed() {
     let f = Fixture::new(ScriptedModel::new([
@@ -372,6 +386,7 @@ async fn duplicate_and_empty_call_ids_are_made_unique_before_they_are_stored_or_
     assert_eq!(answered, ["call_1", "call_2", "d", "d_2", "d_3"]);
 }
 
+// scenario: Blank answer
 #[tokio::test]
 async fn a_blank_answer_is_not_replayed_but_its_note_is() {
     let f = Fixture::new(ScriptedModel::new([Scripted::text(" "), Scripted::text("ok")]));
