@@ -148,10 +148,18 @@ async fn the_result_is_produced_even_when_the_sink_panics_in_the_body_and_on_the
     ));
 }
 
-/// Streams `parts`, then hangs or fails.
+/// How a [`Streams`] call ends after its text.
+#[derive(Clone, Copy)]
+enum End {
+    Hang,
+    Fail,
+    Panic,
+}
+
+/// Streams `parts`, then ends as `end` says.
 struct Streams {
     parts: Vec<&'static str>,
-    fail: bool,
+    end: End,
 }
 
 #[async_trait]
@@ -162,11 +170,14 @@ impl ChatModel for Streams {
                 sink.on_text(part);
             }
         }
-        if self.fail {
-            return Err(LlmError::stream_cut("the connection dropped"));
+        match self.end {
+            End::Fail => Err(LlmError::stream_cut("the connection dropped")),
+            End::Panic => panic!("the decoder crashed"),
+            End::Hang => {
+                std::future::pending::<()>().await;
+                Ok(Choice::text("never"))
+            }
         }
-        std::future::pending::<()>().await;
-        Ok(Choice::text("never"))
     }
 }
 
@@ -178,7 +189,7 @@ fn with_model(f: &Fixture, model: Streams) -> freehire_assistant::Runner<Uuid> {
 #[tokio::test]
 async fn streamed_text_is_kept_when_the_turn_is_cancelled() {
     let f = Fixture::new(ScriptedModel::new([]));
-    let runner = with_model(&f, Streams { parts: vec!["Here are ", "three jobs"], fail: false });
+    let runner = with_model(&f, Streams { parts: vec!["Here are ", "three jobs"], end: End::Hang });
     cancel_after(&f, Duration::from_millis(50));
     assert_eq!(runner.run(f.turn(), "go").await, Ok(StopReason::Cancelled));
     let persisted = f.persisted().await;
@@ -192,16 +203,22 @@ async fn streamed_text_is_kept_when_the_turn_is_cancelled() {
 #[tokio::test]
 async fn streamed_text_is_kept_when_the_stream_fails_mid_way() {
     let f = Fixture::new(ScriptedModel::new([]));
-    let runner = with_model(&f, Streams { parts: vec!["Half an ", "answer"], fail: true });
+    let runner = with_model(&f, Streams { parts: vec!["Half an ", "answer"], end: End::Fail });
     assert!(matches!(runner.run(f.turn(), "go").await, Err(AssistantError::Model(_))));
     let persisted = f.persisted().await;
     assert_eq!(persisted.len(), 2);
     assert_eq!(persisted[1].content, r#"{"text":"Half an answer"}"#);
     assert!(f.failure().is_some());
 
+    let f = Fixture::new(ScriptedModel::new([]));
+    let runner = with_model(&f, Streams { parts: vec!["Before the crash"], end: End::Panic });
+    assert!(matches!(runner.run(f.turn(), "go").await, Err(AssistantError::Panicked(_))));
+    assert_eq!(f.persisted().await[1].content, r#"{"text":"Before the crash"}"#);
+    assert!(f.failure().is_some());
+
     // Nothing streamed: nothing extra is stored.
     let f = Fixture::new(ScriptedModel::new([]));
-    let runner = with_model(&f, Streams { parts: vec![], fail: true });
+    let runner = with_model(&f, Streams { parts: vec![], end: End::Fail });
     assert!(runner.run(f.turn(), "go").await.is_err());
     assert_eq!(f.roles().await, [Role::User]);
 }
