@@ -22,9 +22,9 @@ use freehire_app::{
     assistant::{AssistantModel, Preset, spend_tags},
     llmkey::{BifrostConfig, BifrostGateway, KeyError, KeyGateway, KeyResolver},
 };
-use freehire_domain::{Email, Language, Role, UserId};
+use freehire_domain::UserId;
 use freehire_llm::{ChatRequest, Message, OpenAiClient, OpenAiConfig};
-use freehire_store::{NewUser, Store, testing::TestDb};
+use freehire_store::{Store, testing::TestDb};
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::{Value, json};
 use tokio::sync::Barrier;
@@ -227,16 +227,7 @@ async fn fake() -> Fake {
 }
 
 async fn user(s: &dyn Store, address: &str) -> UserId {
-    let email = Email::parse(address).unwrap();
-    let language = Language::english();
-    let new = NewUser {
-        email: &email,
-        password_hash: None,
-        role: Role::User,
-        email_verified: true,
-        language: &language,
-    };
-    s.create_user(&new, Utc::now()).await.unwrap().id
+    freehire_store::testing::user(s, address, Utc::now()).await.id
 }
 
 /// Waits (up to 5 s) until `check` holds.

@@ -12,26 +12,17 @@ use freehire_app::{
 };
 use freehire_assistant::SessionId;
 use freehire_domain::{
-    Email, Language, Role, UserId,
+    UserId,
     plan::{Allowance, Feature, PlanPolicy, Tier},
 };
-use freehire_store::{NewUser, Store, testing::TestDb};
+use freehire_store::{Store, testing::TestDb};
 
 fn clock() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 3, 10, 0, 0).unwrap()
 }
 
 async fn user(s: &dyn Store, address: &str) -> UserId {
-    let email = Email::parse(address).unwrap();
-    let language = Language::english();
-    let new = NewUser {
-        email: &email,
-        password_hash: None,
-        role: Role::User,
-        email_verified: true,
-        language: &language,
-    };
-    s.create_user(&new, clock()).await.unwrap().id
+    freehire_store::testing::user(s, address, clock()).await.id
 }
 
 async fn assistant_used(plans: &Plans, u: UserId) -> i64 {
