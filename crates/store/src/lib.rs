@@ -42,6 +42,9 @@
 //! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
 //! once per user, and an application outlives its posting (`job_id` nulled, company, role and
 //! the snapshot of the posting kept).
+//!
+//! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
+//! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
 
 #[macro_use]
 mod sql;
@@ -54,6 +57,7 @@ mod health;
 mod model;
 mod notify;
 mod plan;
+pub mod plans;
 mod ports;
 mod postgres;
 mod rows;
@@ -83,9 +87,10 @@ pub use notify::{
     DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
     NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
 };
+pub use plans::StoredKey;
 pub use ports::{
-    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
-    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
+    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, LlmKeyRepo,
+    NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{

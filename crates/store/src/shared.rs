@@ -11,6 +11,7 @@
 
 mod accounts;
 mod notify;
+mod plans;
 mod saved_searches;
 pub(crate) mod tracking;
 

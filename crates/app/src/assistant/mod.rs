@@ -12,6 +12,9 @@
 //! session, in the preset's order, and the preset's step cap. Unknown presets are `chat`
 //! ([`normalize_preset`]).
 //!
+//! [`model`] configures the model ([`AssistantModel`]: `LLM_*`, per-user gateway keys) and
+//! the spend tags of a turn ([`spend_tags`]).
+//!
 //! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
 //! waiting.
 //!
@@ -22,6 +25,7 @@
 //! (60,000), enough for a page of search hits while keeping one result from crowding the
 //! context window.
 
+pub mod model;
 mod preset;
 mod prompt;
 pub mod turns;
@@ -30,6 +34,7 @@ use freehire_assistant::StepLimit;
 use freehire_domain::UserId;
 use freehire_tools::Registry;
 
+pub use model::{AssistantModel, MODEL_VARIABLES, spend_tags};
 pub use preset::{
     BANK_TOOLS, BROWSE_TOOLS, CV_TOOLS, DISCOVERY_TOOLS, INTERVIEW_TOOLS, MAIL_TOOLS, Preset,
     SCREENING_TOOLS, TRACKING_TOOLS, all_tool_names, normalize_preset,

@@ -13,6 +13,7 @@ mod jobs;
 mod notify;
 mod outages;
 mod outbox;
+mod plans;
 mod saved_searches;
 mod schedule;
 mod tracking;
@@ -195,6 +196,15 @@ macro_rules! conformance_db {
 }
 
 conformance_db! {
+    plans: [
+        a_charge_counts_once_per_reference_and_refuses_at_the_limit,
+        shadow_mode_counts_over_the_limit,
+        the_tier_comes_from_the_account_columns,
+        a_release_voids_the_charge_once_and_never_goes_below_zero,
+        usage_lists_every_reported_feature_and_refs_match_by_prefix,
+        concurrent_charges_never_pass_an_enforced_allowance,
+        a_key_is_claimed_once_and_cleared_only_by_its_secret,
+    ],
     tracking: [
         marks_are_set_cleared_and_read_as_slug_sets,
         applying_snapshots_the_posting_and_counts_once_per_user,
