@@ -196,6 +196,7 @@ macro_rules! conformance_db {
 
 conformance_db! {
     tracking: [
+        the_assistant_records_its_source_lists_dismissed_and_reads_slugs,
         marks_are_set_cleared_and_read_as_slug_sets,
         applying_snapshots_the_posting_and_counts_once_per_user,
         reapplying_on_another_day_redates_the_applied_event,
