@@ -463,7 +463,7 @@ pub async fn my_jobs_defaults_to_ten_and_caps_at_twenty(db: &TestDb) {
     assert_eq!(len(&negative), 10);
 }
 
-// scenario: Another user's job or application is not found
+// scenario: Another user's tracking is not found through the tools
 pub async fn another_users_tracking_is_not_found(db: &TestDb) {
     let w = world(db).await;
     let reg = w.registry();
