@@ -14,11 +14,11 @@ use freehire_app::search_slot::SearchSlot;
 use freehire_app::tracking::Tracking;
 use freehire_assistant::SessionId;
 use freehire_domain::{
-    CountryCode, Email, EventKind, EventSource, Facets, JobId, JobPosting, Language, Provider,
-    PublicSlug, Role, User, UserId, WorkMode,
+    CountryCode, EventKind, EventSource, Facets, JobId, JobPosting, PublicSlug, User, UserId,
+    WorkMode,
 };
 use freehire_search::EmbeddedIndex;
-use freehire_store::{NewUser, Store, testing::TestDb};
+use freehire_store::{Store, testing::TestDb};
 use freehire_tools::{CallContext, Registry};
 use serde_json::{Value, json};
 
@@ -27,16 +27,7 @@ fn now() -> DateTime<Utc> {
 }
 
 async fn user(s: &dyn Store, address: &str) -> User {
-    let email = Email::parse(address).unwrap();
-    let language = Language::english();
-    let new = NewUser {
-        email: &email,
-        password_hash: None,
-        role: Role::User,
-        email_verified: true,
-        language: &language,
-    };
-    s.create_user(&new, now()).await.unwrap()
+    crate::support::user(s, address, now()).await
 }
 
 fn posting(
@@ -48,24 +39,16 @@ fn posting(
     mode: WorkMode,
 ) -> JobPosting {
     JobPosting {
-        source: Provider::parse("greenhouse").unwrap(),
-        external_id: id.to_owned(),
-        url: format!("https://jobs.example.com/{id}"),
-        title: title.to_owned(),
-        company: company.to_owned(),
         location: "Berlin".to_owned(),
         description: format!("<p>Build <strong>fast</strong> things as a {title}.</p>"),
         remote: mode == WorkMode::Remote,
-        posted_at: None,
         facets: Facets {
             skills: skills.iter().map(|s| (*s).to_owned()).collect(),
             countries: vec![CountryCode::parse(country).unwrap()],
             work_mode: Some(mode),
             ..Facets::default()
         },
-        salary: None,
-        role_fingerprint: String::new(),
-        structured: Default::default(),
+        ..crate::support::posting(id, title, company)
     }
 }
 
@@ -101,7 +84,20 @@ async fn world(db: &TestDb) -> World {
         posting("4", "Data Scientist", "Umbrella", &["python"], "de", WorkMode::Hybrid),
         long,
     ];
-    let written = s.upsert_jobs(&postings, now() - Duration::days(1)).await.unwrap();
+    let (deps, dir, slugs) = indexed(db, &postings).await;
+    let ada = user(s, "ada@example.com").await;
+    let grace = user(s, "grace@example.com").await;
+    World { deps, _dir: dir, slugs, ada, grace }
+}
+
+/// `postings` written to the store and indexed in a real embedded index: the tools' deps, the
+/// index directory (kept while the test runs) and the postings' slugs in order.
+async fn indexed(
+    db: &TestDb,
+    postings: &[JobPosting],
+) -> (ToolDeps, tempfile::TempDir, Vec<PublicSlug>) {
+    let s = db.store();
+    let written = s.upsert_jobs(postings, now() - Duration::days(1)).await.unwrap();
     let mut slugs = Vec::new();
     for w in written {
         slugs.push(s.jobs_by_ids(&[w.id]).await.unwrap().remove(0).public_slug);
@@ -109,14 +105,8 @@ async fn world(db: &TestDb) -> World {
     let dir = tempfile::tempdir().unwrap();
     let index = EmbeddedIndex::open(dir.path()).unwrap();
     freehire_app::reindex::reindex(s, &index, now()).await.unwrap();
-    let deps = ToolDeps {
-        store: Arc::clone(&db.store),
-        search: SearchSlot::open(Arc::new(index)),
-        clock: now,
-    };
-    let ada = user(s, "ada@example.com").await;
-    let grace = user(s, "grace@example.com").await;
-    World { deps, _dir: dir, slugs, ada, grace }
+    let search = SearchSlot::open(Arc::new(index));
+    (ToolDeps { store: Arc::clone(&db.store), search, clock: now }, dir, slugs)
 }
 
 fn binding(preset: Preset, job_id: Option<JobId>) -> Binding {
@@ -638,4 +628,36 @@ pub async fn session_prompts_name_only_registered_tools(db: &TestDb) {
         compose_session(&deps, &binding(normalize_preset("wizard"), None), "en").system,
         chat.system
     );
+}
+
+// scenario: A full page of long descriptions fits the result cap
+pub async fn a_full_page_of_long_descriptions_fits_the_result_cap(db: &TestDb) {
+    let s = db.store();
+    let ada = user(s, "ada@example.com").await;
+    let postings: Vec<JobPosting> = (0..25)
+        .map(|i| {
+            let mut p = posting(
+                &format!("l{i}"),
+                &format!("Rust Role {i}"),
+                "Acme",
+                &["rust"],
+                "de",
+                WorkMode::Remote,
+            );
+            p.description =
+                format!("<p>{}</p>", "Ownership and borrowing all day long. ".repeat(600));
+            p
+        })
+        .collect();
+    let (deps, _dir, _) = indexed(db, &postings).await;
+    let reg = registry_for(&deps, &binding(Preset::Chat, None));
+    let result = reg
+        .call(&CallContext::default(), &ada.id, "search_jobs", &json!({"limit": 20}).to_string())
+        .await;
+    assert!(!result.failed);
+    assert!(result.content.len() < ASSISTANT_RESULT_CAP, "{} bytes", result.content.len());
+    let page: Value = serde_json::from_str(&result.content).unwrap();
+    assert_eq!((page["total"].clone(), page["jobs"].as_array().unwrap().len()), (json!(25), 20));
+    let description = page["jobs"][0]["description"].as_str().unwrap();
+    assert!(description.ends_with('…') && description.starts_with("Ownership"), "clipped, marked");
 }

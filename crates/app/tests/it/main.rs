@@ -105,6 +105,7 @@ on_both_backends_db! {
         interview_context_carries_the_vacancy_and_the_stage,
         registries_follow_the_preset_matrix,
         session_prompts_name_only_registered_tools,
+        a_full_page_of_long_descriptions_fits_the_result_cap,
     ],
     notify: [
         a_digest_email_lists_ten_jobs_and_links_its_page,
