@@ -199,6 +199,15 @@ pub async fn discovery_tools_answer_from_the_catalogue_and_the_index(db: &TestDb
     );
     let e = call(&reg, ada, "get_job", json!({})).await.unwrap_err();
     assert!(e.contains("slug"), "{e}");
+    let e = call(&reg, ada, "get_job", json!({"slugg": "x"})).await.unwrap_err();
+    assert!(e.contains("\"slugg\"") && e.contains("allowed: \"slug\""), "{e}");
+    let e =
+        call(&reg, ada, "present_jobs", json!({"jobs": [{"slug": "a", "note": "b", "nte": "c"}]}))
+            .await
+            .unwrap_err();
+    assert!(e.contains("\"nte\" in jobs[0]") && e.contains("\"note\""), "{e}");
+    let e = call(&reg, ada, "search_jobs", json!({"limit": "ten"})).await.unwrap_err();
+    assert!(e.contains("limit"), "{e}");
     let acme = call(&reg, ada, "get_company", json!({"slug": "acme"})).await.unwrap();
     assert_eq!(acme["company"]["name"], "Acme");
     assert_eq!(acme["jobs"].as_array().unwrap().len(), 2);
@@ -416,6 +425,16 @@ pub async fn tracking_tools_save_apply_stage_and_list(db: &TestDb) {
     assert_eq!(p["tracking"]["saved"], 1);
     assert_eq!(p["tracking"]["board"]["interview"], 1);
     assert_eq!(p["saved_searches"], json!([]));
+
+    // A saved search alone is a profile: it says what the candidate looks for.
+    let grace = &w.grace;
+    db.seed().await.saved_search(grace.id, "Rust in Berlin", "q=rust&countries=de", now()).await;
+    let p = call(&reg, grace, "get_profile", json!({})).await.unwrap();
+    assert_eq!(
+        p["saved_searches"],
+        json!([{"name": "Rust in Berlin", "query": "q=rust&countries=de"}])
+    );
+    assert_eq!(p["tracking"]["tracked"], 0);
 }
 
 // scenario: my_jobs pages are capped
