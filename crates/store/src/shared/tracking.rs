@@ -10,7 +10,9 @@
 //! `applied_count` and `view_count` move at most once per user (the marks row remembers it).
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
-use freehire_domain::{ApplicationId, EventKind, Job, JobId, PublicSlug, Stage, UserId};
+use freehire_domain::{
+    ApplicationId, EventKind, EventSource, Job, JobId, PublicSlug, Stage, UserId,
+};
 use sqlx::{
     Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type, types::Json,
 };
@@ -253,9 +255,11 @@ where
         Ok(())
     }
 
+    /// An event recorded through `source` (the user's own, an import's, the assistant's).
     #[allow(clippy::too_many_arguments)]
     async fn event(
         conn: &mut DB::Connection,
+        source: EventSource,
         owner: UserId,
         application: Option<ApplicationId>,
         job: Option<JobId>,
@@ -274,6 +278,7 @@ where
             .bind(signal)
             .bind(Stamp(occurred_at))
             .bind(Stamp(now))
+            .bind(source.as_str())
             .execute(&mut *conn)
             .await?;
         Ok(())
@@ -289,7 +294,19 @@ where
         now: DateTime<Utc>,
     ) -> Result<()> {
         let slug = job.company_slug.as_str();
-        Self::event(conn, owner, app.map(|a| a.id), Some(job.id), slug, kind, None, now, now).await
+        Self::event(
+            conn,
+            EventSource::User,
+            owner,
+            app.map(|a| a.id),
+            Some(job.id),
+            slug,
+            kind,
+            None,
+            now,
+            now,
+        )
+        .await
     }
 
     async fn cancel_pending_reminder(
@@ -339,8 +356,8 @@ where
         job: Option<&Job>,
         app: &mut Application,
         marks: Option<&mut MarksState>,
-        at: DateTime<Utc>,
-        now: DateTime<Utc>,
+        source: EventSource,
+        (at, now): (DateTime<Utc>, DateTime<Utc>),
     ) -> Result<()> {
         app.applied_at = Some(at);
         if app.stage.is_none_or(|s| s.rank() < Stage::Applied.rank()) {
@@ -361,6 +378,7 @@ where
         let job_id = job.map(|j| j.id).or(app.job_id);
         Self::event(
             conn,
+            source,
             owner,
             Some(app.id),
             job_id,
@@ -388,14 +406,27 @@ where
         let job_id = job.map(|j| j.id).or(app.job_id);
         if let Some(stage) = change.stage {
             if stage.is_applied() && app.applied_at.is_none() {
-                Self::mark_applied(conn, owner, job, app, marks, now, now).await?;
+                Self::mark_applied(conn, owner, job, app, marks, EventSource::User, (now, now))
+                    .await?;
             }
             if app.stage != Some(stage) {
                 app.stage = Some(stage);
                 let slug = app.company_slug.clone();
                 let (id, kind) = (Some(app.id), EventKind::StageSet);
                 let signal = Some(stage.as_str());
-                Self::event(conn, owner, id, job_id, &slug, kind, signal, now, now).await?;
+                Self::event(
+                    conn,
+                    EventSource::User,
+                    owner,
+                    id,
+                    job_id,
+                    &slug,
+                    kind,
+                    signal,
+                    now,
+                    now,
+                )
+                .await?;
                 app.updated_at = now;
             }
         }
@@ -406,7 +437,8 @@ where
             let slug = app.company_slug.clone();
             let signal = Some(notes.as_str());
             let (id, kind) = (Some(app.id), EventKind::Note);
-            Self::event(conn, owner, id, job_id, &slug, kind, signal, now, now).await?;
+            Self::event(conn, EventSource::User, owner, id, job_id, &slug, kind, signal, now, now)
+                .await?;
             app.updated_at = now;
         }
         Ok(())
@@ -427,7 +459,19 @@ where
         app.updated_at = now;
         let slug = app.company_slug.clone();
         let kind = EventKind::StageCleared;
-        Self::event(conn, owner, Some(app.id), app.job_id, &slug, kind, None, now, now).await?;
+        Self::event(
+            conn,
+            EventSource::User,
+            owner,
+            Some(app.id),
+            app.job_id,
+            &slug,
+            kind,
+            None,
+            now,
+            now,
+        )
+        .await?;
         Ok(true)
     }
 
@@ -512,8 +556,8 @@ where
                             Some(&job),
                             &mut current,
                             Some(&mut marks),
-                            apply.applied_at,
-                            now,
+                            apply.source,
+                            (apply.applied_at, now),
                         )
                         .await?;
                     }
