@@ -24,6 +24,7 @@
 
 mod preset;
 mod prompt;
+pub mod service;
 pub mod turns;
 
 use freehire_assistant::StepLimit;
