@@ -27,6 +27,8 @@ mod prompt;
 pub mod service;
 pub mod turns;
 
+pub use freehire_assistant::{Event, SessionId, StopReason};
+
 use freehire_assistant::StepLimit;
 use freehire_domain::UserId;
 use freehire_tools::Registry;
