@@ -42,11 +42,19 @@
 //! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
 //! once per user, and an application outlives its posting (`job_id` nulled, company, role and
 //! the snapshot of the posting kept).
+//!
+//! Assistant sessions and transcripts ([`AssistantRepo`], migration 0010, the shapes and the
+//! runner's [`Transcripts`] beside [`AssistantSession`]) live in `assistant_sessions` and
+//! `assistant_messages`: owner-scoped like every user's data, a message's `seq` computed by
+//! its insert (a collision is [`StoreError::Conflict`] on `seq`), content kept as JSON text.
+//! [`TurnLeaseRepo`] keeps one running turn per session across API processes in
+//! `assistant_turn_leases`.
 
 #[macro_use]
 mod sql;
 
 mod accounts;
+mod assistant;
 mod bind;
 mod companies;
 mod error;
@@ -71,6 +79,7 @@ pub use accounts::{
     CodeOutcome, Credentials, KeyHolder, NewApiKey, NewEmailCode, NewUser, ProfilePatch, Redeem,
     Sessions, UserList,
 };
+pub use assistant::{AssistantSession, NewSession, RAIL_PRESETS, SESSION_PRESETS, Transcripts};
 pub use error::{Result, StoreError};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
@@ -84,8 +93,8 @@ pub use notify::{
     NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
 };
 pub use ports::{
-    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
-    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
+    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo,
+    NotifyRepo, OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{

@@ -10,6 +10,7 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+pub(crate) mod assistant;
 mod notify;
 mod saved_searches;
 pub(crate) mod tracking;
