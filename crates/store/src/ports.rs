@@ -76,6 +76,10 @@ pub trait JobRepo: Send + Sync {
     /// The jobs with these ids (open or closed; unknown ids are skipped), by id.
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>>;
 
+    /// The jobs at these public slugs (open or closed; unknown slugs are skipped), in one
+    /// statement, by id.
+    async fn jobs_by_slugs(&self, slugs: &[PublicSlug]) -> Result<Vec<Job>>;
+
     /// The open jobs marked as duplicates of any of `canonicals` (their role clusters, for the
     /// cluster geography of the canonical's search document), by id.
     async fn open_duplicates_of(&self, canonicals: &[JobId]) -> Result<Vec<Job>>;
