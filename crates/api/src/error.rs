@@ -18,6 +18,8 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use freehire_app::AppError;
+use freehire_app::assistant::service::ServiceError;
+use freehire_app::plans::PlanError;
 use freehire_app::accounts::AccountError;
 use freehire_app::saved_searches::SavedSearchError;
 use freehire_app::tracking::TrackingError;
@@ -389,6 +391,42 @@ impl From<SavedSearchError> for ApiError {
             ),
             SavedSearchError::Search(e) => e.into(),
             SavedSearchError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        let message = e.to_string();
+        match e {
+            ServiceError::NotFound(m) => Self::not_found(m),
+            ServiceError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            ServiceError::Unavailable => Self::new(ErrorCode::AssistantUnavailable, message),
+            ServiceError::Refused(refusal) => {
+                let extra = match refusal.body {
+                    serde_json::Value::Object(map) => map,
+                    _ => serde_json::Map::new(),
+                };
+                Self::new(ErrorCode::QuotaExceeded, refusal.message).with_extra(extra)
+            }
+            ServiceError::QueueFull => Self::new(ErrorCode::TurnQueueFull, message),
+            ServiceError::NothingToRetry => Self::new(ErrorCode::NothingToRetry, message),
+            ServiceError::NotOpenable(m) => Self::new(ErrorCode::NotOpenable, m),
+            ServiceError::Store(e) => e.into(),
+            e @ (ServiceError::Transcript(_) | ServiceError::Locks(_)) => {
+                Self::new(ErrorCode::Unavailable, "the assistant's storage does not answer; retry later")
+                    .with_cause(e)
+            }
+        }
+    }
+}
+
+impl From<PlanError> for ApiError {
+    fn from(e: PlanError) -> Self {
+        match e {
+            PlanError::Store(e) => e.into(),
         }
     }
 }
