@@ -18,9 +18,9 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use freehire_app::AppError;
+use freehire_app::accounts::AccountError;
 use freehire_app::assistant::service::ServiceError;
 use freehire_app::plans::PlanError;
-use freehire_app::accounts::AccountError;
 use freehire_app::saved_searches::SavedSearchError;
 use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
@@ -415,10 +415,11 @@ impl From<ServiceError> for ApiError {
             ServiceError::NothingToRetry => Self::new(ErrorCode::NothingToRetry, message),
             ServiceError::NotOpenable(m) => Self::new(ErrorCode::NotOpenable, m),
             ServiceError::Store(e) => e.into(),
-            e @ (ServiceError::Transcript(_) | ServiceError::Locks(_)) => {
-                Self::new(ErrorCode::Unavailable, "the assistant's storage does not answer; retry later")
-                    .with_cause(e)
-            }
+            e @ (ServiceError::Transcript(_) | ServiceError::Locks(_)) => Self::new(
+                ErrorCode::Unavailable,
+                "the assistant's storage does not answer; retry later",
+            )
+            .with_cause(e),
         }
     }
 }

@@ -16,9 +16,9 @@ use freehire_app::assistant::model::{AssistantModel, MODEL_VARIABLES};
 use freehire_app::assistant::service::{AssistantConfig, AssistantService};
 use freehire_app::assistant::turns::TurnLocks;
 use freehire_app::plans::Plans;
-use freehire_domain::plan::PlanPolicy;
 use freehire_app::saved_searches::{SavedSearches, WebhookPolicy};
 pub use freehire_app::search_slot::{RETRY_EVERY, SearchSlot, SearchStatus};
+use freehire_domain::plan::PlanPolicy;
 use freehire_search::SearchIndex;
 use freehire_store::Store;
 
@@ -100,7 +100,11 @@ impl AppState {
         let store = services.store.clone();
         let model = match AssistantModel::from_env(store.clone()) {
             Ok(Some(model)) => {
-                tracing::info!(model = model.model_name(), per_user_keys = model.per_user_keys(), "the assistant is on");
+                tracing::info!(
+                    model = model.model_name(),
+                    per_user_keys = model.per_user_keys(),
+                    "the assistant is on"
+                );
                 Some(model)
             }
             Ok(None) => {

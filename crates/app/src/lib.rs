@@ -12,6 +12,10 @@
 //!   its tool catalogue (discovery, tracking, interview context), composed per session into a
 //!   system prompt naming only the registered tools and a tool registry for the generic
 //!   assistant library;
+//! - [`plans`]: turn metering against the daily allowances (`PLAN_*`, shadow mode by
+//!   default), the 402 body of a refusal, and the usage report;
+//! - [`llmkey`]: per-user gateway keys (the `KeyGateway` port, the Bifrost governance
+//!   adapter, the resolver that mints a user's key on first use);
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`board_catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
 //!   imports it through board recognition (`freehire boards seed`);
@@ -63,8 +67,10 @@ pub mod demo;
 pub mod describe;
 mod error;
 pub mod ingest;
+pub mod llmkey;
 pub mod market;
 pub mod notify;
+pub mod plans;
 pub mod process;
 pub mod rederive;
 pub mod reindex;

@@ -208,8 +208,7 @@ pub async fn create(
     User(caller): User,
     query: axum::extract::Query<CreateQuery>,
 ) -> Result<(StatusCode, Json<Single<SessionJson>>), ApiError> {
-    let view =
-        state.assistant.create(caller.user.id, &query.preset, query.job.as_deref()).await?;
+    let view = state.assistant.create(caller.user.id, &query.preset, query.job.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(Single { data: SessionJson::from(&view) })))
 }
 
@@ -251,8 +250,8 @@ pub async fn show(
     let messages = messages
         .into_iter()
         .map(|m| {
-            let content = serde_json::value::RawValue::from_string(m.content)
-                .map_err(ApiError::internal)?;
+            let content =
+                serde_json::value::RawValue::from_string(m.content).map_err(ApiError::internal)?;
             Ok(MessageJson { seq: m.seq, role: m.role.as_str().to_owned(), content })
         })
         .collect::<Result<Vec<_>, ApiError>>()?;

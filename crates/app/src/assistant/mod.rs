@@ -16,6 +16,9 @@
 //! it ([`tools::registry_for`]: the catalogue of [`tools`], bound to the session's owner, job
 //! and CV) and the system prompt naming only those tools ([`session_prompt`]).
 //!
+//! [`model`] configures the model ([`AssistantModel`]: `LLM_*`, per-user gateway keys) and
+//! the spend tags of a turn ([`spend_tags`]).
+//!
 //! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
 //! waiting.
 //!
@@ -26,6 +29,7 @@
 //! (60,000), enough for a page of search hits while keeping one result from crowding the
 //! context window.
 
+pub mod model;
 mod preset;
 mod prompt;
 pub mod service;
@@ -38,6 +42,7 @@ use freehire_assistant::StepLimit;
 use freehire_domain::UserId;
 use freehire_tools::Registry;
 
+pub use model::{AssistantModel, MODEL_VARIABLES, spend_tags};
 pub use preset::{
     BANK_TOOLS, BROWSE_TOOLS, CV_TOOLS, DISCOVERY_TOOLS, INTERVIEW_TOOLS, MAIL_TOOLS, Preset,
     SCREENING_TOOLS, TRACKING_TOOLS, all_tool_names, normalize_preset,

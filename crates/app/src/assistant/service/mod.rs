@@ -312,10 +312,17 @@ impl AssistantService {
     }
 
     async fn view(&self, session: AssistantSession) -> Result<SessionView, ServiceError> {
-        Ok(self.views(vec![session]).await?.pop().ok_or(ServiceError::NotFound(SESSION_NOT_FOUND))?)
+        Ok(self
+            .views(vec![session])
+            .await?
+            .pop()
+            .ok_or(ServiceError::NotFound(SESSION_NOT_FOUND))?)
     }
 
-    async fn views(&self, sessions: Vec<AssistantSession>) -> Result<Vec<SessionView>, ServiceError> {
+    async fn views(
+        &self,
+        sessions: Vec<AssistantSession>,
+    ) -> Result<Vec<SessionView>, ServiceError> {
         let ids: Vec<JobId> = sessions.iter().filter_map(|s| s.job_id).collect();
         let jobs = if ids.is_empty() { Vec::new() } else { self.store.jobs_by_ids(&ids).await? };
         Ok(sessions
@@ -380,13 +387,12 @@ impl AssistantService {
         preset: Preset,
         job: Option<&str>,
     ) -> Result<(JobId, Option<String>), ServiceError> {
-        let slug = job.map(str::trim).filter(|s| !s.is_empty()).ok_or_else(|| {
-            ServiceError::Invalid {
+        let slug =
+            job.map(str::trim).filter(|s| !s.is_empty()).ok_or_else(|| ServiceError::Invalid {
                 field: "job",
                 message: "this conversation needs the `job` slug of an application you hold"
                     .to_owned(),
-            }
-        })?;
+            })?;
         let slug: PublicSlug =
             slug.parse().map_err(|_| ServiceError::NotFound(APPLICATION_NOT_FOUND))?;
         let track = self.store.track_of(owner, &slug).await?;
@@ -470,7 +476,10 @@ impl AssistantService {
             })?
             .trim();
         if text.is_empty() {
-            return Err(ServiceError::Invalid { field: "text", message: "text is required".into() });
+            return Err(ServiceError::Invalid {
+                field: "text",
+                message: "text is required".into(),
+            });
         }
         if text.chars().count() > self.config.max_prompt {
             return Err(ServiceError::Invalid {
