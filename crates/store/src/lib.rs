@@ -49,6 +49,9 @@
 //! its insert (a collision is [`StoreError::Conflict`] on `seq`), content kept as JSON text.
 //! [`TurnLeaseRepo`] keeps one running turn per session across API processes in
 //! `assistant_turn_leases`.
+//!
+//! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
+//! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
 
 #[macro_use]
 mod sql;
@@ -62,6 +65,7 @@ mod health;
 mod model;
 mod notify;
 mod plan;
+pub mod plans;
 mod ports;
 mod postgres;
 mod rows;
@@ -92,9 +96,11 @@ pub use notify::{
     DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
     NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
 };
+pub use plans::StoredKey;
 pub use ports::{
     AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo,
-    NotifyRepo, OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo, TurnLeaseRepo,
+    LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo, ScheduleRepo, Store,
+    TrackingRepo, TurnLeaseRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{

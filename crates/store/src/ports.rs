@@ -10,13 +10,14 @@ use freehire_domain::{
 };
 
 use freehire_assistant::{Message, NewMessage, SessionId};
+use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
 
 use crate::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder, ClaimOptions,
     CodeOutcome, Company, CompanyFilter, CompanyList, Credentials, DerivedUpdate, JobKey, JobList,
     KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
     Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
-    Sessions, UnseenScope, Upserted, UserList,
+    Sessions, StoredKey, UnseenScope, Upserted, UserList,
     assistant::{AssistantSession, NewSession},
     notify::{
         DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
@@ -32,6 +33,78 @@ use crate::{
         Track, TrackChange, TrackedDetail, TrackingFilter,
     },
 };
+
+/// Plans and quotas (reference §13.4): per-user, per-feature, per-UTC-day counters and the
+/// ledger of charges by reference. See [`plans`](crate::plans) for the invariants.
+#[async_trait]
+pub trait PlanRepo: Send + Sync {
+    /// Decides and, when allowed, charges one use of `feature` under `reference`, in one
+    /// transaction holding the day's counter: a reference already charged (on any day) costs
+    /// nothing; the tier is read from the account's `pro_until` / `ultra_until` (an account
+    /// that does not exist is free). A refusal is `Ok` with `allowed == false` and nothing
+    /// written.
+    async fn consume(
+        &self,
+        user: UserId,
+        feature: Feature,
+        reference: &str,
+        policy: &PlanPolicy,
+        now: DateTime<Utc>,
+    ) -> Result<Decision>;
+
+    /// Voids `reference`'s standing charge (the ledger row is restamped `release` and kept)
+    /// and takes it off the day it was counted on, never below 0. Whether a charge was
+    /// voided: releasing twice, or a reference never charged, is a no-op.
+    async fn release(
+        &self,
+        user: UserId,
+        feature: Feature,
+        reference: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// What `user` has of `feature` today.
+    async fn standing(
+        &self,
+        user: UserId,
+        feature: Feature,
+        policy: &PlanPolicy,
+        now: DateTime<Utc>,
+    ) -> Result<Standing>;
+
+    /// The standing of every reported feature ([`Feature::REPORTED`]), untouched ones
+    /// included, in that order.
+    async fn usage(
+        &self,
+        user: UserId,
+        policy: &PlanPolicy,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Standing>>;
+
+    /// The references of `user`'s standing charges of `feature` that start with `prefix`
+    /// (a tailoring session's ceilings), in text order.
+    async fn consumption_refs(
+        &self,
+        user: UserId,
+        feature: Feature,
+        prefix: &str,
+    ) -> Result<Vec<String>>;
+}
+
+/// A user's gateway virtual key (reference §14.2), in `users.llm_key` / `llm_key_id`.
+#[async_trait]
+pub trait LlmKeyRepo: Send + Sync {
+    /// The stored key; `None` when none is stored or the account does not exist.
+    async fn llm_key(&self, user: UserId) -> Result<Option<StoredKey>>;
+
+    /// Stores `key` only where no key is stored, and returns the key stored afterwards:
+    /// `key` itself when this claim won, the winner's when another claim got there first,
+    /// `None` when the account does not exist.
+    async fn claim_llm_key(&self, user: UserId, key: &StoredKey) -> Result<Option<StoredKey>>;
+
+    /// Clears the stored key only where its secret is `secret`; whether it did.
+    async fn clear_llm_key(&self, user: UserId, secret: &str) -> Result<bool>;
+}
 
 /// The job catalogue.
 #[async_trait]
@@ -75,6 +148,10 @@ pub trait JobRepo: Send + Sync {
 
     /// The jobs with these ids (open or closed; unknown ids are skipped), by id.
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>>;
+
+    /// The jobs at these public slugs (open or closed; unknown slugs are skipped), in one
+    /// statement, by id.
+    async fn jobs_by_slugs(&self, slugs: &[PublicSlug]) -> Result<Vec<Job>>;
 
     /// The open jobs marked as duplicates of any of `canonicals` (their role clusters, for the
     /// cluster geography of the canonical's search document), by id.
@@ -918,6 +995,8 @@ pub trait Store:
     + TrackingRepo
     + AssistantRepo
     + TurnLeaseRepo
+    + PlanRepo
+    + LlmKeyRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -12,6 +12,7 @@
 mod accounts;
 pub(crate) mod assistant;
 mod notify;
+mod plans;
 mod saved_searches;
 pub(crate) mod tracking;
 

@@ -310,5 +310,6 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
 pub(crate) mod accounts;
 pub(crate) mod assistant;
 pub(crate) mod notify;
+pub(crate) mod plans;
 pub(crate) mod saved_searches;
 pub(crate) mod tracking;

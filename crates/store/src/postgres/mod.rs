@@ -28,6 +28,7 @@ mod ingest;
 mod jobs;
 mod notify;
 mod outbox;
+mod plans;
 mod saved_searches;
 mod schedule;
 mod tracking;

@@ -14,6 +14,7 @@ mod jobs;
 mod notify;
 mod outages;
 mod outbox;
+mod plans;
 mod saved_searches;
 mod schedule;
 mod tracking;
@@ -210,6 +211,15 @@ conformance_db! {
         concurrent_appends_from_two_stores_get_distinct_seqs,
         one_running_lease_and_one_queue_place_across_stores,
         an_expired_lease_or_queue_place_is_taken_over,
+    ],
+    plans: [
+        a_charge_counts_once_per_reference_and_refuses_at_the_limit,
+        shadow_mode_counts_over_the_limit,
+        the_tier_comes_from_the_account_columns,
+        a_release_voids_the_charge_once_and_never_goes_below_zero,
+        usage_lists_every_reported_feature_and_refs_match_by_prefix,
+        concurrent_charges_never_pass_an_enforced_allowance,
+        a_key_is_claimed_once_and_cleared_only_by_its_secret,
     ],
     tracking: [
         marks_are_set_cleared_and_read_as_slug_sets,
