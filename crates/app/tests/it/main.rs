@@ -15,6 +15,7 @@ mod search;
 mod search_sync;
 mod support;
 mod tracking;
+mod turns;
 
 /// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
 macro_rules! on_both_backends {
@@ -110,5 +111,13 @@ on_both_backends_db! {
     notify_match: [
         an_unfiltered_subscription_is_never_matched,
         percolated_matches_equal_each_saved_search_on_the_engine,
+    ],
+    turns: [
+        one_turn_runs_across_processes_the_second_waits_and_the_third_is_refused,
+        a_cancel_sent_to_another_process_stops_the_turn_and_its_waiter,
+        a_cancel_in_the_same_process_stops_its_turn_at_once,
+        an_expired_lease_of_a_killed_holder_is_taken_over,
+        a_turn_whose_lease_was_taken_over_is_stopped,
+        the_variant_follows_the_backend,
     ],
 }
