@@ -4,6 +4,7 @@
 
 mod accounts;
 mod assistant;
+mod assistant_tools;
 mod board_catalogue;
 mod boards;
 mod notify;
@@ -95,6 +96,18 @@ macro_rules! on_both_backends_db {
 }
 
 on_both_backends_db! {
+    assistant_tools: [
+        discovery_tools_answer_from_the_catalogue_and_the_index,
+        market_fit_measures_coverage_gaps_and_top_skills,
+        present_jobs_returns_a_receipt_and_names_what_is_wrong,
+        tracking_tools_save_apply_stage_and_list,
+        my_jobs_defaults_to_ten_and_caps_at_twenty,
+        another_users_tracking_is_not_found,
+        interview_context_carries_the_vacancy_and_the_stage,
+        registries_follow_the_preset_matrix,
+        session_prompts_name_only_registered_tools,
+        a_full_page_of_long_descriptions_fits_the_result_cap,
+    ],
     notify: [
         a_digest_email_lists_ten_jobs_and_links_its_page,
         a_digest_claims_at_most_200_and_the_rest_wait,
