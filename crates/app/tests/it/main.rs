@@ -7,11 +7,14 @@ mod assistant;
 mod assistant_tools;
 mod board_catalogue;
 mod boards;
+mod llmkey;
 mod notify;
 mod notify_match;
 mod pipeline;
+mod plans;
 mod rederive;
 mod reindex;
+mod scope;
 mod search;
 mod search_sync;
 mod support;
@@ -107,6 +110,21 @@ on_both_backends_db! {
         registries_follow_the_preset_matrix,
         session_prompts_name_only_registered_tools,
         a_full_page_of_long_descriptions_fits_the_result_cap,
+    ],
+    llmkey: [
+        a_first_call_mints_a_key_from_the_template,
+        two_racing_resolvers_keep_one_key_and_delete_the_other,
+        a_minted_key_is_deleted_when_the_account_is_gone,
+        forget_clears_only_a_matching_secret_and_blocks,
+        a_bound_model_uses_the_users_key_with_spend_tags_and_falls_back_once,
+        the_model_is_configured_from_llm_variables,
+    ],
+    plans: [
+        a_chat_turn_counts_once_and_a_retry_costs_nothing,
+        a_spent_enforced_allowance_refuses_with_the_allowance,
+        a_released_charge_is_refunded,
+        a_tailor_turn_uses_its_ceiling_and_no_assistant_allowance,
+        usage_reports_every_feature_and_a_failing_store_fails_open,
     ],
     notify: [
         a_digest_email_lists_ten_jobs_and_links_its_page,
