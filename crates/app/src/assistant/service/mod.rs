@@ -428,11 +428,7 @@ impl AssistantService {
         id: SessionId,
     ) -> Result<(SessionView, Vec<Message>), ServiceError> {
         let session = self.owned(owner, id).await?;
-        let messages = match self.transcripts().transcript(id, &owner).await {
-            Ok(messages) => messages,
-            Err(AssistantError::NotFound) => return Err(ServiceError::NotFound(SESSION_NOT_FOUND)),
-            Err(e) => return Err(ServiceError::Transcript(e)),
-        };
+        let messages = self.transcript(owner, id).await?;
         Ok((self.view(session).await?, messages))
     }
 
