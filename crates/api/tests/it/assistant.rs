@@ -290,6 +290,12 @@ async fn sessions_are_created_listed_read_and_deleted(db: TestDb) {
         .await;
     assert_eq!(a.status, 201, "{a:?}");
     let interview = a.body["data"].clone();
+    let bob = Caller::new(&server, "bob@example.com").await;
+    let foreign = bob
+        .call(Method::POST, &format!("/assistant/sessions?preset=interview&job={slug}"), None)
+        .await;
+    refused(&foreign, 404, "not_found", None);
+    assert_eq!(foreign.body["error"], "application not found", "another user's application");
     assert_eq!(interview["job"], slug.as_str(), "the job by its public slug");
     assert_eq!(interview["label"], "Interview: Rust Engineer · Acme");
     let rail = ada.call(Method::GET, "/assistant/sessions", None).await;
