@@ -121,7 +121,9 @@ impl AppState {
             search.clone(),
             model,
             Plans::from_env(store.clone(), Utc::now),
-            TurnLocks::local(),
+            // Shared through the database on PostgreSQL (several API processes may serve
+            // it), per process on SQLite.
+            TurnLocks::for_store(store.clone()),
             Utc::now,
         )
         .with_config(AssistantConfig::from_env());
