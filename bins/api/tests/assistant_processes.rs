@@ -4,165 +4,31 @@
 //! turn running on A; afterwards B runs the next message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::{
-    process::{Child, Command, Stdio},
-    time::{Duration, Instant},
-};
+mod support;
 
-use freehire_app::{
-    accounts::{KeyRequest, OperatorAccount, Operators, password::PasswordHasher},
-    testing::{
-        openai::{ModelReply, OpenAiServer},
-        terminate,
-    },
+use std::time::{Duration, Instant};
+
+use freehire_app::testing::{
+    openai::{ModelReply, OpenAiServer},
+    terminate,
 };
-use freehire_domain::{ApiKeyName, ApiKeyScope, Email, Role};
 use freehire_store::testing::TestDb;
-use serde_json::{Value, json};
-
-/// One API process on the test's schema.
-struct Api {
-    child: Child,
-    base: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Api {
-    async fn start(database_url: &str, model: &OpenAiServer) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(env!("CARGO_BIN_EXE_freehire-api"))
-            .current_dir(dir.path())
-            .env("FREEHIRE_LISTEN", format!("127.0.0.1:{port}"))
-            .env("FREEHIRE_DATABASE_URL", database_url)
-            // Every process on one PostgreSQL database shares the session secret.
-            .env("FREEHIRE_SESSION_SECRET", "a-test-secret-of-at-least-32-bytes-0123456789")
-            .env_remove("DATABASE_URL")
-            .env("LLM_BASE_URL", model.base_url())
-            .env("LLM_API_KEY", "test-key")
-            .env("LLM_MODEL", "scripted")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let base = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            match reqwest::get(format!("{base}/health")).await {
-                Ok(_) => break,
-                Err(_) if Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("the API process never answered: {e}"),
-            }
-        }
-        Self { child, base, _dir: dir }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}/api/v1{path}", self.base)
-    }
-}
-
-/// A reader of one SSE response: frames as they arrive.
-struct Stream {
-    response: reqwest::Response,
-    buffer: String,
-}
-
-impl Stream {
-    /// The next frame (`event: …\ndata: …` or a comment), waiting at most `within`.
-    async fn next(&mut self, within: Duration) -> Option<String> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let frame = self.buffer[..end].to_owned();
-                self.buffer.drain(..end + 2);
-                return Some(frame);
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.response.chunk()).await.ok()?;
-            match chunk.unwrap() {
-                Some(bytes) => self.buffer.push_str(&String::from_utf8_lossy(&bytes)),
-                None => return None,
-            }
-        }
-    }
-
-    /// Frames until one of event `kind` (returned) or the stream's end / `within`.
-    async fn until(&mut self, kind: &str, within: Duration) -> Value {
-        let deadline = Instant::now() + within;
-        let marker = format!("event: {kind}\n");
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let frame = self.next(left).await.unwrap_or_else(|| panic!("no {kind} event"));
-            if let Some(data) = frame.strip_prefix(&marker) {
-                return serde_json::from_str(data.strip_prefix("data: ").unwrap()).unwrap();
-            }
-        }
-    }
-}
-
-async fn send(
-    client: &reqwest::Client,
-    api: &Api,
-    token: &str,
-    id: &str,
-    text: &str,
-) -> reqwest::Response {
-    client
-        .post(api.url(&format!("/assistant/sessions/{id}/messages")))
-        .bearer_auth(token)
-        .json(&json!({ "text": text }))
-        .send()
-        .await
-        .unwrap()
-}
-
-async fn stream(res: reqwest::Response) -> Stream {
-    assert_eq!(res.status(), 200, "a streamed turn");
-    let mut s = Stream { response: res, buffer: String::new() };
-    assert_eq!(s.next(Duration::from_secs(10)).await.as_deref(), Some(": open"));
-    s
-}
-
-/// The PostgreSQL URL of the test's schema.
-fn schema_url(db: &TestDb) -> String {
-    let (url, schema) = db.postgres_schema().expect("a PostgreSQL test database");
-    let sep = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{sep}options=-csearch_path%3D{schema}")
-}
+use serde_json::Value;
+use support::{Api, account_token, create_session, database_url, send, stream};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_turn_per_session_holds_across_two_api_processes_and_cancel_reaches_it() {
     let db = TestDb::postgres().await;
-    let operators = Operators::new(db.store.clone(), PasswordHasher::owasp());
-    let email = Email::parse("ada@example.com").unwrap();
-    let account =
-        OperatorAccount { email: email.clone(), password: None, role: Role::User, verified: true };
-    operators.create_account(&account).await.unwrap();
-    let request = KeyRequest {
-        name: ApiKeyName::parse("processes").unwrap(),
-        scope: ApiKeyScope::Full,
-        expires_at: None,
-    };
-    let token = operators.create_key(&email, &request).await.unwrap().token;
+    let token = account_token(db.store.clone(), "ada@example.com").await;
     // The first turn's model call never answers: it runs until cancelled. The next one
     // answers at once.
     let model = OpenAiServer::start([ModelReply::Hang, ModelReply::text("Here you go.")]).await;
-    let url = schema_url(&db);
-    let (mut a, mut b) = (Api::start(&url, &model).await, Api::start(&url, &model).await);
+    let url = database_url(&db);
+    let llm = model.base_url();
+    let (mut a, mut b) = (Api::start(&url, &llm).await, Api::start(&url, &llm).await);
     let client = reqwest::Client::new();
 
-    let created: Value = client
-        .post(a.url("/assistant/sessions?preset=chat"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = created["data"]["id"].as_str().unwrap().to_owned();
+    let id = create_session(&client, &a, &token, "chat").await;
 
     // A runs the first turn (its model call hangs).
     let mut first = stream(send(&client, &a, &token, &id, "find me remote Rust jobs").await).await;
