@@ -111,3 +111,27 @@ async fn forward(mut events: TurnEvents, tx: mpsc::Sender<Bytes>, config: SseCon
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use freehire_app::assistant::StopReason;
+
+    use super::*;
+
+    #[test]
+    fn an_event_is_its_type_and_its_json() {
+        let frame = frame(&Event::ToolUse {
+            id: "c1".into(),
+            name: "search_jobs".into(),
+            input: serde_json::json!({"query": "rust"}),
+        });
+        assert_eq!(
+            frame,
+            "event: tool_use\ndata: {\"type\":\"tool_use\",\"id\":\"c1\",\"name\":\"search_jobs\",\"input\":{\"query\":\"rust\"}}\n\n"
+        );
+        assert_eq!(
+            super::frame(&Event::result(StopReason::Cancelled)),
+            "event: result\ndata: {\"type\":\"result\",\"stop_reason\":\"cancelled\"}\n\n"
+        );
+    }
+}
