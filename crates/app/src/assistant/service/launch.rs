@@ -103,6 +103,18 @@ impl std::fmt::Debug for TurnEvents {
 }
 
 impl TurnEvents {
+    /// The events of a turn that already happened, `events` then `result` (for readers
+    /// tested without a turn).
+    pub fn finished(events: Vec<Event>, result: Event) -> Self {
+        let (tx, rx) = mpsc::channel(events.len().max(1));
+        for event in events {
+            let _ = tx.try_send(event);
+        }
+        let (done, result_rx) = oneshot::channel();
+        let _ = done.send(result);
+        Self { events: rx, result: Some(result_rx) }
+    }
+
     /// The next event; `None` after the terminal one.
     pub async fn next(&mut self) -> Option<Event> {
         futures::StreamExt::next(self).await
