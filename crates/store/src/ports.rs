@@ -9,6 +9,7 @@ use freehire_domain::{
     NotificationId, Provider, PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
 };
 
+use freehire_assistant::{Message, NewMessage, SessionId};
 use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
 
 use crate::{
@@ -17,6 +18,7 @@ use crate::{
     KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
     Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
     Sessions, StoredKey, UnseenScope, Upserted, UserList,
+    assistant::{AssistantSession, NewSession},
     notify::{
         DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
         DueDelivery, DueReminder, NewNotification, NewNudge, NotificationRecord, NudgeCandidate,
@@ -854,6 +856,129 @@ pub trait TrackingRepo: Send + Sync {
     ) -> Result<Imported>;
 }
 
+/// The assistant's sessions and transcripts (reference §2.3, §16.1–§16.2).
+///
+/// Every method that takes an owner puts it in the `WHERE` clause: another user's session is
+/// `None`/`false`/not written, exactly like one that does not exist. The turn runner reaches
+/// the transcript through [`Transcripts`](crate::Transcripts), which maps these onto the
+/// assistant crate's `TranscriptStore`.
+#[async_trait]
+pub trait AssistantRepo: Send + Sync {
+    /// Creates a session with a random id, `created_at = updated_at = now`. A preset outside
+    /// [`SESSION_PRESETS`](crate::SESSION_PRESETS) is refused by the database (an error,
+    /// nothing written); an empty label is none.
+    async fn create_session(
+        &self,
+        new: NewSession<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<AssistantSession>;
+
+    /// One of the owner's sessions.
+    async fn assistant_session(
+        &self,
+        id: SessionId,
+        owner: UserId,
+    ) -> Result<Option<AssistantSession>>;
+
+    /// The rail: the owner's sessions of presets chat, profile, interview and debrief (never
+    /// tailor or browse), by `updated_at` then id, newest first.
+    async fn chat_sessions(&self, owner: UserId) -> Result<Vec<AssistantSession>>;
+
+    /// Deletes one of the owner's sessions with its messages; `false` when the owner has no
+    /// such session.
+    async fn delete_session(&self, id: SessionId, owner: UserId) -> Result<bool>;
+
+    /// Sets the label of one of the owner's sessions while it has none (an empty label
+    /// writes nothing); anyone else's session is left alone.
+    async fn set_session_label(&self, id: SessionId, owner: UserId, label: &str) -> Result<()>;
+
+    /// Sets `updated_at = now` on one of the owner's sessions; `false` when it is not theirs.
+    async fn touch_session(&self, id: SessionId, owner: UserId, now: DateTime<Utc>)
+    -> Result<bool>;
+
+    /// How many `user` messages the session holds (the turns it had, for metering).
+    async fn count_user_turns(&self, id: SessionId) -> Result<i64>;
+
+    /// Inserts the next message of one of the owner's sessions, its `seq` computed by the
+    /// insert (`coalesce(max(seq), 0) + 1`), and returns it as stored. `None` (nothing
+    /// written) when the session is not the owner's;
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) on `seq` when a concurrent
+    /// writer took that number first.
+    async fn insert_message(
+        &self,
+        id: SessionId,
+        owner: UserId,
+        msg: &NewMessage,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Message>>;
+
+    /// The messages of one of the owner's sessions, ascending by `seq`: all of them, or the
+    /// newest `newest`. `None` when the session is not the owner's.
+    async fn session_messages(
+        &self,
+        id: SessionId,
+        owner: UserId,
+        newest: Option<u32>,
+    ) -> Result<Option<Vec<Message>>>;
+}
+
+/// Turn leases (issue 15, item 3): one running turn per session and at most one waiting,
+/// shared by every API process on the database, and a cancel any process can send.
+///
+/// A session's row holds the running lease (`holder` until its expiry), the one queue place
+/// (`waiter` until its expiry) and the cancel generation. A holder or waiter is a random id
+/// its process made for one claim. Leases run out unless renewed, so a killed process's are
+/// taken over once they expire. A new holder never overtakes a live waiter: the lease is
+/// taken only when the queue place is empty, expired or the taker's own (and taking it leaves
+/// the queue). A cancel moves the generation; the holder and the waiter compare it with the
+/// one they started with and stop when it moved. Times are the callers' (`now`, `until`).
+#[async_trait]
+pub trait TurnLeaseRepo: Send + Sync {
+    /// Takes the running lease for `holder` until `until` when it is free, expired at `now`
+    /// or already `holder`'s, and no other live waiter holds the queue place. The cancel
+    /// generation at that moment; `None` when the session is busy.
+    async fn acquire_turn_lease(
+        &self,
+        session: SessionId,
+        holder: uuid::Uuid,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<i64>>;
+
+    /// Extends `holder`'s lease to `until`; the cancel generation, `None` when `holder` no
+    /// longer holds it (it expired and was taken over, or was released).
+    async fn renew_turn_lease(
+        &self,
+        session: SessionId,
+        holder: uuid::Uuid,
+        until: DateTime<Utc>,
+    ) -> Result<Option<i64>>;
+
+    /// Gives `holder`'s lease back; `false` when it did not hold it.
+    async fn release_turn_lease(&self, session: SessionId, holder: uuid::Uuid) -> Result<bool>;
+
+    /// Takes or extends the queue place for `waiter` until `until` when it is empty, expired
+    /// at `now` or already `waiter`'s. The cancel generation; `None` when another waiter has
+    /// it (or the session has no lease row: nothing ever ran).
+    async fn queue_for_turn(
+        &self,
+        session: SessionId,
+        waiter: uuid::Uuid,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<i64>>;
+
+    /// Gives `waiter`'s queue place back; `false` when it did not have it.
+    async fn leave_turn_queue(&self, session: SessionId, waiter: uuid::Uuid) -> Result<bool>;
+
+    /// Moves the session's cancel generation (stopping its running turn and its waiter
+    /// wherever they run); whether a live holder was there at `now`.
+    async fn cancel_turn(&self, session: SessionId, now: DateTime<Utc>) -> Result<bool>;
+
+    /// The session's cancel generation; `None` when it has no lease row.
+    async fn turn_cancel_generation(&self, session: SessionId) -> Result<Option<i64>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -868,6 +993,8 @@ pub trait Store:
     + NotifyRepo
     + SavedSearchRepo
     + TrackingRepo
+    + AssistantRepo
+    + TurnLeaseRepo
     + PlanRepo
     + LlmKeyRepo
 {

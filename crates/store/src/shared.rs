@@ -10,6 +10,7 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+pub(crate) mod assistant;
 mod notify;
 mod plans;
 mod saved_searches;

@@ -20,6 +20,7 @@
 //! requests answer "unavailable" well inside the API's 30 s request timeout.
 
 mod accounts;
+mod assistant;
 mod boards;
 mod clusters;
 mod companies;

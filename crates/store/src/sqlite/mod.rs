@@ -16,6 +16,7 @@
 //! error (`StoreError::LockFile`).
 
 mod accounts;
+mod assistant;
 mod boards;
 mod clusters;
 mod companies;
