@@ -17,6 +17,7 @@
 
 pub mod account;
 pub mod actions;
+pub mod assistant;
 pub mod auth;
 pub mod companies;
 pub(crate) mod forms;
