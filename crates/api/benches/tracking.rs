@@ -92,7 +92,12 @@ async fn run(backend: &str, db: &TestDb) {
             0 => drop(s.track_view(owner, slug, now).await.unwrap()),
             1 => drop(s.track_save(owner, slug, true, now).await.unwrap()),
             2 => {
-                let apply = ApplyOptions { applied_at: now, explicit_date: false, cv_id: None };
+                let apply = ApplyOptions {
+                    applied_at: now,
+                    explicit_date: false,
+                    cv_id: None,
+                    source: freehire_domain::EventSource::User,
+                };
                 drop(s.track_apply(owner, slug, &apply, now).await.unwrap());
             }
             _ => {

@@ -19,6 +19,8 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::assistant::service::ServiceError;
+use freehire_app::plans::PlanError;
 use freehire_app::saved_searches::SavedSearchError;
 use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
@@ -70,6 +72,16 @@ pub enum ErrorCode {
     SearchUnavailable,
     /// Another dependency (the database) does not answer.
     Unavailable,
+    /// The assistant has no model configured (`LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`).
+    AssistantUnavailable,
+    /// Today's allowance of the feature is spent; the body carries the `allowance`.
+    QuotaExceeded,
+    /// The session already has a turn running and one waiting.
+    TurnQueueFull,
+    /// A retry was asked of a session with no message to retry.
+    NothingToRetry,
+    /// An opening was asked of a session that does not open by itself, or has started.
+    NotOpenable,
     /// The request was not answered in time (its handler was cancelled).
     Timeout,
     /// Anything else: our fault.
@@ -78,7 +90,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 20] = [
+    pub const ALL: [Self; 25] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
@@ -97,6 +109,11 @@ impl ErrorCode {
         Self::PaymentRequired,
         Self::SearchUnavailable,
         Self::Unavailable,
+        Self::AssistantUnavailable,
+        Self::QuotaExceeded,
+        Self::TurnQueueFull,
+        Self::NothingToRetry,
+        Self::NotOpenable,
         Self::Timeout,
         Self::Internal,
     ];
@@ -122,6 +139,11 @@ impl ErrorCode {
             Self::PaymentRequired => "payment_required",
             Self::SearchUnavailable => "search_unavailable",
             Self::Unavailable => "unavailable",
+            Self::AssistantUnavailable => "assistant_unavailable",
+            Self::QuotaExceeded => "quota_exceeded",
+            Self::TurnQueueFull => "turn_queue_full",
+            Self::NothingToRetry => "nothing_to_retry",
+            Self::NotOpenable => "not_openable",
             Self::Timeout => "timeout",
             Self::Internal => "internal",
         }
@@ -140,15 +162,20 @@ impl ErrorCode {
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::Forbidden => StatusCode::FORBIDDEN,
-            Self::PaymentRequired => StatusCode::PAYMENT_REQUIRED,
+            Self::PaymentRequired | Self::QuotaExceeded => StatusCode::PAYMENT_REQUIRED,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::Conflict | Self::NotSilent => StatusCode::CONFLICT,
+            Self::Conflict
+            | Self::NotSilent
+            | Self::TurnQueueFull
+            | Self::NothingToRetry
+            | Self::NotOpenable => StatusCode::CONFLICT,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Self::SearchUnavailable | Self::Unavailable | Self::Timeout => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            Self::SearchUnavailable
+            | Self::Unavailable
+            | Self::AssistantUnavailable
+            | Self::Timeout => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
@@ -165,12 +192,14 @@ pub struct ApiError {
     cause: Option<Cause>,
     /// Sent with the answer (boxed: most errors have none, and `ApiError` stays small).
     headers: Option<Box<HeaderMap>>,
+    /// Extra members of the body beside `error`, `code` and `param` (a 402's `allowance`).
+    extra: Option<Box<serde_json::Map<String, serde_json::Value>>>,
 }
 
 impl ApiError {
     /// An error with this code and message.
     pub fn new(code: ErrorCode, message: impl Into<Cow<'static, str>>) -> Self {
-        Self { code, message: message.into(), param: None, cause: None, headers: None }
+        Self { code, message: message.into(), param: None, cause: None, headers: None, extra: None }
     }
 
     /// The same error naming the parameter at fault.
@@ -186,6 +215,18 @@ impl ApiError {
     /// The same error answered with these headers too (replacing any of the same name).
     pub fn with_headers(mut self, headers: HeaderMap) -> Self {
         self.headers.get_or_insert_default().extend(headers);
+        self
+    }
+
+    /// The same error whose body also carries these members (never `error`, `code` or
+    /// `param`, which stay the error's own).
+    pub fn with_extra(mut self, extra: serde_json::Map<String, serde_json::Value>) -> Self {
+        let mine = self.extra.get_or_insert_default();
+        for (k, v) in extra {
+            if !matches!(k.as_str(), "error" | "code" | "param") {
+                mine.insert(k, v);
+            }
+        }
         self
     }
 
@@ -354,6 +395,43 @@ impl From<SavedSearchError> for ApiError {
     }
 }
 
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        let message = e.to_string();
+        match e {
+            ServiceError::NotFound(m) => Self::not_found(m),
+            ServiceError::Invalid { field, .. } => {
+                Self::new(ErrorCode::InvalidParameter, message).with_param(field)
+            }
+            ServiceError::Unavailable => Self::new(ErrorCode::AssistantUnavailable, message),
+            ServiceError::Refused(refusal) => {
+                let extra = match refusal.body {
+                    serde_json::Value::Object(map) => map,
+                    _ => serde_json::Map::new(),
+                };
+                Self::new(ErrorCode::QuotaExceeded, refusal.message).with_extra(extra)
+            }
+            ServiceError::QueueFull => Self::new(ErrorCode::TurnQueueFull, message),
+            ServiceError::NothingToRetry => Self::new(ErrorCode::NothingToRetry, message),
+            ServiceError::NotOpenable(m) => Self::new(ErrorCode::NotOpenable, m),
+            ServiceError::Store(e) => e.into(),
+            e @ (ServiceError::Transcript(_) | ServiceError::Locks(_)) => Self::new(
+                ErrorCode::Unavailable,
+                "the assistant's storage does not answer; retry later",
+            )
+            .with_cause(e),
+        }
+    }
+}
+
+impl From<PlanError> for ApiError {
+    fn from(e: PlanError) -> Self {
+        match e {
+            PlanError::Store(e) => e.into(),
+        }
+    }
+}
+
 /// The error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({
@@ -400,7 +478,18 @@ impl IntoResponse for ApiError {
         }
         let body =
             ErrorBody { error: self.message.into_owned(), code: self.code, param: self.param };
-        (status, self.headers.map(|h| *h).unwrap_or_default(), Json(body)).into_response()
+        let headers = self.headers.map(|h| *h).unwrap_or_default();
+        match self.extra {
+            None => (status, headers, Json(body)).into_response(),
+            Some(extra) => {
+                let mut value = match serde_json::to_value(&body) {
+                    Ok(serde_json::Value::Object(map)) => map,
+                    _ => serde_json::Map::new(),
+                };
+                value.extend(*extra);
+                (status, headers, Json(value)).into_response()
+            }
+        }
     }
 }
 
@@ -437,6 +526,11 @@ mod tests {
             ("payment_required", 402),
             ("search_unavailable", 503),
             ("unavailable", 503),
+            ("assistant_unavailable", 503),
+            ("quota_exceeded", 402),
+            ("turn_queue_full", 409),
+            ("nothing_to_retry", 409),
+            ("not_openable", 409),
             ("timeout", 503),
             ("internal", 500),
         ];

@@ -47,6 +47,7 @@ pub mod openapi;
 pub mod ratelimit;
 mod routes;
 mod server;
+pub mod sse;
 mod state;
 pub mod view;
 mod wire;

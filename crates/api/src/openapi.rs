@@ -94,6 +94,8 @@ use crate::{ErrorBody, ErrorCode};
             stages, notes, timelines and follow-ups (cookie or API key)."),
         (name = "saved searches", description = "Saved searches, their subscriptions and shared boards."),
         (name = "notifications", description = "The notification history and settings."),
+        (name = "assistant", description = "The assistant: sessions, transcripts, streamed \
+            turns (`text/event-stream`) and your plan's usage (cookie or API key)."),
     ),
 )]
 pub struct ApiDoc;
@@ -177,6 +179,8 @@ tuple_codes!(A, B, C, D, E);
 tuple_codes!(A, B, C, D, E, F);
 tuple_codes!(A, B, C, D, E, F, G);
 tuple_codes!(A, B, C, D, E, F, G, H);
+tuple_codes!(A, B, C, D, E, F, G, H, I);
+tuple_codes!(A, B, C, D, E, F, G, H, I, J);
 
 /// One marker type per [`ErrorCode`], named like its variant, for [`Errors`].
 pub mod code {
@@ -218,6 +222,11 @@ pub mod code {
         PaymentRequired,
         SearchUnavailable,
         Unavailable,
+        AssistantUnavailable,
+        QuotaExceeded,
+        TurnQueueFull,
+        NothingToRetry,
+        NotOpenable,
         Timeout,
         Internal,
     );
@@ -307,6 +316,18 @@ const fn meaning(code: ErrorCode) -> &'static str {
             "no search index is configured, it is not built yet, or the engine failed."
         }
         ErrorCode::Unavailable => "the database does not answer; retry later.",
+        ErrorCode::AssistantUnavailable => {
+            "the assistant has no model configured: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL."
+        }
+        ErrorCode::QuotaExceeded => {
+            "today's allowance of the feature is spent; the body's `allowance` says how much \
+             was used of what limit and when it resets."
+        }
+        ErrorCode::TurnQueueFull => "the session already has a turn running and a message waiting.",
+        ErrorCode::NothingToRetry => "there is no message to retry; send one first.",
+        ErrorCode::NotOpenable => {
+            "the conversation does not open by itself (another preset, no job) or has started."
+        }
         ErrorCode::Timeout => "the request was not answered within 30 s.",
         ErrorCode::Internal => "our fault (the cause is logged, not answered).",
     }

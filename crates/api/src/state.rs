@@ -1,5 +1,5 @@
 //! [`AppState`], what every handler reaches (the store, the accounts service, the search slot,
-//! the clock, the webhook policy). The search slot is [`freehire_app::search_slot::SearchSlot`] (re-exported here):
+//! the clock, the webhook policy, the assistant). The search slot is [`freehire_app::search_slot::SearchSlot`] (re-exported here):
 //! the API never creates an index, search answers 503 `search_unavailable` while the slot
 //! cannot open one, and `/health` reports what the slot says.
 //!
@@ -12,14 +12,20 @@ use std::sync::Arc;
 use axum::extract::FromRef;
 use chrono::{DateTime, Utc};
 use freehire_app::accounts::Accounts;
+use freehire_app::assistant::model::{AssistantModel, MODEL_VARIABLES};
+use freehire_app::assistant::service::{AssistantConfig, AssistantService};
+use freehire_app::assistant::turns::TurnLocks;
+use freehire_app::plans::Plans;
 use freehire_app::saved_searches::{SavedSearches, WebhookPolicy};
 pub use freehire_app::search_slot::{RETRY_EVERY, SearchSlot, SearchStatus};
+use freehire_domain::plan::PlanPolicy;
 use freehire_search::SearchIndex;
 use freehire_store::Store;
 
 use crate::auth::cookie::CookieConfig;
 use crate::client_ip::TrustedProxies;
 use crate::ratelimit::{RateLimitConfig, RateLimits};
+use crate::sse::SseConfig;
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -40,13 +46,28 @@ pub struct AppState {
     pub trusted_proxies: TrustedProxies,
     /// Which webhook destinations saved-search subscriptions may name.
     pub webhooks: WebhookPolicy,
+    /// The assistant: sessions, transcripts, streamed turns, metering.
+    pub assistant: AssistantService,
+    /// The timings of the assistant's event streams.
+    pub sse: SseConfig,
 }
 
 impl AppState {
     /// State over a store and its accounts service, with the system clock, a cookie without
     /// `Secure`, no search index, the reference's rate limits and no trusted proxy.
     pub fn new(store: Arc<dyn Store>, accounts: Accounts) -> Self {
+        let plans = Plans::new(store.clone(), PlanPolicy::default(), Utc::now);
+        let assistant = AssistantService::new(
+            store.clone(),
+            SearchSlot::none(),
+            None,
+            plans,
+            TurnLocks::local(),
+            Utc::now,
+        );
         Self {
+            assistant,
+            sse: SseConfig::default(),
             store,
             accounts,
             cookie: CookieConfig::default(),
@@ -76,7 +97,45 @@ impl AppState {
                 "FREEHIRE_WEBHOOK_ALLOW_PRIVATE is set: webhooks may point at private and loopback addresses"
             );
         }
-        Self { search, cookie, webhooks, ..Self::new(services.store.clone(), accounts) }
+        let store = services.store.clone();
+        let model = match AssistantModel::from_env(store.clone()) {
+            Ok(Some(model)) => {
+                tracing::info!(
+                    model = model.model_name(),
+                    per_user_keys = model.per_user_keys(),
+                    "the assistant is on"
+                );
+                Some(model)
+            }
+            Ok(None) => {
+                tracing::warn!("the assistant answers 503 until {MODEL_VARIABLES} are set");
+                None
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the assistant's model is misconfigured; it answers 503");
+                None
+            }
+        };
+        let assistant = AssistantService::new(
+            store.clone(),
+            search.clone(),
+            model,
+            Plans::from_env(store.clone(), Utc::now),
+            TurnLocks::local(),
+            Utc::now,
+        )
+        .with_config(AssistantConfig::from_env());
+        Self { search, cookie, webhooks, assistant, ..Self::new(store, accounts) }
+    }
+
+    /// The same state with this assistant service.
+    pub fn with_assistant(self, assistant: AssistantService) -> Self {
+        Self { assistant, ..self }
+    }
+
+    /// The same state streaming with these timings.
+    pub fn with_sse(self, sse: SseConfig) -> Self {
+        Self { sse, ..self }
     }
 
     /// The saved-search service over the state's store and search slot (what the saved-search,
@@ -110,7 +169,9 @@ impl AppState {
 
     /// The same state with an open search index.
     pub fn with_search(self, index: Arc<dyn SearchIndex>) -> Self {
-        Self { search: SearchSlot::open(index), ..self }
+        let search = SearchSlot::open(index);
+        let assistant = self.assistant.clone().with_search(search.clone());
+        Self { search, assistant, ..self }
     }
 
     /// The same state with fresh rate limits under `config`.

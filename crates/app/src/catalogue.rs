@@ -2,6 +2,7 @@
 //! the store, so neither reaches the store itself.
 //!
 //! - [`Catalogue::jobs`]: open, non-duplicate jobs, newest first;
+//! - [`Catalogue::jobs_by_slugs`]: the jobs at several public slugs, in one read;
 //! - [`Catalogue::job`]: one job by public slug, open or closed, with its copies (the open
 //!   jobs of the same role cluster: the same role posted for other cities);
 //! - [`Catalogue::companies`] and [`Catalogue::company`]: companies derived from the open
@@ -56,6 +57,11 @@ impl Catalogue {
     /// The job at `slug` (open or closed), without its copies; `None` when unknown.
     pub async fn job(&self, slug: &PublicSlug) -> Result<Option<Job>, AppError> {
         Ok(self.store.job_by_slug(slug).await?)
+    }
+
+    /// The jobs at `slugs` (open or closed; unknown ones are skipped) in one store read.
+    pub async fn jobs_by_slugs(&self, slugs: &[PublicSlug]) -> Result<Vec<Job>, AppError> {
+        Ok(self.store.jobs_by_slugs(slugs).await?)
     }
 
     /// The job at `slug` and the other open jobs of its role cluster; `None` when unknown.

@@ -8,8 +8,14 @@
 //!   write it with its search-outbox row in one transaction per board, record board health),
 //!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
 //!   the worker runs;
-//! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps,
-//!   composed into a system prompt and a tool registry for the generic assistant library;
+//! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps, and
+//!   its tool catalogue (discovery, tracking, interview context), composed per session into a
+//!   system prompt naming only the registered tools and a tool registry for the generic
+//!   assistant library;
+//! - [`plans`]: turn metering against the daily allowances (`PLAN_*`, shadow mode by
+//!   default), the 402 body of a refusal, and the usage report;
+//! - [`llmkey`]: per-user gateway keys (the `KeyGateway` port, the Bifrost governance
+//!   adapter, the resolver that mints a user's key on first use);
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`board_catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
 //!   imports it through board recognition (`freehire boards seed`);
@@ -18,6 +24,8 @@
 //! - [`notify`]: the notification engines the worker runs (match new jobs against saved-search
 //!   subscriptions with the percolator, digests, deliveries by email and signed webhook,
 //!   saved-job reminders, silence and interview nudges);
+//! - [`market`]: market coverage of a set of skills over a filtered slice of the catalogue
+//!   (the assistant's `market_fit`);
 //! - [`rederive`]: re-deriving stored jobs' facets after a dictionary change;
 //! - [`search`]: search as a use case (the degrade-and-retry on a refused filter, agent-search
 //!   hydration, facet counts), shared by the HTTP routes and the command line, whose flags
@@ -59,7 +67,10 @@ pub mod demo;
 pub mod describe;
 mod error;
 pub mod ingest;
+pub mod llmkey;
+pub mod market;
 pub mod notify;
+pub mod plans;
 pub mod process;
 pub mod rederive;
 pub mod reindex;

@@ -2,6 +2,11 @@
 //! and reading what it printed, stopping a server with SIGTERM within a deadline, the recorded
 //! ATS fixtures behind a replay server, and counting what an index holds. Panics on failure:
 //! it is for tests only.
+//!
+//! [`openai`] is a local server speaking the OpenAI chat-completions protocol, scripted per
+//! test, for running real assistant turns.
+
+pub mod openai;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus};

@@ -162,6 +162,7 @@ async fn step_overhead() -> (f64, usize) {
         RunnerConfig {
             max_steps: StepLimit::new(steps_per_turn as i64),
             history_limit: HistoryLimit::new(60),
+            ..RunnerConfig::default()
         },
     );
     let start = Instant::now();

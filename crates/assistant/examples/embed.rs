@@ -77,7 +77,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let runner = Runner::new(
         Arc::new(client),
         store.clone(),
-        RunnerConfig { max_steps: StepLimit::new(4), history_limit: HistoryLimit::new(40) },
+        RunnerConfig {
+            max_steps: StepLimit::new(4),
+            history_limit: HistoryLimit::new(40),
+            ..RunnerConfig::default()
+        },
     );
 
     // Offline by default: the same runner, bounds and store over a scripted model.

@@ -17,9 +17,19 @@ pub enum AssistantError {
     /// [`Cause::new`]; a plain message converts with `.into()`).
     #[error("assistant: transcript store failed")]
     Store(#[source] Cause),
-    /// A transcript write did not finish within its own deadline.
-    #[error("assistant: transcript write timed out")]
+    /// A transcript write or a read inside a turn did not finish within its deadline.
+    #[error("assistant: the transcript store did not answer in time")]
     StoreTimeout,
+    /// A write after the prompt failed (a tool result, an assistant message): the turn
+    /// stopped right after it so nothing later depends on the lost message.
+    #[error("{what} could not be saved; the turn stopped there — send another message to continue")]
+    WriteLost {
+        /// What was lost, e.g. "the result of tool search_jobs".
+        what: String,
+        /// Why the write failed.
+        #[source]
+        source: Box<AssistantError>,
+    },
     /// A stored message could not be decoded.
     #[error("assistant: transcript message {seq} does not decode")]
     Transcript {

@@ -7,8 +7,12 @@
 //! holds between `limit` and `limit + block - 1` messages.
 //!
 //! Repairs apply to the replay only, never to storage: tool results whose call was cut away
-//! at the head are dropped, and a tool call with no recorded result (a turn interrupted
-//! mid-round) gets a synthetic error result right after its answered siblings.
+//! at the head are dropped, a blank assistant message (no text, no calls: a model that said
+//! nothing, stored as the reference does, followed by the runner's note) is left out, and a
+//! tool call with no recorded result (a turn interrupted mid-round) gets a synthetic error
+//! result right after its answered siblings. A call whose result the runner produced but could
+//! not store is not such a call: the runner then stores [`LOST_RESULT`](crate::LOST_RESULT)
+//! in its place and stops the turn, so the replay says what happened.
 
 use freehire_llm::Message as ModelMessage;
 
@@ -19,6 +23,11 @@ use crate::message::{Message, Role, conversation};
 pub const HISTORY_BLOCK: usize = 20;
 /// The content of a synthetic result closing a dangling tool call.
 pub const INTERRUPTED_RESULT: &str = r#"{"error":"previous turn interrupted before this tool result was recorded; retry if still needed"}"#;
+
+/// True for an assistant message with blank text and no tool calls (never replayed).
+pub fn is_blank(msg: &ModelMessage) -> bool {
+    matches!(msg, ModelMessage::Assistant { text, tool_calls } if text.trim().is_empty() && tool_calls.is_empty())
+}
 
 /// The block size for a history limit: `clamp(limit / 3, 1, 20)`.
 pub fn block_for(limit: usize) -> usize {
@@ -94,7 +103,9 @@ pub fn build(
     limit: usize,
 ) -> Result<Vec<ModelMessage>, AssistantError> {
     let window = trim(stored, limit);
-    let decoded = close_dangling_tool_calls(conversation(&window)?);
+    let mut decoded = conversation(&window)?;
+    decoded.retain(|m| !is_blank(m));
+    let decoded = close_dangling_tool_calls(decoded);
     let mut out = Vec::with_capacity(decoded.len() + 1);
     if !system.is_empty() {
         out.push(ModelMessage::System(system.to_owned()));

@@ -65,12 +65,12 @@ mod turns;
 pub use error::AssistantError;
 pub use event::{Event, EventLog, EventSink, StopReason};
 pub use ids::SessionId;
-pub use limit::{HistoryLimit, Limit, StepLimit};
+pub use limit::{HistoryLimit, Limit, StepLimit, ToolCallLimit};
 pub use memory::MemoryStore;
 pub use message::{Message, NewMessage, Role};
 pub use runner::{
-    EMPTY_REPLY_NOTE, LABEL_MAX_CHARS, PERSIST_TIMEOUT, Runner, RunnerConfig, STEP_LIMIT_NOTE,
-    Turn, TurnConfig,
+    EMPTY_REPLY_NOTE, LABEL_MAX_CHARS, LOST_RESULT, PERSIST_TIMEOUT, READ_TIMEOUT, Runner,
+    RunnerConfig, STEP_LIMIT_NOTE, Turn, TurnConfig,
 };
 pub use store::{APPEND_ATTEMPTS, TranscriptStore};
 pub use turns::{Claim, TURN_QUEUE_WAIT, TurnRegistry, TurnSlot, Waiter};

@@ -19,6 +19,9 @@ pub type StepLimit = Limit<8>;
 /// Transcript messages replayed per model call (default 60).
 pub type HistoryLimit = Limit<60>;
 
+/// Tool calls run per model reply (default 16); the rest are answered without running.
+pub type ToolCallLimit = Limit<16>;
+
 impl<const DEFAULT: usize> Limit<DEFAULT> {
     /// The default bound.
     pub const DEFAULT: Self = Self::new(0);

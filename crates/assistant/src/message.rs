@@ -9,11 +9,13 @@
 //! | `tool` | `{"tool_call_id","name","result"}`; `result` is a string holding valid JSON |
 //!
 //! Tool-argument strings are stored exactly as the model emitted them except for the one
-//! repair ([`heal_arguments`]). [`decode`] turns a row into the model-facing
+//! repair ([`stored_arguments`]: trailing junk dropped, blank or non-JSON as `{}`, two
+//! payloads run together kept raw beside their error). Calls without a name are kept (the
+//! runner answered them with a failed result, and the replay must show both). [`decode`] turns a row into the model-facing
 //! [`freehire_llm::Message`]; a row that does not decode is an error, never skipped.
 
 use freehire_llm::{Cause, Message as ModelMessage, ToolCall};
-use freehire_tools::repair::heal_arguments;
+use freehire_tools::repair::stored_arguments;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -138,17 +140,16 @@ pub fn encode_user(text: &str) -> NewMessage {
     NewMessage { role: Role::User, content: to_json(&UserPayload { text: text.to_owned() }) }
 }
 
-/// An assistant message: calls without a name are skipped, arguments are healed.
+/// An assistant message; arguments are stored with [`stored_arguments`].
 pub fn encode_assistant(text: &str, calls: &[ToolCall]) -> NewMessage {
     let payload = AssistantPayload {
         text: text.to_owned(),
         tool_calls: calls
             .iter()
-            .filter(|c| !c.name.is_empty())
             .map(|c| StoredCall {
                 id: c.id.clone(),
                 name: c.name.clone(),
-                arguments: heal_arguments(&c.arguments),
+                arguments: stored_arguments(&c.arguments),
             })
             .collect(),
     };
@@ -180,11 +181,10 @@ pub fn decode_content(seq: i32, role: Role, content: &str) -> Result<ModelMessag
                 tool_calls: p
                     .tool_calls
                     .into_iter()
-                    .filter(|c| !c.name.is_empty())
                     .map(|c| ToolCall {
                         id: c.id,
                         name: c.name,
-                        arguments: heal_arguments(&c.arguments),
+                        arguments: stored_arguments(&c.arguments),
                     })
                     .collect(),
             }
@@ -226,7 +226,7 @@ mod tests {
             [ToolCall::new("c1", "echo", "{\"a\":1}</invoke>"), ToolCall::new("c2", "", "{}")];
         assert_eq!(
             encode_assistant("", &calls).content,
-            r#"{"tool_calls":[{"id":"c1","name":"echo","arguments":"{\"a\":1}"}]}"#
+            r#"{"tool_calls":[{"id":"c1","name":"echo","arguments":"{\"a\":1}"},{"id":"c2","name":"","arguments":"{}"}]}"#
         );
         assert_eq!(
             encode_tool_result("c1", "echo", r#"{"ok":true}"#).content,
@@ -243,7 +243,10 @@ mod tests {
         let concatenated = r#"{"text":"first"}{"text":"second"}"#;
         let m = encode_assistant("", &[ToolCall::new("c", "echo", concatenated)]);
         let v: serde_json::Value = serde_json::from_str(&m.content).unwrap();
-        assert_eq!(v["tool_calls"][0]["arguments"], r#"{"text":"first"}"#, "the one repair");
+        assert_eq!(v["tool_calls"][0]["arguments"], concatenated, "kept beside its error");
+        let m = encode_assistant("", &[ToolCall::new("c", "echo", "{\"a\":1}</invoke>")]);
+        let v: serde_json::Value = serde_json::from_str(&m.content).unwrap();
+        assert_eq!(v["tool_calls"][0]["arguments"], "{\"a\":1}", "the one repair");
     }
 
     #[test]

@@ -6,6 +6,12 @@
 //! the waiter, so Stop cannot be followed by the queued message starting. A slot is released
 //! when dropped, and only the slot that holds the session can release it. The registry is
 //! per process.
+//!
+//! The queue keeps its order: when the running slot is released while a (not cancelled)
+//! waiter exists, the slot passes straight to that waiter, under the same lock, so a claim
+//! arriving meanwhile finds the session busy and queues behind it (or is refused when
+//! someone already waits) instead of overtaking. A waiter that gives up after the hand-over
+//! releases the slot it was handed, which passes it on the same way.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -22,8 +28,10 @@ pub const TURN_QUEUE_WAIT: Duration = Duration::from_secs(60);
 struct Running {
     id: u64,
     cancel: CancellationToken,
-    /// Cancelled when the slot is released: waiters wait on it.
+    /// Cancelled when the slot is released or handed over: waiters wait on it.
     done: CancellationToken,
+    /// The waiter this slot was handed to, until it enters.
+    handed_to: Option<u64>,
 }
 
 struct Waiting {
@@ -89,7 +97,10 @@ impl TurnRegistry {
     fn start(&self, inner: &mut Inner, session: SessionId, cancel: CancellationToken) -> TurnSlot {
         inner.next_id += 1;
         let id = inner.next_id;
-        inner.running.insert(session, Running { id, cancel, done: CancellationToken::new() });
+        inner.running.insert(
+            session,
+            Running { id, cancel, done: CancellationToken::new(), handed_to: None },
+        );
         TurnSlot { registry: self.clone(), session, id }
     }
 
@@ -151,11 +162,30 @@ impl TurnRegistry {
 
     fn release(&self, session: SessionId, id: u64) {
         let mut inner = self.lock();
-        if inner.running.get(&session).is_some_and(|r| r.id == id)
-            && let Some(r) = inner.running.remove(&session)
-        {
-            r.done.cancel();
+        Self::release_locked(&mut inner, session, id);
+    }
+
+    /// Releases slot `id` of `session` if it still holds the session, handing it to the
+    /// waiter when there is one that was not cancelled.
+    fn release_locked(inner: &mut Inner, session: SessionId, id: u64) {
+        if !inner.running.get(&session).is_some_and(|r| r.id == id) {
+            return;
         }
+        let Some(old) = inner.running.remove(&session) else { return };
+        // A cancelled waiter is not handed anything (its `enter` fails anyway).
+        if let Some(w) = inner.waiting.remove(&session) {
+            if !w.cancel.is_cancelled() {
+                inner.next_id += 1;
+                let next = Running {
+                    id: inner.next_id,
+                    cancel: w.cancel,
+                    done: CancellationToken::new(),
+                    handed_to: Some(w.id),
+                };
+                inner.running.insert(session, next);
+            }
+        }
+        old.done.cancel();
     }
 }
 
@@ -186,7 +216,15 @@ impl Waiter {
             }
             let done = {
                 let mut inner = self.registry.lock();
-                match inner.running.get(&self.session) {
+                match inner.running.get_mut(&self.session) {
+                    Some(r) if r.handed_to == Some(self.id) => {
+                        r.handed_to = None;
+                        return Ok(TurnSlot {
+                            registry: self.registry.clone(),
+                            session: self.session,
+                            id: r.id,
+                        });
+                    }
                     Some(r) => r.done.clone(),
                     None => {
                         return Ok(self.registry.start(
@@ -218,6 +256,12 @@ impl Drop for Waiter {
         let mut inner = self.registry.lock();
         if inner.waiting.get(&self.session).is_some_and(|w| w.id == self.id) {
             inner.waiting.remove(&self.session);
+        }
+        // Handed the slot but never entered (gave up, cancelled): pass it on.
+        let handed =
+            inner.running.get(&self.session).filter(|r| r.handed_to == Some(self.id)).map(|r| r.id);
+        if let Some(id) = handed {
+            TurnRegistry::release_locked(&mut inner, self.session, id);
         }
     }
 }

@@ -19,6 +19,8 @@
 //!   the follow-up draft ([`followup_draft`], [`elapsed_wording`]); saved searches' [`Channel`] and
 //!   [`DigestFrequency`], [`NotificationKind`], and the ids [`ApplicationId`],
 //!   [`SavedSearchId`], [`SubscriptionId`], [`NotificationId`].
+//! - **Plans** ([`plan`], reference §13): tiers, metered features, the allowance policy and
+//!   its `PLAN_*` overrides, `decide`, standings and tailoring session ceilings.
 //! - **Boards**: [`Board`], [`NewBoard`], [`BoardHealth`] and the cooldown schedule.
 //! - **Slugs** (reference §3.12): [`slugify`], [`company_slug`], [`company_key`], [`job_slug`].
 //!
@@ -30,6 +32,7 @@ mod error;
 mod followup;
 mod ids;
 mod job;
+pub mod plan;
 mod provider;
 mod slug;
 mod structured;

@@ -18,15 +18,18 @@ pub enum LlmError {
     /// The request could not be sent or the connection failed before a response.
     #[error("llm: request failed")]
     Transport(#[source] Cause),
-    /// The call's own deadline passed.
+    /// The call's own (total) deadline passed.
     #[error("llm: no answer within {0:?}")]
     Timeout(Duration),
+    /// A streamed answer stopped arriving: no chunk for this long after the previous one.
+    #[error("llm: the answer stalled: no data for {0:?}")]
+    Idle(Duration),
     /// HTTP 429 from the provider or gateway.
     #[error("llm: rate limited (HTTP 429): {message}")]
     RateLimited {
         /// The provider's message.
         message: String,
-        /// The `Retry-After` delay, when given in seconds.
+        /// The `Retry-After` delay, when given (in seconds or as an HTTP date).
         retry_after: Option<Duration>,
     },
     /// Any other non-success HTTP status.

@@ -129,3 +129,22 @@ impl Choice {
         self
     }
 }
+
+/// Gives every call without an id a unique one, `call_<n>` (`n` from 1, skipping ids the
+/// calls already use); calls with an id keep it.
+pub(crate) fn fill_ids(calls: &mut [ToolCall]) {
+    let mut n = 0usize;
+    for i in 0..calls.len() {
+        if !calls[i].id.is_empty() {
+            continue;
+        }
+        let id = loop {
+            n += 1;
+            let candidate = format!("call_{n}");
+            if !calls.iter().any(|c| c.id == candidate) {
+                break candidate;
+            }
+        };
+        calls[i].id = id;
+    }
+}

@@ -8,6 +8,11 @@
 //! - [`List`]: a list (of text values or of row ids) bound as one parameter. SQLite gets JSON text
 //!   (read with `json_each`, stored as the JSON array columns); PostgreSQL an array (`text[]`,
 //!   `bigint[]`, read with `= ANY` / `UNNEST`).
+//! - [`Uid`]: a UUID. SQLite stores its hyphenated lower-case text (so text order is the
+//!   UUID's byte order), PostgreSQL `uuid`.
+//! - [`JsonText`] and [`RawJson`]: JSON text written and read as it is, without a parse
+//!   (SQLite text, PostgreSQL `jsonb`: what the server keeps is its own normal form, read back
+//!   as text).
 //! - [`StoredList`] and [`StoredJson`]: list and JSON columns as read. Decoding keeps the raw
 //!   value and parses it later, so a stored value that no longer parses is
 //!   [`StoreError::Corrupt`] naming its column, not a driver error.
@@ -134,6 +139,121 @@ where
 {
     fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
         Encode::<Postgres>::encode_by_ref(&self.0, buf)
+    }
+}
+
+/// A UUID as the store keeps it (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Uid(pub uuid::Uuid);
+
+impl Type<Sqlite> for Uid {
+    fn type_info() -> SqliteTypeInfo {
+        <String as Type<Sqlite>>::type_info()
+    }
+}
+
+impl<'q> Encode<'q, Sqlite> for Uid {
+    fn encode_by_ref(
+        &self,
+        args: &mut Vec<SqliteArgumentValue<'q>>,
+    ) -> Result<IsNull, BoxDynError> {
+        Encode::<Sqlite>::encode(self.0.hyphenated().to_string(), args)
+    }
+}
+
+impl<'r> Decode<'r, Sqlite> for Uid {
+    fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+        Ok(Self(uuid::Uuid::parse_str(<&str as Decode<Sqlite>>::decode(value)?)?))
+    }
+}
+
+impl Type<Postgres> for Uid {
+    fn type_info() -> PgTypeInfo {
+        <uuid::Uuid as Type<Postgres>>::type_info()
+    }
+}
+
+impl Encode<'_, Postgres> for Uid {
+    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        Encode::<Postgres>::encode_by_ref(&self.0, buf)
+    }
+}
+
+impl<'r> Decode<'r, Postgres> for Uid {
+    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
+        Ok(Self(<uuid::Uuid as Decode<Postgres>>::decode(value)?))
+    }
+}
+
+/// JSON text bound as it is: text on SQLite, `jsonb` on PostgreSQL (sent in the binary
+/// format, version 1 followed by the text, which the server parses).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JsonText<'a>(pub &'a str);
+
+impl Type<Sqlite> for JsonText<'_> {
+    fn type_info() -> SqliteTypeInfo {
+        <String as Type<Sqlite>>::type_info()
+    }
+}
+
+impl<'q> Encode<'q, Sqlite> for JsonText<'_> {
+    fn encode_by_ref(
+        &self,
+        args: &mut Vec<SqliteArgumentValue<'q>>,
+    ) -> Result<IsNull, BoxDynError> {
+        Encode::<Sqlite>::encode(self.0.to_owned(), args)
+    }
+}
+
+impl Type<Postgres> for JsonText<'_> {
+    fn type_info() -> PgTypeInfo {
+        <sqlx::types::Json<()> as Type<Postgres>>::type_info()
+    }
+}
+
+impl Encode<'_, Postgres> for JsonText<'_> {
+    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        // The jsonb binary format: a version byte, then the text.
+        buf.push(1);
+        buf.extend_from_slice(self.0.as_bytes());
+        Ok(IsNull::No)
+    }
+}
+
+/// A JSON column read as its text, unparsed: the stored text on SQLite, the server's text
+/// form of the `jsonb` value on PostgreSQL.
+#[derive(Debug)]
+pub(crate) struct RawJson(pub String);
+
+impl Type<Sqlite> for RawJson {
+    fn type_info() -> SqliteTypeInfo {
+        <String as Type<Sqlite>>::type_info()
+    }
+}
+
+impl<'r> Decode<'r, Sqlite> for RawJson {
+    fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+        Ok(Self(<String as Decode<Sqlite>>::decode(value)?))
+    }
+}
+
+impl Type<Postgres> for RawJson {
+    fn type_info() -> PgTypeInfo {
+        <sqlx::types::Json<()> as Type<Postgres>>::type_info()
+    }
+
+    fn compatible(ty: &PgTypeInfo) -> bool {
+        <sqlx::types::Json<()> as Type<Postgres>>::compatible(ty)
+    }
+}
+
+impl<'r> Decode<'r, Postgres> for RawJson {
+    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
+        let raw =
+            <sqlx::types::Json<Box<serde_json::value::RawValue>> as Decode<Postgres>>::decode(
+                value,
+            )?;
+        Ok(Self(raw.0.get().to_owned()))
     }
 }
 

@@ -42,11 +42,22 @@
 //! rows in the same transaction under the job's row lock, `applied_count` and `view_count` move
 //! once per user, and an application outlives its posting (`job_id` nulled, company, role and
 //! the snapshot of the posting kept).
+//!
+//! Assistant sessions and transcripts ([`AssistantRepo`], migration 0010, the shapes and the
+//! runner's [`Transcripts`] beside [`AssistantSession`]) live in `assistant_sessions` and
+//! `assistant_messages`: owner-scoped like every user's data, a message's `seq` computed by
+//! its insert (a collision is [`StoreError::Conflict`] on `seq`), content kept as JSON text.
+//! [`TurnLeaseRepo`] keeps one running turn per session across API processes in
+//! `assistant_turn_leases`.
+//!
+//! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
+//! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
 
 #[macro_use]
 mod sql;
 
 mod accounts;
+mod assistant;
 mod bind;
 mod companies;
 mod error;
@@ -54,6 +65,7 @@ mod health;
 mod model;
 mod notify;
 mod plan;
+pub mod plans;
 mod ports;
 mod postgres;
 mod rows;
@@ -71,6 +83,7 @@ pub use accounts::{
     CodeOutcome, Credentials, KeyHolder, NewApiKey, NewEmailCode, NewUser, ProfilePatch, Redeem,
     Sessions, UserList,
 };
+pub use assistant::{AssistantSession, NewSession, RAIL_PRESETS, SESSION_PRESETS, Transcripts};
 pub use error::{Result, StoreError};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
@@ -83,9 +96,11 @@ pub use notify::{
     DigestSettings, DigestTitle, DueDelivery, DueReminder, NewDelivery, NewNotification, NewNudge,
     NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
 };
+pub use plans::StoredKey;
 pub use ports::{
-    AccountRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo, NotifyRepo,
-    OutboxRepo, SavedSearchRepo, ScheduleRepo, Store, TrackingRepo,
+    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo,
+    LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo, ScheduleRepo, Store,
+    TrackingRepo, TurnLeaseRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{

@@ -9,12 +9,16 @@ use freehire_domain::{
     NotificationId, Provider, PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
 };
 
+use freehire_assistant::{Message, NewMessage, SessionId};
+use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
+
 use crate::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder, ClaimOptions,
     CodeOutcome, Company, CompanyFilter, CompanyList, Credentials, DerivedUpdate, JobKey, JobList,
     KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
     Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
-    Sessions, UnseenScope, Upserted, UserList,
+    Sessions, StoredKey, UnseenScope, Upserted, UserList,
+    assistant::{AssistantSession, NewSession},
     notify::{
         DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
         DueDelivery, DueReminder, NewNotification, NewNudge, NotificationRecord, NudgeCandidate,
@@ -29,6 +33,78 @@ use crate::{
         Track, TrackChange, TrackedDetail, TrackingFilter,
     },
 };
+
+/// Plans and quotas (reference §13.4): per-user, per-feature, per-UTC-day counters and the
+/// ledger of charges by reference. See [`plans`](crate::plans) for the invariants.
+#[async_trait]
+pub trait PlanRepo: Send + Sync {
+    /// Decides and, when allowed, charges one use of `feature` under `reference`, in one
+    /// transaction holding the day's counter: a reference already charged (on any day) costs
+    /// nothing; the tier is read from the account's `pro_until` / `ultra_until` (an account
+    /// that does not exist is free). A refusal is `Ok` with `allowed == false` and nothing
+    /// written.
+    async fn consume(
+        &self,
+        user: UserId,
+        feature: Feature,
+        reference: &str,
+        policy: &PlanPolicy,
+        now: DateTime<Utc>,
+    ) -> Result<Decision>;
+
+    /// Voids `reference`'s standing charge (the ledger row is restamped `release` and kept)
+    /// and takes it off the day it was counted on, never below 0. Whether a charge was
+    /// voided: releasing twice, or a reference never charged, is a no-op.
+    async fn release(
+        &self,
+        user: UserId,
+        feature: Feature,
+        reference: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
+    /// What `user` has of `feature` today.
+    async fn standing(
+        &self,
+        user: UserId,
+        feature: Feature,
+        policy: &PlanPolicy,
+        now: DateTime<Utc>,
+    ) -> Result<Standing>;
+
+    /// The standing of every reported feature ([`Feature::REPORTED`]), untouched ones
+    /// included, in that order.
+    async fn usage(
+        &self,
+        user: UserId,
+        policy: &PlanPolicy,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Standing>>;
+
+    /// The references of `user`'s standing charges of `feature` that start with `prefix`
+    /// (a tailoring session's ceilings), in text order.
+    async fn consumption_refs(
+        &self,
+        user: UserId,
+        feature: Feature,
+        prefix: &str,
+    ) -> Result<Vec<String>>;
+}
+
+/// A user's gateway virtual key (reference §14.2), in `users.llm_key` / `llm_key_id`.
+#[async_trait]
+pub trait LlmKeyRepo: Send + Sync {
+    /// The stored key; `None` when none is stored or the account does not exist.
+    async fn llm_key(&self, user: UserId) -> Result<Option<StoredKey>>;
+
+    /// Stores `key` only where no key is stored, and returns the key stored afterwards:
+    /// `key` itself when this claim won, the winner's when another claim got there first,
+    /// `None` when the account does not exist.
+    async fn claim_llm_key(&self, user: UserId, key: &StoredKey) -> Result<Option<StoredKey>>;
+
+    /// Clears the stored key only where its secret is `secret`; whether it did.
+    async fn clear_llm_key(&self, user: UserId, secret: &str) -> Result<bool>;
+}
 
 /// The job catalogue.
 #[async_trait]
@@ -72,6 +148,10 @@ pub trait JobRepo: Send + Sync {
 
     /// The jobs with these ids (open or closed; unknown ids are skipped), by id.
     async fn jobs_by_ids(&self, ids: &[JobId]) -> Result<Vec<Job>>;
+
+    /// The jobs at these public slugs (open or closed; unknown slugs are skipped), in one
+    /// statement, by id.
+    async fn jobs_by_slugs(&self, slugs: &[PublicSlug]) -> Result<Vec<Job>>;
 
     /// The open jobs marked as duplicates of any of `canonicals` (their role clusters, for the
     /// cluster geography of the canonical's search document), by id.
@@ -776,6 +856,129 @@ pub trait TrackingRepo: Send + Sync {
     ) -> Result<Imported>;
 }
 
+/// The assistant's sessions and transcripts (reference §2.3, §16.1–§16.2).
+///
+/// Every method that takes an owner puts it in the `WHERE` clause: another user's session is
+/// `None`/`false`/not written, exactly like one that does not exist. The turn runner reaches
+/// the transcript through [`Transcripts`](crate::Transcripts), which maps these onto the
+/// assistant crate's `TranscriptStore`.
+#[async_trait]
+pub trait AssistantRepo: Send + Sync {
+    /// Creates a session with a random id, `created_at = updated_at = now`. A preset outside
+    /// [`SESSION_PRESETS`](crate::SESSION_PRESETS) is refused by the database (an error,
+    /// nothing written); an empty label is none.
+    async fn create_session(
+        &self,
+        new: NewSession<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<AssistantSession>;
+
+    /// One of the owner's sessions.
+    async fn assistant_session(
+        &self,
+        id: SessionId,
+        owner: UserId,
+    ) -> Result<Option<AssistantSession>>;
+
+    /// The rail: the owner's sessions of presets chat, profile, interview and debrief (never
+    /// tailor or browse), by `updated_at` then id, newest first.
+    async fn chat_sessions(&self, owner: UserId) -> Result<Vec<AssistantSession>>;
+
+    /// Deletes one of the owner's sessions with its messages; `false` when the owner has no
+    /// such session.
+    async fn delete_session(&self, id: SessionId, owner: UserId) -> Result<bool>;
+
+    /// Sets the label of one of the owner's sessions while it has none (an empty label
+    /// writes nothing); anyone else's session is left alone.
+    async fn set_session_label(&self, id: SessionId, owner: UserId, label: &str) -> Result<()>;
+
+    /// Sets `updated_at = now` on one of the owner's sessions; `false` when it is not theirs.
+    async fn touch_session(&self, id: SessionId, owner: UserId, now: DateTime<Utc>)
+    -> Result<bool>;
+
+    /// How many `user` messages the session holds (the turns it had, for metering).
+    async fn count_user_turns(&self, id: SessionId) -> Result<i64>;
+
+    /// Inserts the next message of one of the owner's sessions, its `seq` computed by the
+    /// insert (`coalesce(max(seq), 0) + 1`), and returns it as stored. `None` (nothing
+    /// written) when the session is not the owner's;
+    /// [`StoreError::Conflict`](crate::StoreError::Conflict) on `seq` when a concurrent
+    /// writer took that number first.
+    async fn insert_message(
+        &self,
+        id: SessionId,
+        owner: UserId,
+        msg: &NewMessage,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Message>>;
+
+    /// The messages of one of the owner's sessions, ascending by `seq`: all of them, or the
+    /// newest `newest`. `None` when the session is not the owner's.
+    async fn session_messages(
+        &self,
+        id: SessionId,
+        owner: UserId,
+        newest: Option<u32>,
+    ) -> Result<Option<Vec<Message>>>;
+}
+
+/// Turn leases (issue 15, item 3): one running turn per session and at most one waiting,
+/// shared by every API process on the database, and a cancel any process can send.
+///
+/// A session's row holds the running lease (`holder` until its expiry), the one queue place
+/// (`waiter` until its expiry) and the cancel generation. A holder or waiter is a random id
+/// its process made for one claim. Leases run out unless renewed, so a killed process's are
+/// taken over once they expire. A new holder never overtakes a live waiter: the lease is
+/// taken only when the queue place is empty, expired or the taker's own (and taking it leaves
+/// the queue). A cancel moves the generation; the holder and the waiter compare it with the
+/// one they started with and stop when it moved. Times are the callers' (`now`, `until`).
+#[async_trait]
+pub trait TurnLeaseRepo: Send + Sync {
+    /// Takes the running lease for `holder` until `until` when it is free, expired at `now`
+    /// or already `holder`'s, and no other live waiter holds the queue place. The cancel
+    /// generation at that moment; `None` when the session is busy.
+    async fn acquire_turn_lease(
+        &self,
+        session: SessionId,
+        holder: uuid::Uuid,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<i64>>;
+
+    /// Extends `holder`'s lease to `until`; the cancel generation, `None` when `holder` no
+    /// longer holds it (it expired and was taken over, or was released).
+    async fn renew_turn_lease(
+        &self,
+        session: SessionId,
+        holder: uuid::Uuid,
+        until: DateTime<Utc>,
+    ) -> Result<Option<i64>>;
+
+    /// Gives `holder`'s lease back; `false` when it did not hold it.
+    async fn release_turn_lease(&self, session: SessionId, holder: uuid::Uuid) -> Result<bool>;
+
+    /// Takes or extends the queue place for `waiter` until `until` when it is empty, expired
+    /// at `now` or already `waiter`'s. The cancel generation; `None` when another waiter has
+    /// it (or the session has no lease row: nothing ever ran).
+    async fn queue_for_turn(
+        &self,
+        session: SessionId,
+        waiter: uuid::Uuid,
+        until: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<i64>>;
+
+    /// Gives `waiter`'s queue place back; `false` when it did not have it.
+    async fn leave_turn_queue(&self, session: SessionId, waiter: uuid::Uuid) -> Result<bool>;
+
+    /// Moves the session's cancel generation (stopping its running turn and its waiter
+    /// wherever they run); whether a live holder was there at `now`.
+    async fn cancel_turn(&self, session: SessionId, now: DateTime<Utc>) -> Result<bool>;
+
+    /// The session's cancel generation; `None` when it has no lease row.
+    async fn turn_cancel_generation(&self, session: SessionId) -> Result<Option<i64>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -790,6 +993,10 @@ pub trait Store:
     + NotifyRepo
     + SavedSearchRepo
     + TrackingRepo
+    + AssistantRepo
+    + TurnLeaseRepo
+    + PlanRepo
+    + LlmKeyRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

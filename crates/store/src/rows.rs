@@ -18,7 +18,9 @@ use crate::{
 };
 
 pub(crate) mod accounts;
+pub(crate) mod assistant;
 pub(crate) mod notify;
+pub(crate) mod plans;
 pub(crate) mod saved_searches;
 pub(crate) mod tracking;
 

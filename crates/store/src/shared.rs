@@ -10,7 +10,9 @@
 //! [`accounts`], under their own bounds.
 
 mod accounts;
+pub(crate) mod assistant;
 mod notify;
+mod plans;
 mod saved_searches;
 pub(crate) mod tracking;
 

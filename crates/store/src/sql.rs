@@ -308,6 +308,8 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
      FROM ingest_run_state WHERE provider = $1 AND claimed_at IS NOT NULL AND claimed_by IS NOT NULL";
 
 pub(crate) mod accounts;
+pub(crate) mod assistant;
 pub(crate) mod notify;
+pub(crate) mod plans;
 pub(crate) mod saved_searches;
 pub(crate) mod tracking;

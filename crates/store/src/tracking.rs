@@ -22,11 +22,14 @@ pub enum TrackingFilter {
     Applied,
     /// The board: applications with a stage.
     Board,
+    /// Dismissed ones.
+    Dismissed,
 }
 
 impl TrackingFilter {
     /// Every filter, in wire order.
-    pub const ALL: [Self; 5] = [Self::All, Self::Viewed, Self::Saved, Self::Applied, Self::Board];
+    pub const ALL: [Self; 6] =
+        [Self::All, Self::Viewed, Self::Saved, Self::Applied, Self::Board, Self::Dismissed];
 
     /// The wire value (also what the list statement compares).
     pub const fn as_str(self) -> &'static str {
@@ -36,6 +39,7 @@ impl TrackingFilter {
             Self::Saved => "saved",
             Self::Applied => "applied",
             Self::Board => "board",
+            Self::Dismissed => "dismissed",
         }
     }
 
@@ -212,6 +216,9 @@ pub struct ApplyOptions {
     pub explicit_date: bool,
     /// The CV sent.
     pub cv_id: Option<i64>,
+    /// Who recorded the application (`user` on the routes and pages, `assistant` through
+    /// the assistant's `apply_job`): the source of its `applied` event.
+    pub source: EventSource,
 }
 
 /// A change to an application: `None` leaves a field as it is.

@@ -35,6 +35,12 @@ enum Seg {
 fn decode<T: DeserializeOwned>(args: &str, schema: Option<&Value>) -> Result<T, ToolError> {
     let trimmed = args.trim();
     let text = if trimmed.is_empty() || trimmed == "null" { "{}" } else { trimmed };
+    if crate::repair::not_json(text) {
+        return Err(invalid(format!(
+            "the arguments are not JSON (got {:?}); send one JSON object",
+            preview(text)
+        )));
+    }
     if !text.starts_with('{') {
         return Err(invalid(format!("expected a JSON object, got {}", preview(text))));
     }
@@ -270,5 +276,10 @@ mod tests {
         assert!(err::<Echo>(r#"["text"]"#).contains("expected a JSON object"));
         assert!(err::<Echo>("42").contains("expected a JSON object"));
         assert!(err::<Echo>("{\"text\":").contains("invalid arguments"));
+        let e = err::<Echo>("find rust jobs");
+        assert_eq!(
+            e,
+            "invalid arguments: the arguments are not JSON (got \"find rust jobs\"); send one JSON object"
+        );
     }
 }

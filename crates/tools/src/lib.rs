@@ -12,21 +12,26 @@
 //!   earlier one in place), lists [`Registry::definitions`] as the model port's
 //!   [`ToolSpec`](freehire_llm::ToolSpec)s (the one definition type; it serialises in the
 //!   OpenAI `tools` shape), narrows to a named [`Registry::subset`], and
-//!   [`Registry::call`]s a tool by name. `call` **never fails**: an unknown tool, bad
-//!   arguments, a tool error, a panic or an unserialisable result all become a
-//!   [`CallResult`] whose content is `{"error": "..."}` and whose `failed` flag is set
+//!   [`Registry::call`]s a tool by name. `call` **never fails**: an unknown tool (or a call
+//!   without a name), bad arguments, a tool error, a panic, an unserialisable result, a call
+//!   that outlives its deadline ([`Registry::with_call_timeout`], default
+//!   [`DEFAULT_CALL_TIMEOUT`] = 30 s) or one whose [`CallContext`] token is cancelled all
+//!   become a [`CallResult`] whose content is `{"error": "..."}` and whose `failed` flag is set
 //!   ([`panic_message`] reads a caught panic, here and in the assistant's runner). The
 //!   messages name the bad value and the allowed ones, because the error text is the model's
 //!   only way to correct itself within the turn.
 //! - [`decode_args`] is the strict argument decoder every typed tool uses: empty means `{}`,
-//!   `null` means no fields, unknown fields are rejected by name (keys are case-sensitive), a
+//!   `null` means no fields, text that is not JSON fails saying so, unknown fields are rejected by name (keys are case-sensitive), a
 //!   type mismatch names the field, and anything after the first JSON value is rejected with
 //!   "expected a single JSON object".
 //! - Successful results are capped at [`Registry::max_result_bytes`] bytes: a longer payload
 //!   becomes the truncation envelope `{truncated, note, partial}` with `partial` cut on a
-//!   character boundary. Error envelopes are never capped.
+//!   character boundary so that the whole envelope fits the cap. Error envelopes are never
+//!   capped.
 //! - [`repair`] holds the one argument repair the assistant applies (trailing junk after the
-//!   first JSON value) and the concatenation check that keeps two payloads from being run as one.
+//!   first JSON value), the concatenation check that keeps two payloads from being run as one,
+//!   and the rules for what a tool runs with and what is stored (arguments that are not JSON
+//!   at all fail instead of running as `{}`).
 //!
 //! Deliberately absent: any tool implementation, storage, HTTP, and the model client (the
 //! llm crate is a dependency for its [`ToolSpec`](freehire_llm::ToolSpec) only).
@@ -42,6 +47,6 @@ mod tool;
 pub use decode::{decode_args, decode_args_with_schema};
 pub use error::ToolError;
 pub use panic::panic_message;
-pub use registry::{CallResult, Registry};
+pub use registry::{CallResult, DEFAULT_CALL_TIMEOUT, Registry};
 pub use schema::{NoArgs, schema_for, strict_schema};
 pub use tool::{CallContext, FnTool, Owner, Tool, from_fn};

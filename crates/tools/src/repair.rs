@@ -1,9 +1,25 @@
-//! The one repair applied to a model's tool-argument string (reference §3.3).
+//! The one repair applied to a model's tool-argument string (reference §3.3), and what the
+//! runner runs a tool with.
 //!
 //! Some providers append junk after the arguments (a stray `</invoke>`); [`heal_arguments`]
 //! keeps the first JSON value and drops the rest. Two whole payloads run together are a
 //! different case: [`looks_concatenated`] spots them so the runner can pass them raw and let
 //! strict decoding fail loudly, instead of silently running on only the first.
+//!
+//! The rules, for a raw argument string from the model:
+//!
+//! | raw | run with ([`arguments_for_run`]) | stored and replayed ([`stored_arguments`]) |
+//! |---|---|---|
+//! | blank | `{}` | `{}` |
+//! | valid JSON | itself | itself, byte for byte |
+//! | one JSON value, then junk | the value | the value |
+//! | two JSON payloads run together | raw: decoding fails, "expected a single JSON object" | raw, as the model sent it |
+//! | no JSON value at all | raw: decoding fails, "the arguments are not JSON" | `{}` |
+//!
+//! A refused call is stored beside its error so the replay explains itself: concatenated
+//! arguments as the model sent them (the error names the second payload), arguments that are
+//! not JSON as `{}` (providers and gateways that parse replayed arguments refuse anything but
+//! JSON there; the error quotes what the model sent).
 
 use serde_json::Value;
 
@@ -61,9 +77,23 @@ pub fn looks_concatenated(args: &str) -> bool {
     }
 }
 
-/// The arguments a tool is run with: the raw string when it looks concatenated (so strict
-/// decoding refuses it), the healed string otherwise.
+/// True when `args` is not blank and holds no JSON value at all (not itself JSON, and no
+/// object or array decodes from its first `{` or `[`).
+pub fn not_json(args: &str) -> bool {
+    let trimmed = args.trim();
+    !trimmed.is_empty() && !is_json(trimmed) && first_json_value(trimmed).is_none()
+}
+
+/// The arguments a tool is run with: the raw string when it looks concatenated or holds no
+/// JSON at all (so strict decoding refuses it, saying why), the healed string otherwise.
 pub fn arguments_for_run(raw: &str) -> String {
+    if looks_concatenated(raw) || not_json(raw) { raw.to_owned() } else { heal_arguments(raw) }
+}
+
+/// The argument string stored in the transcript and replayed to the model: the raw string
+/// when it looks concatenated (the replayed call then matches its "expected a single JSON
+/// object" error), the healed string otherwise. Idempotent.
+pub fn stored_arguments(raw: &str) -> String {
     if looks_concatenated(raw) { raw.to_owned() } else { heal_arguments(raw) }
 }
 
@@ -116,6 +146,23 @@ mod tests {
             "{\"text\":\"first\"}{\"text\":\"second\"}"
         );
         assert_eq!(arguments_for_run("{\"a\":1}</invoke>"), "{\"a\":1}");
+    }
+
+    #[test]
+    fn arguments_that_are_not_json_are_run_raw_and_stored_as_nothing() {
+        for raw in ["search rust jobs", "query=rust", "{oops"] {
+            assert!(not_json(raw), "{raw}");
+            assert_eq!(arguments_for_run(raw), raw);
+            assert_eq!(stored_arguments(raw), "{}");
+        }
+        for raw in ["", "  ", "{}", "{\"a\":1} junk", "[1]"] {
+            assert!(!not_json(raw), "{raw}");
+        }
+        assert_eq!(arguments_for_run(" "), "{}");
+        let two = "{\"text\":\"first\"}{\"text\":\"second\"}";
+        assert_eq!(stored_arguments(two), two);
+        assert_eq!(stored_arguments(&stored_arguments(two)), two);
+        assert_eq!(stored_arguments("{\"a\":1}</invoke>"), "{\"a\":1}");
     }
 
     #[test]

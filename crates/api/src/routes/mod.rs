@@ -1,6 +1,7 @@
 //! Route handlers, one file per resource, and [`api`], the one place they are mounted.
 
 pub mod applications;
+pub mod assistant;
 pub mod auth;
 pub mod companies;
 pub mod health;
@@ -78,7 +79,16 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(notifications::list))
         .routes(routes!(notifications::jobs))
         .routes(routes!(notifications::settings))
-        .routes(routes!(notifications::put_settings));
+        .routes(routes!(notifications::put_settings))
+        .routes(routes!(assistant::create))
+        .routes(routes!(assistant::list))
+        .routes(routes!(assistant::show))
+        .routes(routes!(assistant::delete))
+        .routes(routes!(assistant::message))
+        .routes(routes!(assistant::retry))
+        .routes(routes!(assistant::opening))
+        .routes(routes!(assistant::cancel))
+        .routes(routes!(assistant::usage));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .nest("/api/v1", v1)

@@ -63,7 +63,7 @@ impl<S: Send + Sync> FromRequestParts<S> for TrackingQuery {
                         ApiError::bad_param(
                             "filter",
                             &value,
-                            "allowed values are all, viewed, saved, applied, board",
+                            "allowed values are all, viewed, saved, applied, board, dismissed",
                         )
                     })?;
                 }

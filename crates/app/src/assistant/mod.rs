@@ -12,6 +12,13 @@
 //! session, in the preset's order, and the preset's step cap. Unknown presets are `chat`
 //! ([`normalize_preset`]).
 //!
+//! [`compose_session`] is what a session's turns run with: the registry of the tools built for
+//! it ([`tools::registry_for`]: the catalogue of [`tools`], bound to the session's owner, job
+//! and CV) and the system prompt naming only those tools ([`session_prompt`]).
+//!
+//! [`model`] configures the model ([`AssistantModel`]: `LLM_*`, per-user gateway keys) and
+//! the spend tags of a turn ([`spend_tags`]).
+//!
 //! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
 //! waiting.
 //!
@@ -22,22 +29,30 @@
 //! (60,000), enough for a page of search hits while keeping one result from crowding the
 //! context window.
 
+pub mod model;
 mod preset;
 mod prompt;
+pub mod service;
+pub mod tools;
 pub mod turns;
+
+pub use freehire_assistant::{Event, SessionId, StopReason};
 
 use freehire_assistant::StepLimit;
 use freehire_domain::UserId;
 use freehire_tools::Registry;
 
+pub use model::{AssistantModel, MODEL_VARIABLES, spend_tags};
 pub use preset::{
     BANK_TOOLS, BROWSE_TOOLS, CV_TOOLS, DISCOVERY_TOOLS, INTERVIEW_TOOLS, MAIL_TOOLS, Preset,
     SCREENING_TOOLS, TRACKING_TOOLS, all_tool_names, normalize_preset,
 };
 pub use prompt::{
     BROWSE_PROMPT, CHAT_PROMPT, DEBRIEF_PROMPT, INTERVIEW_PROMPT, MAIL_PROMPT, PROFILE_PROMPT,
-    TAILOR_PROMPT, base_prompt, language_directive, language_name, system_prompt,
+    TAILOR_PROMPT, base_prompt, language_directive, language_name, only_registered, session_prompt,
+    system_prompt,
 };
+pub use tools::{Binding, ToolDeps, registry_for};
 
 /// Step cap of interactive tailor turns and their retries (reference §6.2).
 pub const TAILOR_MAX_STEPS: StepLimit = StepLimit::new(16);
@@ -72,4 +87,13 @@ pub fn compose(preset: &str, language: &str, catalogue: &Registry<UserId>) -> Co
             .with_max_result_bytes(ASSISTANT_RESULT_CAP),
         max_steps: preset.max_steps(),
     }
+}
+
+/// What one turn of the session runs with: [`registry_for`], the system prompt for the preset
+/// and the account `language` naming only the tools that registry holds ([`session_prompt`]),
+/// and the preset's step cap.
+pub fn compose_session(deps: &ToolDeps, binding: &Binding, language: &str) -> Composed {
+    let registry = registry_for(deps, binding);
+    let system = session_prompt(binding.preset, &registry.names(), language);
+    Composed { preset: binding.preset, system, registry, max_steps: binding.preset.max_steps() }
 }

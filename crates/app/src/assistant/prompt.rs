@@ -7,8 +7,20 @@
 //! The texts live in `src/assistant/prompts/*.md`. They are our own wording of the reference's rules;
 //! the tests pin every phrase the rules depend on and check that a prompt names only tools
 //! its preset registers.
+//!
+//! [`system_prompt`] is the full prompt of a fully equipped preset. What a session actually
+//! runs with is [`session_prompt`]: the prompt for the tools its registry holds. A preset whose
+//! own tools are not registered (tailor without the CV tools, interview and debrief without
+//! `interview_context`, profile without the experience bank) takes the chat prompt, as its
+//! registry is the chat-style set; the mail and browse sections are appended only when their
+//! tools are registered; and every line that names, in backticks, a tool the registry lacks
+//! (a bank sentence in the interview prompt) is left out. Every prompt ends with its
+//! `LANGUAGE` directive.
 
-use super::{Preset, normalize_preset};
+use super::{
+    BANK_TOOLS, BROWSE_TOOLS, CV_TOOLS, INTERVIEW_TOOLS, MAIL_TOOLS, Preset, all_tool_names,
+    normalize_preset,
+};
 
 /// The general assistant.
 pub const CHAT_PROMPT: &str = include_str!("prompts/chat.md");
@@ -69,5 +81,38 @@ pub fn system_prompt(preset: &str, language: &str) -> String {
     let preset = normalize_preset(preset);
     let mut prompt = base_prompt(preset);
     prompt.push_str(&language_directive(preset, language));
+    prompt
+}
+
+/// `text` without the lines that name, in backticks, a tool of the catalogue that `registered`
+/// lacks.
+pub fn only_registered(text: &str, registered: &[&str]) -> String {
+    let every = all_tool_names();
+    let missing = |line: &str| {
+        line.split('`').skip(1).step_by(2).any(|w| every.contains(&w) && !registered.contains(&w))
+    };
+    let kept: Vec<&str> = text.lines().filter(|line| !missing(line)).collect();
+    kept.join("\n").trim_end().to_owned()
+}
+
+/// The system prompt of a session of `preset` whose registry holds the tools `registered`,
+/// for a profile `language` (see the module docs): it names only registered tools.
+pub fn session_prompt(preset: Preset, registered: &[&str], language: &str) -> String {
+    let has = |group: &[&str]| group.iter().any(|t| registered.contains(t));
+    let (base, shown_as) = match preset {
+        Preset::Tailor if has(CV_TOOLS) => (TAILOR_PROMPT, Preset::Tailor),
+        Preset::Profile if has(BANK_TOOLS) => (PROFILE_PROMPT, Preset::Profile),
+        Preset::Interview if has(INTERVIEW_TOOLS) => (INTERVIEW_PROMPT, Preset::Interview),
+        Preset::Debrief if has(INTERVIEW_TOOLS) => (DEBRIEF_PROMPT, Preset::Debrief),
+        _ => (CHAT_PROMPT, Preset::Chat),
+    };
+    let mut prompt = only_registered(base, registered);
+    for (section, group) in [(MAIL_PROMPT, MAIL_TOOLS), (BROWSE_PROMPT, BROWSE_TOOLS)] {
+        if has(group) {
+            prompt.push_str("\n\n");
+            prompt.push_str(only_registered(section, registered).trim_start());
+        }
+    }
+    prompt.push_str(&language_directive(shown_as, language));
     prompt
 }

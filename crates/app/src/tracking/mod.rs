@@ -23,8 +23,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use freehire_domain::{
-    ApplicationId, FollowupDraft, PublicSlug, Silence, Stage, StageGroup, UserId, check_applied_on,
-    silence,
+    ApplicationId, EventSource, FollowupDraft, PublicSlug, Silence, Stage, StageGroup, UserId,
+    check_applied_on, silence,
 };
 pub use freehire_store::{Application, Card, SlugSet, Track, TrackedEvent, TrackingFilter};
 use freehire_store::{ApplyOptions, Store, TrackChange};
@@ -266,6 +266,19 @@ impl Tracking {
         input: ApplyInput,
         now: DateTime<Utc>,
     ) -> Result<TrackState, TrackingError> {
+        self.apply_from(owner, slug, input, EventSource::User, now).await
+    }
+
+    /// [`Tracking::apply`] recorded through `source` (the assistant's `apply_job` records
+    /// [`EventSource::Assistant`]): the source of the `applied` event.
+    pub async fn apply_from(
+        &self,
+        owner: UserId,
+        slug: &PublicSlug,
+        input: ApplyInput,
+        source: EventSource,
+        now: DateTime<Utc>,
+    ) -> Result<TrackState, TrackingError> {
         let today = now.date_naive();
         let applied_at = match input.applied_on {
             Some(day) => {
@@ -282,6 +295,7 @@ impl Tracking {
             applied_at,
             explicit_date: input.applied_on.is_some(),
             cv_id: input.cv_id,
+            source,
         };
         Self::state(self.store.track_apply(owner, slug, &options, now).await?, now)
     }

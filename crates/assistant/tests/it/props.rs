@@ -164,6 +164,7 @@ async fn check(case: Case) -> Result<(), TestCaseError> {
         RunnerConfig {
             max_steps: StepLimit::new(case.runner_steps),
             history_limit: HistoryLimit::new(50),
+            ..RunnerConfig::default()
         },
     );
     f.config =

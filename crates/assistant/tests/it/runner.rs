@@ -150,7 +150,11 @@ async fn zero_or_negative_runner_bounds_mean_the_defaults_never_unbounded() {
     let model = always_calling();
     let f = Fixture::with_config(
         model,
-        RunnerConfig { max_steps: StepLimit::new(0), history_limit: HistoryLimit::new(-1) },
+        RunnerConfig {
+            max_steps: StepLimit::new(0),
+            history_limit: HistoryLimit::new(-1),
+            ..RunnerConfig::default()
+        },
     );
     assert_eq!(f.runner.max_steps().get(), 8);
     assert_eq!(f.runner.history_limit().get(), 60);
@@ -191,9 +195,14 @@ async fn a_concatenated_tool_call_fails_instead_of_running_truncated() {
         name: "echo".into(),
         input: Value::String(raw.into())
     }));
-    // Storage keeps the one repair: the first value.
+    // Stored as the model sent them, beside the error, and replayed so: the model's next call
+    // sees the call it made next to the error about it.
     let stored: Value = serde_json::from_str(&f.persisted().await[1].content).unwrap();
-    assert_eq!(stored["tool_calls"][0]["arguments"], r#"{"text":"first"}"#);
+    assert_eq!(stored["tool_calls"][0]["arguments"], raw);
+    let replay = &f.model.calls()[1].messages;
+    assert!(replay.iter().any(
+        |m| matches!(m, M::Assistant { tool_calls, .. } if tool_calls.first().is_some_and(|c| c.arguments == raw))
+    ));
 }
 
 #[tokio::test]
@@ -385,7 +394,11 @@ async fn writes_survive_a_dropped_turn_future() {
 async fn history_is_bounded_to_the_most_recent_messages() {
     let f = Fixture::with_config(
         ScriptedModel::new([Scripted::text("ok")]),
-        RunnerConfig { max_steps: StepLimit::new(3), history_limit: HistoryLimit::new(4) },
+        RunnerConfig {
+            max_steps: StepLimit::new(3),
+            history_limit: HistoryLimit::new(4),
+            ..RunnerConfig::default()
+        },
     );
     let seeded = (0..10)
         .map(|i| {
@@ -408,7 +421,11 @@ async fn history_is_bounded_to_the_most_recent_messages() {
 async fn history_never_starts_with_an_orphan_tool_result() {
     let f = Fixture::with_config(
         ScriptedModel::new([Scripted::text("ok")]),
-        RunnerConfig { max_steps: StepLimit::new(3), history_limit: HistoryLimit::new(3) },
+        RunnerConfig {
+            max_steps: StepLimit::new(3),
+            history_limit: HistoryLimit::new(3),
+            ..RunnerConfig::default()
+        },
     );
     f.seed(vec![
         encode_assistant("", &[ToolCall::new("c1", "echo", r#"{"text":"x"}"#)]),
@@ -480,7 +497,7 @@ async fn continue_with_an_empty_transcript_is_refused() {
 }
 
 #[tokio::test]
-async fn usage_is_reported_once_for_the_final_choice() {
+async fn usage_is_reported_once_summed_over_every_call() {
     let f = Fixture::new(ScriptedModel::new([
         Scripted::Reply(
             Choice::tool_calls(vec![ToolCall::new("c1", "echo", r#"{"text":"x"}"#)])
@@ -491,8 +508,8 @@ async fn usage_is_reported_once_for_the_final_choice() {
     f.run("go").await.unwrap();
     let events = f.events();
     let usage: Vec<_> = events.iter().filter(|e| matches!(e, Event::Usage { .. })).collect();
-    assert_eq!(usage, [&Event::Usage { input_tokens: 130, output_tokens: 7 }]);
-    assert_eq!(events[events.len() - 2], Event::Usage { input_tokens: 130, output_tokens: 7 });
+    assert_eq!(usage, [&Event::Usage { input_tokens: 230, output_tokens: 12 }]);
+    assert_eq!(events[events.len() - 2], Event::Usage { input_tokens: 230, output_tokens: 12 });
 }
 
 #[tokio::test]

@@ -150,7 +150,11 @@ async fn smoke_a_real_turn_keeps_the_invariants() {
     let runner = Runner::new(
         model.clone(),
         store.clone(),
-        RunnerConfig { max_steps: StepLimit::new(max_steps), history_limit: HistoryLimit::new(60) },
+        RunnerConfig {
+            max_steps: StepLimit::new(max_steps),
+            history_limit: HistoryLimit::new(60),
+            ..RunnerConfig::default()
+        },
     );
     let registry = weather_tool_registry();
     let log = EventLog::new();
@@ -227,7 +231,11 @@ async fn smoke_a_model_that_keeps_calling_tools_is_bounded() {
     let runner = Runner::new(
         model.clone(),
         store.clone(),
-        RunnerConfig { max_steps: StepLimit::new(2), history_limit: HistoryLimit::new(60) },
+        RunnerConfig {
+            max_steps: StepLimit::new(2),
+            history_limit: HistoryLimit::new(60),
+            ..RunnerConfig::default()
+        },
     );
     let registry = weather_tool_registry();
     let log = EventLog::new();

@@ -157,7 +157,11 @@ impl Fixture {
     pub fn new(model: ScriptedModel) -> Self {
         Self::with_config(
             model,
-            RunnerConfig { max_steps: StepLimit::new(3), history_limit: HistoryLimit::new(50) },
+            RunnerConfig {
+                max_steps: StepLimit::new(3),
+                history_limit: HistoryLimit::new(50),
+                ..RunnerConfig::default()
+            },
         )
     }
 

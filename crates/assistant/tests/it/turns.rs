@@ -175,3 +175,51 @@ async fn a_wait_gives_up_after_its_deadline_and_frees_its_place() {
     assert_eq!(reg.waiting(), 0);
     assert_eq!(freehire_assistant::TURN_QUEUE_WAIT, Duration::from_secs(60));
 }
+
+#[tokio::test]
+async fn a_new_claim_never_overtakes_the_queued_waiter() {
+    let reg = TurnRegistry::new();
+    let s = SessionId::random();
+    let first = run(reg.claim(s, CancellationToken::new()));
+    let waiter = queued(reg.claim(s, CancellationToken::new()));
+    // The running turn ends before the waiter is even polled; a new message arrives at once.
+    first.release();
+    assert!(
+        matches!(reg.claim(s, CancellationToken::new()), Ok(Claim::Queued(_))),
+        "the newcomer queues behind the waiter that now holds the slot"
+    );
+    let late = queued(reg.claim(s, CancellationToken::new()));
+    assert!(matches!(reg.claim(s, CancellationToken::new()), Err(AssistantError::QueueFull)));
+    assert!(reg.try_claim(s, CancellationToken::new()).is_none());
+    let slot = tokio::time::timeout(Duration::from_secs(1), waiter.enter())
+        .await
+        .expect("the handed slot is taken at once")
+        .unwrap();
+    assert_eq!(reg.len(), 1);
+    drop(slot);
+    let next = tokio::time::timeout(Duration::from_secs(1), late.enter()).await.unwrap().unwrap();
+    drop(next);
+    assert!(reg.is_empty());
+}
+
+#[tokio::test]
+async fn a_waiter_that_gives_up_after_the_hand_over_passes_the_slot_on() {
+    let reg = TurnRegistry::new();
+    let s = SessionId::random();
+    let first = run(reg.claim(s, CancellationToken::new()));
+    let waiter = queued(reg.claim(s, CancellationToken::new()));
+    first.release();
+    drop(waiter);
+    assert!(reg.is_empty(), "the handed slot was released");
+    let _again = run(reg.claim(s, CancellationToken::new()));
+
+    // A cancelled waiter is handed nothing.
+    let reg = TurnRegistry::new();
+    let first = run(reg.claim(s, CancellationToken::new()));
+    let token = CancellationToken::new();
+    let waiter = queued(reg.claim(s, token.clone()));
+    token.cancel();
+    first.release();
+    assert!(reg.is_empty());
+    assert!(matches!(waiter.enter().await, Err(AssistantError::WaitCancelled)));
+}

@@ -1,5 +1,30 @@
 //! The OpenAI-compatible chat-completions client.
+//!
+//! Deadlines: every call has a total deadline ([`OpenAiConfig::timeout`], default
+//! [`DEFAULT_TIMEOUT`] = 300 s) over everything it does, the empty-stream fallback included,
+//! and a streamed call also has an idle deadline ([`OpenAiConfig::idle_timeout`], default
+//! [`DEFAULT_IDLE_TIMEOUT`] = 30 s) between body chunks once the first one arrived (the wait
+//! for the first is prompt processing, which a slow local server may legitimately spend
+//! minutes on, so only the total deadline bounds it). A long answer that keeps streaming is
+//! never cut by the idle deadline; a server that stalls mid-answer fails within it
+//! ([`LlmError::Idle`]).
+//!
+//! Headers: the client's own (`with_header`, the key as `Authorization`) are sent on every
+//! call, and a per-call header ([`ChatRequest::headers`]) **replaces** a client-level header
+//! of the same name (case-insensitive) instead of being sent beside it.
+//!
+//! Leaked tool calls: some models write a tool call into the answer text. Two rules keep it
+//! out of the user's text (never sent to the sink, never in `content`), streamed or not:
+//! (1) a `<tool_call>` … `</tool_call>` block anywhere is removed, tags included (an unclosed
+//! block runs to the end; a delta ending in a partial `<tool_` tag is held until the next);
+//! (2) content whose first non-whitespace character is `{` is held back until decided, and
+//! removed when the whole content, trimmed, is one or more JSON objects separated by
+//! whitespace, each with a non-empty string `name` and an `arguments` or `parameters` member;
+//! anything else (another shape, text after the object, not JSON, more than 64 KiB) is
+//! released unchanged as soon as that is known. A removed block of that call shape becomes a
+//! tool call (with a `call_<n>` id) when the answer has no real tool calls.
 
+mod leak;
 mod stream;
 mod wire;
 
@@ -17,8 +42,10 @@ pub use wire::{parse_response, request_body};
 use crate::{Cause, ChatModel, ChatRequest, Choice, LlmError};
 use stream::Assembler;
 
-/// The default per-call deadline.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(90);
+/// The default total deadline of one call (our choice).
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+/// The default deadline between two chunks of a streamed answer (our choice).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How to reach an OpenAI-compatible endpoint. Its `Debug` never shows the key (a
 /// [`SecretString`] prints as redacted).
@@ -32,18 +59,21 @@ pub struct OpenAiConfig {
     pub model: String,
     /// The bearer token, if the endpoint needs one.
     pub api_key: Option<SecretString>,
-    /// The per-call deadline.
+    /// The total deadline of one call ([`DEFAULT_TIMEOUT`]).
     pub timeout: Duration,
+    /// The deadline between two chunks of a streamed answer ([`DEFAULT_IDLE_TIMEOUT`]).
+    pub idle_timeout: Duration,
 }
 
 impl OpenAiConfig {
-    /// A configuration with no key and the default timeout.
+    /// A configuration with no key and the default deadlines.
     pub fn new(base_url: impl Into<String>, model: impl Into<String>) -> Self {
         Self {
             base_url: base_url.into(),
             model: model.into(),
             api_key: None,
             timeout: DEFAULT_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
         }
     }
 }
@@ -58,6 +88,7 @@ pub struct OpenAiClient {
     api_key: Option<SecretString>,
     headers: HeaderMap,
     timeout: Duration,
+    idle_timeout: Duration,
     tool_choice: Option<Arc<serde_json::Value>>,
 }
 
@@ -69,6 +100,7 @@ impl std::fmt::Debug for OpenAiClient {
             .field("api_key", &self.api_key)
             .field("headers", &self.headers.keys().collect::<Vec<_>>())
             .field("timeout", &self.timeout)
+            .field("idle_timeout", &self.idle_timeout)
             .finish()
     }
 }
@@ -95,7 +127,8 @@ impl OpenAiClient {
             model: config.model.into(),
             api_key: config.api_key.filter(|k| !k.expose_secret().is_empty()),
             headers: HeaderMap::new(),
-            timeout: config.timeout,
+            timeout: nonzero(config.timeout, DEFAULT_TIMEOUT),
+            idle_timeout: nonzero(config.idle_timeout, DEFAULT_IDLE_TIMEOUT),
             tool_choice: None,
         })
     }
@@ -125,10 +158,16 @@ impl OpenAiClient {
         Ok(next)
     }
 
-    /// A clone with another per-call deadline.
+    /// A clone with another total deadline per call (zero means the default).
     #[must_use]
     pub fn with_timeout(&self, timeout: Duration) -> Self {
-        Self { timeout, ..self.clone() }
+        Self { timeout: nonzero(timeout, DEFAULT_TIMEOUT), ..self.clone() }
+    }
+
+    /// A clone with another deadline between stream chunks (zero means the default).
+    #[must_use]
+    pub fn with_idle_timeout(&self, idle: Duration) -> Self {
+        Self { idle_timeout: nonzero(idle, DEFAULT_IDLE_TIMEOUT), ..self.clone() }
     }
 
     /// A clone that sends this `tool_choice` whenever tools are offered (never on a tool-less
@@ -151,19 +190,27 @@ impl OpenAiClient {
             stream,
             self.tool_choice.as_deref(),
         );
-        let mut builder = self
-            .http
-            .post(&*self.url)
-            .header(CONTENT_TYPE, "application/json")
-            .headers(self.headers.clone());
+        let mut headers = self.headers.clone();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         if let Some(key) = &self.api_key {
-            builder = builder.header(AUTHORIZATION, format!("Bearer {}", key.expose_secret()));
+            let (name, value) =
+                header(AUTHORIZATION.as_str(), &format!("Bearer {}", key.expose_secret()))?;
+            headers.insert(name, value);
         }
+        // Per-call headers replace the client's of the same name (several per-call values of
+        // one name are all sent).
+        let mut per_call = HeaderMap::new();
         for (name, value) in req.headers {
             let (name, value) = header(name, value)?;
-            builder = builder.header(name, value);
+            per_call.append(name, value);
         }
-        Ok(builder.body(body))
+        for name in per_call.keys() {
+            headers.remove(name);
+        }
+        for (name, value) in &per_call {
+            headers.append(name.clone(), value.clone());
+        }
+        Ok(self.http.post(&*self.url).headers(headers).body(body))
     }
 
     async fn send(
@@ -181,8 +228,7 @@ impl OpenAiClient {
             .headers()
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
+            .and_then(|v| retry_after(v, std::time::SystemTime::now()));
         let body = resp.text().await.unwrap_or_default();
         let message = provider_message(&body);
         Err(if status.as_u16() == 429 {
@@ -220,7 +266,16 @@ impl OpenAiClient {
         let mut events = resp.bytes_stream().eventsource();
         let mut acc = Assembler::default();
         let mut done = false;
-        while let Some(event) = events.next().await {
+        loop {
+            // The first chunk waits under the total deadline only; later ones under the idle one.
+            let next = if acc.chunks == 0 {
+                events.next().await
+            } else {
+                tokio::time::timeout(self.idle_timeout, events.next())
+                    .await
+                    .map_err(|_| LlmError::Idle(self.idle_timeout))?
+            };
+            let Some(event) = next else { break };
             let event = event.map_err(|e| LlmError::StreamCut {
                 reason: "the event stream failed".into(),
                 source: Some(Cause::new(e)),
@@ -244,10 +299,15 @@ impl OpenAiClient {
                 acc.chunks
             )));
         }
-        if acc.is_empty() && !acc.emitted && !req.tools.is_empty() {
+        let choice = acc.finish(sink);
+        if choice.content.trim().is_empty()
+            && choice.tool_calls.is_empty()
+            && choice.reasoning.is_empty()
+            && !req.tools.is_empty()
+        {
             return Ok(None);
         }
-        Ok(Some(acc.finish()))
+        Ok(Some(choice))
     }
 
     async fn call(&self, req: ChatRequest<'_>) -> Result<Choice, LlmError> {
@@ -258,6 +318,12 @@ impl OpenAiClient {
             return Ok(choice);
         }
         // Some servers stream nothing when tools are offered: ask again without streaming.
+        // That is a second call, and a metered gateway bills it too.
+        tracing::warn!(
+            url = %self.url,
+            model = %self.model,
+            "the streamed answer was empty; asking again without streaming (a second billed call)"
+        );
         let choice = self.plain(&req).await?;
         deliver(&choice, sink);
         Ok(choice)
@@ -281,6 +347,20 @@ fn deliver(choice: &Choice, sink: &dyn crate::StreamSink) {
     if !choice.content.is_empty() {
         sink.on_text(&choice.content);
     }
+}
+
+fn nonzero(d: Duration, default: Duration) -> Duration {
+    if d.is_zero() { default } else { d }
+}
+
+/// A `Retry-After` value: delay seconds, or an HTTP date (a date in the past is no delay).
+fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
 fn header(name: &str, value: &str) -> Result<(HeaderName, HeaderValue), LlmError> {
@@ -311,5 +391,29 @@ pub(crate) fn snippet(body: &str) -> String {
         "(empty body)".into()
     } else {
         cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    #[test]
+    fn retry_after_reads_seconds_and_http_dates() {
+        // Sun, 06 Nov 1994 08:49:37 GMT
+        let at = UNIX_EPOCH + Duration::from_secs(784_111_777);
+        let before = at - Duration::from_secs(90);
+        assert_eq!(retry_after(" 7 ", before), Some(Duration::from_secs(7)));
+        assert_eq!(
+            retry_after("Sun, 06 Nov 1994 08:49:37 GMT", before),
+            Some(Duration::from_secs(90))
+        );
+        assert_eq!(
+            retry_after("Sun, 06 Nov 1994 08:49:37 GMT", at + Duration::from_secs(5)),
+            Some(Duration::ZERO),
+            "a date in the past means now"
+        );
+        assert_eq!(retry_after("soon", SystemTime::now()), None);
     }
 }

@@ -1,6 +1,18 @@
 //! Assembling a streamed answer from its chunks.
+//!
+//! Tool-call fragments are assembled by their `index` (the protocol's way): a fragment
+//! extends the newest call with its index, except that a fragment carrying a new non-empty
+//! `id` under an index already in use starts a new call (servers that number every call 0).
+//! Without an index, a named fragment starts a call and a nameless one continues the previous
+//! call (a leading nameless one is dropped). Calls with no id get one ([`fill_ids`]); a call
+//! with no name is kept (the caller answers it) unless it carried nothing at all. Text content
+//! passes through [`TextFilter`](super::leak::TextFilter), so tool-call JSON the model leaks
+//! into its text never reaches the sink; leaked calls become the answer's tool calls when it
+//! has no real ones.
 
+use super::leak::TextFilter;
 use super::wire::{Chunk, arguments_text};
+use crate::message::fill_ids;
 use crate::{Cause, Choice, LlmError, StreamSink, ToolCall, Usage};
 
 #[derive(Default)]
@@ -15,6 +27,7 @@ struct Partial {
 #[derive(Default)]
 pub(crate) struct Assembler {
     content: String,
+    filter: TextFilter,
     reasoning: String,
     calls: Vec<Partial>,
     usage: Option<Usage>,
@@ -46,9 +59,8 @@ impl Assembler {
         for choice in chunk.choices {
             let delta = choice.delta;
             if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
-                sink.on_text(&text);
-                self.emitted = true;
-                self.content.push_str(&text);
+                let shown = self.filter.push(&text);
+                self.show(&shown, sink);
             }
             if let Some(text) =
                 delta.reasoning_content.or(delta.reasoning).filter(|t| !t.is_empty())
@@ -67,6 +79,14 @@ impl Assembler {
         Ok(())
     }
 
+    fn show(&mut self, text: &str, sink: &dyn StreamSink) {
+        if !text.is_empty() {
+            sink.on_text(text);
+            self.emitted = true;
+            self.content.push_str(text);
+        }
+    }
+
     fn fragment(&mut self, frag: super::wire::CallFragment) {
         let (name, args) = match frag.function {
             Some(f) => (f.name.unwrap_or_default(), arguments_text(f.arguments)),
@@ -75,9 +95,14 @@ impl Assembler {
         let id = frag.id.unwrap_or_default();
         let slot = match frag.index {
             // The protocol's way: fragments carry the index of the call they extend.
-            Some(index) => match self.calls.iter().position(|c| c.index == Some(index)) {
-                Some(i) => i,
-                None => {
+            // A new non-empty id under an index in use starts a new call.
+            Some(index) => match self.calls.iter().rposition(|c| c.index == Some(index)) {
+                Some(i)
+                    if id.is_empty() || self.calls[i].id.is_empty() || self.calls[i].id == id =>
+                {
+                    i
+                }
+                _ => {
                     self.calls.push(Partial { index: Some(index), ..Partial::default() });
                     self.calls.len() - 1
                 }
@@ -103,31 +128,52 @@ impl Assembler {
         call.arguments.push_str(&args);
     }
 
-    /// True when the stream produced no answer at all.
-    pub fn is_empty(&self) -> bool {
-        self.content.trim().is_empty() && self.calls.iter().all(|c| c.name.is_empty())
-    }
-
     /// True when a chunk said why the answer finished.
     pub fn finished(&self) -> bool {
         self.finish_reason.is_some()
     }
 
-    /// The assembled choice; calls without a name are dropped.
-    pub fn finish(self) -> Choice {
+    /// The assembled choice: held-back text released to `sink`, leaked calls adopted when
+    /// there is no real one, calls that carried nothing dropped, missing ids filled.
+    pub fn finish(mut self, sink: &dyn StreamSink) -> Choice {
+        let filter = std::mem::take(&mut self.filter);
+        let (rest, leaked) = filter.finish();
+        self.show(&rest, sink);
+        let mut tool_calls: Vec<ToolCall> = self
+            .calls
+            .into_iter()
+            .filter(|c| !(c.name.is_empty() && c.id.is_empty() && c.arguments.is_empty()))
+            .map(|c| ToolCall { id: c.id, name: c.name, arguments: c.arguments })
+            .collect();
+        if tool_calls.is_empty() {
+            tool_calls =
+                leaked.into_iter().map(|l| ToolCall::new("", l.name, l.arguments)).collect();
+        }
+        fill_ids(&mut tool_calls);
         Choice {
             content: self.content,
             reasoning: self.reasoning,
-            tool_calls: self
-                .calls
-                .into_iter()
-                .filter(|c| !c.name.is_empty())
-                .map(|c| ToolCall { id: c.id, name: c.name, arguments: c.arguments })
-                .collect(),
+            tool_calls,
             usage: self.usage,
             finish_reason: self.finish_reason,
         }
     }
+}
+
+/// Filters a whole (non-streamed) answer the way [`Assembler`] filters a stream: leaked
+/// tool-call JSON leaves the text and becomes the calls when there are no real ones.
+pub(crate) fn filter_whole(mut choice: Choice) -> Choice {
+    let mut filter = TextFilter::default();
+    let mut content = filter.push(&choice.content);
+    let (rest, leaked) = filter.finish();
+    content.push_str(&rest);
+    choice.content = content;
+    if choice.tool_calls.is_empty() {
+        choice.tool_calls =
+            leaked.into_iter().map(|l| ToolCall::new("", l.name, l.arguments)).collect();
+    }
+    fill_ids(&mut choice.tool_calls);
+    choice
 }
 
 #[cfg(test)]
@@ -146,10 +192,51 @@ mod tests {
         ] {
             a.push(data, &NoStream).unwrap();
         }
-        let c = a.finish();
+        let c = a.finish(&NoStream);
         assert_eq!(
             c.tool_calls,
             vec![ToolCall::new("a", "f", "{\"x\":1}"), ToolCall::new("b", "g", "{}")]
         );
+    }
+
+    fn assemble(chunks: &[&str]) -> Choice {
+        let mut a = Assembler::default();
+        for data in chunks {
+            a.push(data, &NoStream).unwrap();
+        }
+        a.finish(&NoStream)
+    }
+
+    #[test]
+    fn a_new_id_under_a_reused_index_starts_a_new_call() {
+        let c = assemble(&[
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"f","arguments":"{\"x\""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":":1}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"b","function":{"name":"g","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"b","function":{"arguments":""}}]},"finish_reason":"tool_calls"}]}"#,
+        ]);
+        assert_eq!(
+            c.tool_calls,
+            vec![ToolCall::new("a", "f", "{\"x\":1}"), ToolCall::new("b", "g", "{}")]
+        );
+    }
+
+    #[test]
+    fn calls_without_ids_get_unique_ones_and_nameless_calls_are_kept() {
+        let c = assemble(&[
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_1","function":{"name":"g","arguments":"{}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{\"q\":1}"}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":3}]},"finish_reason":"tool_calls"}]}"#,
+        ]);
+        let ids: Vec<&str> = c.tool_calls.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(c.tool_calls.len(), 3, "an empty slot is dropped: {:?}", c.tool_calls);
+        assert_eq!(ids[1], "call_1");
+        assert!(ids.iter().all(|i| !i.is_empty()));
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), 3, "{ids:?}");
+        assert_eq!(c.tool_calls[2].name, "", "a nameless call is kept for the caller to answer");
     }
 }

@@ -174,25 +174,27 @@ pub(crate) fn arguments_text(v: Option<Value>) -> String {
     }
 }
 
-/// Parses a non-streamed chat-completions response body.
+/// Parses a non-streamed chat-completions response body. Tool-call JSON leaked into the text
+/// is removed from it as in a stream (see [`leak`](super::leak)); calls without an id get one.
 pub fn parse_response(body: &str) -> Result<Choice, LlmError> {
     let resp: Response = serde_json::from_str(body)
         .map_err(|e| LlmError::Malformed { body: super::snippet(body), source: Cause::new(e) })?;
     let choice = resp.choices.into_iter().next().ok_or(LlmError::NoChoices)?;
-    let tool_calls = choice
-        .message
-        .tool_calls
-        .into_iter()
-        .filter_map(|c| {
-            let f = c.function?;
-            (!f.name.is_empty()).then(|| ToolCall {
-                id: c.id,
-                name: f.name,
-                arguments: arguments_text(f.arguments),
+    let tool_calls =
+        choice
+            .message
+            .tool_calls
+            .into_iter()
+            .filter_map(|c| {
+                let f = c.function?;
+                let arguments = arguments_text(f.arguments);
+                // A call that carried nothing is dropped; a nameless one is kept for the caller
+                // to answer.
+                (!(f.name.is_empty() && c.id.is_empty() && arguments.is_empty()))
+                    .then_some(ToolCall { id: c.id, name: f.name, arguments })
             })
-        })
-        .collect();
-    Ok(Choice {
+            .collect();
+    Ok(super::stream::filter_whole(Choice {
         content: choice.message.content.unwrap_or_default(),
         reasoning: choice
             .message
@@ -202,7 +204,7 @@ pub fn parse_response(body: &str) -> Result<Choice, LlmError> {
         tool_calls,
         usage: resp.usage.map(Usage::from),
         finish_reason: choice.finish_reason,
-    })
+    }))
 }
 
 /// One `data:` payload of a streamed response.

@@ -281,6 +281,146 @@ async fn each_call_has_its_own_deadline() {
 }
 
 #[tokio::test]
+async fn a_stream_that_stalls_mid_answer_fails_on_the_idle_deadline() {
+    let pieces = vec![event(&chunk(json!({"content":"Hel"})).to_string())];
+    let server = serve(vec![Reply::SseThenStall { pieces, stall: Duration::from_secs(10) }]).await;
+    let c = client(&server.url).with_idle_timeout(Duration::from_millis(150));
+    let msgs = vec![Message::User("hi".into())];
+    let sink = Collect::default();
+    let started = std::time::Instant::now();
+    let err = c.chat(ChatRequest::new(&msgs, &[]).streaming(&sink)).await.unwrap_err();
+    assert_eq!(err, LlmError::Idle(Duration::from_millis(150)));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(*sink.text.lock().unwrap(), ["Hel"]);
+}
+
+#[tokio::test]
+async fn a_long_stream_that_keeps_flowing_outlives_the_idle_deadline() {
+    let mut chunks: Vec<String> =
+        (0..12).map(|i| event(&chunk(json!({"content": format!("{i} ")})).to_string())).collect();
+    chunks.push(event(
+        &json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}).to_string(),
+    ));
+    chunks.push(event("[DONE]"));
+    let server =
+        serve(vec![Reply::SseSlow { pieces: chunks, gap: Duration::from_millis(40) }]).await;
+    let c = client(&server.url).with_idle_timeout(Duration::from_millis(200));
+    let msgs = vec![Message::User("count".into())];
+    let started = std::time::Instant::now();
+    let choice = c.chat(ChatRequest::new(&msgs, &[]).streaming(&Collect::default())).await.unwrap();
+    assert!(started.elapsed() > Duration::from_millis(400), "longer than the idle deadline");
+    assert!(choice.content.starts_with("0 1 2 ") && choice.content.ends_with("11 "));
+}
+
+#[test]
+fn the_default_deadlines_are_an_idle_one_and_a_larger_total() {
+    let config = OpenAiConfig::new("http://127.0.0.1:1", "m");
+    assert_eq!(config.idle_timeout, Duration::from_secs(30));
+    assert_eq!(config.timeout, Duration::from_secs(300));
+    assert_eq!(freehire_llm::openai::DEFAULT_IDLE_TIMEOUT, Duration::from_secs(30));
+    assert_eq!(freehire_llm::openai::DEFAULT_TIMEOUT, Duration::from_secs(300));
+}
+
+#[tokio::test]
+async fn a_retry_after_http_date_is_read_as_a_delay() {
+    let at = std::time::SystemTime::now() + Duration::from_secs(120);
+    let server = serve(vec![Reply::Json {
+        status: 429,
+        body: json!({"error":{"message":"slow down"}}).to_string(),
+        headers: vec![("Retry-After", httpdate::fmt_http_date(at))],
+    }])
+    .await;
+    let msgs = vec![Message::User("hi".into())];
+    let err = client(&server.url).chat(ChatRequest::new(&msgs, &[])).await.unwrap_err();
+    let LlmError::RateLimited { retry_after: Some(delay), .. } = err else { panic!("{err:?}") };
+    assert!(delay > Duration::from_secs(100) && delay <= Duration::from_secs(120), "{delay:?}");
+}
+
+#[tokio::test]
+async fn per_call_headers_replace_client_headers_of_the_same_name() {
+    let server = serve(vec![Reply::json(json!({"choices":[{"message":{"content":"ok"}}]}))]).await;
+    let c = client(&server.url)
+        .with_header("x-bf-dim-feature", "default")
+        .unwrap()
+        .with_header("x-bf-dim-team", "core")
+        .unwrap();
+    let headers = vec![
+        ("X-Bf-Dim-Feature".to_owned(), "assistant".to_owned()),
+        ("authorization".to_owned(), "Bearer per-call".to_owned()),
+    ];
+    let msgs = vec![Message::User("hi".into())];
+    c.chat(ChatRequest::new(&msgs, &[]).with_headers(&headers)).await.unwrap();
+    let req = &server.requests()[0];
+    assert_eq!(req.values("x-bf-dim-feature"), ["assistant"]);
+    assert_eq!(req.values("x-bf-dim-team"), ["core"]);
+    assert_eq!(req.values("authorization"), ["Bearer per-call"]);
+    assert_eq!(req.values("content-type"), ["application/json"]);
+}
+
+#[tokio::test]
+async fn tool_call_json_leaked_into_the_text_never_reaches_the_user() {
+    let server = serve(vec![
+        Reply::sse(&[
+            chunk(json!({"content":"{\"name\":\"echo\","})),
+            chunk(json!({"content":"\"arguments\":{\"text\":\"hi\"}}"})),
+            json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}),
+        ]),
+        Reply::json(json!({"choices":[{"message":{"content":"Looking. <tool_call>{\"name\":\"echo\",\"arguments\":{}}</tool_call>"}}]})),
+    ])
+    .await;
+    let msgs = vec![Message::User("hi".into())];
+    let tools = tools();
+    let sink = Collect::default();
+    let choice =
+        client(&server.url).chat(ChatRequest::new(&msgs, &tools).streaming(&sink)).await.unwrap();
+    assert!(sink.text.lock().unwrap().is_empty(), "{:?}", sink.text.lock().unwrap());
+    assert_eq!(choice.content, "");
+    assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{\"text\":\"hi\"}")]);
+    assert_eq!(server.requests().len(), 1, "a leaked call is an answer: no fallback");
+
+    let choice = client(&server.url).chat(ChatRequest::new(&msgs, &tools)).await.unwrap();
+    assert_eq!(choice.content, "Looking. ");
+    assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{}")]);
+}
+
+/// Collects what `tracing` writes while `f` runs (on this thread).
+#[derive(Clone, Default)]
+struct Logs(std::sync::Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Logs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn the_empty_stream_fallback_is_logged_as_a_second_billed_call() {
+    let server = serve(vec![
+        Reply::Sse { pieces: vec![], cut: false },
+        Reply::json(json!({"choices":[{"message":{"content":"plain"}}]})),
+    ])
+    .await;
+    let logs = Logs::default();
+    let writer = logs.clone();
+    let subscriber =
+        tracing_subscriber::fmt().with_writer(move || writer.clone()).with_ansi(false).finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let msgs = vec![Message::User("hi".into())];
+    let tools = tools();
+    let choice = client(&server.url)
+        .chat(ChatRequest::new(&msgs, &tools).streaming(&Collect::default()))
+        .await
+        .unwrap();
+    assert_eq!(choice.content, "plain");
+    let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    assert!(text.contains("WARN") && text.contains("second billed call"), "{text}");
+}
+
+#[tokio::test]
 async fn base_urls_with_or_without_v1_reach_the_same_path() {
     assert_eq!(client("http://127.0.0.1:1/").url(), "http://127.0.0.1:1/v1/chat/completions");
     assert_eq!(client("http://127.0.0.1:1/v1").url(), "http://127.0.0.1:1/v1/chat/completions");

@@ -15,6 +15,10 @@ pub enum Reply {
     Sse { pieces: Vec<String>, cut: bool },
     /// Wait this long before answering anything.
     Stall(Duration),
+    /// An SSE body: these pieces, then silence for this long, then the connection closes.
+    SseThenStall { pieces: Vec<String>, stall: Duration },
+    /// An SSE body with this pause between pieces.
+    SseSlow { pieces: Vec<String>, gap: Duration },
 }
 
 impl Reply {
@@ -42,7 +46,16 @@ pub fn event(data: &str) -> String {
 pub struct Recorded {
     pub path: String,
     pub headers: HashMap<String, String>,
+    /// Every header line, in order (names lower-cased), duplicates included.
+    pub all_headers: Vec<(String, String)>,
     pub body: serde_json::Value,
+}
+
+impl Recorded {
+    /// Every value sent under `name`.
+    pub fn values(&self, name: &str) -> Vec<&str> {
+        self.all_headers.iter().filter(|(k, _)| k == name).map(|(_, v)| v.as_str()).collect()
+    }
 }
 
 pub struct Server {
@@ -102,20 +115,32 @@ async fn handle(
             let _ = socket.write_all(body.as_bytes()).await;
         }
         Reply::Sse { pieces, cut } => {
-            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
-            let _ = socket.write_all(head.as_bytes()).await;
-            for piece in pieces {
-                let chunk = format!("{:x}\r\n{piece}\r\n", piece.len());
-                let _ = socket.write_all(chunk.as_bytes()).await;
-                let _ = socket.flush().await;
-                tokio::time::sleep(Duration::from_millis(3)).await;
-            }
+            write_sse(&mut socket, pieces, Duration::from_millis(3)).await;
             if !cut {
                 let _ = socket.write_all(b"0\r\n\r\n").await;
             }
         }
+        Reply::SseThenStall { pieces, stall } => {
+            write_sse(&mut socket, pieces, Duration::from_millis(3)).await;
+            tokio::time::sleep(stall).await;
+        }
+        Reply::SseSlow { pieces, gap } => {
+            write_sse(&mut socket, pieces, gap).await;
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        }
     }
     let _ = socket.shutdown().await;
+}
+
+async fn write_sse(socket: &mut TcpStream, pieces: Vec<String>, gap: Duration) {
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    let _ = socket.write_all(head.as_bytes()).await;
+    for piece in pieces {
+        let chunk = format!("{:x}\r\n{piece}\r\n", piece.len());
+        let _ = socket.write_all(chunk.as_bytes()).await;
+        let _ = socket.flush().await;
+        tokio::time::sleep(gap).await;
+    }
 }
 
 async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
@@ -134,10 +159,11 @@ async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
     let head = String::from_utf8_lossy(&buf[..header_end]).to_string();
     let mut lines = head.split("\r\n");
     let path = lines.next()?.split(' ').nth(1)?.to_owned();
-    let headers: HashMap<String, String> = lines
+    let all_headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
+    let headers: HashMap<String, String> = all_headers.iter().cloned().collect();
     let len: usize = headers.get("content-length").and_then(|v| v.parse().ok()).unwrap_or(0);
     while buf.len() < header_end + len {
         let n = socket.read(&mut tmp).await.ok()?;
@@ -147,5 +173,5 @@ async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
         buf.extend_from_slice(&tmp[..n]);
     }
     let body = serde_json::from_slice(&buf[header_end..]).unwrap_or(serde_json::Value::Null);
-    Some(Recorded { path, headers, body })
+    Some(Recorded { path, headers, all_headers, body })
 }

@@ -20,6 +20,7 @@
 //! requests answer "unavailable" well inside the API's 30 s request timeout.
 
 mod accounts;
+mod assistant;
 mod boards;
 mod clusters;
 mod companies;
@@ -27,6 +28,7 @@ mod ingest;
 mod jobs;
 mod notify;
 mod outbox;
+mod plans;
 mod saved_searches;
 mod schedule;
 mod tracking;

@@ -10,7 +10,9 @@
 //! `applied_count` and `view_count` move at most once per user (the marks row remembers it).
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
-use freehire_domain::{ApplicationId, EventKind, Job, JobId, PublicSlug, Stage, UserId};
+use freehire_domain::{
+    ApplicationId, EventKind, EventSource, Job, JobId, PublicSlug, Stage, UserId,
+};
 use sqlx::{
     Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type, types::Json,
 };
@@ -253,6 +255,7 @@ where
         Ok(())
     }
 
+    /// An event the user recorded themselves.
     #[allow(clippy::too_many_arguments)]
     async fn event(
         conn: &mut DB::Connection,
@@ -265,6 +268,34 @@ where
         occurred_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<()> {
+        let at = (occurred_at, now);
+        Self::event_from(
+            conn,
+            EventSource::User,
+            owner,
+            application,
+            job,
+            company_slug,
+            kind,
+            signal,
+            at,
+        )
+        .await
+    }
+
+    /// An event recorded through `source`; `at` is (occurred, recorded).
+    #[allow(clippy::too_many_arguments)]
+    async fn event_from(
+        conn: &mut DB::Connection,
+        source: EventSource,
+        owner: UserId,
+        application: Option<ApplicationId>,
+        job: Option<JobId>,
+        company_slug: &str,
+        kind: EventKind,
+        signal: Option<&str>,
+        (occurred_at, now): (DateTime<Utc>, DateTime<Utc>),
+    ) -> Result<()> {
         sqlx::query(sql::INSERT_EVENT)
             .bind(owner.get())
             .bind(application.map(|a| a.get()))
@@ -274,6 +305,7 @@ where
             .bind(signal)
             .bind(Stamp(occurred_at))
             .bind(Stamp(now))
+            .bind(source.as_str())
             .execute(&mut *conn)
             .await?;
         Ok(())
@@ -339,8 +371,8 @@ where
         job: Option<&Job>,
         app: &mut Application,
         marks: Option<&mut MarksState>,
-        at: DateTime<Utc>,
-        now: DateTime<Utc>,
+        source: EventSource,
+        (at, now): (DateTime<Utc>, DateTime<Utc>),
     ) -> Result<()> {
         app.applied_at = Some(at);
         if app.stage.is_none_or(|s| s.rank() < Stage::Applied.rank()) {
@@ -359,16 +391,16 @@ where
         }
         let date = at.date_naive().to_string();
         let job_id = job.map(|j| j.id).or(app.job_id);
-        Self::event(
+        Self::event_from(
             conn,
+            source,
             owner,
             Some(app.id),
             job_id,
             &app.company_slug,
             EventKind::Applied,
             Some(&date),
-            at,
-            now,
+            (at, now),
         )
         .await?;
         app.updated_at = now;
@@ -388,7 +420,8 @@ where
         let job_id = job.map(|j| j.id).or(app.job_id);
         if let Some(stage) = change.stage {
             if stage.is_applied() && app.applied_at.is_none() {
-                Self::mark_applied(conn, owner, job, app, marks, now, now).await?;
+                Self::mark_applied(conn, owner, job, app, marks, EventSource::User, (now, now))
+                    .await?;
             }
             if app.stage != Some(stage) {
                 app.stage = Some(stage);
@@ -512,8 +545,8 @@ where
                             Some(&job),
                             &mut current,
                             Some(&mut marks),
-                            apply.applied_at,
-                            now,
+                            apply.source,
+                            (apply.applied_at, now),
                         )
                         .await?;
                     }

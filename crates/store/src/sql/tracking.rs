@@ -68,19 +68,22 @@ macro_rules! card_keys {
         "(SELECT a.id AS aid, a.job_id AS jid, \
            CASE WHEN uj.updated_at IS NOT NULL AND uj.updated_at > a.updated_at \
              THEN uj.updated_at ELSE a.updated_at END AS sort_at, \
-           uj.viewed_at AS v, uj.saved_at AS s, a.applied_at AS ap, a.stage AS st \
+           uj.viewed_at AS v, uj.saved_at AS s, a.applied_at AS ap, a.stage AS st, \
+           uj.dismissed_at AS d \
          FROM applications AS a \
          LEFT JOIN user_jobs AS uj ON uj.user_id = a.user_id AND uj.job_id = a.job_id \
          WHERE a.user_id = $1 \
          UNION ALL \
-         SELECT NULL, uj.job_id, uj.updated_at, uj.viewed_at, uj.saved_at, NULL, NULL \
+         SELECT NULL, uj.job_id, uj.updated_at, uj.viewed_at, uj.saved_at, NULL, NULL, \
+           uj.dismissed_at \
          FROM user_jobs AS uj WHERE uj.user_id = $1 AND (uj.viewed_at IS NOT NULL \
            OR uj.saved_at IS NOT NULL OR uj.dismissed_at IS NOT NULL) \
            AND NOT EXISTS (SELECT 1 FROM applications AS x \
              WHERE x.user_id = uj.user_id AND x.job_id = uj.job_id)) AS f \
          WHERE ($2 = 'all' OR ($2 = 'viewed' AND f.v IS NOT NULL) \
            OR ($2 = 'saved' AND f.s IS NOT NULL) OR ($2 = 'applied' AND f.ap IS NOT NULL) \
-           OR ($2 = 'board' AND f.st IS NOT NULL))"
+           OR ($2 = 'board' AND f.st IS NOT NULL) \
+           OR ($2 = 'dismissed' AND f.d IS NOT NULL))"
     };
 }
 
@@ -198,7 +201,7 @@ pub(crate) const COUNT_VIEWED: &str = "UPDATE jobs SET view_count = view_count +
 
 pub(crate) const INSERT_EVENT: &str = "INSERT INTO application_events (user_id, \
      application_id, job_id, company_slug, kind, signal, occurred_at, recorded_at, source) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'user')";
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
 /// The one ledger mutation: re-dating an application's `applied` event.
 pub(crate) const REDATE_APPLIED: &str = "UPDATE application_events SET occurred_at = $1, \

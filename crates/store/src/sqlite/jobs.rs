@@ -195,6 +195,22 @@ impl JobRepo for SqliteStore {
         jobs(rows)
     }
 
+    async fn jobs_by_slugs(&self, slugs: &[PublicSlug]) -> Result<Vec<Job>> {
+        if slugs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<&str> = slugs.iter().map(|s| s.as_str()).collect();
+        let rows = sqlx::query_as(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE public_slug IN (SELECT value FROM json_each($1)) ORDER BY id"
+        ))
+        .bind(List(&raw))
+        .fetch_all(&self.pool)
+        .await?;
+        jobs(rows)
+    }
+
     async fn open_duplicates_of(&self, canonicals: &[JobId]) -> Result<Vec<Job>> {
         if canonicals.is_empty() {
             return Ok(Vec::new());

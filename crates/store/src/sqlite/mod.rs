@@ -16,6 +16,7 @@
 //! error (`StoreError::LockFile`).
 
 mod accounts;
+mod assistant;
 mod boards;
 mod clusters;
 mod companies;
@@ -23,6 +24,7 @@ mod ingest;
 mod jobs;
 mod notify;
 mod outbox;
+mod plans;
 mod saved_searches;
 mod schedule;
 mod tracking;

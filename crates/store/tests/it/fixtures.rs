@@ -38,3 +38,17 @@ pub fn posting(source: &str, external_id: &str, title: &str) -> JobPosting {
         structured: Default::default(),
     }
 }
+
+/// A verified user account with this address (created at day 1, 09:00).
+pub async fn user(s: &dyn freehire_store::Store, address: &str) -> freehire_domain::User {
+    let email = freehire_domain::Email::parse(address).unwrap();
+    let language = freehire_domain::Language::english();
+    let new = freehire_store::NewUser {
+        email: &email,
+        password_hash: None,
+        role: freehire_domain::Role::User,
+        email_verified: true,
+        language: &language,
+    };
+    s.create_user(&new, t(1, 9)).await.unwrap()
+}

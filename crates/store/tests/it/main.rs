@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod accounts;
+mod assistant;
 mod boards;
 mod clusters;
 mod companies;
@@ -13,6 +14,7 @@ mod jobs;
 mod notify;
 mod outages;
 mod outbox;
+mod plans;
 mod saved_searches;
 mod schedule;
 mod tracking;
@@ -195,6 +197,30 @@ macro_rules! conformance_db {
 }
 
 conformance_db! {
+    assistant: [
+        nullable_columns_map_and_the_binding_reaches_the_insert,
+        another_users_session_is_not_found,
+        deleting_an_owned_session_cascades_and_a_missing_one_is_not_found,
+        appended_messages_read_back_in_order,
+        recent_returns_the_tail_in_ascending_order,
+        label_and_touch_are_owner_scoped_and_the_first_label_stays,
+        the_transcript_returns_the_stored_bytes,
+        the_rail_lists_chats_newest_first_without_tailor_and_browse,
+        the_database_refuses_an_unknown_preset,
+        a_jobs_deletion_unbinds_and_a_users_deletion_removes_everything,
+        concurrent_appends_from_two_stores_get_distinct_seqs,
+        one_running_lease_and_one_queue_place_across_stores,
+        an_expired_lease_or_queue_place_is_taken_over,
+    ],
+    plans: [
+        a_charge_counts_once_per_reference_and_refuses_at_the_limit,
+        shadow_mode_counts_over_the_limit,
+        the_tier_comes_from_the_account_columns,
+        a_release_voids_the_charge_once_and_never_goes_below_zero,
+        usage_lists_every_reported_feature_and_refs_match_by_prefix,
+        concurrent_charges_never_pass_an_enforced_allowance,
+        a_key_is_claimed_once_and_cleared_only_by_its_secret,
+    ],
     tracking: [
         marks_are_set_cleared_and_read_as_slug_sets,
         applying_snapshots_the_posting_and_counts_once_per_user,
@@ -217,6 +243,24 @@ conformance_db! {
         concurrent_digest_claims_take_each_digest_once,
         the_insert_horizon_waits_for_job_writes_in_flight,
     ],
+}
+
+/// Transcript collisions only PostgreSQL can stage (a writer holding an uncommitted row, a
+/// trigger raising SQLSTATE 23505); SQLite's one writer never collides.
+mod postgres_collisions {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_real_sequence_collision_is_retried() {
+        let db = freehire_store::testing::TestDb::postgres().await;
+        crate::assistant::a_real_sequence_collision_is_retried(&db).await;
+        db.teardown().await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_persistent_collision_gives_up_after_three_attempts() {
+        let db = freehire_store::testing::TestDb::postgres().await;
+        crate::assistant::a_persistent_collision_gives_up_after_three_attempts(&db).await;
+        db.teardown().await;
+    }
 }
 
 /// With no `DATABASE_URL` the binaries open the default URL: a SQLite file under `./data`,

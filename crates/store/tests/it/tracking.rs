@@ -41,7 +41,7 @@ async fn one_job(s: &dyn Store, id: &str, title: &str) -> PublicSlug {
 }
 
 fn apply_now(at: DateTime<Utc>) -> ApplyOptions {
-    ApplyOptions { applied_at: at, explicit_date: false, cv_id: None }
+    ApplyOptions { applied_at: at, explicit_date: false, cv_id: None, source: EventSource::User }
 }
 
 async fn counter(db: &TestDb, column: &str, slug: &PublicSlug) -> i64 {
@@ -155,7 +155,12 @@ pub async fn reapplying_on_another_day_redates_the_applied_event(db: &TestDb) {
     let ada = user(s, "ada@example.com").await;
     let a = one_job(s, "acme:1", "Backend Engineer").await;
     s.track_apply(ada.id, &a, &apply_now(t(10, 9)), t(10, 9)).await.unwrap().unwrap();
-    let on = |day| ApplyOptions { applied_at: t(day, 12), explicit_date: true, cv_id: Some(7) };
+    let on = |day| ApplyOptions {
+        applied_at: t(day, 12),
+        explicit_date: true,
+        cv_id: Some(7),
+        source: EventSource::User,
+    };
     // The same day changes nothing but the CV.
     let track = s.track_apply(ada.id, &a, &on(10), t(11, 9)).await.unwrap().unwrap();
     let app = track.application.unwrap();

@@ -3,7 +3,9 @@
 //! payload never decodes, and whatever decodes re-encodes to an equivalent object.
 #![no_main]
 
-use freehire_tools::repair::{arguments_for_run, heal_arguments, looks_concatenated, valid_json};
+use freehire_tools::repair::{
+    arguments_for_run, heal_arguments, looks_concatenated, not_json, stored_arguments, valid_json,
+};
 use freehire_tools::{decode_args, decode_args_with_schema};
 use libfuzzer_sys::fuzz_target;
 use serde::{Deserialize, Serialize};
@@ -28,6 +30,11 @@ fuzz_target!(|data: &[u8]| {
     assert!(serde_json::from_str::<serde_json::Value>(&healed).is_ok(), "healed is JSON");
     assert_eq!(heal_arguments(&healed), healed, "healing is idempotent");
     let _ = valid_json(s);
+    let stored = stored_arguments(s);
+    assert_eq!(stored_arguments(&stored), stored, "storing is idempotent");
+    if not_json(s) {
+        assert!(decode_args::<Args>(&arguments_for_run(s)).is_err(), "non-JSON never decodes");
+    }
 
     let decoded = decode_args::<Args>(s);
     if looks_concatenated(s) {

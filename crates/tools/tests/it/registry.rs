@@ -3,9 +3,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use freehire_tools::{CallContext, NoArgs, Registry, Tool, from_fn};
+use freehire_tools::{CallContext, DEFAULT_CALL_TIMEOUT, NoArgs, Registry, Tool, from_fn};
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct EchoArgs {
@@ -128,17 +130,18 @@ async fn large_results_are_capped_but_errors_never_are() {
         Arc::new(from_fn("big", "Big.", |_ctx, _, a: EchoArgs| async move {
             if a.text == "fail" { Err("ж".repeat(500)) } else { Ok(a.text.repeat(100)) }
         }));
-    let reg = Registry::new([big]).with_max_result_bytes(101);
+    let reg = Registry::new([big]).with_max_result_bytes(250);
     let res = reg.call(&CallContext::default(), &owner(), "big", r#"{"text":"жж"}"#).await;
     assert!(!res.failed);
+    assert!(res.content.len() <= 250, "the whole envelope fits the cap: {}", res.content.len());
     let v: Value = serde_json::from_str(&res.content).unwrap();
     assert_eq!(v["truncated"], true);
     assert_eq!(
         v["note"],
-        "result was 402 bytes, truncated to 101 — narrow the call (fewer results, a tighter filter) to see the rest"
+        "result was 402 bytes, truncated to 250 — narrow the call (fewer results, a tighter filter) to see the rest"
     );
     let partial = v["partial"].as_str().unwrap();
-    assert!(partial.len() <= 101 && partial.len() >= 98, "{}", partial.len());
+    assert!(partial.len() >= 95, "the rest of the cap is used: {}", partial.len());
     assert!(partial.starts_with("\"жж"));
 
     let res = reg.call(&CallContext::default(), &owner(), "big", r#"{"text":"fail"}"#).await;
@@ -159,4 +162,75 @@ async fn a_subset_keeps_the_named_tools_in_the_given_order_and_the_cap() {
     assert_eq!(sub.max_result_bytes(), 9);
     let (v, failed) = call(&sub, "b", "{}").await;
     assert!(failed, "a tool left out is unknown: {v}");
+}
+
+/// A tool that never returns (a hung backend).
+fn hang() -> Arc<dyn Tool<Account>> {
+    Arc::new(from_fn("hang", "Never answers.", |_ctx, _, _: NoArgs| async {
+        std::future::pending::<()>().await;
+        Ok::<_, String>(Value::Null)
+    }))
+}
+
+#[tokio::test]
+async fn a_call_that_outlives_its_deadline_fails_naming_the_tool_and_the_limit() {
+    let reg = Registry::new([hang()]);
+    assert_eq!(reg.call_timeout(), DEFAULT_CALL_TIMEOUT);
+    assert_eq!(DEFAULT_CALL_TIMEOUT, Duration::from_secs(30));
+    let reg = reg.with_call_timeout(Duration::from_millis(50));
+    let started = Instant::now();
+    let (v, failed) = call(&reg, "hang", "{}").await;
+    assert!(failed);
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains(r#"tool "hang""#) && msg.contains("50 ms"), "{msg}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(reg.subset(&["hang"]).call_timeout(), Duration::from_millis(50));
+    assert_eq!(reg.with_call_timeout(Duration::ZERO).call_timeout(), DEFAULT_CALL_TIMEOUT);
+}
+
+#[tokio::test]
+async fn a_cancelled_call_fails_at_once_and_a_precancelled_one_never_starts() {
+    let reg = Registry::new([hang()]);
+    let token = CancellationToken::new();
+    let ctx = CallContext::new(token.clone());
+    let stopper = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        stopper.cancel();
+    });
+    let started = Instant::now();
+    let res = reg.call(&ctx, &owner(), "hang", "{}").await;
+    assert!(res.failed && res.content.contains("cancelled"), "{}", res.content);
+    assert!(started.elapsed() < Duration::from_secs(5));
+
+    let ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = ran.clone();
+    let quick: Arc<dyn Tool<Account>> =
+        Arc::new(from_fn("quick", "Quick.", move |_ctx, _, _: NoArgs| {
+            let flag = flag.clone();
+            async move {
+                flag.store(true, std::sync::atomic::Ordering::SeqCst);
+                Ok::<_, String>(1)
+            }
+        }));
+    let res = Registry::new([quick]).call(&ctx, &owner(), "quick", "{}").await;
+    assert!(res.failed && res.content.contains("cancelled"));
+    assert!(!ran.load(std::sync::atomic::Ordering::SeqCst), "a cancelled turn starts no tool");
+}
+
+#[tokio::test]
+async fn a_call_without_a_name_is_answered_with_the_offered_tools() {
+    let reg = Registry::new([echo("echo", ""), echo("shout", "")]);
+    let (v, failed) = call(&reg, "", "{}").await;
+    assert!(failed);
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("without a tool name") && msg.contains("echo, shout"), "{msg}");
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_json_fail_saying_so() {
+    let reg = Registry::new([echo("echo", "")]);
+    let (v, failed) = call(&reg, "echo", "say hi").await;
+    assert!(failed);
+    assert!(v["error"].as_str().unwrap().contains("not JSON"), "{v}");
 }

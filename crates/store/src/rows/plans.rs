@@ -1,0 +1,41 @@
+//! Plan and gateway-key rows as read: the tier columns of an account and its stored key.
+
+use chrono::{DateTime, Utc};
+use freehire_domain::plan::{Tier, tier_of};
+use secrecy::SecretString;
+
+use crate::{StoredKey, bind::Stamp};
+
+/// `pro_until`, `ultra_until` of an account.
+#[derive(sqlx::FromRow)]
+pub(crate) struct TierRecord {
+    pro_until: Option<Stamp>,
+    ultra_until: Option<Stamp>,
+}
+
+impl TierRecord {
+    /// The tier at `now`; an account that does not exist is free.
+    pub fn tier(row: Option<Self>, now: DateTime<Utc>) -> Tier {
+        row.map_or(Tier::Free, |r| {
+            tier_of(r.pro_until.map(Into::into), r.ultra_until.map(Into::into), now)
+        })
+    }
+}
+
+/// `llm_key`, `llm_key_id` of an account.
+#[derive(sqlx::FromRow)]
+pub(crate) struct KeyRecord {
+    llm_key: Option<String>,
+    llm_key_id: Option<String>,
+}
+
+impl KeyRecord {
+    /// The stored key, if any (an empty secret reads as none).
+    pub fn into_key(self) -> Option<StoredKey> {
+        let secret = self.llm_key.filter(|s| !s.is_empty())?;
+        Some(StoredKey {
+            secret: SecretString::from(secret),
+            id: self.llm_key_id.filter(|s| !s.is_empty()),
+        })
+    }
+}

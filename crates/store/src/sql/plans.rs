@@ -1,0 +1,68 @@
+//! Statements on `usage_daily`, `usage_ledger` and the users' gateway-key columns, shared by
+//! both dialects; only the counter row's lock differs (`counter_of!`: `FOR UPDATE` on
+//! PostgreSQL, nothing on SQLite, whose `BEGIN IMMEDIATE` holds the database).
+
+/// The day's counter, read first in a charge's or release's transaction; each adapter
+/// appends its lock.
+macro_rules! counter_of {
+    ($lock:literal) => {
+        concat!(
+            "SELECT used FROM usage_daily WHERE user_id = $1 AND feature = $2 AND day = $3",
+            $lock
+        )
+    };
+}
+pub(crate) use counter_of;
+
+/// Creates the day's counter at 0 unless it exists.
+pub(crate) const ENSURE_DAY: &str = "INSERT INTO usage_daily (user_id, feature, day, used, updated_at) \
+     VALUES ($1, $2, $3, 0, $4) ON CONFLICT (user_id, feature, day) DO NOTHING";
+
+pub(crate) const SET_DAY: &str = "UPDATE usage_daily SET used = $4, updated_at = $5 \
+     WHERE user_id = $1 AND feature = $2 AND day = $3";
+
+/// Takes `$4` off the counter, never below 0.
+pub(crate) const DECREMENT_DAY: &str = "UPDATE usage_daily \
+     SET used = CASE WHEN used > $4 THEN used - $4 ELSE 0 END, updated_at = $5 \
+     WHERE user_id = $1 AND feature = $2 AND day = $3";
+
+/// Whether a reference's charge stands.
+pub(crate) const CHARGED: &str = "SELECT count(*) FROM usage_ledger \
+     WHERE user_id = $1 AND feature = $2 AND ref = $3 AND kind = 'consume'";
+
+pub(crate) const INSERT_CONSUMPTION: &str = "INSERT INTO usage_ledger \
+     (user_id, feature, day, kind, delta, ref, created_at) VALUES ($1, $2, $3, 'consume', $4, $5, $6)";
+
+/// The day a reference's standing charge was counted on.
+pub(crate) const CONSUMPTION_DAY: &str = "SELECT day FROM usage_ledger \
+     WHERE user_id = $1 AND feature = $2 AND ref = $3 AND kind = 'consume'";
+
+/// Voids a standing charge, keeping the row as the audit trail.
+pub(crate) const RELEASE_CONSUMPTION: &str = "UPDATE usage_ledger SET kind = 'release' \
+     WHERE user_id = $1 AND feature = $2 AND ref = $3 AND kind = 'consume'";
+
+/// The references of standing charges that start with `$3`.
+pub(crate) const REFS_BY_PREFIX: &str = "SELECT ref FROM usage_ledger \
+     WHERE user_id = $1 AND feature = $2 AND kind = 'consume' \
+     AND substr(ref, 1, length($3)) = $3 ORDER BY ref";
+
+/// One counter of a day (no lock: a read).
+pub(crate) const USED_ON: &str =
+    "SELECT used FROM usage_daily WHERE user_id = $1 AND feature = $2 AND day = $3";
+
+/// Every counter of a user's day.
+pub(crate) const DAY_OF: &str =
+    "SELECT feature, used FROM usage_daily WHERE user_id = $1 AND day = $2";
+
+/// The tier columns of an account.
+pub(crate) const TIER_OF: &str = "SELECT pro_until, ultra_until FROM users WHERE id = $1";
+
+pub(crate) const KEY_OF: &str = "SELECT llm_key, llm_key_id FROM users WHERE id = $1";
+
+/// Stores a key only where none is stored (the first of racing claims wins).
+pub(crate) const CLAIM_KEY: &str =
+    "UPDATE users SET llm_key = $2, llm_key_id = $3 WHERE id = $1 AND llm_key IS NULL";
+
+/// Clears the key only where it is still the given secret.
+pub(crate) const CLEAR_KEY: &str =
+    "UPDATE users SET llm_key = NULL, llm_key_id = NULL WHERE id = $1 AND llm_key = $2";
