@@ -15,12 +15,21 @@
 //! id that is not a UUID) is the 404 page. Everything goes through the app's assistant
 //! service, never the store.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use askama::Template;
+use axum::{
+    extract::{Path, State},
+    response::Response,
+};
+use freehire_app::assistant::service::SessionView;
+use freehire_app::tracking::SlugSet;
+use freehire_domain::{PublicSlug, User};
 use serde_json::Value;
 
-use crate::layout::Layout;
+use super::forms::{see_other, sign_in_first};
+use super::tracking::signed_in;
+use crate::{WebError, WebState, layout::Ctx, layout::Layout};
 
 /// A transcript shown longer than this (a tool's input or result) is cut.
 pub const SHOWN_CHARS: usize = 4000;
@@ -276,6 +285,138 @@ pub fn presented_slugs<'a>(messages: impl IntoIterator<Item = (&'a str, &'a str)
         }
     }
     out
+}
+
+/// The preset's name as the rail shows it.
+fn preset_label(preset: &str) -> &'static str {
+    match preset {
+        "profile" => "profile",
+        "interview" => "interview",
+        "debrief" => "debrief",
+        _ => "chat",
+    }
+}
+
+fn rail(views: &[SessionView], ctx: &Ctx, open: Option<&str>) -> Vec<RailItem> {
+    views
+        .iter()
+        .map(|v| {
+            let id = v.session.id.to_string();
+            RailItem {
+                href: format!("/assistant/{id}"),
+                label: v
+                    .session
+                    .label
+                    .clone()
+                    .filter(|l| !l.trim().is_empty())
+                    .unwrap_or_else(|| "New conversation".to_owned()),
+                preset: preset_label(&v.session.preset).to_owned(),
+                updated: ctx.date(v.session.updated_at),
+                current: open == Some(id.as_str()),
+            }
+        })
+        .collect()
+}
+
+/// `GET /assistant`: the rail and a "New chat" form.
+pub async fn index(State(state): State<WebState>, ctx: Ctx) -> Response {
+    let user = signed_in!(ctx, "/assistant");
+    let views = match state.assistant.list(user.id).await {
+        Ok(v) => v,
+        Err(e) => return ctx.error(e),
+    };
+    ctx.page(&AssistantPage {
+        layout: ctx.layout("Assistant"),
+        sessions: rail(&views, &ctx, None),
+        chat: None,
+    })
+}
+
+/// `GET /assistant/{id}`: the rail and the conversation; another account's session (or a
+/// malformed id) is the 404 page.
+pub async fn show(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+    let user = signed_in!(ctx, format!("/assistant/{raw}"));
+    // The service's session id type, parsed from the path (a non-UUID is not found).
+    let Ok(id) = raw.parse() else { return ctx.error(WebError::NotFound) };
+    let (view, messages) = match state.assistant.get(user.id, id).await {
+        Ok(got) => got,
+        Err(e) => return ctx.error(e),
+    };
+    let views = match state.assistant.list(user.id).await {
+        Ok(v) => v,
+        Err(e) => return ctx.error(e),
+    };
+    let rows: Vec<(&str, &str)> =
+        messages.iter().map(|m| (m.role.as_str(), m.content.as_str())).collect();
+    let (jobs, saved) = match job_facts(&state, &user, &presented_slugs(rows.iter().copied())).await
+    {
+        Ok(found) => found,
+        Err(e) => return ctx.error(e),
+    };
+    let id = view.session.id.to_string();
+    let title = view
+        .session
+        .label
+        .clone()
+        .filter(|l| !l.trim().is_empty())
+        .unwrap_or_else(|| "New conversation".to_owned());
+    let chat = Chat {
+        href: format!("/assistant/{id}"),
+        title: title.clone(),
+        items: transcript(rows.iter().copied(), &jobs, &|slug| saved.contains(slug)),
+        id: id.clone(),
+    };
+    ctx.page(&AssistantPage {
+        layout: ctx.layout(title),
+        sessions: rail(&views, &ctx, Some(&id)),
+        chat: Some(chat),
+    })
+}
+
+/// The cards' facts for `slugs` (from the catalogue) and which of them the viewer saved.
+async fn job_facts(
+    state: &WebState,
+    user: &User,
+    slugs: &[String],
+) -> Result<(HashMap<String, JobFacts>, HashSet<String>), WebError> {
+    let mut facts = HashMap::new();
+    if slugs.is_empty() {
+        return Ok((facts, HashSet::new()));
+    }
+    for raw in slugs {
+        let Ok(slug) = PublicSlug::parse(raw) else { continue };
+        if let Some(job) = state.catalogue.job(&slug).await? {
+            facts.insert(
+                raw.clone(),
+                JobFacts {
+                    title: job.posting.title.clone(),
+                    company: job.posting.company.clone(),
+                    location: job.posting.location.clone(),
+                },
+            );
+        }
+    }
+    let saved = state.tracking.slugs(user.id, SlugSet::Saved).await?.into_iter().collect();
+    Ok((facts, saved))
+}
+
+/// `POST /assistant`: a new chat session, then its page.
+pub async fn create(State(state): State<WebState>, ctx: Ctx) -> Response {
+    let Some(user) = ctx.viewer.clone() else { return sign_in_first("/assistant") };
+    match state.assistant.create(user.id, "chat", None).await {
+        Ok(view) => see_other(&format!("/assistant/{}", view.session.id), &[]),
+        Err(e) => ctx.error(e),
+    }
+}
+
+/// `POST /assistant/{id}/delete`: deletes the session (stopping its turn), then `/assistant`.
+pub async fn delete(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+    let Some(user) = ctx.viewer.clone() else { return sign_in_first("/assistant") };
+    let Ok(id) = raw.parse() else { return ctx.error(WebError::NotFound) };
+    match state.assistant.delete(user.id, id).await {
+        Ok(()) => see_other("/assistant", &[]),
+        Err(e) => ctx.error(e),
+    }
 }
 
 #[cfg(test)]

@@ -394,7 +394,7 @@ impl AssistantService {
                     .to_owned(),
             })?;
         let slug: PublicSlug =
-            slug.parse().map_err(|_| ServiceError::NotFound(APPLICATION_NOT_FOUND))?;
+            PublicSlug::parse(slug).map_err(|_| ServiceError::NotFound(APPLICATION_NOT_FOUND))?;
         let track = self.store.track_of(owner, &slug).await?;
         let held = track.is_some_and(|t| t.application.is_some() || t.marks.saved_at.is_some());
         if !held {
