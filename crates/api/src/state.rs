@@ -62,7 +62,7 @@ impl AppState {
             SearchSlot::none(),
             None,
             plans,
-            TurnLocks::local(),
+            TurnLocks::for_store(store.clone()),
             Utc::now,
         );
         Self {
@@ -121,7 +121,7 @@ impl AppState {
             search.clone(),
             model,
             Plans::from_env(store.clone(), Utc::now),
-            TurnLocks::local(),
+            TurnLocks::for_store(store.clone()),
             Utc::now,
         )
         .with_config(AssistantConfig::from_env());

@@ -200,18 +200,12 @@ impl Plans {
                 store.release(user, charge.feature, &charge.reference, now),
             )
             .await;
-            match released {
-                Ok(Ok(_)) => {}
-                Ok(Err(e)) => tracing::warn!(
-                    error = &e as &dyn std::error::Error,
-                    reference = %charge.reference,
-                    "plans: releasing a turn's charge failed"
-                ),
-                Err(_) => tracing::warn!(
-                    reference = %charge.reference,
-                    "plans: releasing a turn's charge timed out"
-                ),
-            }
+            let failure = match released {
+                Ok(Ok(_)) => return,
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => format!("no answer within {RELEASE_TIMEOUT:?}"),
+            };
+            tracing::warn!(reference = %charge.reference, %failure, "plans: releasing a turn's charge failed");
         });
         if let Err(e) = task.await {
             tracing::warn!(error = &e as &dyn std::error::Error, "plans: the release task failed");

@@ -363,8 +363,8 @@ impl<O: Owner> Runner<O> {
     }
 
     /// One model call, abandoned as soon as the turn is cancelled (`Ok(None)`). Its usage is
-    /// added to the turn's tally. When the call is cancelled or fails after text was streamed,
-    /// that text is persisted as an assistant message (the user already saw it).
+    /// added to the turn's tally. When the call is cancelled, fails or panics after text was
+    /// streamed, that text is persisted as an assistant message (the user already saw it).
     async fn chat(
         &self,
         turn: Turn<'_, O>,
@@ -379,9 +379,15 @@ impl<O: Owner> Runner<O> {
                 .with_headers(&turn.config.headers);
             tokio::select! {
                 biased;
-                answer = self.model.chat(request) => answer.map_err(|e| {
-                    if turn.cancel.is_cancelled() { None } else { Some(AssistantError::from(e)) }
-                }),
+                answer = AssertUnwindSafe(self.model.chat(request)).catch_unwind() => match answer {
+                    Ok(Ok(choice)) => Ok(choice),
+                    Ok(Err(_)) if turn.cancel.is_cancelled() => Err(None),
+                    Ok(Err(e)) => Err(Some(AssistantError::from(e))),
+                    // A panicking model (or sink) still keeps what was streamed.
+                    Err(panic) => Err(Some(AssistantError::Panicked(
+                        panic_message(panic.as_ref()).unwrap_or("panic").to_owned(),
+                    ))),
+                },
                 () = turn.cancel.cancelled() => Err(None),
             }
         };

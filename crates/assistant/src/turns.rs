@@ -168,22 +168,22 @@ impl TurnRegistry {
     /// Releases slot `id` of `session` if it still holds the session, handing it to the
     /// waiter when there is one that was not cancelled.
     fn release_locked(inner: &mut Inner, session: SessionId, id: u64) {
-        if !inner.running.get(&session).is_some_and(|r| r.id == id) {
+        if inner.running.get(&session).is_none_or(|r| r.id != id) {
             return;
         }
         let Some(old) = inner.running.remove(&session) else { return };
         // A cancelled waiter is not handed anything (its `enter` fails anyway).
-        if let Some(w) = inner.waiting.remove(&session) {
-            if !w.cancel.is_cancelled() {
-                inner.next_id += 1;
-                let next = Running {
-                    id: inner.next_id,
-                    cancel: w.cancel,
-                    done: CancellationToken::new(),
-                    handed_to: Some(w.id),
-                };
-                inner.running.insert(session, next);
-            }
+        if let Some(w) = inner.waiting.remove(&session)
+            && !w.cancel.is_cancelled()
+        {
+            inner.next_id += 1;
+            let next = Running {
+                id: inner.next_id,
+                cancel: w.cancel,
+                done: CancellationToken::new(),
+                handed_to: Some(w.id),
+            };
+            inner.running.insert(session, next);
         }
         old.done.cancel();
     }

@@ -443,32 +443,31 @@ pub fn decide(
     already_charged: bool,
     now: DateTime<Utc>,
 ) -> Decision {
-    let allowance = policy.allowance(tier, feature);
-    let enforced = policy.enforced(feature);
+    let s = Standing::of(policy, tier, feature, used, now);
     let mut d = Decision {
         allowed: false,
         tier,
         feature,
         used,
-        limit: allowance.limit,
-        unlimited: allowance.unlimited,
-        resets_at: resets_at(now),
+        limit: s.limit,
+        unlimited: s.unlimited,
+        resets_at: s.resets_at,
         charge: 0,
         shadowed: false,
         fair_use: false,
-        enforced,
+        enforced: s.enforced,
     };
     if already_charged {
         d.allowed = true;
-    } else if allowance.limit <= 0 && !allowance.unlimited {
+    } else if s.limit <= 0 && !s.unlimited {
         // Refused: not included in this tier.
-    } else if allowance.unlimited && used >= allowance.limit {
+    } else if s.unlimited && used >= s.limit {
         d.fair_use = true;
-    } else if allowance.unlimited || used < allowance.limit {
+    } else if s.unlimited || used < s.limit {
         d.allowed = true;
         d.charge = 1;
         d.used = used + 1;
-    } else if !enforced {
+    } else if !s.enforced {
         d.allowed = true;
         d.charge = 1;
         d.used = used + 1;

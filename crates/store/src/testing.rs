@@ -23,6 +23,25 @@ pub fn postgres_url() -> String {
     }
 }
 
+/// Creates a verified account without a password at `address` (tests of what accounts own).
+#[allow(clippy::expect_used)]
+pub async fn user(
+    store: &dyn Store,
+    address: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> freehire_domain::User {
+    let email = freehire_domain::Email::parse(address).expect("a valid test address");
+    let language = freehire_domain::Language::english();
+    let new = crate::NewUser {
+        email: &email,
+        password_hash: None,
+        role: freehire_domain::Role::User,
+        email_verified: true,
+        language: &language,
+    };
+    store.create_user(&new, at).await.expect("create the test user")
+}
+
 /// One test's database.
 pub struct TestDb {
     /// The store, migrated.

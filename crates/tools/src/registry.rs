@@ -158,7 +158,7 @@ impl<O: Owner> Registry<O> {
     /// ([`Registry::call_timeout`]) and with `ctx`'s cancellation token: whichever comes first
     /// abandons the tool's future (dropping it) and answers with a failed result naming the
     /// tool and the limit, or saying it was cancelled. A call whose token is already cancelled
-    /// does not start the tool at all.
+    /// does not start the tool at all. Runs on a Tokio runtime (the deadline is a Tokio timer).
     pub async fn call(&self, ctx: &CallContext, owner: &O, name: &str, args: &str) -> CallResult {
         let Some(tool) = self.tools.iter().find(|t| t.name() == name) else {
             return CallResult::error(&self.unknown_tool(name));

@@ -15,9 +15,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::{ToolError, decode_args_with_schema, schema_for};
 
-/// What a tool run may look at besides its arguments: the turn's cancellation token, for
-/// tools that wait on something slow. A round of tool calls always finishes, so most tools
-/// ignore it.
+/// What a tool run may look at besides its arguments: the turn's cancellation token.
+/// [`Registry::call`](crate::Registry::call) already abandons a call (drops its future) when
+/// the token fires or the call's deadline passes, so most tools ignore it; a tool that starts
+/// work outside its own future (a spawned task) can watch it to stop that work too.
 #[derive(Debug, Clone, Default)]
 pub struct CallContext {
     cancel: CancellationToken,

@@ -754,6 +754,29 @@ fn owned_resources() -> Vec<Owned> {
                 })
             },
         },
+        Owned {
+            what: "assistant session",
+            create: |a| {
+                Box::pin(async move {
+                    let created = a.call(Method::POST, "/assistant/sessions", None).await;
+                    created.body["data"]["id"].as_str().unwrap().to_owned()
+                })
+            },
+            routes: &[
+                ("GET", "/assistant/sessions/{id}", None),
+                ("POST", "/assistant/sessions/{id}/messages", Some(r#"{"text": "b's now"}"#)),
+                ("POST", "/assistant/sessions/{id}/retry", None),
+                ("POST", "/assistant/sessions/{id}/opening", None),
+                ("POST", "/assistant/sessions/{id}/cancel", None),
+                ("DELETE", "/assistant/sessions/{id}", None),
+            ],
+            still_there: |a, id| {
+                Box::pin(async move {
+                    let d = a.get(&format!("/assistant/sessions/{id}")).await;
+                    d.status == 200 && d.body["data"]["messages"] == json!([])
+                })
+            },
+        },
     ]
 }
 

@@ -26,6 +26,7 @@ macro_rules! both_backends {
 
 mod accounts;
 mod agent;
+mod assistant;
 mod battery;
 mod catalogue;
 mod companies;

@@ -1,10 +1,11 @@
 //! Presets (reference §2.1, §9.1, §10.1): the one switch that picks a session's system prompt
 //! and its tools, so the two can never disagree.
 //!
-//! The tools themselves are built elsewhere in the application; this module declares, per
-//! preset, the tool names a session registers when it is fully bound (a tailor session with
-//! its CV and job, an interview or debrief session with its job), so prompts can be checked
-//! against them and [`compose`](super::compose) can pick them from a catalogue.
+//! The tools themselves are built in [`tools`](super::tools); this module declares, per
+//! preset, the tool names a session registers when it is fully bound and every group exists (a
+//! tailor session with its CV and job, an interview or debrief session with its job), so the
+//! full prompts can be checked against them and [`compose`](super::compose) can pick them from
+//! a catalogue. What a session registers today is [`registry_for`](super::registry_for).
 
 use freehire_assistant::StepLimit;
 

@@ -1,15 +1,40 @@
 //! [`TurnLocks`]: one running turn per session and at most one waiting, for the API's
-//! streamed turns (reference §7).
+//! streamed turns (reference §7, issue 15 item 3).
 //!
-//! [`TurnLocks::local`] is the library's per-process [`TurnRegistry`]: what the embedded
-//! default (SQLite, one API process) uses. A claim either runs now ([`Claim::Run`]), waits for
-//! the running turn ([`Claim::Queued`], at most one per session) or is refused
-//! ([`TurnLockError::QueueFull`], the 409 of a third message). [`TurnLocks::cancel`] stops the
-//! running turn and the queued one.
+//! A claim either runs now ([`Claim::Run`]), waits for the running turn ([`Claim::Queued`], at
+//! most one per session) or is refused ([`TurnLockError::QueueFull`], the 409 of a third
+//! message). [`TurnLocks::cancel`] stops the running turn and the queued one. Two variants
+//! behind the same methods:
+//!
+//! - [`TurnLocks::local`]: the library's per-process [`TurnRegistry`], for the embedded default
+//!   (SQLite, one API process).
+//! - [`TurnLocks::shared`]: for PostgreSQL, where several API processes serve one database.
+//!   The session's row in `assistant_turn_leases` ([`TurnLeaseRepo`]) is the authority:
+//!   - a claim takes the running lease (free, expired, and no other live waiter: a newcomer
+//!     never overtakes the queued message, in this process or another), else the one queue
+//!     place, else it is refused;
+//!   - while a [`TurnGuard`] lives, a task renews the lease (TTL [`LeaseTiming::ttl`], every
+//!     [`LeaseTiming::renew_every`]) and reads the cancel generation every
+//!     [`LeaseTiming::poll_every`], cancelling the turn's token when it moved (or when the
+//!     lease was lost to a takeover); dropping the guard releases the lease;
+//!   - a queued claim polls for the lease every [`LeaseTiming::queue_poll`] (woken at once when
+//!     a turn of this process ends), renewing its queue place, up to the caller's wait; a
+//!     moved generation (Stop) or a lost place ends the wait;
+//!   - [`TurnLocks::cancel`] moves the generation (reaching the turn wherever it runs) and
+//!     cancels this process's running and queued turns of the session at once;
+//!   - a killed process's lease and queue place run out after their TTL and are taken over.
+//!
+//!   Lease times are this process's clock (`Utc::now`); processes sharing a database are
+//!   assumed to agree on the time to well within the TTL.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use freehire_assistant::{AssistantError, SessionId, TurnRegistry, TurnSlot, Waiter};
+use freehire_store::{Backend, Store, StoreError};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 /// Why a claim or a wait did not give a turn.
@@ -23,19 +48,56 @@ pub enum TurnLockError {
     WaitCancelled,
     /// The shared lock state could not be read or written.
     #[error("the turn lock could not be taken")]
-    Store(#[source] freehire_store::StoreError),
+    Store(#[source] StoreError),
+}
+
+/// The timing of [`TurnLocks::shared`]'s leases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaseTiming {
+    /// How long a lease or queue place lasts unless renewed (a killed holder's runs out
+    /// after this).
+    pub ttl: Duration,
+    /// How often a running turn renews its lease.
+    pub renew_every: Duration,
+    /// How often a running turn reads the cancel generation (the bound on how late a cancel
+    /// sent to another process stops it).
+    pub poll_every: Duration,
+    /// How often a queued turn tries to take the lease.
+    pub queue_poll: Duration,
+}
+
+impl Default for LeaseTiming {
+    /// A 30 s lease renewed every 5 s, the cancel generation read every 500 ms, a queued
+    /// turn polling every 250 ms.
+    fn default() -> Self {
+        Self {
+            ttl: Duration::from_secs(30),
+            renew_every: Duration::from_secs(5),
+            poll_every: Duration::from_millis(500),
+            queue_poll: Duration::from_millis(250),
+        }
+    }
 }
 
 /// The right to run a turn in one session; released when dropped.
 #[derive(Debug)]
 pub struct TurnGuard {
-    _slot: TurnSlot,
+    /// The local variant's slot, or
+    _local: Option<TurnSlot>,
+    /// the shared variant's lease (each released when dropped).
+    _shared: Option<SharedHold>,
 }
 
 /// The one queue place of a busy session.
 #[derive(Debug)]
 pub struct QueuedTurn {
-    waiter: Waiter,
+    wait: Wait,
+}
+
+#[derive(Debug)]
+enum Wait {
+    Local(Waiter),
+    Shared(SharedWait),
 }
 
 /// What [`TurnLocks::claim`] gives.
@@ -48,15 +110,59 @@ pub enum Claim {
 }
 
 /// The turn locks of one API process. Cheap to clone; clones share state.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TurnLocks {
-    registry: TurnRegistry,
+    inner: Inner,
+}
+
+#[derive(Debug, Clone)]
+enum Inner {
+    Local(TurnRegistry),
+    Shared(Arc<Shared>),
+}
+
+impl Default for TurnLocks {
+    fn default() -> Self {
+        Self::local()
+    }
 }
 
 impl TurnLocks {
     /// Per-process locks (one API process per database: the embedded default).
     pub fn local() -> Self {
-        Self::default()
+        Self { inner: Inner::Local(TurnRegistry::default()) }
+    }
+
+    /// Locks shared through `store`'s turn leases by every process on its database, with
+    /// the default [`LeaseTiming`].
+    pub fn shared(store: Arc<dyn Store>) -> Self {
+        Self::shared_with(store, LeaseTiming::default())
+    }
+
+    /// [`TurnLocks::shared`] with its own timing.
+    pub fn shared_with(store: Arc<dyn Store>, timing: LeaseTiming) -> Self {
+        Self {
+            inner: Inner::Shared(Arc::new(Shared {
+                store,
+                timing,
+                local: Mutex::new(HashMap::new()),
+                released: Notify::new(),
+            })),
+        }
+    }
+
+    /// The variant for `store`'s backend: shared on PostgreSQL (several API processes may
+    /// serve it), local on SQLite (one process).
+    pub fn for_store(store: Arc<dyn Store>) -> Self {
+        match store.backend() {
+            Backend::Postgres => Self::shared(store),
+            Backend::Sqlite => Self::local(),
+        }
+    }
+
+    /// Whether the locks are shared across processes.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.inner, Inner::Shared(_))
     }
 
     /// Claims `session` for a turn that `cancel` stops.
@@ -65,24 +171,38 @@ impl TurnLocks {
         session: SessionId,
         cancel: CancellationToken,
     ) -> Result<Claim, TurnLockError> {
-        match self.registry.claim(session, cancel) {
-            Ok(freehire_assistant::Claim::Run(slot)) => Ok(Claim::Run(TurnGuard { _slot: slot })),
-            Ok(freehire_assistant::Claim::Queued(waiter)) => {
-                Ok(Claim::Queued(QueuedTurn { waiter }))
-            }
-            Err(AssistantError::QueueFull) => Err(TurnLockError::QueueFull),
-            Err(_) => Err(TurnLockError::WaitCancelled),
+        match &self.inner {
+            Inner::Local(registry) => match registry.claim(session, cancel) {
+                Ok(freehire_assistant::Claim::Run(slot)) => {
+                    Ok(Claim::Run(TurnGuard { _local: Some(slot), _shared: None }))
+                }
+                Ok(freehire_assistant::Claim::Queued(waiter)) => {
+                    Ok(Claim::Queued(QueuedTurn { wait: Wait::Local(waiter) }))
+                }
+                Err(AssistantError::QueueFull) => Err(TurnLockError::QueueFull),
+                Err(_) => Err(TurnLockError::WaitCancelled),
+            },
+            Inner::Shared(shared) => shared.clone().claim(session, cancel).await,
         }
     }
 
-    /// Cancels the running turn and the queued one; true when a turn was running.
+    /// Cancels the running turn and the queued one (on PostgreSQL wherever they run); true
+    /// when a turn was running.
     pub async fn cancel(&self, session: SessionId) -> Result<bool, TurnLockError> {
-        Ok(self.registry.cancel(session))
+        match &self.inner {
+            Inner::Local(registry) => Ok(registry.cancel(session)),
+            Inner::Shared(shared) => shared.cancel(session).await,
+        }
     }
 
     /// Number of turns running in this process.
     pub fn running(&self) -> usize {
-        self.registry.len()
+        match &self.inner {
+            Inner::Local(registry) => registry.len(),
+            Inner::Shared(shared) => {
+                shared.lock().values().filter(|slots| slots.running.is_some()).count()
+            }
+        }
     }
 }
 
@@ -90,10 +210,322 @@ impl QueuedTurn {
     /// Waits at most `wait` for the running turn to end, then takes the slot;
     /// [`TurnLockError::WaitCancelled`] on Stop or when the wait runs out.
     pub async fn enter_within(self, wait: Duration) -> Result<TurnGuard, TurnLockError> {
-        self.waiter
-            .enter_within(wait)
+        match self.wait {
+            Wait::Local(waiter) => waiter
+                .enter_within(wait)
+                .await
+                .map(|slot| TurnGuard { _local: Some(slot), _shared: None })
+                .map_err(|_| TurnLockError::WaitCancelled),
+            Wait::Shared(waiting) => waiting.enter_within(wait).await,
+        }
+    }
+}
+
+// ---- the shared variant ----
+
+/// One claim of this process: its lease or queue id and the turn's token.
+#[derive(Debug)]
+struct Participant {
+    id: uuid::Uuid,
+    cancel: CancellationToken,
+}
+
+/// This process's running and queued claims of one session.
+#[derive(Debug, Default)]
+struct LocalSlots {
+    running: Option<Participant>,
+    waiting: Option<Participant>,
+}
+
+struct Shared {
+    store: Arc<dyn Store>,
+    timing: LeaseTiming,
+    local: Mutex<HashMap<SessionId, LocalSlots>>,
+    /// Woken when a turn of this process ends, so its queued turns try at once.
+    released: Notify,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("backend", &self.store.backend())
+            .field("timing", &self.timing)
+            .field("local", &self.local)
+            .finish()
+    }
+}
+
+fn until(now: DateTime<Utc>, ttl: Duration) -> DateTime<Utc> {
+    now + chrono::Duration::from_std(ttl).unwrap_or(chrono::Duration::seconds(30))
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, LocalSlots>> {
+        self.local.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records (or, with `None`, forgets) this process's running or queued claim `id`.
+    fn set_local(
+        &self,
+        session: SessionId,
+        running: bool,
+        who: Option<Participant>,
+        id: uuid::Uuid,
+    ) {
+        let mut local = self.lock();
+        let slots = local.entry(session).or_default();
+        let place = if running { &mut slots.running } else { &mut slots.waiting };
+        match who {
+            Some(p) => *place = Some(p),
+            None if place.as_ref().is_some_and(|p| p.id == id) => *place = None,
+            None => {}
+        }
+        if slots.running.is_none() && slots.waiting.is_none() {
+            local.remove(&session);
+        }
+    }
+
+    async fn claim(
+        self: Arc<Self>,
+        session: SessionId,
+        cancel: CancellationToken,
+    ) -> Result<Claim, TurnLockError> {
+        // This process already runs one and queues one: refused without a round trip.
+        if self.lock().get(&session).is_some_and(|s| s.running.is_some() && s.waiting.is_some()) {
+            return Err(TurnLockError::QueueFull);
+        }
+        let id = uuid::Uuid::new_v4();
+        let now = Utc::now();
+        let store = &self.store;
+        let lease = store
+            .acquire_turn_lease(session, id, until(now, self.timing.ttl), now)
             .await
-            .map(|slot| TurnGuard { _slot: slot })
-            .map_err(|_| TurnLockError::WaitCancelled)
+            .map_err(TurnLockError::Store)?;
+        if let Some(generation) = lease {
+            return Ok(Claim::Run(self.hold(session, id, cancel, generation)));
+        }
+        let place = store
+            .queue_for_turn(session, id, until(now, self.timing.ttl), now)
+            .await
+            .map_err(TurnLockError::Store)?;
+        let Some(generation) = place else {
+            return Err(TurnLockError::QueueFull);
+        };
+        self.set_local(session, false, Some(Participant { id, cancel: cancel.clone() }), id);
+        Ok(Claim::Queued(QueuedTurn {
+            wait: Wait::Shared(SharedWait {
+                shared: self,
+                session,
+                id,
+                cancel,
+                generation,
+                done: false,
+            }),
+        }))
+    }
+
+    /// The guard of lease `id`, recorded locally, with its renewing and watching task.
+    fn hold(
+        self: &Arc<Self>,
+        session: SessionId,
+        id: uuid::Uuid,
+        cancel: CancellationToken,
+        generation: i64,
+    ) -> TurnGuard {
+        self.set_local(session, true, Some(Participant { id, cancel: cancel.clone() }), id);
+        let watcher = tokio::spawn(self.clone().watch(session, id, cancel, generation));
+        TurnGuard {
+            _local: None,
+            _shared: Some(SharedHold { shared: self.clone(), session, id, watcher }),
+        }
+    }
+
+    /// While the lease lives: renews it and cancels the turn when the generation moved or
+    /// the lease was lost.
+    async fn watch(
+        self: Arc<Self>,
+        session: SessionId,
+        id: uuid::Uuid,
+        cancel: CancellationToken,
+        generation: i64,
+    ) {
+        let timing = self.timing;
+        let mut renewed = tokio::time::Instant::now();
+        loop {
+            tokio::time::sleep(timing.poll_every.min(timing.renew_every)).await;
+            let read = if renewed.elapsed() >= timing.renew_every {
+                let at = until(Utc::now(), timing.ttl);
+                let renewal = self.store.renew_turn_lease(session, id, at).await;
+                if renewal.is_ok() {
+                    renewed = tokio::time::Instant::now();
+                }
+                match renewal {
+                    Ok(None) => {
+                        tracing::warn!(%session, "the turn lost its lease (taken over); stopping it");
+                        cancel.cancel();
+                        return;
+                    }
+                    other => other,
+                }
+            } else if cancel.is_cancelled() {
+                continue;
+            } else {
+                self.store.turn_cancel_generation(session).await
+            };
+            match read {
+                Ok(Some(now)) if now != generation => cancel.cancel(),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(
+                    %session,
+                    error = &e as &dyn std::error::Error,
+                    "cannot read or renew the turn lease"
+                ),
+            }
+        }
+    }
+
+    async fn cancel(&self, session: SessionId) -> Result<bool, TurnLockError> {
+        let local_running = {
+            let local = self.lock();
+            let slots = local.get(&session);
+            for p in slots.into_iter().flat_map(|s| s.running.iter().chain(s.waiting.iter())) {
+                p.cancel.cancel();
+            }
+            slots.is_some_and(|s| s.running.is_some())
+        };
+        let running =
+            self.store.cancel_turn(session, Utc::now()).await.map_err(TurnLockError::Store)?;
+        Ok(running || local_running)
+    }
+
+    /// Gives lease `id` back (detached: called from drops) and wakes this process's waiters.
+    fn release(self: &Arc<Self>, session: SessionId, id: uuid::Uuid) {
+        self.set_local(session, true, None, id);
+        let shared = self.clone();
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return; // No runtime left (shutting down): the lease runs out by itself.
+        };
+        runtime.spawn(async move {
+            if let Err(e) = shared.store.release_turn_lease(session, id).await {
+                tracing::warn!(
+                    %session,
+                    error = &e as &dyn std::error::Error,
+                    "cannot release the turn lease; it runs out by itself"
+                );
+            }
+            shared.released.notify_waiters();
+        });
+    }
+
+    /// Gives queue place `id` back (detached).
+    fn leave(self: &Arc<Self>, session: SessionId, id: uuid::Uuid) {
+        self.set_local(session, false, None, id);
+        let shared = self.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(e) = shared.store.leave_turn_queue(session, id).await {
+                    tracing::warn!(
+                        %session,
+                        error = &e as &dyn std::error::Error,
+                        "cannot leave the turn queue; the place runs out by itself"
+                    );
+                }
+            });
+        }
+    }
+}
+
+/// A running turn's lease.
+#[derive(Debug)]
+struct SharedHold {
+    shared: Arc<Shared>,
+    session: SessionId,
+    id: uuid::Uuid,
+    watcher: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for SharedHold {
+    fn drop(&mut self) {
+        self.watcher.abort();
+        self.shared.release(self.session, self.id);
+    }
+}
+
+/// A queued turn's place.
+#[derive(Debug)]
+struct SharedWait {
+    shared: Arc<Shared>,
+    session: SessionId,
+    id: uuid::Uuid,
+    cancel: CancellationToken,
+    /// The cancel generation when the place was taken.
+    generation: i64,
+    /// Whether the place became the lease (nothing to give back).
+    done: bool,
+}
+
+impl SharedWait {
+    async fn enter_within(mut self, wait: Duration) -> Result<TurnGuard, TurnLockError> {
+        let deadline = tokio::time::Instant::now() + wait;
+        let shared = self.shared.clone();
+        let timing = shared.timing;
+        loop {
+            if self.cancel.is_cancelled() {
+                return Err(TurnLockError::WaitCancelled);
+            }
+            // Registered before trying, so a release between the try and the wait wakes it.
+            let released = shared.released.notified();
+            let now = Utc::now();
+            let store = &shared.store;
+            match store.acquire_turn_lease(self.session, self.id, until(now, timing.ttl), now).await
+            {
+                Ok(Some(generation)) => {
+                    self.done = true;
+                    shared.set_local(self.session, false, None, self.id);
+                    let guard = shared.hold(self.session, self.id, self.cancel.clone(), generation);
+                    if generation != self.generation {
+                        // Stopped while it waited: the guard's drop gives the lease back.
+                        return Err(TurnLockError::WaitCancelled);
+                    }
+                    return Ok(guard);
+                }
+                Ok(None) => {
+                    match store
+                        .queue_for_turn(self.session, self.id, until(now, timing.ttl), now)
+                        .await
+                    {
+                        Ok(Some(generation)) if generation == self.generation => {}
+                        Ok(_) => return Err(TurnLockError::WaitCancelled),
+                        Err(e) => tracing::warn!(
+                            session = %self.session,
+                            error = &e as &dyn std::error::Error,
+                            "cannot renew the turn queue place"
+                        ),
+                    }
+                }
+                Err(e) => tracing::warn!(
+                    session = %self.session,
+                    error = &e as &dyn std::error::Error,
+                    "cannot try the turn lease"
+                ),
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return Err(TurnLockError::WaitCancelled);
+            }
+            tokio::select! {
+                () = tokio::time::sleep(timing.queue_poll.min(left)) => {}
+                () = released => {}
+                () = self.cancel.cancelled() => return Err(TurnLockError::WaitCancelled),
+            }
+        }
+    }
+}
+
+impl Drop for SharedWait {
+    fn drop(&mut self) {
+        if !self.done {
+            self.shared.leave(self.session, self.id);
+        }
     }
 }

@@ -40,12 +40,19 @@ pub enum ModelReply {
     Garbage,
     /// Never answers (until the client gives up).
     Hang,
+    /// This reply, after a pause (a slow model).
+    After(Duration, Box<ModelReply>),
 }
 
 impl ModelReply {
     /// A text answer.
     pub fn text(text: impl Into<String>) -> Self {
         Self::Text(text.into())
+    }
+
+    /// `self` after `pause`.
+    pub fn after(self, pause: Duration) -> Self {
+        Self::After(pause, Box::new(self))
     }
 
     /// One tool call.
@@ -197,9 +204,13 @@ async fn answer(script: Shared, uri: Uri, headers: HeaderMap, body: Bytes) -> Re
         s.requests.push(request);
         s.replies.pop_front()
     };
-    let Some(reply) = reply else {
+    let Some(mut reply) = reply else {
         return error(500, "no reply scripted");
     };
+    while let ModelReply::After(pause, next) = reply {
+        tokio::time::sleep(pause).await;
+        reply = *next;
+    }
     match reply {
         ModelReply::Status(status, message) => error(status, &message),
         ModelReply::Garbage => {

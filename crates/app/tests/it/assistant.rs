@@ -31,14 +31,9 @@ fn prompts_are_distinct_and_non_empty() {
 #[test]
 fn the_chat_prompt() {
     let chat = p("chat");
-    for w in [
-        "`get_profile`",
-        "`facets`",
-        "`present_jobs`",
-        "/my/profile",
-        "APPLICATION MAIL",
-        "untrusted",
-    ] {
+    for w in
+        ["`get_profile`", "`facets`", "`present_jobs`", "/account", "APPLICATION MAIL", "untrusted"]
+    {
         assert!(chat.contains(w), "{w}");
     }
     assert!(!chat.contains("/jobs/"));

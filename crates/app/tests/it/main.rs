@@ -4,17 +4,22 @@
 
 mod accounts;
 mod assistant;
+mod assistant_tools;
 mod board_catalogue;
 mod boards;
+mod llmkey;
 mod notify;
 mod notify_match;
 mod pipeline;
+mod plans;
 mod rederive;
 mod reindex;
+mod scope;
 mod search;
 mod search_sync;
 mod support;
 mod tracking;
+mod turns;
 
 /// One `#[tokio::test]` per backend for each `crate::<module>::<test>(&dyn Store)`.
 macro_rules! on_both_backends {
@@ -94,6 +99,33 @@ macro_rules! on_both_backends_db {
 }
 
 on_both_backends_db! {
+    assistant_tools: [
+        discovery_tools_answer_from_the_catalogue_and_the_index,
+        market_fit_measures_coverage_gaps_and_top_skills,
+        present_jobs_returns_a_receipt_and_names_what_is_wrong,
+        tracking_tools_save_apply_stage_and_list,
+        my_jobs_defaults_to_ten_and_caps_at_twenty,
+        another_users_tracking_is_not_found,
+        interview_context_carries_the_vacancy_and_the_stage,
+        registries_follow_the_preset_matrix,
+        session_prompts_name_only_registered_tools,
+        a_full_page_of_long_descriptions_fits_the_result_cap,
+    ],
+    llmkey: [
+        a_first_call_mints_a_key_from_the_template,
+        two_racing_resolvers_keep_one_key_and_delete_the_other,
+        a_minted_key_is_deleted_when_the_account_is_gone,
+        forget_clears_only_a_matching_secret_and_blocks,
+        a_bound_model_uses_the_users_key_with_spend_tags_and_falls_back_once,
+        the_model_is_configured_from_llm_variables,
+    ],
+    plans: [
+        a_chat_turn_counts_once_and_a_retry_costs_nothing,
+        a_spent_enforced_allowance_refuses_with_the_allowance,
+        a_released_charge_is_refunded,
+        a_tailor_turn_uses_its_ceiling_and_no_assistant_allowance,
+        usage_reports_every_feature_and_a_failing_store_fails_open,
+    ],
     notify: [
         a_digest_email_lists_ten_jobs_and_links_its_page,
         a_digest_claims_at_most_200_and_the_rest_wait,
@@ -110,5 +142,13 @@ on_both_backends_db! {
     notify_match: [
         an_unfiltered_subscription_is_never_matched,
         percolated_matches_equal_each_saved_search_on_the_engine,
+    ],
+    turns: [
+        one_turn_runs_across_processes_the_second_waits_and_the_third_is_refused,
+        a_cancel_sent_to_another_process_stops_the_turn_and_its_waiter,
+        a_cancel_in_the_same_process_stops_its_turn_at_once,
+        an_expired_lease_of_a_killed_holder_is_taken_over,
+        a_turn_whose_lease_was_taken_over_is_stopped,
+        the_variant_follows_the_backend,
     ],
 }

@@ -84,3 +84,36 @@ pub async fn crawl_cartesia(s: &dyn Store, body: serde_json::Value, at: DateTime
     .await
     .unwrap()
 }
+
+/// A verified, English-speaking user at `address`, created at `at`.
+pub async fn user(s: &dyn Store, address: &str, at: DateTime<Utc>) -> freehire_domain::User {
+    let email = freehire_domain::Email::parse(address).unwrap();
+    let language = freehire_domain::Language::english();
+    let new = freehire_store::NewUser {
+        email: &email,
+        password_hash: None,
+        role: freehire_domain::Role::User,
+        email_verified: true,
+        language: &language,
+    };
+    s.create_user(&new, at).await.unwrap()
+}
+
+/// A remote Greenhouse posting `id` with no facets.
+pub fn posting(id: &str, title: &str, company: &str) -> freehire_domain::JobPosting {
+    freehire_domain::JobPosting {
+        source: freehire_domain::Provider::parse("greenhouse").unwrap(),
+        external_id: id.to_owned(),
+        url: format!("https://jobs.example.com/{id}"),
+        title: title.to_owned(),
+        company: company.to_owned(),
+        location: "Remote".to_owned(),
+        description: format!("<p>{title}</p>"),
+        remote: true,
+        posted_at: None,
+        facets: freehire_domain::Facets::default(),
+        salary: None,
+        role_fingerprint: String::new(),
+        structured: Default::default(),
+    }
+}

@@ -6,11 +6,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use freehire_app::tracking::{ApplyInput, TrackPatch, Tracking, TrackingError, TrackingFilter};
-use freehire_domain::{
-    Email, Facets, JobPosting, Language, Provider, PublicSlug, Role, SilenceState, Stage,
-    StageGroup, User,
-};
-use freehire_store::{NewUser, Store, testing::TestDb};
+use freehire_domain::{JobPosting, PublicSlug, SilenceState, Stage, StageGroup, User};
+use freehire_store::{Store, testing::TestDb};
 
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {
@@ -49,35 +46,10 @@ fn days_ago(n: i64) -> NaiveDate {
 }
 
 async fn user(s: &dyn Store, address: &str) -> User {
-    let email = Email::parse(address).unwrap();
-    let language = Language::english();
-    let new = NewUser {
-        email: &email,
-        password_hash: None,
-        role: Role::User,
-        email_verified: true,
-        language: &language,
-    };
-    s.create_user(&new, now()).await.unwrap()
+    crate::support::user(s, address, now()).await
 }
 
-fn posting(id: &str, title: &str, company: &str) -> JobPosting {
-    JobPosting {
-        source: Provider::parse("greenhouse").unwrap(),
-        external_id: id.to_owned(),
-        url: format!("https://jobs.example.com/{id}"),
-        title: title.to_owned(),
-        company: company.to_owned(),
-        location: "Remote".to_owned(),
-        description: format!("<p>{title}</p>"),
-        remote: true,
-        posted_at: None,
-        facets: Facets::default(),
-        salary: None,
-        role_fingerprint: String::new(),
-        structured: Default::default(),
-    }
-}
+use crate::support::posting;
 
 async fn jobs(s: &dyn Store, postings: &[JobPosting]) -> Vec<PublicSlug> {
     let written = s.upsert_jobs(postings, now() - Duration::days(90)).await.unwrap();

@@ -373,7 +373,10 @@ async fn a_round_always_finishes_even_when_a_tool_presses_stop() {
     ];
     let f = Fixture::new(ScriptedModel::new([Scripted::calls(calls), Scripted::text("never")]));
     assert_eq!(f.run("go").await, Ok(StopReason::Cancelled));
-    assert_eq!(f.tool_results().len(), 2);
+    let results = f.tool_results();
+    assert_eq!(results.len(), 2);
+    assert!(!results[0].2);
+    assert!(results[1].2 && results[1].1.contains("cancelled"), "not run once Stop was pressed");
     assert_eq!(f.roles().await, [Role::User, Role::Assistant, Role::Tool, Role::Tool]);
     assert_eq!(f.model.call_count(), 1);
 }
@@ -496,6 +499,7 @@ async fn continue_with_an_empty_transcript_is_refused() {
     assert_eq!(f.model.call_count(), 0);
 }
 
+// scenario: Usage over a turn
 #[tokio::test]
 async fn usage_is_reported_once_summed_over_every_call() {
     let f = Fixture::new(ScriptedModel::new([

@@ -33,6 +33,16 @@ pub struct FlakyStore {
     pub append_delay: Mutex<Option<Duration>>,
     /// Inserts attempted.
     pub inserts: AtomicUsize,
+    /// Reads (recent, transcript) never return.
+    pub hang_reads: AtomicBool,
+}
+
+impl FlakyStore {
+    async fn maybe_hang(&self) {
+        if self.hang_reads.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+    }
 }
 
 #[async_trait]
@@ -67,6 +77,7 @@ impl TranscriptStore<Uuid> for FlakyStore {
         owner: &Uuid,
         limit: usize,
     ) -> Result<Vec<Message>, AssistantError> {
+        self.maybe_hang().await;
         self.inner.recent(session, owner, limit).await
     }
 
@@ -75,6 +86,7 @@ impl TranscriptStore<Uuid> for FlakyStore {
         session: SessionId,
         owner: &Uuid,
     ) -> Result<Vec<Message>, AssistantError> {
+        self.maybe_hang().await;
         self.inner.transcript(session, owner).await
     }
 
@@ -228,6 +240,14 @@ impl Fixture {
         assert!(last.is_terminal(), "the last event is the result: {events:?}");
         assert_eq!(self.results().len(), 1, "exactly one result: {events:?}");
         last
+    }
+
+    /// The terminal event's message, when it has one.
+    pub fn failure(&self) -> Option<String> {
+        match self.last_result() {
+            Event::Result { message, .. } => message,
+            _ => None,
+        }
     }
 
     pub fn tool_results(&self) -> Vec<(String, String, bool)> {

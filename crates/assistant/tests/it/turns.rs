@@ -176,6 +176,7 @@ async fn a_wait_gives_up_after_its_deadline_and_frees_its_place() {
     assert_eq!(freehire_assistant::TURN_QUEUE_WAIT, Duration::from_secs(60));
 }
 
+// scenario: The queue keeps its order
 #[tokio::test]
 async fn a_new_claim_never_overtakes_the_queued_waiter() {
     let reg = TurnRegistry::new();

@@ -34,8 +34,6 @@ pub(crate) struct Assembler {
     finish_reason: Option<String>,
     /// Number of chunks seen.
     pub chunks: usize,
-    /// True once anything was forwarded to the sink.
-    pub emitted: bool,
 }
 
 impl Assembler {
@@ -66,7 +64,6 @@ impl Assembler {
                 delta.reasoning_content.or(delta.reasoning).filter(|t| !t.is_empty())
             {
                 sink.on_thinking(&text);
-                self.emitted = true;
                 self.reasoning.push_str(&text);
             }
             for frag in delta.tool_calls {
@@ -82,7 +79,6 @@ impl Assembler {
     fn show(&mut self, text: &str, sink: &dyn StreamSink) {
         if !text.is_empty() {
             sink.on_text(text);
-            self.emitted = true;
             self.content.push_str(text);
         }
     }

@@ -175,7 +175,8 @@ pub(crate) fn arguments_text(v: Option<Value>) -> String {
 }
 
 /// Parses a non-streamed chat-completions response body. Tool-call JSON leaked into the text
-/// is removed from it as in a stream (see [`leak`](super::leak)); calls without an id get one.
+/// is removed from it as in a stream (the rule is in the [`openai`](super) module docs);
+/// calls without an id get one.
 pub fn parse_response(body: &str) -> Result<Choice, LlmError> {
     let resp: Response = serde_json::from_str(body)
         .map_err(|e| LlmError::Malformed { body: super::snippet(body), source: Cause::new(e) })?;

@@ -67,6 +67,15 @@ async fn streamed_error(pieces: Vec<String>) -> LlmError {
         .unwrap_err()
 }
 
+/// A streamed call saying "hi" with the echo tool offered: the answer and what the sink got.
+async fn streamed_with_tools(url: &str) -> (freehire_llm::Choice, Collect) {
+    let msgs = vec![Message::User("hi".into())];
+    let tools = tools();
+    let sink = Collect::default();
+    let choice = client(url).chat(ChatRequest::new(&msgs, &tools).streaming(&sink)).await.unwrap();
+    (choice, sink)
+}
+
 fn chunk(delta: serde_json::Value) -> serde_json::Value {
     json!({"choices":[{"index":0,"delta":delta,"finish_reason":null}]})
 }
@@ -245,11 +254,7 @@ async fn an_empty_stream_with_tools_falls_back_to_a_plain_call() {
         })),
     ])
     .await;
-    let msgs = vec![Message::User("hi".into())];
-    let tools = tools();
-    let sink = Collect::default();
-    let choice =
-        client(&server.url).chat(ChatRequest::new(&msgs, &tools).streaming(&sink)).await.unwrap();
+    let (choice, _) = streamed_with_tools(&server.url).await;
     assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{\"text\":\"hi\"}")]);
     let reqs = server.requests();
     assert_eq!(reqs.len(), 2);
@@ -368,17 +373,14 @@ async fn tool_call_json_leaked_into_the_text_never_reaches_the_user() {
         Reply::json(json!({"choices":[{"message":{"content":"Looking. <tool_call>{\"name\":\"echo\",\"arguments\":{}}</tool_call>"}}]})),
     ])
     .await;
-    let msgs = vec![Message::User("hi".into())];
-    let tools = tools();
-    let sink = Collect::default();
-    let choice =
-        client(&server.url).chat(ChatRequest::new(&msgs, &tools).streaming(&sink)).await.unwrap();
+    let (choice, sink) = streamed_with_tools(&server.url).await;
     assert!(sink.text.lock().unwrap().is_empty(), "{:?}", sink.text.lock().unwrap());
     assert_eq!(choice.content, "");
     assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{\"text\":\"hi\"}")]);
     assert_eq!(server.requests().len(), 1, "a leaked call is an answer: no fallback");
 
-    let choice = client(&server.url).chat(ChatRequest::new(&msgs, &tools)).await.unwrap();
+    let msgs = vec![Message::User("hi".into())];
+    let choice = client(&server.url).chat(ChatRequest::new(&msgs, &tools())).await.unwrap();
     assert_eq!(choice.content, "Looking. ");
     assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{}")]);
 }
@@ -409,12 +411,7 @@ async fn the_empty_stream_fallback_is_logged_as_a_second_billed_call() {
     let subscriber =
         tracing_subscriber::fmt().with_writer(move || writer.clone()).with_ansi(false).finish();
     let _guard = tracing::subscriber::set_default(subscriber);
-    let msgs = vec![Message::User("hi".into())];
-    let tools = tools();
-    let choice = client(&server.url)
-        .chat(ChatRequest::new(&msgs, &tools).streaming(&Collect::default()))
-        .await
-        .unwrap();
+    let (choice, _) = streamed_with_tools(&server.url).await;
     assert_eq!(choice.content, "plain");
     let text = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
     assert!(text.contains("WARN") && text.contains("second billed call"), "{text}");
@@ -473,11 +470,7 @@ async fn nulls_in_stream_deltas_read_as_missing() {
         json!({"choices":[{"index":0,"delta":{"content":null,"tool_calls":null},"finish_reason":"tool_calls"}],"usage":null}),
     ])])
     .await;
-    let msgs = vec![Message::User("hi".into())];
-    let tools = tools();
-    let sink = Collect::default();
-    let choice =
-        client(&server.url).chat(ChatRequest::new(&msgs, &tools).streaming(&sink)).await.unwrap();
+    let (choice, sink) = streamed_with_tools(&server.url).await;
     assert_eq!(choice.tool_calls, vec![ToolCall::new("call_1", "echo", "{\"text\":\"x\"}")]);
     assert!(sink.text.lock().unwrap().is_empty());
 }

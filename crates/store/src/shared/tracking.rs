@@ -255,37 +255,9 @@ where
         Ok(())
     }
 
-    /// An event the user recorded themselves.
+    /// An event recorded through `source` (the user's own, an import's, the assistant's).
     #[allow(clippy::too_many_arguments)]
     async fn event(
-        conn: &mut DB::Connection,
-        owner: UserId,
-        application: Option<ApplicationId>,
-        job: Option<JobId>,
-        company_slug: &str,
-        kind: EventKind,
-        signal: Option<&str>,
-        occurred_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<()> {
-        let at = (occurred_at, now);
-        Self::event_from(
-            conn,
-            EventSource::User,
-            owner,
-            application,
-            job,
-            company_slug,
-            kind,
-            signal,
-            at,
-        )
-        .await
-    }
-
-    /// An event recorded through `source`; `at` is (occurred, recorded).
-    #[allow(clippy::too_many_arguments)]
-    async fn event_from(
         conn: &mut DB::Connection,
         source: EventSource,
         owner: UserId,
@@ -294,7 +266,8 @@ where
         company_slug: &str,
         kind: EventKind,
         signal: Option<&str>,
-        (occurred_at, now): (DateTime<Utc>, DateTime<Utc>),
+        occurred_at: DateTime<Utc>,
+        now: DateTime<Utc>,
     ) -> Result<()> {
         sqlx::query(sql::INSERT_EVENT)
             .bind(owner.get())
@@ -321,7 +294,19 @@ where
         now: DateTime<Utc>,
     ) -> Result<()> {
         let slug = job.company_slug.as_str();
-        Self::event(conn, owner, app.map(|a| a.id), Some(job.id), slug, kind, None, now, now).await
+        Self::event(
+            conn,
+            EventSource::User,
+            owner,
+            app.map(|a| a.id),
+            Some(job.id),
+            slug,
+            kind,
+            None,
+            now,
+            now,
+        )
+        .await
     }
 
     async fn cancel_pending_reminder(
@@ -391,7 +376,7 @@ where
         }
         let date = at.date_naive().to_string();
         let job_id = job.map(|j| j.id).or(app.job_id);
-        Self::event_from(
+        Self::event(
             conn,
             source,
             owner,
@@ -400,7 +385,8 @@ where
             &app.company_slug,
             EventKind::Applied,
             Some(&date),
-            (at, now),
+            at,
+            now,
         )
         .await?;
         app.updated_at = now;
@@ -428,7 +414,19 @@ where
                 let slug = app.company_slug.clone();
                 let (id, kind) = (Some(app.id), EventKind::StageSet);
                 let signal = Some(stage.as_str());
-                Self::event(conn, owner, id, job_id, &slug, kind, signal, now, now).await?;
+                Self::event(
+                    conn,
+                    EventSource::User,
+                    owner,
+                    id,
+                    job_id,
+                    &slug,
+                    kind,
+                    signal,
+                    now,
+                    now,
+                )
+                .await?;
                 app.updated_at = now;
             }
         }
@@ -439,7 +437,8 @@ where
             let slug = app.company_slug.clone();
             let signal = Some(notes.as_str());
             let (id, kind) = (Some(app.id), EventKind::Note);
-            Self::event(conn, owner, id, job_id, &slug, kind, signal, now, now).await?;
+            Self::event(conn, EventSource::User, owner, id, job_id, &slug, kind, signal, now, now)
+                .await?;
             app.updated_at = now;
         }
         Ok(())
@@ -460,7 +459,19 @@ where
         app.updated_at = now;
         let slug = app.company_slug.clone();
         let kind = EventKind::StageCleared;
-        Self::event(conn, owner, Some(app.id), app.job_id, &slug, kind, None, now, now).await?;
+        Self::event(
+            conn,
+            EventSource::User,
+            owner,
+            Some(app.id),
+            app.job_id,
+            &slug,
+            kind,
+            None,
+            now,
+            now,
+        )
+        .await?;
         Ok(true)
     }
 

@@ -222,6 +222,7 @@ conformance_db! {
         a_key_is_claimed_once_and_cleared_only_by_its_secret,
     ],
     tracking: [
+        the_assistant_records_its_source_lists_dismissed_and_reads_slugs,
         marks_are_set_cleared_and_read_as_slug_sets,
         applying_snapshots_the_posting_and_counts_once_per_user,
         reapplying_on_another_day_redates_the_applied_event,

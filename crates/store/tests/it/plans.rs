@@ -6,25 +6,16 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use freehire_domain::{
-    Email, Language, Role, User,
+    User,
     plan::{Feature, PlanPolicy, Tier},
 };
-use freehire_store::{NewUser, Store, StoredKey, testing::TestDb};
+use freehire_store::{Store, StoredKey, testing::TestDb};
 use secrecy::ExposeSecret;
 
 use crate::fixtures::t;
 
 async fn user(s: &dyn Store, address: &str) -> User {
-    let email = Email::parse(address).unwrap();
-    let language = Language::english();
-    let new = NewUser {
-        email: &email,
-        password_hash: None,
-        role: Role::User,
-        email_verified: true,
-        language: &language,
-    };
-    s.create_user(&new, t(1, 9)).await.unwrap()
+    freehire_store::testing::user(s, address, t(1, 9)).await
 }
 
 fn enforced() -> PlanPolicy {

@@ -509,3 +509,35 @@ pub async fn importing_twice_creates_nothing_new(db: &TestDb) {
     assert_eq!(kinds(&initech.events), [EventKind::Applied, EventKind::StageSet]);
     assert!(initech.card.job_closed);
 }
+
+// The assistant's tools: `apply_job` records its source; `my_jobs` lists dismissed jobs;
+// `present_jobs` resolves several slugs in one read.
+pub async fn the_assistant_records_its_source_lists_dismissed_and_reads_slugs(db: &TestDb) {
+    let s = db.store();
+    let ada = user(s, "ada@example.com").await;
+    let grace = user(s, "grace@example.com").await;
+    let slugs =
+        jobs(s, &[posting("greenhouse", "a1", "SRE"), posting("greenhouse", "a2", "DBA")]).await;
+    let by_assistant = ApplyOptions { source: EventSource::Assistant, ..apply_now(t(2, 9)) };
+    s.track_apply(ada.id, &slugs[0], &by_assistant, t(2, 9)).await.unwrap();
+    let detail = s.tracking_detail(ada.id, slugs[0].as_str()).await.unwrap().unwrap();
+    let applied: Vec<_> = detail.events.iter().filter(|e| e.kind == EventKind::Applied).collect();
+    assert_eq!(applied.len(), 1);
+    assert_eq!(applied[0].source, EventSource::Assistant);
+
+    s.track_dismiss(ada.id, &slugs[1], true, t(2, 10)).await.unwrap();
+    s.track_dismiss(grace.id, &slugs[0], true, t(2, 10)).await.unwrap();
+    let dismissed = s.tracking_list(ada.id, TrackingFilter::Dismissed, 10, 0).await.unwrap();
+    assert_eq!(dismissed.total, 1);
+    assert_eq!(dismissed.cards[0].job_slug.as_deref(), Some(slugs[1].as_str()));
+    assert_eq!(TrackingFilter::parse("dismissed"), Some(TrackingFilter::Dismissed));
+
+    let unknown = PublicSlug::parse("no-such-job-aaaaaaaa").unwrap();
+    let found = s.jobs_by_slugs(&[slugs[1].clone(), unknown, slugs[0].clone()]).await.unwrap();
+    let mut got: Vec<&str> = found.iter().map(|j| j.public_slug.as_str()).collect();
+    got.sort_unstable();
+    let mut want = vec![slugs[0].as_str(), slugs[1].as_str()];
+    want.sort_unstable();
+    assert_eq!(got, want);
+    assert!(s.jobs_by_slugs(&[]).await.unwrap().is_empty());
+}

@@ -312,11 +312,7 @@ impl AssistantService {
     }
 
     async fn view(&self, session: AssistantSession) -> Result<SessionView, ServiceError> {
-        Ok(self
-            .views(vec![session])
-            .await?
-            .pop()
-            .ok_or(ServiceError::NotFound(SESSION_NOT_FOUND))?)
+        self.views(vec![session]).await?.pop().ok_or(ServiceError::NotFound(SESSION_NOT_FOUND))
     }
 
     async fn views(
@@ -393,7 +389,7 @@ impl AssistantService {
                 message: "this conversation needs the `job` slug of an application you hold"
                     .to_owned(),
             })?;
-        let slug: PublicSlug =
+        let slug =
             PublicSlug::parse(slug).map_err(|_| ServiceError::NotFound(APPLICATION_NOT_FOUND))?;
         let track = self.store.track_of(owner, &slug).await?;
         let held = track.is_some_and(|t| t.application.is_some() || t.marks.saved_at.is_some());

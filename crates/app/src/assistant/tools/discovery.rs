@@ -199,7 +199,6 @@ async fn get_profile(s: Arc<Services>, owner: UserId, _: NoArgs) -> Result<Value
 
 /// `facets` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct FacetsArgs {
     /// Narrow the counts to vacancies matching these filters: `{facet_name: [values]}`.
     pub filters: Option<Filters>,
@@ -254,7 +253,6 @@ async fn facets(s: Arc<Services>, _: UserId, a: FacetsArgs) -> Result<Value, Str
 
 /// `search_jobs` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct SearchJobsArgs {
     /// Free text matched against title, company, description and location; empty lists the
     /// newest vacancies first.
@@ -315,7 +313,6 @@ async fn search_jobs(s: Arc<Services>, _: UserId, a: SearchJobsArgs) -> Result<V
 
 /// A vacancy's address.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct SlugArgs {
     /// The vacancy's public_slug, copied verbatim from a search or read result.
     pub slug: String,
@@ -351,7 +348,6 @@ async fn get_job(s: Arc<Services>, _: UserId, a: SlugArgs) -> Result<Value, Stri
 
 /// A company's address.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct CompanyArgs {
     /// The company's slug (a job's company_slug).
     pub slug: String,
@@ -376,7 +372,6 @@ async fn get_company(s: Arc<Services>, _: UserId, a: CompanyArgs) -> Result<Valu
 
 /// `market_fit` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct MarketFitArgs {
     /// The canonical skill slugs to measure (from the facets tool), at most 20.
     pub skills: Vec<String>,
@@ -417,7 +412,6 @@ async fn market_fit(s: Arc<Services>, _: UserId, a: MarketFitArgs) -> Result<Val
 
 /// One vacancy to show.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct PresentEntry {
     /// The vacancy's public_slug, copied verbatim.
     pub slug: String,
@@ -433,7 +427,6 @@ pub struct PresentEntry {
 
 /// `present_jobs` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct PresentJobsArgs {
     /// A heading for this group of cards (give a second group its own).
     pub heading: Option<String>,

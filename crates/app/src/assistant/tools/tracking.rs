@@ -105,7 +105,6 @@ async fn apply_job(s: Arc<Services>, owner: UserId, a: SlugArgs) -> Result<Track
 
 /// `track_job` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct TrackJobArgs {
     /// The vacancy's public_slug.
     pub slug: String,
@@ -148,7 +147,6 @@ async fn track_job(s: Arc<Services>, owner: UserId, a: TrackJobArgs) -> Result<T
 
 /// `my_jobs` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct MyJobsArgs {
     /// Which tracked vacancies: the board by default.
     #[schemars(extend("enum" = ["all", "viewed", "saved", "applied", "board", "dismissed"]))]
