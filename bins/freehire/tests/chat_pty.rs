@@ -6,11 +6,14 @@
 //! create`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
+use common::freehire;
 use freehire_api::AppState;
 use freehire_app::assistant::model::AssistantModel;
 use freehire_app::assistant::service::AssistantService;
@@ -23,29 +26,6 @@ use freehire_domain::plan::PlanPolicy;
 use freehire_llm::{OpenAiClient, OpenAiConfig};
 use freehire_store::{DatabaseUrl, Store};
 use serde_json::json;
-
-/// `freehire ARGS` with `env` and `stdin`: (success, stdout, stderr).
-fn freehire(env: &[(&str, &str)], args: &[&str], stdin: &str) -> (bool, String, String) {
-    use std::io::Write;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_freehire"));
-    cmd.args(args)
-        .env_remove("FREEHIRE_API_KEY")
-        .env_remove("FREEHIRE_API_URL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 struct World {
     base: String,

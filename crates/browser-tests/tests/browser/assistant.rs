@@ -61,8 +61,8 @@ async fn a_chat_streams_steps_and_cards_saves_a_job_and_stops() {
         let page = new_chat(&b).await;
         send(&b, "find me remote Rust jobs in Germany").await;
         b.wait_text("#transcript .msg.user", "find me remote Rust jobs in Germany").await.unwrap();
-        b.wait_text("#transcript .step .tool", "search_jobs").await.unwrap();
-        b.wait_text("#transcript .step .tool", "present_jobs").await.unwrap();
+        b.wait_text("#transcript .step[data-call='c1'] .tool", "search_jobs").await.unwrap();
+        b.wait_text("#transcript .step[data-call='c2'] .tool", "present_jobs").await.unwrap();
         b.wait_text(&format!(".job-card[data-slug='{slug}'] h3"), &title).await.unwrap();
         b.wait_text(".job-card .note", "Remote, Rust all day").await.unwrap();
         b.wait_text("#transcript .msg.assistant", "Here is one that fits. Shall I save it?")
@@ -79,7 +79,7 @@ async fn a_chat_streams_steps_and_cards_saves_a_job_and_stops() {
 
         // Read back from the server, without the stream: the same steps and card.
         b.visit(&page).await.unwrap();
-        b.wait_text("#transcript .step .tool", "present_jobs").await.unwrap();
+        b.wait_text("#transcript .step[data-call='c2'] .tool", "present_jobs").await.unwrap();
         b.wait_text(&format!(".job-card[data-slug='{slug}'] h3"), &title).await.unwrap();
         b.wait_text(".job-card form.save-job button", "Saved ✓").await.unwrap();
         b.wait_for(".rail .sessions li.current a").await.unwrap();
