@@ -3,8 +3,8 @@
 //! `/assistant`, start a chat, send "find me remote Rust jobs in Germany"; the model calls
 //! `search_jobs`, then `present_jobs` with a real slug of the demo catalogue, then answers;
 //! the tool steps and the job card stream in, the card's Save button saves the job (it is on
-//! the tracking board), the conversation reads back server-rendered, and Stop ends a slow
-//! turn. With the allowance at 0 and enforced, sending shows the quota.
+//! the tracking board), the conversation reads back server-rendered, Stop ends a slow turn and
+//! Retry runs a failed one again. With the allowance at 0 and enforced, sending shows the quota.
 
 use freehire_app::testing::openai::{ModelReply, OpenAiServer};
 use freehire_browser_tests::{Browser, Scripts, Tools};
@@ -90,6 +90,14 @@ async fn a_chat_streams_steps_and_cards_saves_a_job_and_stops() {
         b.click("#chat-stop").await.unwrap();
         b.wait_text("#chat-status", "Stopped.").await.unwrap();
         b.wait_gone("#chat-stop:not([hidden])").await.unwrap();
+
+        // A failed turn offers Retry, which runs it again.
+        model.push([ModelReply::Status(500, "model down".into()), ModelReply::text("Back again.")]);
+        send(&b, "try once more").await;
+        b.wait_for("#transcript button.retry").await.unwrap();
+        b.click("#transcript button.retry").await.unwrap();
+        b.wait_text("#transcript", "Back again.").await.unwrap();
+        b.wait_gone("#transcript button.retry").await.unwrap();
 
         // The saved job is on the tracking board.
         b.click("header a[href='/tracking']").await.unwrap();
