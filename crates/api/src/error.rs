@@ -556,6 +556,21 @@ mod tests {
         assert!(std::error::Error::source(&e).is_some());
     }
 
+    #[tokio::test]
+    async fn extra_members_join_the_body_but_never_replace_its_own() {
+        let extra = serde_json::json!({"allowance": {"used": 1, "limit": 1}, "code": "other", "error": "x"});
+        let serde_json::Value::Object(extra) = extra else { unreachable!() };
+        let response =
+            ApiError::new(ErrorCode::QuotaExceeded, "spent").with_extra(extra).into_response();
+        assert_eq!(response.status(), StatusCode::PAYMENT_REQUIRED);
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            body,
+            serde_json::json!({"error": "spent", "code": "quota_exceeded", "allowance": {"used": 1, "limit": 1}})
+        );
+    }
+
     #[test]
     fn a_bad_parameter_is_named() {
         let e: ApiError = SearchError::FacetsWithDisjunctive.into();

@@ -111,3 +111,78 @@ async fn forward(mut events: TurnEvents, tx: mpsc::Sender<Bytes>, config: SseCon
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use freehire_app::assistant::StopReason;
+
+    use super::*;
+
+    fn events() -> TurnEvents {
+        TurnEvents::finished(
+            vec![Event::AssistantText { text: "hi".into() }],
+            Event::result(StopReason::EndTurn),
+        )
+    }
+
+    // scenario: A write the client does not take is skipped
+    #[tokio::test]
+    async fn a_write_the_client_does_not_take_is_skipped_and_never_waits_longer() {
+        let (tx, mut rx) = mpsc::channel(1);
+        let config = SseConfig {
+            keepalive: Duration::from_secs(3600),
+            write_timeout: Duration::from_millis(30),
+        };
+        // Nobody reads: `: open` fills the one slot, every later write misses its deadline.
+        tokio::time::timeout(Duration::from_secs(2), forward(events(), tx, config))
+            .await
+            .expect("the forwarding ends though the client takes nothing");
+        assert_eq!(rx.recv().await.unwrap(), Bytes::from_static(b": open\n\n"));
+        assert!(rx.recv().await.is_none(), "the skipped writes are gone");
+    }
+
+    #[tokio::test]
+    async fn a_client_that_has_gone_ends_the_forwarding() {
+        let (tx, rx) = mpsc::channel(1);
+        drop(rx);
+        tokio::time::timeout(Duration::from_secs(2), forward(events(), tx, SseConfig::default()))
+            .await
+            .expect("nothing is waited for");
+    }
+
+    #[tokio::test]
+    async fn a_reading_client_gets_open_the_events_and_the_result() {
+        let (tx, mut rx) = mpsc::channel(1);
+        tokio::spawn(forward(events(), tx, SseConfig::default()));
+        let mut body = String::new();
+        while let Some(bytes) = rx.recv().await {
+            body.push_str(std::str::from_utf8(&bytes).unwrap());
+        }
+        assert!(body.starts_with(": open\n\nevent: assistant_text\n"), "{body}");
+        assert!(
+            body.ends_with(
+                "event: result\ndata: {\"type\":\"result\",\"stop_reason\":\"end_turn\"}\n\n"
+            ),
+            "{body}"
+        );
+    }
+
+    #[test]
+    fn an_event_is_its_type_and_its_json() {
+        let frame = frame(&Event::ToolUse {
+            id: "c1".into(),
+            name: "search_jobs".into(),
+            input: serde_json::json!({"query": "rust"}),
+        });
+        assert_eq!(
+            frame,
+            "event: tool_use\ndata: {\"type\":\"tool_use\",\"id\":\"c1\",\"name\":\"search_jobs\",\"input\":{\"query\":\"rust\"}}\n\n"
+        );
+        assert_eq!(
+            super::frame(&Event::result(StopReason::Cancelled)),
+            "event: result\ndata: {\"type\":\"result\",\"stop_reason\":\"cancelled\"}\n\n"
+        );
+    }
+}

@@ -121,6 +121,8 @@ impl AppState {
             search.clone(),
             model,
             Plans::from_env(store.clone(), Utc::now),
+            // Shared through the database on PostgreSQL (several API processes may serve
+            // it), per process on SQLite.
             TurnLocks::for_store(store.clone()),
             Utc::now,
         )

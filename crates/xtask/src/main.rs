@@ -157,6 +157,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-api", "auth"),
     ("freehire-api", "tracking"),
     ("freehire-web", "page"),
+    ("freehire-api-server", "assistant"),
 ];
 
 fn bench() -> Result<(), String> {

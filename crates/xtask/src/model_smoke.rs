@@ -27,7 +27,8 @@ fn find_gguf(dir: &Path) -> Option<PathBuf> {
     None
 }
 
-/// Installs what is missing, serves SmolLM2, runs the ignored smoke tests, stops the server.
+/// Installs what is missing, serves SmolLM2, runs the ignored smoke tests (the runner's, then
+/// one real turn through the HTTP API), stops the server.
 pub fn run() -> Result<(), String> {
     let venv = std::env::var_os("XTASK_SMOKE_VENV")
         .map(PathBuf::from)
@@ -57,6 +58,9 @@ pub fn run() -> Result<(), String> {
         .args([
             "--chat_format",
             "chatml-function-calling",
+            // The assistant's system prompt and tool schemas need more than the default 2048.
+            "--n_ctx",
+            "8192",
             "--host",
             "127.0.0.1",
             "--port",
@@ -75,7 +79,8 @@ pub fn run() -> Result<(), String> {
         }
         std::thread::sleep(Duration::from_millis(500));
     }
-    let result = cmd::run(
+    let url = format!("http://127.0.0.1:{PORT}");
+    let runner = cmd::run(
         cmd::cargo_command(&[
             "test",
             "-p",
@@ -87,8 +92,26 @@ pub fn run() -> Result<(), String> {
             "--ignored",
             "--nocapture",
         ])
-        .env("FREEHIRE_SMOKE_LLM_URL", format!("http://127.0.0.1:{PORT}")),
+        .env("FREEHIRE_SMOKE_LLM_URL", &url),
     );
+    // Then one real turn through the HTTP API: a session, a message, the streamed events and
+    // the stored transcript (crates/api/tests/it/assistant.rs).
+    let result = runner.and_then(|()| {
+        cmd::run(
+            cmd::cargo_command(&[
+                "test",
+                "-p",
+                "freehire-api",
+                "--test",
+                "it",
+                "model_smoke_one_real_turn_through_the_http_api",
+                "--",
+                "--ignored",
+                "--nocapture",
+            ])
+            .env("FREEHIRE_SMOKE_LLM_URL", &url),
+        )
+    });
     let _ = server.kill();
     let _ = server.wait();
     result

@@ -290,6 +290,12 @@ async fn sessions_are_created_listed_read_and_deleted(db: TestDb) {
         .await;
     assert_eq!(a.status, 201, "{a:?}");
     let interview = a.body["data"].clone();
+    let bob = Caller::new(&server, "bob@example.com").await;
+    let foreign = bob
+        .call(Method::POST, &format!("/assistant/sessions?preset=interview&job={slug}"), None)
+        .await;
+    refused(&foreign, 404, "not_found", None);
+    assert_eq!(foreign.body["error"], "application not found", "another user's application");
     assert_eq!(interview["job"], slug.as_str(), "the job by its public slug");
     assert_eq!(interview["label"], "Interview: Rust Engineer · Acme");
     let rail = ada.call(Method::GET, "/assistant/sessions", None).await;
@@ -744,5 +750,44 @@ async fn interview_sessions_open_by_themselves_once(db: TestDb) {
     let again = ada.stream(&opening, None).await.error();
     refused(&again, 409, "not_openable", None);
     assert_eq!(again.body["error"], "this conversation has already started");
+    server.db.teardown().await;
+}
+
+/// `cargo xtask model-smoke`: one real turn through the HTTP API against the local SmolLM2
+/// server the task starts (`FREEHIRE_SMOKE_LLM_URL`, docs/model-smoke.md). Ignored by default.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a local model server: see docs/model-smoke.md"]
+async fn model_smoke_one_real_turn_through_the_http_api() {
+    let url = std::env::var("FREEHIRE_SMOKE_LLM_URL").unwrap_or_default();
+    assert!(!url.is_empty(), "FREEHIRE_SMOKE_LLM_URL is not set (docs/model-smoke.md)");
+    let name = std::env::var("FREEHIRE_SMOKE_LLM_MODEL").unwrap_or_else(|_| "smollm2".into());
+    let client = OpenAiClient::new(OpenAiConfig::new(url, name))
+        .unwrap()
+        .with_timeout(Duration::from_secs(300))
+        .with_idle_timeout(Duration::from_secs(120));
+    let model = AssistantModel::new(client, None);
+    let config = AssistantConfig {
+        max_steps: freehire_app::assistant::StepLimit::new(2),
+        ..AssistantConfig::default()
+    };
+    let server = Server::start_mapped(TestDb::sqlite().await, move |state| {
+        let assistant = state.assistant.clone().with_model(Some(model)).with_config(config);
+        state.with_assistant(assistant)
+    })
+    .await;
+    let ada = Caller::new(&server, "ada@example.com").await;
+    let id = ada.session("").await;
+    let s = ada.say(&id, "Say hello in one short sentence.").await;
+    eprintln!("{}", s.text);
+    assert_eq!(s.status, 200, "{s:?}");
+    assert!(s.text.starts_with(": open\n\n"), "{}", s.text);
+    let result = s.result();
+    assert!(
+        ["end_turn", "max_steps"].contains(&result["stop_reason"].as_str().unwrap_or_default()),
+        "the real model's turn ended normally: {result}"
+    );
+    let messages = ada.transcript(&id).await;
+    assert_eq!(messages[0]["content"]["text"], "Say hello in one short sentence.");
+    assert!(messages.iter().any(|m| m["role"] == "assistant"), "{messages:?}");
     server.db.teardown().await;
 }

@@ -36,9 +36,8 @@ pub mod service;
 pub mod tools;
 pub mod turns;
 
-pub use freehire_assistant::{Event, SessionId, StopReason};
+pub use freehire_assistant::{Event, SessionId, StepLimit, StopReason};
 
-use freehire_assistant::StepLimit;
 use freehire_domain::UserId;
 use freehire_tools::Registry;
 

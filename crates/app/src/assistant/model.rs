@@ -65,9 +65,12 @@ impl AssistantModel {
         var: impl Fn(&str) -> Option<String>,
     ) -> Result<Option<Self>, AppError> {
         let get = |name: &str| var(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-        let (Some(base_url), Some(model)) =
-            (get("LLM_BASE_URL"), get("ASSISTANT_MODEL").or_else(|| get("LLM_MODEL")))
-        else {
+        let (base_url, model) =
+            (get("LLM_BASE_URL"), get("ASSISTANT_MODEL").or_else(|| get("LLM_MODEL")));
+        let (Some(base_url), Some(model)) = (base_url.clone(), model.clone()) else {
+            if base_url.is_some() || model.is_some() {
+                tracing::warn!("the assistant needs both LLM_BASE_URL and LLM_MODEL; it stays off");
+            }
             return Ok(None);
         };
         let mut config = OpenAiConfig::new(base_url, model);

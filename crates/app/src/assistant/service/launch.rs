@@ -103,6 +103,18 @@ impl std::fmt::Debug for TurnEvents {
 }
 
 impl TurnEvents {
+    /// The events of a turn that already happened, `events` then `result` (for readers
+    /// tested without a turn).
+    pub fn finished(events: Vec<Event>, result: Event) -> Self {
+        let (tx, rx) = mpsc::channel(events.len().max(1));
+        for event in events {
+            let _ = tx.try_send(event);
+        }
+        let (done, result_rx) = oneshot::channel();
+        let _ = done.send(result);
+        Self { events: rx, result: Some(result_rx) }
+    }
+
     /// The next event; `None` after the terminal one.
     pub async fn next(&mut self) -> Option<Event> {
         futures::StreamExt::next(self).await
@@ -267,6 +279,16 @@ mod tests {
             input: TurnInput,
             wait: Duration,
         ) -> TurnEvents {
+            self.launch_with(model, input, wait, Registry::default()).await
+        }
+
+        async fn launch_with(
+            &self,
+            model: ScriptedModel,
+            input: TurnInput,
+            wait: Duration,
+            registry: Registry<UserId>,
+        ) -> TurnEvents {
             let cancel = CancellationToken::new();
             let start = match self.locks.claim(self.session, cancel.clone()).await.unwrap() {
                 Claim::Run(guard) => Start::Run(guard),
@@ -282,7 +304,7 @@ mod tests {
                 runner: Runner::new(Arc::new(model), self.store.clone(), RunnerConfig::default()),
                 session: self.session,
                 owner: ada(),
-                registry: Registry::default(),
+                registry,
                 system: "be brief".into(),
                 config: TurnConfig::default(),
                 input,
@@ -333,6 +355,37 @@ mod tests {
         assert_eq!(f.released.load(Ordering::SeqCst), 1);
     }
 
+    // scenario: A panicking tool still ends the turn with one result
+    #[tokio::test]
+    async fn a_panicking_tool_is_a_failed_result_and_the_turn_ends_once() {
+        let f = Fixture::new();
+        let boom = freehire_tools::from_fn(
+            "boom",
+            "Panics.",
+            |_ctx, _owner: UserId, _: freehire_tools::NoArgs| async {
+                if std::hint::black_box(true) {
+                    panic!("the tool exploded");
+                }
+                Ok::<_, String>(serde_json::Value::Null)
+            },
+        );
+        let registry = Registry::new([
+            std::sync::Arc::new(boom) as std::sync::Arc<dyn freehire_tools::Tool<UserId>>
+        ]);
+        let model =
+            ScriptedModel::new([Scripted::call("c1", "boom", "{}"), Scripted::text("sorry")]);
+        let events = all(f
+            .launch_with(model, TurnInput::Prompt("go".into()), Duration::from_secs(60), registry)
+            .await)
+        .await;
+        let failed = events
+            .iter()
+            .any(|e| matches!(e, Event::ToolResult { name, is_error: true, .. } if name == "boom"));
+        assert!(failed, "{events:?}");
+        assert_eq!(results(&events), 1, "{events:?}");
+        assert_eq!(events.last(), Some(&Event::result(StopReason::EndTurn)));
+    }
+
     #[tokio::test]
     async fn a_dropped_reader_does_not_stop_the_turn() {
         let f = Fixture::new();
@@ -348,6 +401,7 @@ mod tests {
         panic!("the turn did not finish without its reader");
     }
 
+    // scenario: A reader that never reads cannot block the turn
     #[tokio::test]
     async fn a_full_buffer_drops_events_but_never_the_result() {
         let (events, events_rx) = mpsc::channel(EVENT_BUFFER);

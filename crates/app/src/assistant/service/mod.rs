@@ -428,11 +428,7 @@ impl AssistantService {
         id: SessionId,
     ) -> Result<(SessionView, Vec<Message>), ServiceError> {
         let session = self.owned(owner, id).await?;
-        let messages = match self.transcripts().transcript(id, &owner).await {
-            Ok(messages) => messages,
-            Err(AssistantError::NotFound) => return Err(ServiceError::NotFound(SESSION_NOT_FOUND)),
-            Err(e) => return Err(ServiceError::Transcript(e)),
-        };
+        let messages = self.transcript(owner, id).await?;
         Ok((self.view(session).await?, messages))
     }
 
@@ -616,5 +612,34 @@ impl AssistantService {
             Metered::Allowed(charge) => Ok(charge),
             Metered::Refused(refusal) => Err(ServiceError::Refused(refusal)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bounds_come_from_the_environment_with_defaults() {
+        let config = AssistantConfig::from_lookup(|name| match name {
+            "ASSISTANT_MAX_STEPS" => Some("12".into()),
+            "ASSISTANT_MAX_PROMPT" => Some("0".into()),
+            _ => None,
+        });
+        assert_eq!(config.max_steps, StepLimit::new(12));
+        assert_eq!(config.max_prompt, DEFAULT_MAX_PROMPT, "below 1 is the default");
+        let default = AssistantConfig::from_lookup(|_| Some("many".into()));
+        assert_eq!(default, AssistantConfig::default(), "not a number is the default");
+        assert_eq!(default.max_steps, StepLimit::new(8));
+        assert_eq!(default.queue_wait, Duration::from_secs(60));
+    }
+
+    #[test]
+    fn turn_bounds_follow_the_reference() {
+        assert_eq!(turn_bounds(Preset::Tailor, Some("fix my CV")), Some(TAILOR_MAX_STEPS));
+        assert_eq!(turn_bounds(Preset::Tailor, Some(AUTOPILOT_BRIEF)), Some(AUTOPILOT_MAX_STEPS));
+        assert_eq!(turn_bounds(Preset::Chat, Some("hello")), None);
+        assert_eq!(effective_preset(Preset::Browse), Preset::Chat);
+        assert_eq!(effective_preset(Preset::Interview), Preset::Interview);
     }
 }
