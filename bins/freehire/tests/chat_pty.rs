@@ -201,6 +201,8 @@ async fn the_terminal_chat_shows_the_quota_when_refused() {
         p.send_line("hello").unwrap();
         p.exp_regex(r"quota: 0 of 0 assistant turns used today \(free plan\); resets at \d{4}-\d\d-\d\d 00:00 UTC").unwrap();
         p.exp_string("> ").unwrap();
+        p.send_line("/usage").unwrap();
+        p.exp_string("assistant: 0 of 0 today (free plan, enforced)").unwrap();
         p.send_line("/nonsense").unwrap();
         p.exp_string("unknown command /nonsense").unwrap();
         p.send_control('c').unwrap();

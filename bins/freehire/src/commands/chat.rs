@@ -4,8 +4,8 @@
 //! A line is a message; the answer streams as it arrives. Tool calls and results are one line
 //! each (`→ search_jobs {"query":"rust"}`, `← search_jobs: 12 results`), `present_jobs` the
 //! presented slugs with their notes. Commands: `/history`, `/clear` (a new session), `/tools`,
-//! `/retry`, `/cancel`, `/quit`, `/help`. Ctrl-C while a turn runs sends `cancel` and keeps the
-//! session; a second Ctrl-C, or one while idle, exits. A refusal is printed and the session
+//! `/usage` (today's allowances), `/retry`, `/cancel`, `/quit`, `/help`. Ctrl-C while a turn
+//! runs sends `cancel` and keeps the session; a second Ctrl-C, or one while idle, exits. A refusal is printed and the session
 //! goes on: a 402 as today's quota, a 503 as the server's message (it names the `LLM_`
 //! variables).
 
@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
 use clap::Args;
-use freehire_client::wire::{StoredMessage, TurnEvent};
+use freehire_client::wire::{Allowance, StoredMessage, TurnEvent};
 use freehire_client::{Client, ClientError, TurnStream};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -103,6 +103,13 @@ pub async fn run(client: Client, args: ChatArgs) -> anyhow::Result<()> {
                 }
                 continue;
             }
+            "/usage" => {
+                match client.usage().await {
+                    Ok(standings) => print_usage(&mut screen, &standings),
+                    Err(e) => refused(&mut screen, &e),
+                }
+                continue;
+            }
             "/clear" => {
                 match new_session(&client, &args, &mut screen).await {
                     Ok(id) => session = id,
@@ -132,7 +139,7 @@ pub async fn run(client: Client, args: ChatArgs) -> anyhow::Result<()> {
     }
 }
 
-const HELP: &str = "/history  the conversation so far\n/tools    the tools called in this session\n/retry    run the last message again\n/cancel   stop the running turn (or Ctrl-C)\n/clear    start a new session\n/quit     exit (or Ctrl-C while idle)";
+const HELP: &str = "/history  the conversation so far\n/tools    the tools called in this session\n/usage    today's allowances\n/retry    run the last message again\n/cancel   stop the running turn (or Ctrl-C)\n/clear    start a new session\n/quit     exit (or Ctrl-C while idle)";
 
 async fn new_session(
     client: &Client,
@@ -397,6 +404,22 @@ fn calls(m: &StoredMessage) -> Vec<(&str, Value)> {
             Some((name, args))
         })
         .collect()
+}
+
+/// Today's standing per feature: used of the limit, the plan, whether it is enforced.
+fn print_usage(screen: &mut Screen, standings: &[Allowance]) {
+    for a in standings {
+        let limit = if a.unlimited { "unlimited".to_owned() } else { a.limit.to_string() };
+        let resets = a.resets_at.map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string());
+        screen.line(&format!(
+            "{}: {} of {limit} today ({} plan, {}); resets at {}",
+            a.feature,
+            a.used,
+            a.tier,
+            if a.enforced { "enforced" } else { "counted only" },
+            resets.as_deref().unwrap_or("midnight UTC"),
+        ));
+    }
 }
 
 /// The tools called in the session, in order.
