@@ -36,8 +36,8 @@ struct World {
 }
 
 /// The demo catalogue in a fresh database and index, an account with a key, and the API
-/// served with its assistant on `model` under `policy`.
-async fn world(model: &OpenAiServer, policy: PlanPolicy) -> World {
+/// served with its assistant on `model` (none: no model configured) under `policy`.
+async fn world(model: Option<&OpenAiServer>, policy: PlanPolicy) -> World {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("freehire.db").display());
     let db = [("FREEHIRE_DATABASE_URL", url.as_str())];
@@ -62,11 +62,14 @@ async fn world(model: &OpenAiServer, policy: PlanPolicy) -> World {
     let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
     let slot = SearchSlot::lazy(services.engine.clone());
     slot.try_open().await.unwrap();
-    let client = OpenAiClient::new(OpenAiConfig::new(model.base_url(), "scripted")).unwrap();
+    let model = model.map(|m| {
+        let config = OpenAiConfig::new(m.base_url(), "scripted");
+        AssistantModel::new(OpenAiClient::new(config).unwrap(), None)
+    });
     let assistant = AssistantService::new(
         store.clone(),
         slot,
-        Some(AssistantModel::new(client, None)),
+        model,
         Plans::new(store.clone(), policy, Utc::now),
         TurnLocks::local(),
         Utc::now,
@@ -100,7 +103,7 @@ async fn pty<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_terminal_chat_streams_cancels_and_exits() {
     let model = OpenAiServer::start([]).await;
-    let w = world(&model, PlanPolicy::default()).await;
+    let w = world(Some(&model), PlanPolicy::default()).await;
     model.push([
         ModelReply::call("c1", "search_jobs", json!({"query": "engineer"})),
         ModelReply::call(
@@ -194,7 +197,7 @@ async fn the_terminal_chat_shows_the_quota_when_refused() {
     ];
     let (policy, warnings) = PlanPolicy::from_vars(vars);
     assert!(warnings.is_empty(), "{warnings:?}");
-    let w = world(&model, policy).await;
+    let w = world(Some(&model), policy).await;
     let mut p = chat(&w, &[]);
     let status = pty(move || {
         p.exp_string("> ").unwrap();
@@ -220,4 +223,19 @@ async fn the_terminal_chat_shows_the_quota_when_refused() {
         "",
     );
     assert!(!ok && err.contains("session not found"), "{err}");
+
+    // Without a model the server's 503 names the variables; the chat goes on.
+    let w = world(None, PlanPolicy::default()).await;
+    let mut p = chat(&w, &[]);
+    let status = pty(move || {
+        p.exp_string("> ").unwrap();
+        p.send_line("hello").unwrap();
+        p.exp_regex("error: the assistant is not available: set LLM_BASE_URL.*LLM_MODEL").unwrap();
+        p.exp_string("> ").unwrap();
+        p.send_line("/quit").unwrap();
+        p.exp_string("bye").unwrap();
+        p.process.wait().unwrap()
+    })
+    .await;
+    assert!(matches!(status, rexpect::process::wait::WaitStatus::Exited(_, 0)), "{status:?}");
 }
