@@ -108,7 +108,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
             state.search.clone(),
             state.throttle(),
         )
-    };
+    }
+    .with_assistant(state.assistant.clone());
     let app = freehire_web::app(pages, freehire_api::router(state));
     freehire_api::serve_router(listener, app, limits, shutdown_signal())
         .await

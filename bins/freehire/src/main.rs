@@ -39,6 +39,13 @@ enum Command {
         #[command(subcommand)]
         command: commands::remote::SavedSearchesCommand,
     },
+    /// Talk to the assistant on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY).
+    Chat {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(flatten)]
+        args: commands::chat::ChatArgs,
+    },
     #[command(flatten)]
     Catalogue(Catalogue),
 }
@@ -97,6 +104,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::SavedSearches { remote, command } => {
             return commands::remote::saved_searches(&remote, command, &mut std::io::stdout())
                 .await;
+        }
+        Command::Chat { remote, args } => {
+            return commands::chat::run(remote.client()?, args).await;
         }
         Command::Catalogue(command) => command,
     };

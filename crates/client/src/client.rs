@@ -12,13 +12,20 @@ use crate::wire::{ApplyBody, Card, Envelope, NewSavedSearch, SavedSearch, Track,
 /// Where a local `cargo xtask run` serves the API.
 pub const DEFAULT_API_URL: &str = "http://127.0.0.1:8080";
 
+/// Longest a connection may take to open.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Longest a whole request may take, except a streamed turn (which has only [`READ_TIMEOUT`]).
+pub(crate) const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+/// Longest a body may go without a byte (a turn's stream sends a keepalive every 15 s).
+const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A client of one server, authenticated by one API key.
 #[derive(Clone)]
 pub struct Client {
-    http: reqwest::Client,
+    pub(crate) http: reqwest::Client,
     /// The server's origin (and path prefix, if it is mounted under one), ending in `/`.
-    base: Url,
-    key: SecretString,
+    pub(crate) base: Url,
+    pub(crate) key: SecretString,
 }
 
 impl std::fmt::Debug for Client {
@@ -44,7 +51,9 @@ impl Client {
         }
         let http = reqwest::Client::builder()
             .user_agent(concat!("freehire-cli/", env!("CARGO_PKG_VERSION")))
-            .timeout(std::time::Duration::from_secs(30))
+            .connect_timeout(CONNECT_TIMEOUT)
+            // Between two reads of a body: a streamed turn sends a keepalive every 15 s.
+            .read_timeout(READ_TIMEOUT)
             .build()
             .map_err(|source| ClientError::Unreachable { url: api_url.to_owned(), source })?;
         Ok(Self { http, base, key })
@@ -131,7 +140,7 @@ impl Client {
     }
 
     /// Sends a request under `/api/v1/` and decodes a 2xx JSON answer.
-    async fn call<T: DeserializeOwned, B: Serialize>(
+    pub(crate) async fn call<T: DeserializeOwned, B: Serialize>(
         &self,
         method: Method,
         path: &str,
@@ -146,21 +155,14 @@ impl Client {
 
     /// Sends a request under `/api/v1/`; a non-2xx answer is [`ClientError::Refused`] with the
     /// server's error body. Returns the URL and the body's bytes.
-    async fn send<B: Serialize>(
+    pub(crate) async fn send<B: Serialize>(
         &self,
         method: Method,
         path: &str,
         body: Option<&B>,
     ) -> Result<(String, Vec<u8>), ClientError> {
-        let url = self.base.join(&format!("api/v1/{path}")).map_err(|_| ClientError::BadUrl {
-            url: self.base.to_string(),
-            reason: "cannot join the route to it",
-        })?;
-        let shown = url.to_string();
-        let mut request = self.http.request(method, url).bearer_auth(self.key.expose_secret());
-        if let Some(body) = body {
-            request = request.json(body);
-        }
+        let (shown, request) = self.request(method, path, body)?;
+        let request = request.timeout(REQUEST_TIMEOUT);
         let unreachable = |source: reqwest::Error| ClientError::Unreachable {
             url: shown.clone(),
             source: source.without_url(),
@@ -175,13 +177,37 @@ impl Client {
     }
 }
 
-/// The API's `{error, code, param}` body as a [`ClientError::Refused`].
-fn refusal(status: StatusCode, bytes: &[u8]) -> ClientError {
+impl Client {
+    /// A request under `/api/v1/` with the key and the JSON body, and its URL as shown in
+    /// errors.
+    pub(crate) fn request<B: Serialize>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&B>,
+    ) -> Result<(String, reqwest::RequestBuilder), ClientError> {
+        let url = self.base.join(&format!("api/v1/{path}")).map_err(|_| ClientError::BadUrl {
+            url: self.base.to_string(),
+            reason: "cannot join the route to it",
+        })?;
+        let shown = url.to_string();
+        let mut request = self.http.request(method, url).bearer_auth(self.key.expose_secret());
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        Ok((shown, request))
+    }
+}
+
+/// The API's `{error, code, param}` body as a [`ClientError::Refused`] (a 402's `allowance`
+/// kept).
+pub(crate) fn refusal(status: StatusCode, bytes: &[u8]) -> ClientError {
     #[derive(serde::Deserialize)]
     struct Body {
         error: String,
         code: Option<String>,
         param: Option<String>,
+        allowance: Option<crate::wire::Allowance>,
     }
     match serde_json::from_slice::<Body>(bytes) {
         Ok(body) => ClientError::Refused {
@@ -189,18 +215,20 @@ fn refusal(status: StatusCode, bytes: &[u8]) -> ClientError {
             code: body.code,
             message: body.error,
             param: body.param,
+            allowance: body.allowance.map(Box::new),
         },
         Err(_) => ClientError::Refused {
             status: status.as_u16(),
             code: None,
             message: status.canonical_reason().unwrap_or("request refused").to_owned(),
             param: None,
+            allowance: None,
         },
     }
 }
 
 /// A path segment with everything but unreserved characters percent-encoded.
-fn segment(raw: &str) -> String {
+pub(crate) fn segment(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     for b in raw.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {

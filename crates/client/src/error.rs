@@ -31,6 +31,8 @@ pub enum ClientError {
         message: String,
         /// The request parameter at fault, when the server named one.
         param: Option<String>,
+        /// A 402 `quota_exceeded`'s standing: used, limit and when it resets.
+        allowance: Option<Box<crate::wire::Allowance>>,
     },
     /// The server answered 2xx with a body this client cannot read.
     #[error("unexpected answer from {url}: {reason}")]
@@ -43,6 +45,14 @@ pub enum ClientError {
 }
 
 impl ClientError {
+    /// The standing of a refusal for a spent allowance (402 `quota_exceeded`).
+    pub fn allowance(&self) -> Option<&crate::wire::Allowance> {
+        match self {
+            ClientError::Refused { allowance, .. } => allowance.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The HTTP status of a refusal.
     pub fn status(&self) -> Option<u16> {
         match self {

@@ -6,14 +6,18 @@
 //! remote, with nothing but a URL and a key (`FREEHIRE_API_URL`, `FREEHIRE_API_KEY`).
 //!
 //! - [`Client`]: one method per route it calls, answers decoded into the [`wire`] shapes;
+//! - the assistant ([`Client::create_session`], [`Client::send_message`], …): a turn is a
+//!   [`TurnStream`] of [`wire::TurnEvent`]s read from the server's event stream as they arrive;
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
-//!   message a person sees is the server's, naming the field.
+//!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
 //!
 //! The client holds no state beyond its connection pool; it never retries a write.
 
+mod assistant;
 mod client;
 mod error;
 pub mod wire;
 
+pub use assistant::TurnStream;
 pub use client::{Client, DEFAULT_API_URL};
 pub use error::ClientError;

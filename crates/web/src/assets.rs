@@ -1,7 +1,7 @@
 //! The static assets, compiled into the binary: the stylesheet, htmx (2.0.11, vendored
 //! from the npm package with its licence, `assets/htmx.LICENSE`) and the pages' own small
 //! script (`assets/app.js`: the copy buttons and the tracking board's drag-and-drop, both
-//! enhancements of what the pages do without it). Each is served at a URL
+//! enhancements of what the pages do without it, and the assistant's streamed chat). Each is served at a URL
 //! carrying a hash of its content (`/assets/app-<hash>.css`), so it can be cached for a year
 //! (`immutable`) and a changed file is a new URL.
 

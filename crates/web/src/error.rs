@@ -8,6 +8,7 @@ use axum::{
 };
 use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
+use freehire_app::assistant::service::ServiceError;
 use freehire_app::saved_searches::SavedSearchError;
 use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
@@ -161,6 +162,20 @@ impl From<SavedSearchError> for WebError {
             SavedSearchError::SearchUnavailable(_) => Self::Unavailable,
             SavedSearchError::Search(e) => e.into(),
             SavedSearchError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ServiceError> for WebError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NotFound(_) => Self::NotFound,
+            ServiceError::Invalid { field, message } => Self::Refused { field, message },
+            ServiceError::Store(e) => e.into(),
+            e => {
+                tracing::error!(error = %e, "assistant service failed");
+                Self::Internal
+            }
         }
     }
 }

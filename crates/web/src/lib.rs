@@ -18,7 +18,9 @@
 //! `/verify`, `/forgot`, `/reset`, `/account` and its POST actions, `/logout`; the job seeker's
 //! workspace: a job's save / dismiss / apply buttons on the search and job pages, `/tracking`
 //! (the board), `/tracking/{slug}`, `/tracking/followups`, `/saved-searches`,
-//! `/shared-boards/{slug}`, `/notifications` and its settings; a 404, 403, 422 and 500 page in
+//! `/shared-boards/{slug}`, `/notifications` and its settings; the assistant: `/assistant` and
+//! `/assistant/{id}` (the session rail and the stored conversation, rendered on the server;
+//! sending streams through the JSON API from `assets/app.js`); a 404, 403, 422 and 500 page in
 //! the same layout.
 //!
 //! Invariants:
@@ -30,8 +32,9 @@
 //!   or styles, `frame-ancestors 'none'`, `nosniff`, the referrer policy), errors included.
 //! - **Every template value is escaped** (askama's default for `.html`); the one `|safe` is a
 //!   job description, which the ingest sanitiser already cleaned before it was stored.
-//! - **Everything works without JavaScript**: GET forms and links for search, POST forms
-//!   with redirect-after-POST for changes. With htmx, facet links and paging swap only the
+//! - **Everything works without JavaScript** (but sending to the assistant, which streams and
+//!   says so in a `<noscript>` note): GET forms and links for search, POST forms with
+//!   redirect-after-POST for changes. With htmx, facet links and paging swap only the
 //!   results region (`HX-Request` gets the region alone) and push the URL.
 
 pub mod assets;

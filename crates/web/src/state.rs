@@ -7,11 +7,15 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use freehire_app::accounts::Accounts;
+use freehire_app::assistant::service::AssistantService;
+use freehire_app::assistant::turns::TurnLocks;
 use freehire_app::catalogue::Catalogue;
+use freehire_app::plans::Plans;
 use freehire_app::saved_searches::SavedSearches;
 use freehire_app::search_slot::SearchSlot;
 use freehire_app::throttle::Throttle;
 use freehire_app::tracking::Tracking;
+use freehire_domain::plan::PlanPolicy;
 use freehire_store::Store;
 
 /// What every page can reach.
@@ -33,18 +37,31 @@ pub struct WebState {
     pub secure_cookies: bool,
     /// Counts sign-up, sign-in and code attempts (the API's buckets).
     pub throttle: Arc<dyn Throttle>,
+    /// The assistant's sessions and transcripts (the API's service, so both share its turn
+    /// locks: deleting a session here stops its turn there).
+    pub assistant: AssistantService,
 }
 
 impl WebState {
-    /// The state over `store` (held only inside the catalogue service), its accounts service,
-    /// search slot and throttle, with the system clock and cookies without `Secure`.
+    /// The state over `store` (held only inside the services), its accounts service, search
+    /// slot and throttle, with the system clock, cookies without `Secure` and an assistant
+    /// with no model (pass the API's with [`WebState::with_assistant`]).
     pub fn new(
         store: Arc<dyn Store>,
         accounts: Accounts,
         search: SearchSlot,
         throttle: Arc<dyn Throttle>,
     ) -> Self {
+        let assistant = AssistantService::new(
+            store.clone(),
+            search.clone(),
+            None,
+            Plans::new(store.clone(), PlanPolicy::default(), Utc::now),
+            TurnLocks::local(),
+            Utc::now,
+        );
         Self {
+            assistant,
             accounts,
             tracking: Tracking::new(store.clone()),
             saved: SavedSearches::new(store.clone(), search.clone()),
@@ -54,5 +71,11 @@ impl WebState {
             secure_cookies: false,
             throttle,
         }
+    }
+
+    /// The same state reading sessions through `assistant` (the API's).
+    #[must_use]
+    pub fn with_assistant(self, assistant: AssistantService) -> Self {
+        Self { assistant, ..self }
     }
 }

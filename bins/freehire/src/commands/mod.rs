@@ -1,6 +1,7 @@
 //! One module per command group.
 
 pub mod boards;
+pub mod chat;
 pub mod ingest;
 pub mod jobs;
 pub mod migrate;

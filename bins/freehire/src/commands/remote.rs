@@ -24,7 +24,7 @@ pub struct Remote {
 }
 
 impl Remote {
-    fn client(&self) -> anyhow::Result<Client> {
+    pub(crate) fn client(&self) -> anyhow::Result<Client> {
         let key = self
             .api_key
             .clone()

@@ -15,6 +15,9 @@
 //! - `workspace`: save a job from the search, mark it applied, move it to `interview` with the
 //!   board's form and drag it to Offer, open its application page; save a search from the
 //!   search page and subscribe to it by email;
+//! - `assistant`: start a chat, send a message against a scripted OpenAI-protocol model,
+//!   see the tool steps and the job card stream in, save the job from its card and find it on
+//!   the tracking board, Stop a slow turn, and the quota when the allowance is spent;
 //! - `harness`: the harness itself on inline pages.
 //!
 //! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a
@@ -25,6 +28,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod accounts;
+mod assistant;
 mod common;
 mod harness;
 mod pages;

@@ -8,9 +8,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use freehire_api::{AppState, ServerLimits, auth::cookie::CookieConfig};
+use freehire_app::assistant::{model::AssistantModel, service::AssistantService, turns::TurnLocks};
 use freehire_app::notify::{NotifyArgs, PassStats};
+use freehire_app::plans::Plans;
 use freehire_app::{accounts::AccountsArgs, search_engine::SearchEngineArgs};
+use freehire_domain::plan::PlanPolicy;
 use freehire_domain::{Facets, JobId, JobPosting, Provider};
+use freehire_llm::{OpenAiClient, OpenAiConfig};
 use freehire_store::{DatabaseUrl, Store};
 use freehire_web::WebState;
 
@@ -28,6 +32,12 @@ pub struct Server {
 impl Server {
     /// A fresh database and index holding the seeded catalogue, served.
     pub async fn start() -> Self {
+        Self::start_with(None).await
+    }
+
+    /// [`Server::start`] with the assistant turning on `model` under the plan `policy` (else
+    /// the environment's, as the binary).
+    pub async fn start_with(model: Option<(String, PlanPolicy)>) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let url: DatabaseUrl =
             format!("sqlite://{}", dir.path().join("freehire.db").display()).parse().unwrap();
@@ -46,7 +56,20 @@ impl Server {
         let args = AccountsArgs { mail_dir: Some(dir.path().join("mail")), ..Default::default() };
         let accounts = args.accounts(services.store.clone(), &url).unwrap();
         let cookie = CookieConfig { secure: args.cookie_secure };
-        let state = AppState::open(&services, accounts, cookie).await;
+        let mut state = AppState::open(&services, accounts, cookie).await;
+        if let Some((base_url, policy)) = model {
+            let client = OpenAiClient::new(OpenAiConfig::new(base_url, "scripted")).unwrap();
+            let store = services.store.clone();
+            let search = state.search.clone();
+            state = state.with_assistant(AssistantService::new(
+                store.clone(),
+                search,
+                Some(AssistantModel::new(client, None)),
+                Plans::new(store, policy, chrono::Utc::now),
+                TurnLocks::local(),
+                chrono::Utc::now,
+            ));
+        }
         let pages = WebState {
             secure_cookies: state.cookie.secure,
             ..WebState::new(
@@ -55,7 +78,8 @@ impl Server {
                 state.search.clone(),
                 state.throttle(),
             )
-        };
+        }
+        .with_assistant(state.assistant.clone());
         let app = freehire_web::app(pages, freehire_api::router(state));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -75,6 +99,16 @@ impl Server {
         let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
         let total = body["meta"]["total"].as_u64().unwrap_or_else(|| panic!("{url}: {body}"));
         usize::try_from(total).unwrap()
+    }
+
+    /// The public slug of the first job the JSON API lists.
+    pub async fn first_slug(&self) -> String {
+        let url = format!("{}/api/v1/jobs?limit=1", self.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        body["data"][0]["public_slug"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{url}: {body}"))
+            .to_owned()
     }
 
     /// The job the JSON API answers for `slug`.

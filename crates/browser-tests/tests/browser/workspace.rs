@@ -13,7 +13,7 @@ use crate::pages::shoot;
 const PASSWORD: &str = "correct horse battery";
 
 /// Signs up on the form (signed up is signed in).
-async fn sign_up(b: &Browser, email: &str) {
+pub(crate) async fn sign_up(b: &Browser, email: &str) {
     b.visit("/signup").await.unwrap();
     b.fill("#email", email).await.unwrap();
     b.fill("#password", PASSWORD).await.unwrap();

@@ -8,6 +8,7 @@
 //! | `GET/POST /signup`, `/login`, `/verify`, `/forgot`, `/reset`; `POST /verify/resend`, `/logout` | sign-up, sign-in and codes ([`auth`]) |
 //! | `GET /account`; `POST /account/profile`, `/account/password`, `/account/keys`, `/account/keys/{id}/revoke`, `/account/delete`, `/account/verify` | the account ([`account`]) |
 //! | `POST /jobs/{slug}/save`, `/unsave`, `/dismiss`, `/undismiss`, `/apply` | a job's buttons ([`actions`]) |
+//! | `GET /assistant`, `/assistant/{id}`; `POST /assistant`, `/assistant/{id}/delete` | the assistant's rail and conversation ([`assistant`]) |
 //! | `GET /tracking`, `/tracking/followups`, `/tracking/{slug}`; `POST /tracking/applications/{id}/stage`, `/tracking/applications/{id}/notes`, `/tracking/{slug}/followup`, `/tracking/{slug}/clear` | the board, the follow-ups, one application ([`tracking`]) |
 //! | `GET/POST /saved-searches`; `POST /saved-searches/{id}/rename`, `/share`, `/subscribe`, `/delete`, `/saved-searches/subscriptions/{id}/delete`; `GET /shared-boards/{slug}` (public) | saved searches ([`saved`]) |
 //! | `GET /notifications`, `/notifications/{id}`; `GET/POST /notifications/settings` | the notification history and settings ([`notifications`]) |
@@ -17,6 +18,7 @@
 
 pub mod account;
 pub mod actions;
+pub mod assistant;
 pub mod auth;
 pub mod companies;
 pub(crate) mod forms;
@@ -45,6 +47,9 @@ pub fn routes() -> Router<WebState> {
         .route("/jobs/{slug}/dismiss", post(actions::dismiss))
         .route("/jobs/{slug}/undismiss", post(actions::undismiss))
         .route("/jobs/{slug}/apply", post(actions::apply))
+        .route("/assistant", get(assistant::index).post(assistant::create))
+        .route("/assistant/{id}", get(assistant::show))
+        .route("/assistant/{id}/delete", post(assistant::delete))
         .route("/tracking", get(tracking::board))
         .route("/tracking/followups", get(tracking::followups))
         .route("/tracking/{slug}", get(tracking::application))

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod accounts;
+mod assistant;
 mod catalogue;
 mod security;
 mod server;

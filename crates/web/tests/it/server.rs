@@ -52,7 +52,8 @@ impl Server {
             clock: now,
             secure_cookies: state.cookie.secure,
             ..WebState::new(store, state.accounts.clone(), state.search.clone(), state.throttle())
-        };
+        }
+        .with_assistant(state.assistant.clone());
         let app = freehire_web::app(pages, freehire_api::router(state));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
