@@ -8,26 +8,14 @@
 //!   write it with its search-outbox row in one transaction per board, record board health),
 //!   the lifecycle that closes what fully listed boards no longer list, and the scheduler loop
 //!   the worker runs;
-<<<<<<< HEAD
-//! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps,
-//!   composed into a system prompt and a tool registry for the generic assistant library;
-=======
 //! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps, and
 //!   its tool catalogue (discovery, tracking, interview context), composed per session into a
 //!   system prompt naming only the registered tools and a tool registry for the generic
 //!   assistant library;
->>>>>>> api
 //! - [`plans`]: turn metering against the daily allowances (`PLAN_*`, shadow mode by
 //!   default), the 402 body of a refusal, and the usage report;
 //! - [`llmkey`]: per-user gateway keys (the `KeyGateway` port, the Bifrost governance
 //!   adapter, the resolver that mints a user's key on first use);
-<<<<<<< HEAD
-//! - [`assistant`]: freehire's assistant presets, prompts, tool-name groups and step caps, and
-//!   its tool catalogue (discovery, tracking, interview context), composed per session into a
-//!   system prompt naming only the registered tools and a tool registry for the generic
-//!   assistant library;
-=======
->>>>>>> api
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`board_catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
 //!   imports it through board recognition (`freehire boards seed`);

@@ -12,20 +12,12 @@
 //! session, in the preset's order, and the preset's step cap. Unknown presets are `chat`
 //! ([`normalize_preset`]).
 //!
-<<<<<<< HEAD
-//! [`model`] configures the model ([`AssistantModel`]: `LLM_*`, per-user gateway keys) and
-//! the spend tags of a turn ([`spend_tags`]).
-//! [`compose_session`] is what a session's turns run with: the registry of the tools built for
-//! it ([`tools::registry_for`]: the catalogue of [`tools`], bound to the session's owner, job
-//! and CV) and the system prompt naming only those tools ([`session_prompt`]).
-=======
 //! [`compose_session`] is what a session's turns run with: the registry of the tools built for
 //! it ([`tools::registry_for`]: the catalogue of [`tools`], bound to the session's owner, job
 //! and CV) and the system prompt naming only those tools ([`session_prompt`]).
 //!
 //! [`model`] configures the model ([`AssistantModel`]: `LLM_*`, per-user gateway keys) and
 //! the spend tags of a turn ([`spend_tags`]).
->>>>>>> api
 //!
 //! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
 //! waiting.
