@@ -113,6 +113,11 @@ pub async fn serve_router(
             },
             () = &mut shutdown => break,
         };
+        // Small writes (an SSE frame, a keepalive) go out at once, not held by Nagle's
+        // algorithm for the peer's delayed ACK (~40 ms per frame).
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!(%peer, error = %e, "cannot set TCP_NODELAY");
+        }
         let io = TokioIo::new(JsonRefusals::new(stream));
         let app = Extension(ConnectInfo::<SocketAddr>(peer)).layer(app.clone());
         let conn = builder.serve_connection(io, TowerToHyperService::new(app)).into_owned();
