@@ -116,6 +116,14 @@ impl AppState {
                 None
             }
         };
+        // Deleting an account blocks its own gateway key first (reference §14.2 `Revoke`).
+        let accounts = match model.clone().filter(AssistantModel::per_user_keys) {
+            Some(keys) => accounts.with_before_delete(std::sync::Arc::new(move |user| {
+                let keys = keys.clone();
+                Box::pin(async move { keys.revoke_key(user).await })
+            })),
+            None => accounts,
+        };
         let assistant = AssistantService::new(
             store.clone(),
             search.clone(),

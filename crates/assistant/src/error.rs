@@ -55,3 +55,67 @@ pub enum AssistantError {
     #[error("assistant: the queued turn was cancelled")]
     WaitCancelled,
 }
+
+impl AssistantError {
+    /// What the person who sent the turn is told when it fails (the `message` of the error
+    /// `result` event): what went wrong in their terms, never an internal cause. A provider's
+    /// own error text, a database error or a panic message stay in the logs (the runner logs
+    /// the whole chain); the HTTP status of a model failure is kept because it tells an
+    /// operator which way to look.
+    pub fn public_message(&self) -> String {
+        match self {
+            Self::NotFound => "session not found".to_owned(),
+            Self::SeqConflict | Self::Store(_) | Self::StoreTimeout | Self::Transcript { .. } => {
+                "the conversation could not be read or saved; try again in a moment".to_owned()
+            }
+            Self::WriteLost { .. } | Self::QueueFull => self.to_string(),
+            Self::Model(e) => model_message(e),
+            Self::NothingToContinue => "nothing to continue — send a message first".to_owned(),
+            Self::Panicked(_) => "the turn crashed; send another message to continue".to_owned(),
+            Self::WaitCancelled => "the queued message was cancelled".to_owned(),
+        }
+    }
+}
+
+fn model_message(e: &LlmError) -> String {
+    match e {
+        LlmError::RateLimited { .. } => {
+            "the model is rate limited (HTTP 429); try again shortly".to_owned()
+        }
+        LlmError::Status { status, .. } => format!("the model answered with HTTP {status}"),
+        LlmError::Timeout(_) | LlmError::Idle(_) => "the model did not answer in time".to_owned(),
+        LlmError::Transport(_) => "the model could not be reached".to_owned(),
+        LlmError::Malformed { .. } => "the model's answer could not be read".to_owned(),
+        LlmError::StreamCut { .. } => "the model's answer was cut off".to_owned(),
+        LlmError::NoChoices => "the model returned no answer".to_owned(),
+        LlmError::Config(_) | LlmError::Client(_) => {
+            "the model is not configured correctly".to_owned()
+        }
+        // Scripted failures are the tests' and demos' own words.
+        LlmError::Scripted(_) => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_messages_never_carry_the_internal_cause() {
+        let provider = AssistantError::Model(LlmError::Status {
+            status: 500,
+            message: "upstream pg: password authentication failed for user admin".into(),
+        });
+        assert_eq!(provider.public_message(), "the model answered with HTTP 500");
+        let store = AssistantError::Store("relation assistant_messages does not exist".into());
+        assert!(!store.public_message().contains("relation"));
+        let panic = AssistantError::Panicked("index out of bounds at src/x.rs:3".into());
+        assert!(!panic.public_message().contains("src/x.rs"));
+        assert_eq!(AssistantError::NotFound.public_message(), "session not found");
+        let lost = AssistantError::WriteLost {
+            what: "the result of tool echo".into(),
+            source: Box::new(AssistantError::StoreTimeout),
+        };
+        assert!(lost.public_message().starts_with("the result of tool echo could not be saved"));
+    }
+}

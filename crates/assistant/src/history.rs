@@ -60,7 +60,7 @@ pub fn trim(mut msgs: Vec<Message>, limit: usize) -> Vec<Message> {
 }
 
 /// Inserts a synthetic error result for every tool call (with an id) that the tool messages
-/// right after it do not answer.
+/// right after it do not answer, and keeps only the first of several results for one call.
 pub fn close_dangling_tool_calls(msgs: Vec<ModelMessage>) -> Vec<ModelMessage> {
     let mut out = Vec::with_capacity(msgs.len());
     let mut iter = msgs.into_iter().peekable();
@@ -77,8 +77,16 @@ pub fn close_dangling_tool_calls(msgs: Vec<ModelMessage>) -> Vec<ModelMessage> {
         out.push(msg);
         let mut answered: Vec<String> = Vec::new();
         while let Some(ModelMessage::Tool { call_id, .. }) = iter.peek() {
-            answered.push(call_id.clone());
-            if let Some(tool) = iter.next() {
+            // A second result for one call (a write that timed out but still committed, then
+            // its lost-result marker) is dropped: providers refuse two answers to one call,
+            // and the first stored is the one the tool produced.
+            let repeat = answered.contains(call_id);
+            if !repeat {
+                answered.push(call_id.clone());
+            }
+            if let Some(tool) = iter.next()
+                && !repeat
+            {
                 out.push(tool);
             }
         }
@@ -192,5 +200,29 @@ mod tests {
             }
         );
         assert_eq!(h[4], ModelMessage::User("hello?".into()));
+    }
+
+    #[test]
+    fn a_second_result_for_one_call_is_not_replayed() {
+        use freehire_llm::ToolCall;
+        let msgs = vec![
+            ModelMessage::Assistant {
+                text: String::new(),
+                tool_calls: vec![ToolCall::new("c1", "echo", "{}")],
+            },
+            ModelMessage::Tool {
+                call_id: "c1".into(),
+                name: "echo".into(),
+                content: "{\"ok\":1}".into(),
+            },
+            ModelMessage::Tool {
+                call_id: "c1".into(),
+                name: "echo".into(),
+                content: "{\"lost\":1}".into(),
+            },
+        ];
+        let out = close_dangling_tool_calls(msgs);
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(matches!(&out[1], ModelMessage::Tool { content, .. } if content.contains("ok")));
     }
 }

@@ -260,7 +260,7 @@ impl<O: Owner> Runner<O> {
             Ok(reason) => emit_guarded(turn, Event::result(*reason)),
             Err(e) => {
                 tracing::warn!(session = %turn.session, error = %e, "assistant turn failed");
-                emit_guarded(turn, Event::failed(e.to_string()));
+                emit_guarded(turn, Event::failed(e.public_message()));
             }
         }
         outcome

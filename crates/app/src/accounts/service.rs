@@ -28,6 +28,12 @@ pub struct AccountsConfig {
     pub session_ttl: Duration,
 }
 
+/// Work that must happen before an account's rows are deleted, outside the database (e.g.
+/// blocking the account's own model key at the gateway). It gets the account's id, logs its
+/// own failures and never stops the deletion.
+pub type BeforeDelete =
+    Arc<dyn Fn(UserId) -> futures::future::BoxFuture<'static, ()> + Send + Sync>;
+
 /// The accounts service.
 #[derive(Clone)]
 pub struct Accounts {
@@ -38,6 +44,7 @@ pub struct Accounts {
     hasher: PasswordHasher,
     clock: fn() -> DateTime<Utc>,
     touched: Arc<Mutex<HashMap<ApiKeyId, DateTime<Utc>>>>,
+    before_delete: Vec<BeforeDelete>,
 }
 
 /// What signing up returns.
@@ -77,7 +84,15 @@ impl Accounts {
             hasher,
             clock: Utc::now,
             touched: Arc::default(),
+            before_delete: Vec::new(),
         }
+    }
+
+    /// The same service running `hook` when an account is deleted, after the confirmation
+    /// matched and before its rows go (the hook may still read them).
+    pub fn with_before_delete(mut self, hook: BeforeDelete) -> Self {
+        self.before_delete.push(hook);
+        self
     }
 
     /// A service for this process only: a random session secret (sessions end with the
@@ -382,6 +397,9 @@ impl Accounts {
     ) -> Result<(), AccountError> {
         if confirmation != &user.email {
             return Err(AccountError::EmailMismatch);
+        }
+        for hook in &self.before_delete {
+            hook(user.id).await;
         }
         if !self.store.delete_user(user.id).await? {
             return Err(AccountError::NotFound("account"));

@@ -94,6 +94,14 @@ impl AssistantModel {
         self.keys.is_some()
     }
 
+    /// Blocks `user`'s own gateway key, when per-user keys are on and one was minted: what
+    /// account deletion runs before the account's rows go (reference §14.2 `Revoke`).
+    pub async fn revoke_key(&self, user: UserId) {
+        if let Some(keys) = &self.keys {
+            keys.revoke(user).await;
+        }
+    }
+
     /// The model one turn of `user` runs on (see the module docs). Never fails: without a
     /// key of the user's own, the service key.
     pub async fn bind(&self, user: UserId) -> Arc<dyn ChatModel> {

@@ -38,6 +38,7 @@ both_backends! {
     a_code_expires_after_fifteen_minutes,
     old_password_parameters_are_rehashed_at_login,
     key_use_is_stamped_at_most_once_a_minute,
+    deletion_runs_its_hooks_before_the_rows_go,
 }
 
 fn later() -> chrono::DateTime<Utc> {
@@ -160,4 +161,31 @@ async fn key_use_is_stamped_at_most_once_a_minute(db: &TestDb) {
     let short = operators.create_key(&email(), &request).await.unwrap();
     let future = expired.with_clock(|| Utc::now() + Duration::minutes(5));
     assert!(future.key_user(&short.token).await.unwrap().is_none());
+}
+
+/// The deletion hooks (what blocks the account's gateway key) run once the confirmation
+/// matched, while the account still exists, and not at all for a wrong confirmation.
+async fn deletion_runs_its_hooks_before_the_rows_go(db: &TestDb) {
+    let store = db.store.clone();
+    let user = freehire_store::testing::user(store.as_ref(), "ada@example.com", Utc::now()).await;
+    let seen: Arc<std::sync::Mutex<Vec<(freehire_domain::UserId, bool)>>> = Arc::default();
+    let (log, hook_store) = (seen.clone(), store.clone());
+    let mail = tempfile::tempdir().unwrap();
+    let accounts =
+        Accounts::ephemeral(store.clone(), mail.path()).with_before_delete(Arc::new(move |id| {
+            let (log, store) = (log.clone(), hook_store.clone());
+            Box::pin(async move {
+                let present = store.user_by_id(id).await.unwrap().is_some();
+                log.lock().unwrap().push((id, present));
+            })
+        }));
+    let wrong = Email::parse("eve@example.com").unwrap();
+    assert!(matches!(
+        accounts.delete_account(&user, &wrong).await,
+        Err(AccountError::EmailMismatch)
+    ));
+    assert!(seen.lock().unwrap().is_empty(), "a refused deletion runs no hook");
+    accounts.delete_account(&user, &email()).await.unwrap();
+    assert_eq!(*seen.lock().unwrap(), [(user.id, true)], "once, before the rows went");
+    assert!(store.user_by_id(user.id).await.unwrap().is_none());
 }

@@ -106,7 +106,7 @@ async fn a_store_read_that_never_returns_ends_the_turn_at_its_deadline() {
     assert_eq!(f.run("go").await, Err(AssistantError::StoreTimeout));
     let took = started.elapsed();
     assert!(took >= freehire_assistant::READ_TIMEOUT && took < Duration::from_secs(9), "{took:?}");
-    assert!(f.failure().is_some_and(|m| m.contains("did not answer in time")));
+    assert!(f.failure().is_some_and(|m| m.contains("could not be read or saved")));
     assert_eq!(f.model.call_count(), 0);
 }
 

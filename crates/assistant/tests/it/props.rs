@@ -211,7 +211,7 @@ async fn check(case: Case) -> Result<(), TestCaseError> {
     let last = events.last().cloned().unwrap();
     match &outcome {
         Ok(reason) => prop_assert_eq!(last, Event::result(*reason)),
-        Err(e) => prop_assert_eq!(last, Event::failed(e.to_string())),
+        Err(e) => prop_assert_eq!(last, Event::failed(e.public_message())),
     }
     // The bound: at most max_steps calls with tools plus one wrap-up without.
     let bound = if case.turn_steps > 0 {
