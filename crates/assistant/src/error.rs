@@ -100,6 +100,7 @@ fn model_message(e: &LlmError) -> String {
 mod tests {
     use super::*;
 
+    // scenario: A provider's error text stays in the logs
     #[test]
     fn public_messages_never_carry_the_internal_cause() {
         let provider = AssistantError::Model(LlmError::Status {

@@ -202,6 +202,7 @@ mod tests {
         assert_eq!(h[4], ModelMessage::User("hello?".into()));
     }
 
+    // scenario: A second result for one call is not replayed
     #[test]
     fn a_second_result_for_one_call_is_not_replayed() {
         use freehire_llm::ToolCall;

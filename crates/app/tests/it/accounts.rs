@@ -163,6 +163,7 @@ async fn key_use_is_stamped_at_most_once_a_minute(db: &TestDb) {
     assert!(future.key_user(&short.token).await.unwrap().is_none());
 }
 
+// scenario: Deletion runs its hooks before the rows go
 /// The deletion hooks (what blocks the account's gateway key) run once the confirmation
 /// matched, while the account still exists, and not at all for a wrong confirmation.
 async fn deletion_runs_its_hooks_before_the_rows_go(db: &TestDb) {

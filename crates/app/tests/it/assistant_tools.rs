@@ -488,11 +488,27 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
     .await
     .unwrap();
 
+    // Ada's profile knows nothing of Grace's tracking.
+    let profile = call(&reg, ada, "get_profile", json!({})).await.unwrap();
+    assert_eq!(profile["profile"], Value::Null, "{profile}");
     // Ada's lists never show Grace's application.
     for filter in ["all", "board", "applied"] {
         let page = call(&reg, ada, "my_jobs", json!({"filter": filter})).await.unwrap();
         assert_eq!(page["total"], 0, "{filter}");
     }
+    // Ada unsaving (and saving) the vacancy Grace saved touches only Ada's own mark.
+    let saved = w.slugs[3].to_string();
+    call(&reg, grace, "save_job", json!({"slug": saved})).await.unwrap();
+    call(&reg, ada, "unsave_job", json!({"slug": saved})).await.unwrap();
+    let grace_saved = call(&reg, grace, "my_jobs", json!({"filter": "saved"})).await.unwrap();
+    assert_eq!(grace_saved["total"], 1, "{grace_saved}");
+    call(&reg, ada, "save_job", json!({"slug": saved})).await.unwrap();
+    call(&reg, ada, "unsave_job", json!({"slug": saved})).await.unwrap();
+    let grace_saved = call(&reg, grace, "my_jobs", json!({"filter": "saved"})).await.unwrap();
+    assert_eq!(grace_saved["total"], 1, "{grace_saved}");
+    let ada_saved = call(&reg, ada, "my_jobs", json!({"filter": "saved"})).await.unwrap();
+    assert_eq!(ada_saved["total"], 0, "{ada_saved}");
+
     // Ada's note on the same vacancy starts her own record; Grace's is untouched.
     let mine =
         call(&reg, ada, "track_job", json!({"slug": theirs, "note": "Looks good."})).await.unwrap();

@@ -536,8 +536,13 @@ impl AssistantService {
         let composed = compose_session(&deps, &binding, user.language.primary());
         let bound = model.bind(user.id).await;
         let charge = self.meter(user.id, session.id, preset, &input).await?;
+        // From here to the launch the request may be dropped (the client went away during the
+        // claim's database round trip): the guard then gives the charge back.
+        let pending = PendingCharge { plans: self.plans.clone(), owner: user.id, charge };
         let cancel = CancellationToken::new();
-        let start = match self.locks.claim(session.id, cancel.clone()).await {
+        let claimed = self.locks.claim(session.id, cancel.clone()).await;
+        let charge = pending.take();
+        let start = match claimed {
             Ok(Claim::Run(guard)) => Start::Run(guard),
             Ok(Claim::Queued(queued)) => Start::Queued(queued, self.config.queue_wait),
             Err(e) => {
@@ -615,6 +620,36 @@ impl AssistantService {
     }
 }
 
+/// A charge taken before the turn is launched: given back on a task of its own when the request
+/// is dropped before [`PendingCharge::take`] hands it on.
+struct PendingCharge {
+    plans: Plans,
+    owner: UserId,
+    charge: Option<crate::plans::Charge>,
+}
+
+impl PendingCharge {
+    /// The charge, now the caller's to release or hand to the turn.
+    fn take(mut self) -> Option<crate::plans::Charge> {
+        self.charge.take()
+    }
+}
+
+impl Drop for PendingCharge {
+    fn drop(&mut self) {
+        let Some(charge) = self.charge.take() else { return };
+        let (plans, owner) = (self.plans.clone(), self.owner);
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(async move { plans.release(owner, &charge).await });
+            }
+            Err(_) => {
+                tracing::warn!(%owner, reference = %charge.reference, "a dropped turn's charge could not be released: no runtime")
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -641,5 +676,46 @@ mod tests {
         assert_eq!(turn_bounds(Preset::Chat, Some("hello")), None);
         assert_eq!(effective_preset(Preset::Browse), Preset::Chat);
         assert_eq!(effective_preset(Preset::Interview), Preset::Interview);
+    }
+
+    async fn assistant_used(plans: &Plans, user: UserId) -> i64 {
+        let usage = plans.usage(user).await.unwrap();
+        usage.iter().find(|s| s.feature == freehire_domain::plan::Feature::Assistant).unwrap().used
+    }
+
+    // scenario: A request dropped before the launch gives its charge back
+    #[tokio::test]
+    async fn a_request_dropped_before_the_launch_gives_its_charge_back() {
+        let db = freehire_store::testing::TestDb::sqlite().await;
+        let user = freehire_store::testing::user(db.store(), "ada@example.com", Utc::now()).await;
+        let policy = freehire_domain::plan::PlanPolicy::default();
+        let plans = Plans::new(db.store.clone(), policy, Utc::now);
+        let charge = |n: i64| {
+            let plans = plans.clone();
+            async move {
+                match plans.meter_turn(user.id, SessionId::random(), Preset::Chat, n).await {
+                    Metered::Allowed(Some(charge)) => charge,
+                    _ => panic!("a free allowance charges the first turns"),
+                }
+            }
+        };
+        // Handed on with take(): nothing is released.
+        let kept = charge(0).await;
+        let pending = PendingCharge { plans: plans.clone(), owner: user.id, charge: Some(kept) };
+        assert!(pending.take().is_some());
+        // Dropped while still pending: released on a task of its own.
+        let dropped = charge(0).await;
+        assert_eq!(assistant_used(&plans, user.id).await, 2);
+        drop(PendingCharge { plans: plans.clone(), owner: user.id, charge: Some(dropped) });
+        let mut used = 2;
+        for _ in 0..200 {
+            used = assistant_used(&plans, user.id).await;
+            if used == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(used, 1, "the dropped charge is given back, the handed-on one kept");
+        db.teardown().await;
     }
 }
