@@ -98,8 +98,8 @@ pub use notify::{
 };
 pub use plans::StoredKey;
 pub use ports::{
-    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, IngestRepo, JobRepo,
-    LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo, ScheduleRepo, Store,
+    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, HeldLease, IngestRepo,
+    JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo, ScheduleRepo, Store,
     TrackingRepo, TurnLeaseRepo,
 };
 pub use postgres::PgStore;

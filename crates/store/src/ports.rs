@@ -925,34 +925,44 @@ pub trait AssistantRepo: Send + Sync {
 /// Turn leases (issue 15, item 3): one running turn per session and at most one waiting,
 /// shared by every API process on the database, and a cancel any process can send.
 ///
-/// A session's row holds the running lease (`holder` until its expiry), the one queue place
-/// (`waiter` until its expiry) and the cancel generation. A holder or waiter is a random id
-/// its process made for one claim. Leases run out unless renewed, so a killed process's are
+/// A session's row holds the running lease (`holder` until its expiry, and the `process`
+/// that holds it), the one queue place (`waiter` until its expiry) and the cancel generation.
+/// A holder or waiter is a random id its process made for one claim; a process is a random
+/// id made once per coordinator (the app's turn locks), so one statement renews or reads
+/// every lease a process holds. Leases run out unless renewed, so a killed process's are
 /// taken over once they expire. A new holder never overtakes a live waiter: the lease is
 /// taken only when the queue place is empty, expired or the taker's own (and taking it leaves
 /// the queue). A cancel moves the generation; the holder and the waiter compare it with the
-/// one they started with and stop when it moved. Times are the callers' (`now`, `until`).
+/// one they started with and stop when it moved. Times are the callers' (`now`, `until`),
+/// who should read them off [`TurnLeaseRepo::lease_clock`].
 #[async_trait]
 pub trait TurnLeaseRepo: Send + Sync {
-    /// Takes the running lease for `holder` until `until` when it is free, expired at `now`
-    /// or already `holder`'s, and no other live waiter holds the queue place. The cancel
-    /// generation at that moment; `None` when the session is busy.
+    /// The time leases are measured in: the database server's clock on PostgreSQL (so API
+    /// processes on several machines need not agree on the time), this machine's on SQLite.
+    async fn lease_clock(&self) -> Result<DateTime<Utc>>;
+
+    /// Takes the running lease for `holder` of `process` until `until` when it is free,
+    /// expired at `now` or already `holder`'s, and no other live waiter holds the queue
+    /// place. The cancel generation at that moment; `None` when the session is busy.
     async fn acquire_turn_lease(
         &self,
         session: SessionId,
         holder: uuid::Uuid,
+        process: uuid::Uuid,
         until: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Option<i64>>;
 
-    /// Extends `holder`'s lease to `until`; the cancel generation, `None` when `holder` no
-    /// longer holds it (it expired and was taken over, or was released).
-    async fn renew_turn_lease(
+    /// Extends every lease `process` holds to `until`, in one statement; what it still holds
+    /// (a lease missing from the answer expired and was taken over, or was released).
+    async fn renew_turn_leases(
         &self,
-        session: SessionId,
-        holder: uuid::Uuid,
+        process: uuid::Uuid,
         until: DateTime<Utc>,
-    ) -> Result<Option<i64>>;
+    ) -> Result<Vec<HeldLease>>;
+
+    /// Every lease `process` holds, with its cancel generation, in one statement.
+    async fn held_turn_leases(&self, process: uuid::Uuid) -> Result<Vec<HeldLease>>;
 
     /// Gives `holder`'s lease back; `false` when it did not hold it.
     async fn release_turn_lease(&self, session: SessionId, holder: uuid::Uuid) -> Result<bool>;
@@ -977,6 +987,17 @@ pub trait TurnLeaseRepo: Send + Sync {
 
     /// The session's cancel generation; `None` when it has no lease row.
     async fn turn_cancel_generation(&self, session: SessionId) -> Result<Option<i64>>;
+}
+
+/// One running lease of a process ([`TurnLeaseRepo::held_turn_leases`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldLease {
+    /// The session.
+    pub session: SessionId,
+    /// The claim holding it.
+    pub holder: uuid::Uuid,
+    /// The session's cancel generation.
+    pub generation: i64,
 }
 
 /// Everything the application needs from storage.

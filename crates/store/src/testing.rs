@@ -218,6 +218,28 @@ impl TestDb {
         }
     }
 
+    /// Blocks every write to `table` (reads go on) until the returned guard is dropped, as a
+    /// stuck database would: PostgreSQL's `LOCK TABLE … IN EXCLUSIVE MODE`, SQLite's
+    /// `BEGIN IMMEDIATE` (the whole file), each in a transaction of its own connection.
+    #[allow(clippy::expect_used)]
+    pub async fn block_writes(&self, table: &str) -> WriteBlock {
+        match &self.cleanup {
+            Cleanup::Sqlite { file, .. } => {
+                let mut conn = self.sqlite_connection(file).await;
+                sqlx::query("BEGIN IMMEDIATE").execute(&mut conn).await.expect("begin");
+                WriteBlock { _sqlite: Some(conn), _postgres: None }
+            }
+            Cleanup::Postgres { store, .. } => {
+                let mut tx = store.pool().begin().await.expect("begin");
+                sqlx::query(&format!("LOCK TABLE {table} IN EXCLUSIVE MODE"))
+                    .execute(&mut *tx)
+                    .await
+                    .expect("lock");
+                WriteBlock { _sqlite: None, _postgres: Some(tx) }
+            }
+        }
+    }
+
     /// Reads one integer with a test-support statement (a counter column, a `count(*)`).
     #[allow(clippy::expect_used)]
     pub async fn scalar(&self, statement: &str) -> i64 {
@@ -277,4 +299,17 @@ pub struct TestNotification<'a> {
     pub jobs: &'a [NotifiedJob],
     /// How many matched in all.
     pub total: u32,
+}
+
+/// Writes blocked by [`TestDb::block_writes`] until this is dropped (the transaction then
+/// rolls back, or its connection closes).
+pub struct WriteBlock {
+    _sqlite: Option<sqlx::SqliteConnection>,
+    _postgres: Option<sqlx::Transaction<'static, sqlx::Postgres>>,
+}
+
+impl std::fmt::Debug for WriteBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WriteBlock").finish_non_exhaustive()
+    }
 }

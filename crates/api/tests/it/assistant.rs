@@ -589,9 +589,10 @@ async fn a_third_message_is_409_and_cancel_stops_both(db: TestDb) {
     let first = ada.say_until(&id, "one", "user_prompt").await;
     let second = ada.say_until(&id, "two", "event: queued").await;
     let used = ada.used().await;
+    assert_eq!(used, 2, "the running and the queued message are two turns, charged twice");
     let third = ada.say(&id, "three").await.error();
     refused(&third, 409, "turn_queue_full", None);
-    assert_eq!(ada.used().await, used, "the refused third message's charge was released");
+    assert_eq!(ada.used().await, used, "the refused third message is not charged");
     let cancel = ada.call(Method::POST, &format!("/assistant/sessions/{id}/cancel"), None).await;
     assert_eq!(cancel.status, 204);
     for res in [first, second] {

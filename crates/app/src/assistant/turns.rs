@@ -13,10 +13,13 @@
 //!   - a claim takes the running lease (free, expired, and no other live waiter: a newcomer
 //!     never overtakes the queued message, in this process or another), else the one queue
 //!     place, else it is refused;
-//!   - while a [`TurnGuard`] lives, a task renews the lease (TTL [`LeaseTiming::ttl`], every
-//!     [`LeaseTiming::renew_every`]) and reads the cancel generation every
-//!     [`LeaseTiming::poll_every`], cancelling the turn's token when it moved (or when the
-//!     lease was lost to a takeover); dropping the guard releases the lease;
+//!   - while [`TurnGuard`]s live, one poller per process renews all of its leases in one
+//!     statement (TTL [`LeaseTiming::ttl`], every [`LeaseTiming::renew_every`]) and reads
+//!     their cancel generations back in one statement every [`LeaseTiming::poll_every`],
+//!     cancelling a turn's token when its generation moved, its lease was lost to a
+//!     takeover, or it could not be renewed for a whole TTL; each statement has a deadline
+//!     (the renewal interval), so a stuck database cannot stall it; dropping the guard
+//!     releases the lease;
 //!   - a queued claim polls for the lease every [`LeaseTiming::queue_poll`] (woken at once when
 //!     a turn of this process ends), renewing its queue place, up to the caller's wait; a
 //!     moved generation (Stop) or a lost place ends the wait;
@@ -24,16 +27,18 @@
 //!     cancels this process's running and queued turns of the session at once;
 //!   - a killed process's lease and queue place run out after their TTL and are taken over.
 //!
-//!   Lease times are this process's clock (`Utc::now`); processes sharing a database are
-//!   assumed to agree on the time to well within the TTL.
+//!   Lease times are the database's clock ([`freehire_store::TurnLeaseRepo::lease_clock`]):
+//!   this machine's time plus the offset read on first use and at every renewal, so
+//!   processes on machines whose clocks disagree still agree on when a lease runs out.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use freehire_assistant::{AssistantError, SessionId, TurnRegistry, TurnSlot, Waiter};
-use freehire_store::{Backend, Store, StoreError};
+use freehire_store::{Backend, HeldLease, Store, StoreError};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
@@ -141,14 +146,7 @@ impl TurnLocks {
 
     /// [`TurnLocks::shared`] with its own timing.
     pub fn shared_with(store: Arc<dyn Store>, timing: LeaseTiming) -> Self {
-        Self {
-            inner: Inner::Shared(Arc::new(Shared {
-                store,
-                timing,
-                local: Mutex::new(HashMap::new()),
-                released: Notify::new(),
-            })),
-        }
+        Self { inner: Inner::Shared(Arc::new(Shared::new(store, timing))) }
     }
 
     /// The variant for `store`'s backend: shared on PostgreSQL (several API processes may
@@ -228,6 +226,11 @@ impl QueuedTurn {
 struct Participant {
     id: uuid::Uuid,
     cancel: CancellationToken,
+    /// The cancel generation it started with (running claims).
+    generation: i64,
+    /// When its lease was last known renewed: taken, or the send of the last renewal that
+    /// answered with it.
+    renewed: tokio::time::Instant,
 }
 
 /// This process's running and queued claims of one session.
@@ -240,9 +243,15 @@ struct LocalSlots {
 struct Shared {
     store: Arc<dyn Store>,
     timing: LeaseTiming,
+    /// This coordinator's id on the lease rows: one statement renews or reads all of them.
+    process: uuid::Uuid,
     local: Mutex<HashMap<SessionId, LocalSlots>>,
     /// Woken when a turn of this process ends, so its queued turns try at once.
     released: Notify,
+    /// The database clock minus this machine's, once read (see [`Shared::now`]).
+    skew: Mutex<Option<chrono::Duration>>,
+    /// Whether the poller task runs.
+    polling: AtomicBool,
 }
 
 impl std::fmt::Debug for Shared {
@@ -250,8 +259,9 @@ impl std::fmt::Debug for Shared {
         f.debug_struct("Shared")
             .field("backend", &self.store.backend())
             .field("timing", &self.timing)
+            .field("process", &self.process)
             .field("local", &self.local)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -260,8 +270,56 @@ fn until(now: DateTime<Utc>, ttl: Duration) -> DateTime<Utc> {
 }
 
 impl Shared {
+    fn new(store: Arc<dyn Store>, timing: LeaseTiming) -> Self {
+        Self {
+            store,
+            timing,
+            process: uuid::Uuid::new_v4(),
+            local: Mutex::new(HashMap::new()),
+            released: Notify::new(),
+            skew: Mutex::new(None),
+            polling: AtomicBool::new(false),
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<SessionId, LocalSlots>> {
         self.local.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The lease clock: this machine's time corrected by the database clock's offset, read
+    /// on first use and again at every renewal (so processes on machines whose clocks
+    /// disagree still agree on when a lease runs out).
+    async fn now(&self) -> DateTime<Utc> {
+        let known = *self.skew.lock().unwrap_or_else(PoisonError::into_inner);
+        match known {
+            Some(skew) => Utc::now() + skew,
+            None => self.read_clock().await,
+        }
+    }
+
+    /// Reads the database clock (bounded by the renewal interval) and keeps its offset;
+    /// this machine's time when it does not answer.
+    async fn read_clock(&self) -> DateTime<Utc> {
+        let asked = Utc::now();
+        match tokio::time::timeout(self.timing.renew_every, self.store.lease_clock()).await {
+            Ok(Ok(db)) => {
+                // The answer left the server somewhere in the round trip: its middle.
+                let local = asked + (Utc::now() - asked) / 2;
+                *self.skew.lock().unwrap_or_else(PoisonError::into_inner) = Some(db - local);
+                Utc::now() + (db - local)
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(
+                    error = &e as &dyn std::error::Error,
+                    "cannot read the lease clock; using this machine's"
+                );
+                Utc::now()
+            }
+            Err(_) => {
+                tracing::warn!("the lease clock did not answer; using this machine's");
+                Utc::now()
+            }
+        }
     }
 
     /// Records (or, with `None`, forgets) this process's running or queued claim `id`.
@@ -285,6 +343,10 @@ impl Shared {
         }
     }
 
+    fn participant(id: uuid::Uuid, cancel: CancellationToken, generation: i64) -> Participant {
+        Participant { id, cancel, generation, renewed: tokio::time::Instant::now() }
+    }
+
     async fn claim(
         self: Arc<Self>,
         session: SessionId,
@@ -295,10 +357,10 @@ impl Shared {
             return Err(TurnLockError::QueueFull);
         }
         let id = uuid::Uuid::new_v4();
-        let now = Utc::now();
+        let now = self.now().await;
         let store = &self.store;
         let lease = store
-            .acquire_turn_lease(session, id, until(now, self.timing.ttl), now)
+            .acquire_turn_lease(session, id, self.process, until(now, self.timing.ttl), now)
             .await
             .map_err(TurnLockError::Store)?;
         if let Some(generation) = lease {
@@ -311,7 +373,7 @@ impl Shared {
         let Some(generation) = place else {
             return Err(TurnLockError::QueueFull);
         };
-        self.set_local(session, false, Some(Participant { id, cancel: cancel.clone() }), id);
+        self.set_local(session, false, Some(Self::participant(id, cancel.clone(), generation)), id);
         Ok(Claim::Queued(QueuedTurn {
             wait: Wait::Shared(SharedWait {
                 shared: self,
@@ -324,7 +386,7 @@ impl Shared {
         }))
     }
 
-    /// The guard of lease `id`, recorded locally, with its renewing and watching task.
+    /// The guard of lease `id`, recorded locally for the poller.
     fn hold(
         self: &Arc<Self>,
         session: SessionId,
@@ -332,54 +394,99 @@ impl Shared {
         cancel: CancellationToken,
         generation: i64,
     ) -> TurnGuard {
-        self.set_local(session, true, Some(Participant { id, cancel: cancel.clone() }), id);
-        let watcher = tokio::spawn(self.clone().watch(session, id, cancel, generation));
-        TurnGuard {
-            _local: None,
-            _shared: Some(SharedHold { shared: self.clone(), session, id, watcher }),
+        self.set_local(session, true, Some(Self::participant(id, cancel, generation)), id);
+        if !self.polling.swap(true, Ordering::SeqCst) {
+            tokio::spawn(Self::poll(Arc::downgrade(self)));
         }
+        TurnGuard { _local: None, _shared: Some(SharedHold { shared: self.clone(), session, id }) }
     }
 
-    /// While the lease lives: renews it and cancels the turn when the generation moved or
-    /// the lease was lost.
-    async fn watch(
-        self: Arc<Self>,
-        session: SessionId,
-        id: uuid::Uuid,
-        cancel: CancellationToken,
-        generation: i64,
-    ) {
-        let timing = self.timing;
+    /// The process's one poller, while the locks live: every
+    /// [`LeaseTiming::renew_every`] one statement renews every lease this process holds,
+    /// and in between, every [`LeaseTiming::poll_every`], one statement reads them back.
+    /// A turn whose generation moved (a Stop sent anywhere) or whose lease is no longer this
+    /// process's (taken over) is cancelled; so is one whose lease could not be renewed for a
+    /// whole TTL (it may be someone else's by now). Each statement is bounded by the renewal
+    /// interval, so a stuck database never stalls the loop.
+    async fn poll(shared: Weak<Self>) {
+        let Some(timing) = shared.upgrade().map(|s| s.timing) else { return };
         let mut renewed = tokio::time::Instant::now();
         loop {
             tokio::time::sleep(timing.poll_every.min(timing.renew_every)).await;
-            let read = if renewed.elapsed() >= timing.renew_every {
-                let at = until(Utc::now(), timing.ttl);
-                let renewal = self.store.renew_turn_lease(session, id, at).await;
-                if renewal.is_ok() {
-                    renewed = tokio::time::Instant::now();
-                }
-                match renewal {
-                    Ok(None) => {
-                        tracing::warn!(%session, "the turn lost its lease (taken over); stopping it");
-                        cancel.cancel();
-                        return;
-                    }
-                    other => other,
-                }
-            } else if cancel.is_cancelled() {
+            let Some(this) = shared.upgrade() else { return };
+            if !this.lock().values().any(|s| s.running.is_some()) {
                 continue;
+            }
+            let renew = renewed.elapsed() >= timing.renew_every;
+            let asked = tokio::time::Instant::now();
+            let read = if renew {
+                let at = until(this.read_clock().await, timing.ttl);
+                tokio::time::timeout(
+                    timing.renew_every,
+                    this.store.renew_turn_leases(this.process, at),
+                )
+                .await
             } else {
-                self.store.turn_cancel_generation(session).await
+                tokio::time::timeout(timing.renew_every, this.store.held_turn_leases(this.process))
+                    .await
             };
             match read {
-                Ok(Some(now)) if now != generation => cancel.cancel(),
-                Ok(_) => {}
-                Err(e) => tracing::warn!(
-                    %session,
+                Ok(Ok(held)) => {
+                    if renew {
+                        renewed = asked;
+                    }
+                    this.reconcile(&held, asked, renew);
+                }
+                Ok(Err(e)) => tracing::warn!(
                     error = &e as &dyn std::error::Error,
-                    "cannot read or renew the turn lease"
+                    "cannot read or renew the turn leases"
                 ),
+                Err(_) => tracing::warn!(
+                    within = ?timing.renew_every,
+                    "the turn leases could not be read or renewed in time"
+                ),
+            }
+            this.stop_unrenewed();
+        }
+    }
+
+    /// Compares what the database says this process holds (read after `asked`) with its
+    /// running claims.
+    fn reconcile(&self, held: &[HeldLease], asked: tokio::time::Instant, renewed: bool) {
+        let held: HashMap<SessionId, &HeldLease> = held.iter().map(|h| (h.session, h)).collect();
+        let mut local = self.lock();
+        for (session, slots) in local.iter_mut() {
+            let Some(p) = slots.running.as_mut() else { continue };
+            if p.renewed > asked {
+                continue; // Taken after the statement was sent: not in its answer yet.
+            }
+            match held.get(session) {
+                Some(h) if h.holder == p.id => {
+                    if renewed {
+                        p.renewed = asked;
+                    }
+                    if h.generation != p.generation {
+                        p.cancel.cancel();
+                    }
+                }
+                _ => {
+                    if !p.cancel.is_cancelled() {
+                        tracing::warn!(%session, "the turn lost its lease (taken over); stopping it");
+                        p.cancel.cancel();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cancels running turns whose lease was not renewed for a whole TTL.
+    fn stop_unrenewed(&self) {
+        let ttl = self.timing.ttl;
+        for (session, slots) in self.lock().iter() {
+            let Some(p) = slots.running.as_ref() else { continue };
+            if p.renewed.elapsed() >= ttl && !p.cancel.is_cancelled() {
+                tracing::warn!(%session, ?ttl, "the turn's lease could not be renewed within its TTL; stopping it");
+                p.cancel.cancel();
             }
         }
     }
@@ -393,8 +500,8 @@ impl Shared {
             }
             slots.is_some_and(|s| s.running.is_some())
         };
-        let running =
-            self.store.cancel_turn(session, Utc::now()).await.map_err(TurnLockError::Store)?;
+        let now = self.now().await;
+        let running = self.store.cancel_turn(session, now).await.map_err(TurnLockError::Store)?;
         Ok(running || local_running)
     }
 
@@ -441,12 +548,10 @@ struct SharedHold {
     shared: Arc<Shared>,
     session: SessionId,
     id: uuid::Uuid,
-    watcher: tokio::task::JoinHandle<()>,
 }
 
 impl Drop for SharedHold {
     fn drop(&mut self) {
-        self.watcher.abort();
         self.shared.release(self.session, self.id);
     }
 }
@@ -475,10 +580,10 @@ impl SharedWait {
             }
             // Registered before trying, so a release between the try and the wait wakes it.
             let released = shared.released.notified();
-            let now = Utc::now();
+            let now = shared.now().await;
             let store = &shared.store;
-            match store.acquire_turn_lease(self.session, self.id, until(now, timing.ttl), now).await
-            {
+            let at = until(now, timing.ttl);
+            match store.acquire_turn_lease(self.session, self.id, shared.process, at, now).await {
                 Ok(Some(generation)) => {
                     self.done = true;
                     shared.set_local(self.session, false, None, self.id);

@@ -149,6 +149,7 @@ on_both_backends_db! {
         a_cancel_in_the_same_process_stops_its_turn_at_once,
         an_expired_lease_of_a_killed_holder_is_taken_over,
         a_turn_whose_lease_was_taken_over_is_stopped,
+        a_turn_whose_lease_cannot_be_renewed_for_a_ttl_is_stopped,
         the_variant_follows_the_backend,
     ],
 }

@@ -137,7 +137,13 @@ pub async fn an_expired_lease_of_a_killed_holder_is_taken_over(db: &TestDb) {
     let now = Utc::now();
     let killed = db
         .store()
-        .acquire_turn_lease(id, uuid::Uuid::new_v4(), now + chrono::Duration::seconds(1), now)
+        .acquire_turn_lease(
+            id,
+            uuid::Uuid::new_v4(),
+            uuid::Uuid::new_v4(),
+            now + chrono::Duration::seconds(1),
+            now,
+        )
         .await
         .unwrap();
     assert_eq!(killed, Some(0));
@@ -172,6 +178,23 @@ pub async fn a_turn_whose_lease_was_taken_over_is_stopped(db: &TestDb) {
         .await;
     assert_eq!(taken, 1);
     cancelled_within(&running, Duration::from_secs(3)).await;
+}
+
+pub async fn a_turn_whose_lease_cannot_be_renewed_for_a_ttl_is_stopped(db: &TestDb) {
+    let timing = LeaseTiming {
+        ttl: Duration::from_secs(1),
+        renew_every: Duration::from_millis(200),
+        poll_every: Duration::from_millis(100),
+        queue_poll: Duration::from_millis(100),
+    };
+    let (a, _b, id) = two_processes(db, timing).await;
+    let running = CancellationToken::new();
+    let _guard = run(&a, id, &running).await;
+    // The database stops taking writes: every renewal hangs past its deadline.
+    let block = db.block_writes("assistant_turn_leases").await;
+    let took = cancelled_within(&running, Duration::from_secs(5)).await;
+    drop(block);
+    assert!(took >= Duration::from_millis(600), "stopped after {took:?}, before the TTL ran out");
 }
 
 pub async fn the_variant_follows_the_backend(db: &TestDb) {

@@ -2,8 +2,22 @@
 //! PostgreSQL: `Shared`'s bodies on the pool. Reads run once more if they lost their
 //! connection ([`retry_once_if_lost`]); the single-statement writes do not. Two concurrent
 //! appends to one session may compute the same `seq`: the later insert's unique violation is
-//! reported, and the caller retries.
+//! reported, and the caller retries. The lease writes go through the coordination pool
+//! ([`PgStore`]'s `quick`: commits that skip the WAL flush), and lease times are the server's
+//! clock.
 
 use super::{PgStore, Shared, retry_once_if_lost};
 
-crate::shared::assistant::assistant_repos!(PgStore, Shared, pool, pool, retry_once_if_lost);
+crate::shared::assistant::assistant_repos!(PgStore, Shared, pool, pool, quick, retry_once_if_lost);
+
+impl PgStore {
+    /// The database server's clock ([`TurnLeaseRepo::lease_clock`](crate::TurnLeaseRepo)).
+    async fn lease_clock_now(&self) -> crate::Result<chrono::DateTime<chrono::Utc>> {
+        retry_once_if_lost(|| async {
+            let (now,): (chrono::DateTime<chrono::Utc>,) =
+                sqlx::query_as("SELECT clock_timestamp()").fetch_one(&self.quick).await?;
+            Ok(now)
+        })
+        .await
+    }
+}

@@ -81,6 +81,38 @@ pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 #[derive(Clone, Debug)]
 pub struct PgStore {
     pool: PgPool,
+    /// Connections whose commits do not wait for the WAL flush (`synchronous_commit = off`),
+    /// for the writes a turn makes before its first byte: the turn leases and the plan
+    /// charges. Such a commit is visible to every other session at once and is never torn;
+    /// only a crash of the database server can lose the last few hundred milliseconds of
+    /// them, and then a lease is meaningless anyway (every turn's connection died) and a lost
+    /// charge is one free turn. The flush costs 1–5 ms per commit on the machines measured
+    /// (`docs/ARCHITECTURE.md`, "Turn start on PostgreSQL").
+    quick: PgPool,
+}
+
+/// Connections of the coordination pool ([`PgStore::quick`]).
+const QUICK_CONNECTIONS: u32 = 4;
+
+/// A pool of at most `max` connections: a connection used within the last second is known
+/// to be alive, so only one idle for longer, or older than the last connection loss seen, is
+/// pinged before it is handed out (sqlx pings every acquire by default, one more round trip
+/// per acquire; a crawl acquires twice per board).
+fn pool_options(max: u32) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(max)
+        .acquire_timeout(ACQUIRE_TIMEOUT)
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                let predates_a_loss =
+                    crate::error::connection_lost_since().is_some_and(|ago| meta.age > ago);
+                if meta.idle_for > PING_WHEN_IDLE_FOR || predates_a_loss {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
 }
 
 impl PgStore {
@@ -91,27 +123,12 @@ impl PgStore {
 
     /// Connects with explicit options (tests use this to pin a schema via `search_path`).
     pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
-        // A connection used within the last second is known to be alive: only one idle for
-        // longer, or older than the last connection loss seen, is pinged before it is handed
-        // out (sqlx pings every acquire by default, one more round trip per acquire; a crawl
-        // acquires twice per board).
-        let pool = PgPoolOptions::new()
-            .max_connections(10)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .test_before_acquire(false)
-            .before_acquire(|conn, meta| {
-                Box::pin(async move {
-                    let predates_a_loss =
-                        crate::error::connection_lost_since().is_some_and(|ago| meta.age > ago);
-                    if meta.idle_for > PING_WHEN_IDLE_FOR || predates_a_loss {
-                        sqlx::Connection::ping(conn).await?;
-                    }
-                    Ok(true)
-                })
-            })
-            .connect_with(options)
+        let pool = pool_options(10).connect_with(options.clone()).await?;
+        // The coordination pool's commits skip the WAL flush (see [`PgStore::quick`]).
+        let quick = pool_options(QUICK_CONNECTIONS)
+            .connect_with(options.options([("synchronous_commit", "off")]))
             .await?;
-        Ok(Self { pool })
+        Ok(Self { pool, quick })
     }
 
     /// The pool, for adapters of later capabilities that share the database.

@@ -28,7 +28,7 @@ impl PlanRepo for PgStore {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         retry_once_if_lost(|| async move {
-            let tx = self.pool.begin().await?;
+            let tx = self.quick.begin().await?;
             Shared::consume(tx, COUNTER_LOCK, user, feature, reference, policy, now).await
         })
         .await
@@ -46,7 +46,7 @@ impl PlanRepo for PgStore {
             else {
                 return Ok(false);
             };
-            let tx = self.pool.begin().await?;
+            let tx = self.quick.begin().await?;
             Shared::release(tx, COUNTER_LOCK, user, feature, reference, day, now).await
         })
         .await

@@ -13,7 +13,7 @@ use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::{RowsAffected, Shared};
 use crate::{
-    Result, StoreError,
+    HeldLease, Result, StoreError,
     assistant::{AssistantSession, NewSession},
     bind::{JsonText, Stamp, Uid},
     rows::assistant::{MessageRecord, SessionRecord, messages},
@@ -35,6 +35,16 @@ fn uid(id: SessionId) -> Uid {
     Uid(*id.as_uuid())
 }
 
+fn held(rows: Vec<(Uid, Uid, i64)>) -> Vec<HeldLease> {
+    rows.into_iter()
+        .map(|(session, holder, generation)| HeldLease {
+            session: SessionId::from_uuid(session.0),
+            holder: holder.0,
+            generation,
+        })
+        .collect()
+}
+
 impl<DB> Shared<DB>
 where
     DB: Database,
@@ -51,6 +61,7 @@ where
     for<'q, 'a> JsonText<'a>: Encode<'q, DB> + Type<DB>,
     (i64,): for<'r> FromRow<'r, DB::Row>,
     (bool,): for<'r> FromRow<'r, DB::Row>,
+    (Uid, Uid, i64): for<'r> FromRow<'r, DB::Row>,
     SessionRecord: for<'r> FromRow<'r, DB::Row>,
     MessageRecord: for<'r> FromRow<'r, DB::Row>,
 {
@@ -192,6 +203,7 @@ where
         pool: &Pool<DB>,
         session: SessionId,
         holder: uuid::Uuid,
+        process: uuid::Uuid,
         until: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Option<i64>> {
@@ -200,24 +212,29 @@ where
             .bind(Uid(holder))
             .bind(Stamp(until))
             .bind(Stamp(now))
+            .bind(Uid(process))
             .fetch_optional(pool)
             .await?;
         Ok(row.map(|(g,)| g))
     }
 
-    pub async fn renew_turn_lease(
+    pub async fn renew_turn_leases(
         pool: &Pool<DB>,
-        session: SessionId,
-        holder: uuid::Uuid,
+        process: uuid::Uuid,
         until: DateTime<Utc>,
-    ) -> Result<Option<i64>> {
-        let row: Option<(i64,)> = sqlx::query_as(sql::RENEW_LEASE)
-            .bind(uid(session))
-            .bind(Uid(holder))
+    ) -> Result<Vec<HeldLease>> {
+        let rows: Vec<(Uid, Uid, i64)> = sqlx::query_as(sql::RENEW_LEASES)
+            .bind(Uid(process))
             .bind(Stamp(until))
-            .fetch_optional(pool)
+            .fetch_all(pool)
             .await?;
-        Ok(row.map(|(g,)| g))
+        Ok(held(rows))
+    }
+
+    pub async fn held_turn_leases(pool: &Pool<DB>, process: uuid::Uuid) -> Result<Vec<HeldLease>> {
+        let rows: Vec<(Uid, Uid, i64)> =
+            sqlx::query_as(sql::HELD_LEASES).bind(Uid(process)).fetch_all(pool).await?;
+        Ok(held(rows))
     }
 
     /// Runs a statement binding a session (`$1`) and a holder or waiter (`$2`).
@@ -290,9 +307,10 @@ where
 /// Implements [`AssistantRepo`](crate::AssistantRepo) and
 /// [`TurnLeaseRepo`](crate::TurnLeaseRepo) for an adapter (`$store`) with `$shared`'s bodies:
 /// writes on `self.$writer`, reads on `self.$reader` through `$reads` (PostgreSQL's
-/// `retry_once_if_lost`; SQLite runs them once).
+/// `retry_once_if_lost`; SQLite runs them once), the lease writes on `self.$lease`
+/// (PostgreSQL's coordination pool, SQLite's writer).
 macro_rules! assistant_repos {
-    ($store:ty, $shared:ty, $writer:ident, $reader:ident, $reads:path) => {
+    ($store:ty, $shared:ty, $writer:ident, $reader:ident, $lease:ident, $reads:path) => {
         #[async_trait::async_trait]
         impl $crate::AssistantRepo for $store {
             async fn create_session(
@@ -373,23 +391,35 @@ macro_rules! assistant_repos {
 
         #[async_trait::async_trait]
         impl $crate::TurnLeaseRepo for $store {
+            async fn lease_clock(&self) -> $crate::Result<chrono::DateTime<chrono::Utc>> {
+                self.lease_clock_now().await
+            }
+
             async fn acquire_turn_lease(
                 &self,
                 session: freehire_assistant::SessionId,
                 holder: uuid::Uuid,
+                process: uuid::Uuid,
                 until: chrono::DateTime<chrono::Utc>,
                 now: chrono::DateTime<chrono::Utc>,
             ) -> $crate::Result<Option<i64>> {
-                <$shared>::acquire_turn_lease(&self.$writer, session, holder, until, now).await
+                <$shared>::acquire_turn_lease(&self.$lease, session, holder, process, until, now)
+                    .await
             }
 
-            async fn renew_turn_lease(
+            async fn renew_turn_leases(
                 &self,
-                session: freehire_assistant::SessionId,
-                holder: uuid::Uuid,
+                process: uuid::Uuid,
                 until: chrono::DateTime<chrono::Utc>,
-            ) -> $crate::Result<Option<i64>> {
-                <$shared>::renew_turn_lease(&self.$writer, session, holder, until).await
+            ) -> $crate::Result<Vec<$crate::HeldLease>> {
+                <$shared>::renew_turn_leases(&self.$lease, process, until).await
+            }
+
+            async fn held_turn_leases(
+                &self,
+                process: uuid::Uuid,
+            ) -> $crate::Result<Vec<$crate::HeldLease>> {
+                $reads(|| <$shared>::held_turn_leases(&self.$reader, process)).await
             }
 
             async fn release_turn_lease(
@@ -397,7 +427,7 @@ macro_rules! assistant_repos {
                 session: freehire_assistant::SessionId,
                 holder: uuid::Uuid,
             ) -> $crate::Result<bool> {
-                <$shared>::release_turn_lease(&self.$writer, session, holder).await
+                <$shared>::release_turn_lease(&self.$lease, session, holder).await
             }
 
             async fn queue_for_turn(
@@ -407,7 +437,7 @@ macro_rules! assistant_repos {
                 until: chrono::DateTime<chrono::Utc>,
                 now: chrono::DateTime<chrono::Utc>,
             ) -> $crate::Result<Option<i64>> {
-                <$shared>::queue_for_turn(&self.$writer, session, waiter, until, now).await
+                <$shared>::queue_for_turn(&self.$lease, session, waiter, until, now).await
             }
 
             async fn leave_turn_queue(
@@ -415,7 +445,7 @@ macro_rules! assistant_repos {
                 session: freehire_assistant::SessionId,
                 waiter: uuid::Uuid,
             ) -> $crate::Result<bool> {
-                <$shared>::leave_turn_queue(&self.$writer, session, waiter).await
+                <$shared>::leave_turn_queue(&self.$lease, session, waiter).await
             }
 
             async fn cancel_turn(
@@ -423,7 +453,7 @@ macro_rules! assistant_repos {
                 session: freehire_assistant::SessionId,
                 now: chrono::DateTime<chrono::Utc>,
             ) -> $crate::Result<bool> {
-                <$shared>::cancel_turn(&self.$writer, session, now).await
+                <$shared>::cancel_turn(&self.$lease, session, now).await
             }
 
             async fn turn_cancel_generation(

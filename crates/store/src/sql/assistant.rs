@@ -70,14 +70,15 @@ pub(crate) const RECENT: &str = "SELECT m.seq, m.role, m.content \
 
 // ---- turn leases ----
 
-/// Takes the running lease for holder `$2` until `$3` when it is free, expired (`$4` is now)
-/// or already `$2`'s, and the queue place is empty, expired or `$2`'s (a waiter never loses
-/// its turn to a newcomer); a waiter that takes the lease leaves the queue. Returns the
-/// cancel generation; no row when busy.
+/// Takes the running lease for holder `$2` of process `$5` until `$3` when it is free, expired
+/// (`$4` is now) or already `$2`'s, and the queue place is empty, expired or `$2`'s (a waiter
+/// never loses its turn to a newcomer); a waiter that takes the lease leaves the queue.
+/// Returns the cancel generation; no row when busy.
 pub(crate) const ACQUIRE_LEASE: &str = "INSERT INTO assistant_turn_leases \
-     (session_id, holder, holder_expires_at) VALUES ($1, $2, $3) \
+     (session_id, holder, holder_expires_at, holder_process) VALUES ($1, $2, $3, $5) \
      ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, \
      holder_expires_at = excluded.holder_expires_at, \
+     holder_process = excluded.holder_process, \
      waiter = CASE WHEN assistant_turn_leases.waiter = excluded.holder THEN NULL \
                    ELSE assistant_turn_leases.waiter END, \
      waiter_expires_at = CASE WHEN assistant_turn_leases.waiter = excluded.holder THEN NULL \
@@ -90,12 +91,17 @@ pub(crate) const ACQUIRE_LEASE: &str = "INSERT INTO assistant_turn_leases \
             OR assistant_turn_leases.waiter_expires_at <= $4) \
      RETURNING cancel_generation";
 
-/// Extends holder `$2`'s lease to `$3`; no row when it no longer holds it.
-pub(crate) const RENEW_LEASE: &str = "UPDATE assistant_turn_leases SET holder_expires_at = $3 \
-     WHERE session_id = $1 AND holder = $2 RETURNING cancel_generation";
+/// Extends every lease of process `$1` to `$2`; the leases it still holds.
+pub(crate) const RENEW_LEASES: &str = "UPDATE assistant_turn_leases SET holder_expires_at = $2 \
+     WHERE holder_process = $1 RETURNING session_id, holder, cancel_generation";
+
+/// Every lease of process `$1` with its generation.
+pub(crate) const HELD_LEASES: &str = "SELECT session_id, holder, cancel_generation \
+     FROM assistant_turn_leases WHERE holder_process = $1";
 
 pub(crate) const RELEASE_LEASE: &str = "UPDATE assistant_turn_leases \
-     SET holder = NULL, holder_expires_at = NULL WHERE session_id = $1 AND holder = $2";
+     SET holder = NULL, holder_expires_at = NULL, holder_process = NULL \
+     WHERE session_id = $1 AND holder = $2";
 
 /// Takes (or extends to `$3`) the queue place for waiter `$2` when it is empty, expired (`$4`
 /// is now) or already `$2`'s; no row when another waiter has it.

@@ -15,4 +15,13 @@ where
     op().await
 }
 
-crate::shared::assistant::assistant_repos!(SqliteStore, Shared, writer, pool, once);
+crate::shared::assistant::assistant_repos!(SqliteStore, Shared, writer, pool, writer, once);
+
+impl SqliteStore {
+    /// This machine's clock: every process on a SQLite file runs on it
+    /// ([`TurnLeaseRepo::lease_clock`](crate::TurnLeaseRepo)).
+    #[allow(clippy::unused_async)]
+    async fn lease_clock_now(&self) -> crate::Result<chrono::DateTime<chrono::Utc>> {
+        Ok(chrono::Utc::now())
+    }
+}

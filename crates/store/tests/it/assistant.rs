@@ -10,7 +10,7 @@ use freehire_assistant::{
 };
 use freehire_domain::{JobId, User};
 use freehire_store::{
-    AssistantSession, NewSession, Store, StoreError, Transcripts, testing::TestDb,
+    AssistantSession, HeldLease, NewSession, Store, StoreError, Transcripts, testing::TestDb,
 };
 
 use crate::fixtures::{posting, t, user};
@@ -126,7 +126,7 @@ pub async fn deleting_an_owned_session_cascades_and_a_missing_one_is_not_found(d
     let store = transcripts(db);
     store.append(chat.id, &ada.id, &user_text("one")).await.unwrap();
     store.append(chat.id, &ada.id, &user_text("two")).await.unwrap();
-    s.acquire_turn_lease(chat.id, uuid::Uuid::new_v4(), t(3, 10), t(3, 9)).await.unwrap();
+    s.acquire_turn_lease(chat.id, uuid::Uuid::new_v4(), PA, t(3, 10), t(3, 9)).await.unwrap();
 
     assert!(s.delete_session(chat.id, ada.id).await.unwrap());
     assert_eq!(s.assistant_session(chat.id, ada.id).await.unwrap(), None);
@@ -428,6 +428,23 @@ fn at(seconds: i64) -> DateTime<Utc> {
     t(7, 9) + Duration::seconds(seconds)
 }
 
+/// The coordinators ("processes") of the two stores.
+const PA: uuid::Uuid = uuid::Uuid::from_u128(0xa);
+const PB: uuid::Uuid = uuid::Uuid::from_u128(0xb);
+
+/// Renews `process`'s leases to `until`; the generation of `holder`'s lease of `session`
+/// if the process still holds it.
+async fn renewed(
+    s: &dyn Store,
+    process: uuid::Uuid,
+    session: SessionId,
+    holder: uuid::Uuid,
+    until: DateTime<Utc>,
+) -> Option<i64> {
+    let held = s.renew_turn_leases(process, until).await.unwrap();
+    held.iter().find(|h| h.session == session && h.holder == holder).map(|h| h.generation)
+}
+
 /// Two stores (two API processes) on one database share one running lease and one queue
 /// place per session; a new claim never overtakes the waiter; cancels move the generation.
 pub async fn one_running_lease_and_one_queue_place_across_stores(db: &TestDb) {
@@ -443,27 +460,27 @@ pub async fn one_running_lease_and_one_queue_place_across_stores(db: &TestDb) {
     assert!(!a.cancel_turn(id, at(0)).await.unwrap(), "nothing to cancel");
     assert_eq!(b.queue_for_turn(id, waiter, at(30), at(0)).await.unwrap(), None, "no row yet");
 
-    assert_eq!(a.acquire_turn_lease(id, holder, at(30), at(0)).await.unwrap(), Some(0));
-    assert_eq!(b.acquire_turn_lease(id, waiter, at(30), at(1)).await.unwrap(), None, "busy");
-    assert_eq!(a.acquire_turn_lease(id, holder, at(31), at(1)).await.unwrap(), Some(0), "own");
+    assert_eq!(a.acquire_turn_lease(id, holder, PA, at(30), at(0)).await.unwrap(), Some(0));
+    assert_eq!(b.acquire_turn_lease(id, waiter, PB, at(30), at(1)).await.unwrap(), None, "busy");
+    assert_eq!(a.acquire_turn_lease(id, holder, PA, at(31), at(1)).await.unwrap(), Some(0), "own");
     assert_eq!(b.queue_for_turn(id, waiter, at(31), at(1)).await.unwrap(), Some(0));
     assert_eq!(b.queue_for_turn(id, waiter, at(32), at(2)).await.unwrap(), Some(0), "renewed");
     assert_eq!(a.queue_for_turn(id, third, at(32), at(2)).await.unwrap(), None, "queue full");
 
     assert!(b.cancel_turn(id, at(3)).await.unwrap(), "a live holder was cancelled");
     assert_eq!(a.turn_cancel_generation(id).await.unwrap(), Some(1));
-    assert_eq!(a.renew_turn_lease(id, holder, at(40)).await.unwrap(), Some(1), "seen on renew");
+    assert_eq!(renewed(a.as_ref(), PA, id, holder, at(40)).await, Some(1), "seen on renew");
 
     assert!(a.release_turn_lease(id, holder).await.unwrap());
     assert!(!a.release_turn_lease(id, holder).await.unwrap(), "released once");
     assert_eq!(
-        a.acquire_turn_lease(id, third, at(40), at(4)).await.unwrap(),
+        a.acquire_turn_lease(id, third, PA, at(40), at(4)).await.unwrap(),
         None,
         "a newcomer does not overtake the waiter"
     );
-    assert_eq!(b.acquire_turn_lease(id, waiter, at(40), at(4)).await.unwrap(), Some(1));
+    assert_eq!(b.acquire_turn_lease(id, waiter, PB, at(40), at(4)).await.unwrap(), Some(1));
     assert_eq!(a.queue_for_turn(id, third, at(40), at(4)).await.unwrap(), Some(1), "place freed");
-    assert_eq!(a.renew_turn_lease(id, holder, at(50)).await.unwrap(), None, "not the holder");
+    assert_eq!(renewed(a.as_ref(), PA, id, holder, at(50)).await, None, "not the holder");
     assert!(a.leave_turn_queue(id, third).await.unwrap());
     assert!(!a.leave_turn_queue(id, third).await.unwrap());
     assert!(b.release_turn_lease(id, waiter).await.unwrap());
@@ -481,10 +498,18 @@ pub async fn an_expired_lease_or_queue_place_is_taken_over(db: &TestDb) {
     let (dead, live, dead_waiter) =
         (uuid::Uuid::new_v4(), uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
 
-    assert_eq!(a.acquire_turn_lease(id, dead, at(30), at(0)).await.unwrap(), Some(0));
-    assert_eq!(b.acquire_turn_lease(id, live, at(60), at(29)).await.unwrap(), None, "still live");
-    assert_eq!(b.acquire_turn_lease(id, live, at(60), at(30)).await.unwrap(), Some(0), "expired");
-    assert_eq!(a.renew_turn_lease(id, dead, at(90)).await.unwrap(), None, "the old holder lost it");
+    assert_eq!(a.acquire_turn_lease(id, dead, PA, at(30), at(0)).await.unwrap(), Some(0));
+    assert_eq!(
+        b.acquire_turn_lease(id, live, PB, at(60), at(29)).await.unwrap(),
+        None,
+        "still live"
+    );
+    assert_eq!(
+        b.acquire_turn_lease(id, live, PB, at(60), at(30)).await.unwrap(),
+        Some(0),
+        "expired"
+    );
+    assert_eq!(renewed(a.as_ref(), PA, id, dead, at(90)).await, None, "the old holder lost it");
     assert!(!a.release_turn_lease(id, dead).await.unwrap(), "and cannot release the new one");
     assert!(!b.cancel_turn(id, at(61)).await.unwrap(), "the new lease expired too by now");
 
@@ -492,8 +517,58 @@ pub async fn an_expired_lease_or_queue_place_is_taken_over(db: &TestDb) {
     assert_eq!(b.queue_for_turn(id, live, at(90), at(69)).await.unwrap(), None, "place held");
     assert_eq!(b.queue_for_turn(id, live, at(90), at(70)).await.unwrap(), Some(1), "expired");
     assert_eq!(
-        a.acquire_turn_lease(id, uuid::Uuid::new_v4(), at(100), at(71)).await.unwrap(),
+        a.acquire_turn_lease(id, uuid::Uuid::new_v4(), PA, at(100), at(71)).await.unwrap(),
         None,
         "the live waiter keeps its turn"
     );
+}
+
+/// One statement renews and reads every lease of a process and nothing of another's; a
+/// release or a takeover removes the session from its set.
+pub async fn a_process_renews_and_reads_all_its_leases_at_once(db: &TestDb) {
+    let a = db.store.clone();
+    let b = db.second_store().await;
+    let ada = user(a.as_ref(), "ada@example.com").await;
+    let (one, two, three) = (
+        session(a.as_ref(), &ada, "chat").await.id,
+        session(a.as_ref(), &ada, "chat").await.id,
+        session(a.as_ref(), &ada, "chat").await.id,
+    );
+    let (h1, h2, h3) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
+    assert_eq!(a.acquire_turn_lease(one, h1, PA, at(30), at(0)).await.unwrap(), Some(0));
+    assert_eq!(a.acquire_turn_lease(two, h2, PA, at(30), at(0)).await.unwrap(), Some(0));
+    assert_eq!(b.acquire_turn_lease(three, h3, PB, at(30), at(0)).await.unwrap(), Some(0));
+    assert!(b.cancel_turn(two, at(1)).await.unwrap());
+
+    let sorted = |mut v: Vec<HeldLease>| {
+        v.sort_by_key(|h| h.holder);
+        v
+    };
+    let expected = sorted(vec![
+        HeldLease { session: one, holder: h1, generation: 0 },
+        HeldLease { session: two, holder: h2, generation: 1 },
+    ]);
+    assert_eq!(sorted(a.held_turn_leases(PA).await.unwrap()), expected);
+    assert_eq!(sorted(b.renew_turn_leases(PA, at(60)).await.unwrap()), expected, "renewed");
+    // Renewed to 60: still live at 59 for another process.
+    assert_eq!(b.acquire_turn_lease(one, h3, PB, at(90), at(59)).await.unwrap(), None);
+    assert_eq!(
+        b.held_turn_leases(PB).await.unwrap(),
+        vec![HeldLease { session: three, holder: h3, generation: 0 }]
+    );
+
+    assert!(a.release_turn_lease(two, h2).await.unwrap());
+    // Expired at 60: taken over by the other process.
+    assert_eq!(b.acquire_turn_lease(one, h3, PB, at(90), at(60)).await.unwrap(), Some(0));
+    assert_eq!(a.held_turn_leases(PA).await.unwrap(), vec![], "released and taken over");
+    assert_eq!(a.renew_turn_leases(PA, at(99)).await.unwrap(), vec![]);
+    assert_eq!(b.held_turn_leases(PB).await.unwrap().len(), 2);
+}
+
+/// The lease clock is the database's (PostgreSQL) or this machine's (SQLite): close to now.
+pub async fn the_lease_clock_reads_the_time(db: &TestDb) {
+    let before = Utc::now();
+    let clock = db.store().lease_clock().await.unwrap();
+    let drift = (clock - before).num_milliseconds().abs();
+    assert!(drift < 5_000, "{clock} is {drift} ms from {before}");
 }

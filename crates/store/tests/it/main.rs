@@ -211,6 +211,8 @@ conformance_db! {
         concurrent_appends_from_two_stores_get_distinct_seqs,
         one_running_lease_and_one_queue_place_across_stores,
         an_expired_lease_or_queue_place_is_taken_over,
+        a_process_renews_and_reads_all_its_leases_at_once,
+        the_lease_clock_reads_the_time,
     ],
     plans: [
         a_charge_counts_once_per_reference_and_refuses_at_the_limit,

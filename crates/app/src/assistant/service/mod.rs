@@ -29,10 +29,14 @@
 //!    registry and system prompt of [`compose_session`] in the account's language, and the
 //!    model bound to the caller ([`AssistantModel::bind`]: a per-user gateway key may be
 //!    minted here);
-//! 4. metering ([`Plans::meter_turn`], [`Plans::meter_retry`] for a retry):
-//!    [`ServiceError::Refused`] carries the 402 body;
-//! 5. the session's turn lock ([`TurnLocks`]): a third message is
-//!    [`ServiceError::QueueFull`] and its charge is released;
+//! 4. the session's turn lock ([`TurnLocks`]): a third message is
+//!    [`ServiceError::QueueFull`] (nothing was charged);
+//! 5. metering ([`Plans::meter_turn`], [`Plans::meter_retry`] for a retry):
+//!    [`ServiceError::Refused`] carries the 402 body and gives the claim back. The claim
+//!    comes first (the reference meters first) so that a message queued behind a running
+//!    turn counts that turn: two messages sent at once are two charges under
+//!    `#turn-<n>` and `#turn-<n+1>`, never one reference twice (when the running turn's
+//!    prompt was already stored the queued one's number skips one; it is still one charge);
 //! 6. the turn is spawned on its own task with a fresh cancellation token ([`launch`]):
 //!    queued behind a running turn it emits `queued` and waits up to
 //!    [`AssistantConfig::queue_wait`]; the charge is released when it fails or the wait
@@ -535,26 +539,17 @@ impl AssistantService {
             Binding { session: session.id, preset, job_id: session.job_id, cv_id: session.cv_id };
         let composed = compose_session(&deps, &binding, user.language.primary());
         let bound = model.bind(user.id).await;
-        let charge = self.meter(user.id, session.id, preset, &input).await?;
-        // From here to the launch the request may be dropped (the client went away during the
-        // claim's database round trip): the guard then gives the charge back.
-        let pending = PendingCharge { plans: self.plans.clone(), owner: user.id, charge };
         let cancel = CancellationToken::new();
-        let claimed = self.locks.claim(session.id, cancel.clone()).await;
-        let charge = pending.take();
-        let start = match claimed {
+        let start = match self.locks.claim(session.id, cancel.clone()).await {
             Ok(Claim::Run(guard)) => Start::Run(guard),
             Ok(Claim::Queued(queued)) => Start::Queued(queued, self.config.queue_wait),
-            Err(e) => {
-                if let Some(charge) = &charge {
-                    self.plans.release(user.id, charge).await;
-                }
-                return Err(match e {
-                    TurnLockError::QueueFull => ServiceError::QueueFull,
-                    e => ServiceError::Locks(e),
-                });
-            }
+            Err(TurnLockError::QueueFull) => return Err(ServiceError::QueueFull),
+            Err(e) => return Err(ServiceError::Locks(e)),
         };
+        // A refusal drops `start`, giving the claim back. Nothing awaits between the charge
+        // and the launch, so a request dropped now cannot strand it.
+        let behind = matches!(start, Start::Queued(..));
+        let charge = self.meter(user.id, session.id, preset, &input, behind).await?;
         let last_user = match &input {
             TurnInput::Prompt(text) => Some(text.clone()),
             TurnInput::Continue => retried,
@@ -594,15 +589,19 @@ impl AssistantService {
     }
 
     /// Metering before anything is streamed; the charge to release if the turn fails.
+    /// `behind` says the turn waits for a running one, which counts as the turn before it
+    /// (its prompt may not be stored yet), so two messages sent at once are charged as two
+    /// turns under two references.
     async fn meter(
         &self,
         owner: UserId,
         session: SessionId,
         preset: Preset,
         input: &TurnInput,
+        behind: bool,
     ) -> Result<Option<crate::plans::Charge>, ServiceError> {
         let turns = match self.store.count_user_turns(session).await {
-            Ok(n) => n,
+            Ok(n) => n + i64::from(behind && matches!(input, TurnInput::Prompt(_))),
             Err(e) => {
                 // Fails open (§13.5): the turn runs uncharged.
                 tracing::warn!(%session, error = %e, "counting the session's turns failed; the turn runs uncharged");
@@ -616,36 +615,6 @@ impl AssistantService {
         match metered {
             Metered::Allowed(charge) => Ok(charge),
             Metered::Refused(refusal) => Err(ServiceError::Refused(refusal)),
-        }
-    }
-}
-
-/// A charge taken before the turn is launched: given back on a task of its own when the request
-/// is dropped before [`PendingCharge::take`] hands it on.
-struct PendingCharge {
-    plans: Plans,
-    owner: UserId,
-    charge: Option<crate::plans::Charge>,
-}
-
-impl PendingCharge {
-    /// The charge, now the caller's to release or hand to the turn.
-    fn take(mut self) -> Option<crate::plans::Charge> {
-        self.charge.take()
-    }
-}
-
-impl Drop for PendingCharge {
-    fn drop(&mut self) {
-        let Some(charge) = self.charge.take() else { return };
-        let (plans, owner) = (self.plans.clone(), self.owner);
-        match tokio::runtime::Handle::try_current() {
-            Ok(runtime) => {
-                runtime.spawn(async move { plans.release(owner, &charge).await });
-            }
-            Err(_) => {
-                tracing::warn!(%owner, reference = %charge.reference, "a dropped turn's charge could not be released: no runtime")
-            }
         }
     }
 }
@@ -676,46 +645,5 @@ mod tests {
         assert_eq!(turn_bounds(Preset::Chat, Some("hello")), None);
         assert_eq!(effective_preset(Preset::Browse), Preset::Chat);
         assert_eq!(effective_preset(Preset::Interview), Preset::Interview);
-    }
-
-    async fn assistant_used(plans: &Plans, user: UserId) -> i64 {
-        let usage = plans.usage(user).await.unwrap();
-        usage.iter().find(|s| s.feature == freehire_domain::plan::Feature::Assistant).unwrap().used
-    }
-
-    // scenario: A request dropped before the launch gives its charge back
-    #[tokio::test]
-    async fn a_request_dropped_before_the_launch_gives_its_charge_back() {
-        let db = freehire_store::testing::TestDb::sqlite().await;
-        let user = freehire_store::testing::user(db.store(), "ada@example.com", Utc::now()).await;
-        let policy = freehire_domain::plan::PlanPolicy::default();
-        let plans = Plans::new(db.store.clone(), policy, Utc::now);
-        let charge = |n: i64| {
-            let plans = plans.clone();
-            async move {
-                match plans.meter_turn(user.id, SessionId::random(), Preset::Chat, n).await {
-                    Metered::Allowed(Some(charge)) => charge,
-                    _ => panic!("a free allowance charges the first turns"),
-                }
-            }
-        };
-        // Handed on with take(): nothing is released.
-        let kept = charge(0).await;
-        let pending = PendingCharge { plans: plans.clone(), owner: user.id, charge: Some(kept) };
-        assert!(pending.take().is_some());
-        // Dropped while still pending: released on a task of its own.
-        let dropped = charge(0).await;
-        assert_eq!(assistant_used(&plans, user.id).await, 2);
-        drop(PendingCharge { plans: plans.clone(), owner: user.id, charge: Some(dropped) });
-        let mut used = 2;
-        for _ in 0..200 {
-            used = assistant_used(&plans, user.id).await;
-            if used == 1 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        assert_eq!(used, 1, "the dropped charge is given back, the handed-on one kept");
-        db.teardown().await;
     }
 }
