@@ -581,6 +581,7 @@ async fn a_spent_allowance_is_a_plain_402(db: TestDb) {
 }
 
 // scenario: A third message is refused and cancel stops the running and the queued turn
+// scenario: Two messages sent at once are two charged turns
 async fn a_third_message_is_409_and_cancel_stops_both(db: TestDb) {
     let llm = OpenAiServer::start([ModelReply::Hang]).await;
     let server = serve(db, &llm, Setup::default()).await;
