@@ -1,40 +1,50 @@
 //! Assistant turns through the real HTTP API: `cargo xtask bench` (or
 //! `cargo bench -p freehire-api-server --bench assistant`).
 //!
-//! A `freehire-api` process (the release binary) serves a database; the model is a scripted
-//! OpenAI-protocol server in this process that streams one token every 20 ms (so its work is
-//! never counted against the API process). Figures, printed, never asserted:
+//! A `freehire-api` process (the release binary) serves a database; the model is
+//! [`OpenAiServer`] in this process, answering every request with text streamed one token
+//! every 20 ms ([`ModelReply::Paced`]), so its work is never counted against the API process.
+//! Figures, printed, never asserted:
 //!
-//! - **200 concurrent streamed turns** (one per session, 50 tokens each): the API process's
-//!   RSS per open turn (peak during the turns minus the idle process after a warm-up, over
-//!   200; target ≤ 512 KB), its CPU time per turn (user + system, from `/proc`), and the time
-//!   from sending the request to the stream's first frame (`: open`, p50/p99; target p99 ≤
-//!   10 ms) and to the first model text (the 200 arrive at once: this is mostly their
-//!   queueing on the database; the cache session below gives the same figure one turn at a
-//!   time);
-//! - **the prompt-cache figure**: one session, 200 turns one after another; for each model
-//!   request after the first, the share of its bytes that is a byte-identical prefix of the
-//!   previous request (mean, p10, min; target ≥ 80 %).
+//! - **steady** (the headline): one streamed turn per session (100 tokens each), the
+//!   requests arriving at a steady rate, one every 2.5 ms, so that all 200 are streaming
+//!   together (the last arrives after 0.5 s, the first ends after 2 s; the figure printed
+//!   says how many were open at once at most). The API process's RSS per open turn (peak
+//!   during the turns minus the idle process after a warm-up, over the most turns open at
+//!   once; target ≤ 512 KB), its CPU time per turn (user + system, from `/proc`), and the time
+//!   from sending the request to the stream's first frame (`: open`, p50/p99/max; target p99
+//!   ≤ 10 ms) and to the first model text (which includes the model's 20 ms to its first
+//!   token);
+//! - **burst**: the same figures when the 200 requests are all sent at the same instant
+//!   (mostly their queueing on the database and the turn-start path);
+//! - **one at a time**: request → first event when nothing else runs (the turns of the cache
+//!   session below);
+//! - **the prompt cache**: one session, 200 turns one after another; for each model request
+//!   after the first, the share of its bytes that is a byte-identical prefix of the previous
+//!   request (mean, p10, min; target ≥ 80 %).
 //!
-//! `BENCH_BACKEND=sqlite|postgres` runs one backend (default both); `BENCH_TURNS` changes the
-//! concurrent turns (default 200), `BENCH_SESSION_TURNS` the turns of the cache session
-//! (default 200).
+//! Each phase runs against an API process of its own (started, warmed up with a few turns,
+//! then left idle for half a second before its idle RSS is read), so no phase inherits
+//! another's resident memory.
+//!
+//! Tuning, by environment variable: `BENCH_BACKEND=sqlite|postgres` runs one backend (default
+//! both); `BENCH_TURNS` the turns of the steady and burst phases (default 200);
+//! `BENCH_TOKENS` the tokens of each of their answers (default 100) and `BENCH_TOKEN_MS` the
+//! model's pause before each token (default 20); `BENCH_ARRIVAL_US` the steady phase's
+//! interval between two requests, in microseconds (default 2500); `BENCH_SESSION_TURNS` the
+//! turns of the cache session (default 200).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use freehire_app::testing::openai::{ModelReply, ModelRequest, OpenAiServer};
 use freehire_store::testing::TestDb;
 use support::{Api, Endpoint, account_token, create_session, database_url, send, stream};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-
-/// Tokens of each streamed answer in the concurrent phase, and their pace.
-const TOKENS: usize = 50;
-const TOKEN_EVERY: Duration = Duration::from_millis(20);
 
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
@@ -56,134 +66,30 @@ fn env_count(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(default)
 }
 
-// ---- the scripted model ----
-
-/// A minimal OpenAI chat-completions server: every request is answered with `tokens` text
-/// deltas `pace` apart (streamed when asked, else one JSON body), and its body is recorded
-/// when `record` is on.
-struct Model {
-    base_url: String,
-    tokens: Arc<Mutex<usize>>,
-    requests: Arc<Mutex<Vec<Vec<u8>>>>,
-    record: Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl Model {
-    async fn start() -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
-        let model = Self {
-            base_url,
-            tokens: Arc::new(Mutex::new(TOKENS)),
-            requests: Arc::default(),
-            record: Arc::default(),
-        };
-        let (tokens, requests, record) =
-            (model.tokens.clone(), model.requests.clone(), model.record.clone());
-        tokio::spawn(async move {
-            loop {
-                let Ok((socket, _)) = listener.accept().await else { continue };
-                let (tokens, requests, record) = (tokens.clone(), requests.clone(), record.clone());
-                tokio::spawn(async move {
-                    let count = *tokens.lock().unwrap();
-                    let _ = answer(socket, count, &requests, &record).await;
-                });
-            }
-        });
-        model
-    }
-
-    fn set_tokens(&self, n: usize) {
-        *self.tokens.lock().unwrap() = n;
-    }
-
-    fn recording(&self, on: bool) {
-        self.record.store(on, std::sync::atomic::Ordering::SeqCst);
-    }
-
-    fn recorded(&self) -> Vec<Vec<u8>> {
-        self.requests.lock().unwrap().clone()
-    }
-}
-
-/// Reads one HTTP request and answers it (the connection then closes).
-async fn answer(
-    mut socket: TcpStream,
+/// What the bench is told to do.
+struct Settings {
+    turns: usize,
     tokens: usize,
-    requests: &Mutex<Vec<Vec<u8>>>,
-    record: &std::sync::atomic::AtomicBool,
-) -> std::io::Result<()> {
-    let mut buf = Vec::with_capacity(16 * 1024);
-    let mut chunk = [0u8; 8192];
-    let (head_end, length) = loop {
-        let n = socket.read(&mut chunk).await?;
-        if n == 0 {
-            return Ok(());
+    token_every: Duration,
+    arrival: Duration,
+    session_turns: usize,
+}
+
+impl Settings {
+    fn from_env() -> Self {
+        Self {
+            turns: env_count("BENCH_TURNS", 200),
+            tokens: env_count("BENCH_TOKENS", 100),
+            token_every: Duration::from_millis(env_count("BENCH_TOKEN_MS", 20) as u64),
+            arrival: Duration::from_micros(env_count("BENCH_ARRIVAL_US", 2500) as u64),
+            session_turns: env_count("BENCH_SESSION_TURNS", 200),
         }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-            let length = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse::<usize>().ok())
-                .unwrap_or(0);
-            break (end + 4, length);
-        }
-    };
-    while buf.len() < head_end + length {
-        let n = socket.read(&mut chunk).await?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
     }
-    let body = buf[head_end..].to_vec();
-    let streamed = serde_json::from_slice::<serde_json::Value>(&body)
-        .is_ok_and(|b| b["stream"] == serde_json::Value::Bool(true));
-    if record.load(std::sync::atomic::Ordering::SeqCst) {
-        requests.lock().unwrap().push(body);
+
+    /// An answer of `n` tokens at the model's pace.
+    fn reply(&self, n: usize) -> ModelReply {
+        ModelReply::paced((0..n).map(|i| format!("tok{i} ")), self.token_every)
     }
-    if !streamed {
-        let text: String = (0..tokens).map(|n| format!("tok{n} ")).collect();
-        let reply = serde_json::json!({
-            "id": "bench", "object": "chat.completion", "created": 0, "model": "bench",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": tokens, "total_tokens": 10 + tokens}
-        })
-        .to_string();
-        let head = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
-             connection: close\r\n\r\n",
-            reply.len()
-        );
-        socket.write_all(head.as_bytes()).await?;
-        socket.write_all(reply.as_bytes()).await?;
-        return socket.shutdown().await;
-    }
-    socket
-        .write_all(
-            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n\
-              connection: close\r\n\r\n",
-        )
-        .await?;
-    let chunk = |delta: serde_json::Value, finish: Option<&str>| {
-        let c = serde_json::json!({
-            "id": "bench", "object": "chat.completion.chunk", "created": 0, "model": "bench",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]
-        });
-        format!("data: {c}\n\n")
-    };
-    socket.write_all(chunk(serde_json::json!({"role": "assistant"}), None).as_bytes()).await?;
-    for n in 0..tokens {
-        tokio::time::sleep(TOKEN_EVERY).await;
-        let delta = serde_json::json!({ "content": format!("tok{n} ") });
-        socket.write_all(chunk(delta, None).as_bytes()).await?;
-    }
-    socket.write_all(chunk(serde_json::json!({}), Some("stop")).as_bytes()).await?;
-    socket.write_all(b"data: [DONE]\n\n").await?;
-    socket.shutdown().await
 }
 
 // ---- the API process ----
@@ -227,13 +133,26 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// One streamed turn: (request → `: open`, request → first model text), after it ended.
+/// What one streamed turn took, all from the moment its request was sent.
+struct Timing {
+    /// When it was sent, from the start of its phase.
+    sent: Duration,
+    /// Request → `: open`.
+    opened: Duration,
+    /// Request → the first `assistant_text` (zero when none came).
+    first_text: Duration,
+    /// Request → `result` (or the stream's end).
+    ended: Duration,
+}
+
+/// One streamed turn on session `id`, sent now; `phase` is when its phase started.
 async fn turn(
     client: reqwest::Client,
     api: Arc<Endpoint>,
     token: Arc<String>,
     id: String,
-) -> (Duration, Duration) {
+    phase: Instant,
+) -> Timing {
     let sent = Instant::now();
     let res = send(&client, &api, &token, &id, "find me remote Rust jobs in Germany").await;
     let mut s = stream(res).await;
@@ -248,96 +167,190 @@ async fn turn(
             break;
         }
     }
-    (opened, first_text.unwrap_or_default())
+    Timing {
+        sent: sent.duration_since(phase),
+        opened,
+        first_text: first_text.unwrap_or_default(),
+        ended: sent.elapsed(),
+    }
 }
 
-async fn run(backend: &str, db: &TestDb) {
-    let model = Model::start().await;
-    let token = Arc::new(account_token(db.store.clone(), "bench@example.com").await);
-    let mut api = Api::start(&database_url(db), &model.base_url).await;
-    let pid = api.child.id();
-    let client = reqwest::Client::builder().pool_max_idle_per_host(512).build().unwrap();
-    let turns = env_count("BENCH_TURNS", 200);
-
-    // Warm-up: a few turns end to end (pools, caches, the first allocations).
-    model.set_tokens(3);
-    for _ in 0..5 {
-        let id = create_session(&client, &api, &token, "chat").await;
-        turn(client.clone(), Arc::new(api.endpoint.clone()), token.clone(), id).await;
+/// The most turns open at the same time.
+fn most_open(timings: &[Timing]) -> usize {
+    let mut edges: Vec<(Duration, i32)> =
+        timings.iter().flat_map(|t| [(t.sent, 1), (t.sent + t.ended, -1)]).collect();
+    // An end before a start at the same instant: touching turns were not open together.
+    edges.sort();
+    let (mut open, mut most) = (0i32, 0i32);
+    for (_, step) in edges {
+        open += step;
+        most = most.max(open);
     }
+    usize::try_from(most).unwrap_or(0)
+}
+
+/// One API process on the bench's database, with an account and a warm-up behind it.
+struct Server {
+    api: Api,
+    pid: u32,
+    endpoint: Arc<Endpoint>,
+    client: reqwest::Client,
+    token: Arc<String>,
+}
+
+impl Server {
+    async fn start(db: &TestDb, model: &OpenAiServer, settings: &Settings, n: usize) -> Self {
+        let token =
+            Arc::new(account_token(db.store.clone(), &format!("bench{n}@example.com")).await);
+        let api = Api::start(&database_url(db), &model.base_url()).await;
+        let pid = api.child.id();
+        let endpoint = Arc::new(api.endpoint.clone());
+        let client = reqwest::Client::builder().pool_max_idle_per_host(512).build().unwrap();
+        let server = Self { api, pid, endpoint, client, token };
+        // Warm-up: a few turns end to end (pools, caches, the first allocations).
+        model.repeat(settings.reply(3));
+        for _ in 0..5 {
+            let id = server.session().await;
+            server.turn(id, Instant::now()).await;
+        }
+        server
+    }
+
+    async fn session(&self) -> String {
+        create_session(&self.client, &self.endpoint, &self.token, "chat").await
+    }
+
+    fn turn(&self, id: String, phase: Instant) -> impl Future<Output = Timing> + use<> {
+        turn(self.client.clone(), self.endpoint.clone(), self.token.clone(), id, phase)
+    }
+
+    fn stop(mut self) {
+        let _ = std::process::Command::new("kill").args(["-TERM", &self.pid.to_string()]).status();
+        let _ = self.api.child.wait();
+    }
+}
+
+/// Many turns, one per session, the `i`-th request sent `arrival × i` after the start (all at
+/// once when `arrival` is zero); prints the phase's figures under `label`.
+async fn concurrent(
+    backend: &str,
+    label: &str,
+    server: &Server,
+    model: &OpenAiServer,
+    settings: &Settings,
+    arrival: Duration,
+) {
+    let turns = settings.turns;
     let mut ids = Vec::with_capacity(turns);
     for _ in 0..turns {
-        ids.push(create_session(&client, &api, &token, "chat").await);
+        ids.push(server.session().await);
     }
+    model.repeat(settings.reply(settings.tokens));
     tokio::time::sleep(Duration::from_millis(500)).await;
-    model.set_tokens(TOKENS);
+    let pid = server.pid;
     let idle_rss = rss_kib(pid);
     let cpu_before = cpu(pid);
 
-    // 200 turns at once; the RSS is sampled while they stream.
-    let shared = Arc::new(api.endpoint.clone());
-    let started = Instant::now();
-    let tasks: Vec<_> = ids
-        .into_iter()
-        .map(|id| tokio::spawn(turn(client.clone(), shared.clone(), token.clone(), id)))
-        .collect();
-    let sampler = tokio::spawn(async move {
-        let mut peak = 0;
-        let until = Instant::now() + TOKEN_EVERY * u32::try_from(TOKENS).unwrap() * 3;
-        while Instant::now() < until {
-            peak = peak.max(rss_kib(pid));
-            tokio::time::sleep(Duration::from_millis(25)).await;
+    // The RSS is sampled while the turns stream.
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = tokio::spawn({
+        let done = done.clone();
+        async move {
+            let mut peak = 0;
+            while !done.load(Ordering::SeqCst) {
+                peak = peak.max(rss_kib(pid));
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            peak
         }
-        peak
     });
-    let mut opened = Vec::with_capacity(turns);
-    let mut first_text = Vec::with_capacity(turns);
+    let started = Instant::now();
+    let mut tasks = Vec::with_capacity(turns);
+    for (i, id) in ids.into_iter().enumerate() {
+        if !arrival.is_zero() {
+            let due = arrival * u32::try_from(i).unwrap();
+            tokio::time::sleep_until((started + due).into()).await;
+        }
+        tasks.push(tokio::spawn(server.turn(id, started)));
+    }
+    let mut timings = Vec::with_capacity(turns);
     for task in tasks {
-        let (o, f) = task.await.unwrap();
-        opened.push(o);
-        first_text.push(f);
+        timings.push(task.await.unwrap());
     }
     let wall = started.elapsed();
     let cpu_used = cpu(pid).saturating_sub(cpu_before);
+    done.store(true, Ordering::SeqCst);
     let peak_rss = sampler.await.unwrap();
+
+    let open = most_open(&timings);
+    let mut opened: Vec<Duration> = timings.iter().map(|t| t.opened).collect();
+    let mut first_text: Vec<Duration> = timings.iter().map(|t| t.first_text).collect();
     opened.sort();
     first_text.sort();
-    let per_turn_kib = peak_rss.saturating_sub(idle_rss) as f64 / turns as f64;
+    let per_turn_kib = peak_rss.saturating_sub(idle_rss) as f64 / open.max(1) as f64;
+    let how = if arrival.is_zero() {
+        "all sent at once".to_owned()
+    } else {
+        format!("one sent every {:.2} ms", ms(arrival))
+    };
     println!(
-        "assistant/{backend}: {turns} concurrent streamed turns ({TOKENS} tokens, one every \
-         {} ms) in {:.2} s",
-        TOKEN_EVERY.as_millis(),
+        "assistant/{backend}/{label}: {turns} streamed turns ({} tokens, one every {} ms), \
+         {how}, in {:.2} s; at most {open} open at once",
+        settings.tokens,
+        settings.token_every.as_millis(),
         wall.as_secs_f64()
     );
     println!(
-        "assistant/{backend}: RSS idle {idle_rss} KiB, peak {peak_rss} KiB: {per_turn_kib:.1} KiB \
-         per open turn (target <= 512)"
+        "assistant/{backend}/{label}: RSS idle {idle_rss} KiB, peak {peak_rss} KiB: \
+         {per_turn_kib:.1} KiB per open turn (target <= 512)"
     );
     println!(
-        "assistant/{backend}: CPU {:.1} ms per turn ({:.0} ms for all, the model excluded)",
+        "assistant/{backend}/{label}: CPU {:.1} ms per turn ({:.0} ms for all, the model \
+         excluded)",
         ms(cpu_used) / turns as f64,
         ms(cpu_used)
     );
     println!(
-        "assistant/{backend}: request -> first event (: open) p50 {:.2} ms, p99 {:.2} ms, max \
-         {:.2} ms (target p99 <= 10); -> first model text p50 {:.1} ms, p99 {:.1} ms",
+        "assistant/{backend}/{label}: request -> first event (: open) p50 {:.2} ms, p99 {:.2} \
+         ms, max {:.2} ms (target p99 <= 10); -> first model text p50 {:.1} ms, p99 {:.1} ms, \
+         max {:.1} ms",
         ms(percentile(&opened, 50.0)),
         ms(percentile(&opened, 99.0)),
         ms(percentile(&opened, 100.0)),
         ms(percentile(&first_text, 50.0)),
         ms(percentile(&first_text, 99.0)),
+        ms(percentile(&first_text, 100.0)),
     );
+}
 
-    // The prompt-cache figure: one session, turn after turn.
-    let session_turns = env_count("BENCH_SESSION_TURNS", 200);
-    model.set_tokens(2);
-    let id = create_session(&client, &api, &token, "chat").await;
-    model.recording(true);
+/// The share of `now`'s bytes that is a byte-identical prefix of `before`.
+fn shared_prefix(before: &[u8], now: &[u8]) -> f64 {
+    let common = before.iter().zip(now).take_while(|(a, b)| a == b).count();
+    common as f64 / now.len().max(1) as f64
+}
+
+/// One session, turn after turn: the one-at-a-time first event and the prompt-cache figure.
+async fn cache_session(backend: &str, server: &Server, model: &OpenAiServer, settings: &Settings) {
+    let session_turns = settings.session_turns;
+    model.repeat(settings.reply(2));
+    let id = server.session().await;
+    model.take_requests();
+    model.record(true);
     let mut alone = Vec::with_capacity(session_turns);
+    let mut previous: Option<ModelRequest> = None;
+    let (mut requests, mut shares) = (0, Vec::with_capacity(session_turns));
     for _ in 0..session_turns {
-        alone.push(turn(client.clone(), shared.clone(), token.clone(), id.clone()).await.0);
+        alone.push(server.turn(id.clone(), Instant::now()).await.opened);
+        // Only the last body is kept: the session's memory does not grow with it.
+        for request in model.take_requests() {
+            requests += 1;
+            if let Some(before) = &previous {
+                shares.push(shared_prefix(&before.raw, &request.raw));
+            }
+            previous = Some(request);
+        }
     }
-    model.recording(false);
+    model.record(false);
     alone.sort();
     println!(
         "assistant/{backend}: request -> first event (: open) one turn at a time p50 {:.2} ms, \
@@ -345,29 +358,33 @@ async fn run(backend: &str, db: &TestDb) {
         ms(percentile(&alone, 50.0)),
         ms(percentile(&alone, 99.0)),
     );
-    let requests = model.recorded();
-    let mut shares: Vec<f64> = requests
-        .windows(2)
-        .map(|pair| {
-            let (before, now) = (&pair[0], &pair[1]);
-            let common = before.iter().zip(now.iter()).take_while(|(a, b)| a == b).count();
-            common as f64 / now.len().max(1) as f64
-        })
-        .collect();
     shares.sort_by(f64::total_cmp);
     let mean = shares.iter().sum::<f64>() / shares.len().max(1) as f64;
     let p10 = shares.get(shares.len() / 10).copied().unwrap_or(0.0);
     println!(
-        "assistant/{backend}: prompt cache over a {session_turns}-turn session ({} model \
+        "assistant/{backend}: prompt cache over a {session_turns}-turn session ({requests} model \
          requests): byte-identical prefix of the previous request mean {:.1} %, p10 {:.1} %, \
          min {:.1} % (target >= 80 %)",
-        requests.len(),
         mean * 100.0,
         p10 * 100.0,
         shares.first().copied().unwrap_or(0.0) * 100.0
     );
+}
 
-    drop(shared);
-    let _ = std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status();
-    let _ = api.child.wait();
+async fn run(backend: &str, db: &TestDb) {
+    let settings = Settings::from_env();
+    let model = OpenAiServer::repeating(settings.reply(3)).await;
+    model.record(false);
+
+    let steady = Server::start(db, &model, &settings, 1).await;
+    concurrent(backend, "steady", &steady, &model, &settings, settings.arrival).await;
+    steady.stop();
+
+    let burst = Server::start(db, &model, &settings, 2).await;
+    concurrent(backend, "burst", &burst, &model, &settings, Duration::ZERO).await;
+    burst.stop();
+
+    let alone = Server::start(db, &model, &settings, 3).await;
+    cache_session(backend, &alone, &model, &settings).await;
+    alone.stop();
 }

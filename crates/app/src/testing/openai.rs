@@ -6,9 +6,14 @@
 //! next [`ModelReply`] of its script, in the form the request asked for: a `"stream": true`
 //! request gets SSE chunks (`data: {chunk}` … `data: [DONE]`, text split into several deltas,
 //! tool-call arguments into several fragments), any other request one JSON body. It records
-//! every request (path, headers, JSON body) so a test can assert what the model was sent: the
-//! tools offered, the system prompt, the spend-tag headers. When the script runs out it
-//! answers 500 with an OpenAI error body.
+//! every request (path, headers, JSON body and its raw bytes) so a test can assert what the
+//! model was sent: the tools offered, the system prompt, the spend-tag headers. When the
+//! script runs out it answers 500 with an OpenAI error body, unless it was told how to answer
+//! every further request ([`OpenAiServer::repeating`], [`OpenAiServer::answering`],
+//! [`OpenAiServer::repeat`]): then it never runs out, which is what a load test or a bench
+//! needs. [`ModelReply::Paced`] streams text token by token at a fixed pace (a model of known
+//! speed); [`OpenAiServer::record`] turns recording off and [`OpenAiServer::take_requests`]
+//! drains it, so a long run does not grow the server's memory.
 //!
 //! Point a client at [`OpenAiServer::base_url`] (`http://127.0.0.1:<port>/v1`), e.g.
 //! `LLM_BASE_URL` for a server process or an `OpenAiConfig` in process.
@@ -42,6 +47,16 @@ pub enum ModelReply {
     Hang,
     /// This reply, after a pause (a slow model).
     After(Duration, Box<ModelReply>),
+    /// Text streamed as these tokens, one content delta each, the first `every` after the
+    /// opening chunk and each next one `every` after the previous (a model of known speed); a
+    /// non-streamed request gets their concatenation at once. The usage counts one completion
+    /// token per token.
+    Paced {
+        /// The deltas, in order; the text is their concatenation.
+        tokens: Vec<String>,
+        /// The pause before each token.
+        every: Duration,
+    },
 }
 
 impl ModelReply {
@@ -53,6 +68,11 @@ impl ModelReply {
     /// `self` after `pause`.
     pub fn after(self, pause: Duration) -> Self {
         Self::After(pause, Box::new(self))
+    }
+
+    /// `tokens` streamed `every` apart ([`ModelReply::Paced`]).
+    pub fn paced(tokens: impl IntoIterator<Item = impl Into<String>>, every: Duration) -> Self {
+        Self::Paced { tokens: tokens.into_iter().map(Into::into).collect(), every }
     }
 
     /// One tool call.
@@ -70,6 +90,9 @@ pub struct ModelRequest {
     pub headers: HashMap<String, String>,
     /// The JSON body (`Null` when it was not JSON).
     pub body: Value,
+    /// The body's bytes as they arrived (e.g. to compare successive requests byte for byte, as
+    /// a provider's prompt cache does).
+    pub raw: Bytes,
 }
 
 impl ModelRequest {
@@ -107,10 +130,15 @@ impl ModelRequest {
     }
 }
 
-#[derive(Default)]
+/// How every request is answered once the script has run out.
+type Answer = Arc<dyn Fn(&ModelRequest) -> ModelReply + Send + Sync>;
+
 struct Script {
     replies: VecDeque<ModelReply>,
+    /// Answers every request after the script, when set; else such a request is a 500.
+    then: Option<Answer>,
     requests: Vec<ModelRequest>,
+    record: bool,
 }
 
 type Shared = Arc<Mutex<Script>>;
@@ -125,7 +153,12 @@ pub struct OpenAiServer {
 
 impl std::fmt::Debug for Script {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Script").field("left", &self.replies.len()).finish()
+        f.debug_struct("Script")
+            .field("left", &self.replies.len())
+            .field("repeating", &self.then.is_some())
+            .field("recorded", &self.requests.len())
+            .field("record", &self.record)
+            .finish()
     }
 }
 
@@ -144,7 +177,9 @@ impl OpenAiServer {
     pub async fn start(replies: impl IntoIterator<Item = ModelReply>) -> Self {
         let script: Shared = Arc::new(Mutex::new(Script {
             replies: replies.into_iter().collect(),
+            then: None,
             requests: Vec::new(),
+            record: true,
         }));
         let listener =
             tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
@@ -167,6 +202,43 @@ impl OpenAiServer {
         Self { addr, script, stop }
     }
 
+    /// Starts a server answering every request with `reply`, forever.
+    pub async fn repeating(reply: ModelReply) -> Self {
+        let server = Self::start([]).await;
+        server.repeat(reply);
+        server
+    }
+
+    /// Starts a server answering every request with what `answer` makes of it, forever.
+    pub async fn answering(
+        answer: impl Fn(&ModelRequest) -> ModelReply + Send + Sync + 'static,
+    ) -> Self {
+        let server = Self::start([]).await;
+        server.answer_with(answer);
+        server
+    }
+
+    /// From now on, answers every request the script leaves unanswered with `reply` (the
+    /// scripted replies still come first).
+    pub fn repeat(&self, reply: ModelReply) {
+        self.answer_with(move |_| reply.clone());
+    }
+
+    /// From now on, answers every request the script leaves unanswered with what `answer`
+    /// makes of it (the scripted replies still come first).
+    pub fn answer_with(
+        &self,
+        answer: impl Fn(&ModelRequest) -> ModelReply + Send + Sync + 'static,
+    ) {
+        lock(&self.script).then = Some(Arc::new(answer));
+    }
+
+    /// Whether requests are recorded from now on (they are when the server starts). A
+    /// request is answered the same either way.
+    pub fn record(&self, on: bool) {
+        lock(&self.script).record = on;
+    }
+
     /// The base URL to configure (`http://127.0.0.1:<port>/v1`).
     pub fn base_url(&self) -> String {
         format!("http://{}/v1", self.addr)
@@ -177,9 +249,15 @@ impl OpenAiServer {
         lock(&self.script).replies.extend(replies);
     }
 
-    /// Every request received so far, in order.
+    /// Every request recorded so far, in order.
     pub fn requests(&self) -> Vec<ModelRequest> {
         lock(&self.script).requests.clone()
+    }
+
+    /// Every request recorded so far, in order, forgetting them (the next call returns only
+    /// what arrived after this one).
+    pub fn take_requests(&self) -> Vec<ModelRequest> {
+        std::mem::take(&mut lock(&self.script).requests)
     }
 
     /// Replies not used yet.
@@ -196,13 +274,20 @@ async fn answer(script: Shared, uri: Uri, headers: HeaderMap, body: Bytes) -> Re
             .filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned())))
             .collect(),
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        raw: body,
     };
     let streamed = request.streamed();
     let model = request.body["model"].as_str().unwrap_or("scripted").to_owned();
     let reply = {
         let mut s = lock(&script);
-        s.requests.push(request);
-        s.replies.pop_front()
+        let reply = s.replies.pop_front();
+        // The answer is made outside the lock: it is the caller's code.
+        let then = if reply.is_none() { s.then.clone() } else { None };
+        if s.record {
+            s.requests.push(request.clone());
+        }
+        drop(s);
+        reply.or_else(|| then.map(|answer| answer(&request)))
     };
     let Some(mut reply) = reply else {
         return error(500, "no reply scripted");
@@ -236,13 +321,25 @@ fn error(status: u16, message: &str) -> Response {
     response
 }
 
-fn usage() -> Value {
-    json!({"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17})
+/// The usage of an answer of `completion` tokens.
+fn usage(completion: usize) -> Value {
+    json!({"prompt_tokens": 12, "completion_tokens": completion, "total_tokens": 12 + completion})
+}
+
+/// The completion tokens an answer reports.
+fn completion_tokens(reply: &ModelReply) -> usize {
+    match reply {
+        ModelReply::Paced { tokens, .. } => tokens.len(),
+        _ => 5,
+    }
 }
 
 fn plain(model: &str, reply: &ModelReply) -> Response {
     let (message, finish) = match reply {
         ModelReply::Text(text) => (json!({"role": "assistant", "content": text}), "stop"),
+        ModelReply::Paced { tokens, .. } => {
+            (json!({"role": "assistant", "content": tokens.concat()}), "stop")
+        }
         ModelReply::Calls(calls) => {
             let calls: Vec<Value> = calls
                 .iter()
@@ -260,7 +357,7 @@ fn plain(model: &str, reply: &ModelReply) -> Response {
         "created": 0,
         "model": model,
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-        "usage": usage(),
+        "usage": usage(completion_tokens(reply)),
     }))
     .into_response()
 }
@@ -282,12 +379,24 @@ fn pieces(s: &str) -> Vec<String> {
     chars.chunks(size).map(|c| c.iter().collect()).collect()
 }
 
+/// The pause before each chunk of an answer that does not set its own pace.
+const CHUNK_PAUSE: Duration = Duration::from_millis(2);
+
 fn stream(model: &str, reply: &ModelReply) -> Response {
-    let mut chunks = vec![chunk(model, json!({"role": "assistant", "content": ""}), None)];
+    // Each event with the pause before it.
+    let mut events: Vec<(Duration, Value)> =
+        vec![(CHUNK_PAUSE, chunk(model, json!({"role": "assistant", "content": ""}), None))];
     let finish = match reply {
         ModelReply::Text(text) => {
             for piece in pieces(text) {
-                chunks.push(chunk(model, json!({"content": piece}), None));
+                events.push((CHUNK_PAUSE, chunk(model, json!({"content": piece}), None)));
+            }
+            "stop"
+        }
+        ModelReply::Paced { tokens, every } => {
+            events[0].0 = Duration::ZERO;
+            for token in tokens {
+                events.push((*every, chunk(model, json!({"content": token}), None)));
             }
             "stop"
         }
@@ -301,26 +410,31 @@ fn stream(model: &str, reply: &ModelReply) -> Response {
                         json!({"index": index, "function": {"arguments": piece}})
                     };
                     first = false;
-                    chunks.push(chunk(model, json!({"tool_calls": [call]}), None));
+                    events.push((CHUNK_PAUSE, chunk(model, json!({"tool_calls": [call]}), None)));
                 }
             }
             "tool_calls"
         }
         _ => {
-            chunks.clear();
+            events.clear();
             "stop"
         }
     };
-    let mut events: Vec<String> = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+    let paced = matches!(reply, ModelReply::Paced { .. });
+    let tail = if paced { Duration::ZERO } else { CHUNK_PAUSE };
+    let mut events: Vec<(Duration, String)> =
+        events.into_iter().map(|(pause, c)| (pause, format!("data: {c}\n\n"))).collect();
     if !matches!(reply, ModelReply::EmptyStream) {
         let mut last = chunk(model, json!({}), Some(finish));
-        last["usage"] = usage();
-        events.push(format!("data: {last}\n\n"));
+        last["usage"] = usage(completion_tokens(reply));
+        events.push((tail, format!("data: {last}\n\n")));
     }
-    events.push("data: [DONE]\n\n".to_owned());
+    events.push((tail, "data: [DONE]\n\n".to_owned()));
     let body = futures::stream::unfold(events.into_iter(), |mut events| async move {
-        let next = events.next()?;
-        tokio::time::sleep(Duration::from_millis(2)).await;
+        let (pause, next) = events.next()?;
+        if !pause.is_zero() {
+            tokio::time::sleep(pause).await;
+        }
         Some((Ok::<_, Infallible>(Bytes::from(next)), events))
     });
     Response::builder()
@@ -391,5 +505,97 @@ mod tests {
         );
         let exhausted = model.chat(ChatRequest::new(&msgs, &[])).await.unwrap_err();
         assert!(exhausted.to_string().contains("no reply scripted"), "{exhausted}");
+    }
+
+    /// Every text delta the sink got, with when it came.
+    struct Deltas(Mutex<Vec<(std::time::Instant, String)>>);
+
+    impl freehire_llm::StreamSink for Deltas {
+        fn on_text(&self, delta: &str) {
+            self.0.lock().unwrap().push((std::time::Instant::now(), delta.to_owned()));
+        }
+        fn on_thinking(&self, _: &str) {}
+    }
+
+    #[tokio::test]
+    async fn a_repeated_paced_reply_streams_token_by_token_and_never_runs_out() {
+        let every = Duration::from_millis(150);
+        let server =
+            OpenAiServer::repeating(ModelReply::paced(["one ", "two ", "three"], every)).await;
+        let model = client(&server);
+        let msgs = [Message::User("hi".into())];
+        for _ in 0..2 {
+            let sink = Deltas(Mutex::new(Vec::new()));
+            let sent = std::time::Instant::now();
+            let answer = model.chat(ChatRequest::new(&msgs, &[]).streaming(&sink)).await.unwrap();
+            assert_eq!(answer.content, "one two three");
+            assert_eq!(answer.usage.map(|u| u.output_tokens), Some(3), "one token per delta");
+            let deltas = sink.0.into_inner().unwrap();
+            let texts: Vec<&str> = deltas.iter().map(|(_, d)| d.as_str()).collect();
+            assert_eq!(texts, ["one ", "two ", "three"], "one delta per token");
+            for (n, (at, _)) in deltas.iter().enumerate() {
+                let due = every * u32::try_from(n + 1).unwrap();
+                assert!(at.duration_since(sent) >= due, "token {n} came before its pace");
+            }
+        }
+        // Not streamed: the whole text at once, without the pace.
+        let sent = std::time::Instant::now();
+        let plain = model.chat(ChatRequest::new(&msgs, &[])).await.unwrap();
+        assert_eq!(plain.content, "one two three");
+        assert!(sent.elapsed() < every * 3, "a plain answer waits for no pace");
+        assert_eq!(server.requests().len(), 3);
+        assert_eq!(server.left(), 0, "a repeating server has no script to use up");
+    }
+
+    #[tokio::test]
+    async fn the_script_comes_first_then_the_closure_answers_each_request() {
+        let server = OpenAiServer::start([ModelReply::text("scripted")]).await;
+        server.answer_with(|request| {
+            let last = request.body["messages"].as_array().and_then(|m| m.last()).cloned();
+            let said = last.and_then(|m| m["content"].as_str().map(str::to_owned));
+            ModelReply::text(format!("you said {}", said.unwrap_or_default()))
+        });
+        let model = client(&server);
+        let mut answers = Vec::new();
+        for text in ["a", "b", "c"] {
+            let msgs = [Message::User(text.into())];
+            answers.push(model.chat(ChatRequest::new(&msgs, &[])).await.unwrap().content);
+        }
+        assert_eq!(answers, ["scripted", "you said b", "you said c"]);
+        server.repeat(ModelReply::text("fixed"));
+        let msgs = [Message::User("d".into())];
+        assert_eq!(model.chat(ChatRequest::new(&msgs, &[])).await.unwrap().content, "fixed");
+        let echo = OpenAiServer::answering(|r| ModelReply::text(r.path.clone())).await;
+        let answer = client(&echo).chat(ChatRequest::new(&msgs, &[])).await.unwrap();
+        assert!(answer.content.ends_with("/chat/completions"), "{}", answer.content);
+    }
+
+    #[tokio::test]
+    async fn raw_bodies_are_recorded_until_recording_stops_and_taking_them_clears_them() {
+        let server = OpenAiServer::repeating(ModelReply::text("ok")).await;
+        let model = client(&server);
+        let ask = |text: &str| {
+            let msgs = [Message::User(text.into())];
+            let model = &model;
+            async move { model.chat(ChatRequest::new(&msgs, &[])).await.unwrap() }
+        };
+        ask("first").await;
+        ask("second").await;
+        let taken = server.take_requests();
+        assert_eq!(taken.len(), 2);
+        for request in &taken {
+            let parsed: Value = serde_json::from_slice(&request.raw).unwrap();
+            assert_eq!(parsed, request.body, "the raw bytes are the body that was parsed");
+        }
+        assert!(String::from_utf8_lossy(&taken[1].raw).contains("second"));
+        assert!(server.requests().is_empty(), "taking the requests forgets them");
+        server.record(false);
+        assert_eq!(ask("unrecorded").await.content, "ok", "answered the same when not recorded");
+        assert!(server.take_requests().is_empty());
+        server.record(true);
+        ask("third").await;
+        let recorded = server.requests();
+        assert_eq!(recorded.len(), 1);
+        assert!(String::from_utf8_lossy(&recorded[0].raw).contains("third"));
     }
 }
