@@ -8,7 +8,10 @@
      (/api/v1/assistant/sessions/{id}/messages, the session cookie) and its event stream read
      as it arrives: text deltas, tool steps (<details>), present_jobs as job cards with a save
      button (the API's save route), Stop (cancel) while a turn runs, Retry on an error, the
-     quota on a 402. The page renders the stored conversation itself; only sending needs this. */
+     quota on a 402. The page renders the stored conversation itself; only sending needs this.
+     The server's Retry form (a stored turn without an answer) and Start form (an interview or
+     debrief that has not opened; submitted on load) are sent to the API's streamed `retry`
+     and `opening` routes the same way; without this file they run the turn on the server. */
 (function () {
   "use strict";
 
@@ -226,18 +229,34 @@
       s.li.appendChild(ul);
     }
 
+    /* The same Retry form the server renders for a turn without an answer. */
     function retryButton() {
       var li = el("li", "msg error");
-      var b = el("button", "small", "Retry");
-      b.type = "button";
-      b.className = "small retry";
-      b.addEventListener("click", function () {
-        if (running) return;
-        li.remove();
-        run(base + "/retry", null);
-      });
-      li.appendChild(b);
+      var f = el("form", "retry-turn");
+      f.method = "post";
+      f.action = next + "/retry";
+      var i = el("input");
+      i.type = "hidden"; i.name = "csrf"; i.value = csrf;
+      f.appendChild(i);
+      var b = el("button", "small retry", "Retry");
+      b.type = "submit";
+      f.appendChild(b);
+      li.appendChild(f);
       add(li);
+    }
+
+    function retry(f) {
+      if (running) return;
+      var li = f.closest("li");
+      if (li) li.remove();
+      run(base + "/retry", null, { refused: retryButton });
+    }
+
+    var start = root.querySelector("#chat-start");
+    function opening() {
+      if (running || !start) return;
+      start.hidden = true;
+      run(base + "/opening", null, { echo: true, refused: function () { start.hidden = false; } });
     }
 
     function refused(code, body) {
@@ -252,6 +271,9 @@
 
     function handle(event, turn) {
       switch (event.type) {
+        case "user_prompt":
+          if (turn.echo && event.text) message("user", event.text);
+          break;
         case "queued":
           say("Waiting for the answer before this one…");
           break;
@@ -301,7 +323,10 @@
       return pump();
     }
 
-    function run(url, body) {
+    /* Posts to a turn route and streams its events. opts.echo shows the turn's own prompt
+       (an opening's brief); opts.refused runs when the route refuses before any stream. */
+    function run(url, body, opts) {
+      opts = opts || {};
       running = true;
       send.disabled = true;
       stop.hidden = false;
@@ -309,11 +334,15 @@
       say("Thinking…");
       var options = { method: "POST", credentials: "same-origin", headers: { Accept: "text/event-stream" } };
       if (body) { options.headers["Content-Type"] = "application/json"; options.body = body; }
-      var turn = { text: null, steps: {}, ended: false };
+      var turn = { text: null, steps: {}, ended: false, echo: !!opts.echo };
       fetch(url, options)
         .then(function (res) {
           if (!res.ok) {
-            return res.json().catch(function () { return {}; }).then(function (b) { turn.ended = true; refused(res.status, b); });
+            return res.json().catch(function () { return {}; }).then(function (b) {
+              turn.ended = true;
+              refused(res.status, b);
+              if (opts.refused) opts.refused();
+            });
           }
           return read(res.body.getReader(), turn);
         })
@@ -347,8 +376,13 @@
       say("Stopping…");
       fetch(base + "/cancel", { method: "POST", credentials: "same-origin" }).catch(function () {});
     });
+    if (start) {
+      start.addEventListener("submit", function (event) { event.preventDefault(); opening(); });
+      if (start.dataset.auto) opening();
+    }
     list.addEventListener("submit", function (event) {
       var f = event.target;
+      if (f.classList && f.classList.contains("retry-turn")) { event.preventDefault(); retry(f); return; }
       if (!f.classList || !f.classList.contains("save-job")) return;
       event.preventDefault();
       var card = f.closest(".job-card");

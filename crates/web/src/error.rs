@@ -34,6 +34,16 @@ pub enum WebError {
         /// Why.
         message: String,
     },
+    /// The assistant would not do what a form asked (an interview for a job the viewer does
+    /// not hold, no model configured, the allowance spent, a turn already waiting, nothing to
+    /// retry or open): the status and the service's message, shown on the page.
+    #[error("{message}")]
+    Assistant {
+        /// 404, 402, 409 or 503.
+        status: StatusCode,
+        /// Why.
+        message: String,
+    },
     /// A form body over the limit (413).
     #[error("the form is too large")]
     TooLarge,
@@ -64,6 +74,11 @@ impl WebError {
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "The change was refused",
                 "Go back, correct the value and send the form again.",
+            ),
+            Self::Assistant { status, .. } => (
+                *status,
+                "The assistant could not do that",
+                "Go back to the conversation or the tracking board; the message above says why.",
             ),
             Self::TooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -168,9 +183,18 @@ impl From<SavedSearchError> for WebError {
 
 impl From<ServiceError> for WebError {
     fn from(e: ServiceError) -> Self {
+        let assistant =
+            |status, e: &ServiceError| Self::Assistant { status, message: e.to_string() };
         match e {
             ServiceError::NotFound(_) => Self::NotFound,
             ServiceError::Invalid { field, message } => Self::Refused { field, message },
+            ServiceError::Refused(refusal) => {
+                Self::Assistant { status: StatusCode::PAYMENT_REQUIRED, message: refusal.message }
+            }
+            e @ ServiceError::Unavailable => assistant(StatusCode::SERVICE_UNAVAILABLE, &e),
+            e @ (ServiceError::QueueFull
+            | ServiceError::NothingToRetry
+            | ServiceError::NotOpenable(_)) => assistant(StatusCode::CONFLICT, &e),
             ServiceError::Store(e) => e.into(),
             e => {
                 tracing::error!(error = %e, "assistant service failed");
@@ -200,7 +224,8 @@ impl ErrorPage {
     /// The page for `error` in `layout`.
     pub fn new(error: &WebError, layout: Layout) -> (StatusCode, Self) {
         let (status, heading, advice) = error.parts();
-        let detail = matches!(error, WebError::Refused { .. }).then(|| error.to_string());
+        let detail = matches!(error, WebError::Refused { .. } | WebError::Assistant { .. })
+            .then(|| error.to_string());
         (status, Self { layout, status: status.as_u16(), heading, advice, detail })
     }
 }

@@ -154,6 +154,10 @@ pub struct SessionDetail {
     pub session: SessionJson,
     /// Every message, by `seq`.
     pub messages: Vec<MessageJson>,
+    /// Whether the last turn ended without an assistant answer (the last user message is not
+    /// followed by an assistant message with text and no tool calls: the model failed, the
+    /// turn was cancelled before any text, a write was lost), so `retry` runs it again.
+    pub retryable: bool,
 }
 
 /// The body of `POST /assistant/sessions/{id}/messages`.
@@ -231,7 +235,7 @@ pub async fn list(
     Ok(Json(SessionsEnvelope { data, meta: SessionsMeta { total } }))
 }
 
-/// A session and its whole transcript.
+/// A session, its whole transcript and whether its last turn may be retried.
 #[utoipa::path(
     get, path = "/assistant/sessions/{id}", tag = "assistant", operation_id = "get_assistant_session",
     security(("session" = []), ("api_key" = [])),
@@ -247,6 +251,7 @@ pub async fn show(
     SessionPath(id): SessionPath,
 ) -> Result<Json<Single<SessionDetail>>, ApiError> {
     let (view, messages) = state.assistant.get(caller.user.id, id).await?;
+    let retryable = freehire_app::assistant::needs_retry(&messages);
     let messages = messages
         .into_iter()
         .map(|m| {
@@ -255,7 +260,8 @@ pub async fn show(
             Ok(MessageJson { seq: m.seq, role: m.role.as_str().to_owned(), content })
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
-    Ok(Json(Single { data: SessionDetail { session: SessionJson::from(&view), messages } }))
+    let session = SessionJson::from(&view);
+    Ok(Json(Single { data: SessionDetail { session, messages, retryable } }))
 }
 
 /// Deletes a session and its transcript (its running turn is stopped).

@@ -230,6 +230,13 @@ impl<'a> Caller<'a> {
         a.body["data"]["messages"].as_array().unwrap().clone()
     }
 
+    /// The session's `retryable`.
+    async fn retryable(&self, session: &str) -> bool {
+        let a = self.call(Method::GET, &format!("/assistant/sessions/{session}"), None).await;
+        assert_eq!(a.status, 200, "{a:?}");
+        a.body["data"]["retryable"].as_bool().unwrap_or_else(|| panic!("{a:?}"))
+    }
+
     /// Today's `assistant` use.
     async fn used(&self) -> i64 {
         let a = self.call(Method::GET, "/me/usage", None).await;
@@ -512,6 +519,7 @@ async fn retry_follows_its_rules_and_is_not_charged_again(db: TestDb) {
     let a = ada.stream(&retry, None).await.error();
     refused(&a, 409, "nothing_to_retry", None);
     assert_eq!(a.body["error"], "nothing to retry — send a message first");
+    assert!(!ada.retryable(&id).await, "an empty session has nothing to retry");
     // scenario: A failed model turn is refunded
     let failed = ada.say(&id, "hello").await;
     let result = failed.result();
@@ -521,12 +529,14 @@ async fn retry_follows_its_rules_and_is_not_charged_again(db: TestDb) {
     );
     assert!(result["message"].as_str().is_some_and(|m| !m.is_empty()), "{result}");
     assert_eq!(ada.used().await, 0, "the failed turn's charge was released");
+    assert!(ada.retryable(&id).await, "the stored transcript says the turn has no answer");
     llm.push([ModelReply::text("hello again")]);
     let s = ada.stream(&retry, None).await;
     assert_eq!(s.status, 200);
     assert!(!s.kinds().contains(&"user_prompt".to_owned()), "a retry records no prompt");
     assert_eq!(s.result()["stop_reason"], "end_turn");
     assert_eq!(ada.used().await, 1, "the retried turn is charged once");
+    assert!(!ada.retryable(&id).await, "answered: nothing to retry");
     llm.push([ModelReply::text("and again")]);
     assert_eq!(ada.stream(&retry, None).await.result()["stop_reason"], "end_turn");
     assert_eq!(ada.used().await, 1, "a retry of a charged turn costs nothing");

@@ -22,6 +22,9 @@
 //! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
 //! waiting.
 //!
+//! [`needs_retry`] says whether a stored transcript's last turn ended without an answer (the
+//! web page's Retry after a reload and the API's `retryable`).
+//!
 //! Step caps (the server's choice, reference §6.2): interactive tailor turns and their
 //! retries take [`TAILOR_MAX_STEPS`] (16) model calls with tools, autopilot turns
 //! [`AUTOPILOT_MAX_STEPS`] (30); every other preset takes the runner's own bound (the
@@ -32,6 +35,7 @@
 pub mod model;
 mod preset;
 mod prompt;
+mod retry;
 pub mod service;
 pub mod tools;
 pub mod turns;
@@ -51,6 +55,7 @@ pub use prompt::{
     TAILOR_PROMPT, base_prompt, language_directive, language_name, only_registered, session_prompt,
     system_prompt,
 };
+pub use retry::needs_retry;
 pub use tools::{Binding, ToolDeps, registry_for};
 
 /// Step cap of interactive tailor turns and their retries (reference §6.2).

@@ -5,6 +5,8 @@
 //! the tool steps and the job card stream in, the card's Save button saves the job (it is on
 //! the tracking board), the conversation reads back server-rendered, Stop ends a slow turn and
 //! Retry runs a failed one again. With the allowance at 0 and enforced, sending shows the quota.
+//! From the tracking board, "Rehearse the interview" opens a session whose opening streams in
+//! by itself; a failed turn still offers Retry after a reload, and it streams the answer.
 
 use freehire_app::testing::openai::{ModelReply, OpenAiServer};
 use freehire_browser_tests::{Browser, Scripts, Tools};
@@ -131,4 +133,72 @@ async fn a_spent_allowance_shows_the_quota() {
     })
     .await;
     assert!(model.requests().is_empty(), "a refused turn never reaches the model");
+}
+
+// scenario: An interview rehearsal starts from the tracking board and opens by itself
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interview_rehearsal_starts_from_the_board_and_opens_itself() {
+    let model = OpenAiServer::start([ModelReply::text(
+        "I see the role and your application. Which round shall we run?",
+    )])
+    .await;
+    let (server, b) = served(&model, PlanPolicy::default()).await;
+    let slug = server.first_slug().await;
+    let title = server.api_job(&slug).await["title"].as_str().unwrap().to_owned();
+    b.check("an_interview_rehearsal_starts_from_the_board_and_opens_itself", LIMIT, async {
+        sign_up(&b, "ada@example.com").await;
+        b.visit(&format!("/jobs/{slug}")).await.unwrap();
+        b.click(&format!("#actions-{slug} button.apply")).await.unwrap();
+        b.wait_text(&format!("#actions-{slug} a.applied"), "Applied").await.unwrap();
+        b.click("header a[href='/tracking']").await.unwrap();
+        b.wait_text("#column-applied", &title).await.unwrap();
+        b.click("#column-applied .board-card button.rehearse").await.unwrap();
+        let page = b
+            .wait_location("open the rehearsal", |l| l.starts_with("/assistant/") && l.len() == 47)
+            .await
+            .unwrap();
+        // The opening starts by itself: the brief and the answer stream in.
+        b.wait_text("#transcript .msg.user", "Let's rehearse this interview.").await.unwrap();
+        b.wait_text("#transcript .msg.assistant", "Which round shall we run?").await.unwrap();
+        b.wait_gone("#chat-stop:not([hidden])").await.unwrap();
+        b.wait_gone("#chat-start:not([hidden])").await.unwrap();
+        let rail = b.text(".rail .sessions li.current").await.unwrap();
+        assert!(rail.contains(&format!("Interview: {title}")), "{rail}");
+        assert!(rail.contains("interview rehearsal"), "{rail}");
+        shoot(&b, "assistant-interview").await;
+        // Read back: opened once, nothing to start or retry.
+        b.visit(&page).await.unwrap();
+        b.wait_text("#transcript .msg.assistant", "Which round shall we run?").await.unwrap();
+        assert_eq!(b.count("#chat-start").await.unwrap(), 0);
+        assert_eq!(b.count("#transcript button.retry").await.unwrap(), 0);
+    })
+    .await;
+    let requests = model.requests();
+    assert_eq!(requests.len(), 1, "the opening ran once");
+    assert!(requests[0].tool_names().contains(&"interview_context".to_owned()));
+}
+
+// scenario: A failed turn offers Retry after a reload
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_turn_offers_retry_after_a_reload() {
+    let model = OpenAiServer::start([ModelReply::Status(500, "model down".into())]).await;
+    let (_server, b) = served(&model, PlanPolicy::default()).await;
+    b.check("a_failed_turn_offers_retry_after_a_reload", LIMIT, async {
+        sign_up(&b, "bo@example.com").await;
+        let page = new_chat(&b).await;
+        send(&b, "hello there").await;
+        b.wait_for("#transcript button.retry").await.unwrap();
+        // The reloaded page, rendered by the server, still offers it.
+        b.visit(&page).await.unwrap();
+        b.wait_text("#transcript .msg.user", "hello there").await.unwrap();
+        b.wait_for("#transcript form.retry-turn button.retry").await.unwrap();
+        shoot(&b, "assistant-retry").await;
+        model.push([ModelReply::text("Back after the reload.")]);
+        b.click("#transcript button.retry").await.unwrap();
+        b.wait_text("#transcript .msg.assistant", "Back after the reload.").await.unwrap();
+        b.wait_gone("#transcript button.retry").await.unwrap();
+        b.wait_gone("#chat-stop:not([hidden])").await.unwrap();
+    })
+    .await;
+    assert_eq!(model.requests().len(), 2, "the failed turn and its retry");
 }

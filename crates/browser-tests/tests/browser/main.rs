@@ -17,7 +17,9 @@
 //!   search page and subscribe to it by email;
 //! - `assistant`: start a chat, send a message against a scripted OpenAI-protocol model,
 //!   see the tool steps and the job card stream in, save the job from its card and find it on
-//!   the tracking board, Stop a slow turn, and the quota when the allowance is spent;
+//!   the tracking board, Stop a slow turn, and the quota when the allowance is spent; start an
+//!   interview rehearsal from the board and see its opening stream in by itself; Retry a
+//!   failed turn after a reload;
 //! - `harness`: the harness itself on inline pages.
 //!
 //! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a

@@ -1,6 +1,16 @@
 //! The assistant on the pages: `/assistant` (the session rail and a "New chat" form) and
-//! `/assistant/{id}` (the rail and the conversation), `POST /assistant` (a new chat session,
-//! then 303 to it) and `POST /assistant/{id}/delete` (then 303 to `/assistant`).
+//! `/assistant/{id}` (the rail and the conversation), `POST /assistant` (a new session, then
+//! 303 to it: a chat from "New chat", an interview rehearsal or a debrief from the tracking
+//! pages' forms, whose `preset` and `job` fields name the preset and the held job) and
+//! `POST /assistant/{id}/delete` (then 303 to `/assistant`).
+//!
+//! An interview or debrief session opens by itself: while it has no assistant message and
+//! nothing to retry, its page shows a Start form (`POST /assistant/{id}/opening`), which the
+//! script submits on load through the API's streamed `opening` route instead; a transcript
+//! whose last turn ended without an answer ([`needs_retry`]) shows a Retry form
+//! (`POST /assistant/{id}/retry`), which the script sends to the API's streamed `retry`
+//! route. Without JavaScript both forms run the turn on the server, wait for it up to
+//! [`TURN_WAIT`] and come back to the page (the turn goes on if it takes longer).
 //!
 //! The transcript is rendered on the server ([`transcript`]): the user's and the assistant's
 //! messages, each tool call as a collapsible step (`<details>`: name, input, result) and a
@@ -12,27 +22,36 @@
 //! Retry (on an error result) posts `retry`, a 402 shows the quota.
 //!
 //! Signed out, the pages redirect to the sign-in page; a session of another account (or an
-//! id that is not a UUID) is the 404 page. Everything goes through the app's assistant
-//! service, never the store.
+//! id that is not a UUID) is the 404 page, and so is an interview for a job the viewer does
+//! not hold (saying so). Everything goes through the app's assistant service, never the
+//! store.
 
 use std::collections::{HashMap, HashSet};
+use std::time::Duration;
 
 use askama::Template;
 use axum::{
+    body::Bytes,
     extract::{Path, State},
+    http::StatusCode,
     response::Response,
 };
-use freehire_app::assistant::service::SessionView;
+use freehire_app::assistant::needs_retry;
+use freehire_app::assistant::service::{ServiceError, SessionView, TurnEvents};
 use freehire_app::tracking::SlugSet;
 use freehire_domain::{PublicSlug, User};
 use serde_json::Value;
 
-use super::forms::{see_other, sign_in_first};
+use super::forms::{Fields, see_other, sign_in_first};
 use super::tracking::signed_in;
 use crate::{WebError, WebState, layout::Ctx, layout::Layout};
 
 /// A transcript shown longer than this (a tool's input or result) is cut.
 pub const SHOWN_CHARS: usize = 4000;
+
+/// How long the Start and Retry forms wait for their turn without JavaScript before they come
+/// back to the page (inside the pages' [`crate::REQUEST_TIMEOUT`]).
+pub const TURN_WAIT: Duration = Duration::from_secs(20);
 
 /// One session in the rail.
 pub struct RailItem {
@@ -107,8 +126,17 @@ pub struct Chat {
     pub href: String,
     /// Its heading.
     pub title: String,
+    /// Its preset as the page names it.
+    pub preset: &'static str,
+    /// The tracking page of the job an interview or debrief is about, while the job exists.
+    pub job_href: Option<String>,
     /// The transcript.
     pub items: Vec<Item>,
+    /// Whether it opens by itself and has not yet: the Start form (submitted on load by the
+    /// script).
+    pub start: bool,
+    /// Whether its last turn ended without an answer: the Retry form.
+    pub retryable: bool,
 }
 
 /// `/assistant` and `/assistant/{id}`.
@@ -287,13 +315,31 @@ pub fn presented_slugs<'a>(messages: impl IntoIterator<Item = (&'a str, &'a str)
     out
 }
 
-/// The preset's name as the rail shows it.
+/// The preset's name as the rail and the heading show it.
 fn preset_label(preset: &str) -> &'static str {
     match preset {
         "profile" => "profile",
-        "interview" => "interview",
+        "interview" => "interview rehearsal",
         "debrief" => "debrief",
         _ => "chat",
+    }
+}
+
+/// Whether sessions of `preset` open by themselves (the interview and debrief briefs).
+fn opens_itself(preset: &str) -> bool {
+    matches!(preset, "interview" | "debrief")
+}
+
+/// A session's label: its own (an interview's names the job), else the job's slug for an
+/// interview or debrief, else "New conversation".
+fn label_of(v: &SessionView) -> String {
+    if let Some(label) = v.session.label.as_deref().filter(|l| !l.trim().is_empty()) {
+        return label.to_owned();
+    }
+    match (v.session.preset.as_str(), v.job.as_deref()) {
+        ("interview", Some(job)) => format!("Interview: {job}"),
+        ("debrief", Some(job)) => format!("Debrief: {job}"),
+        _ => "New conversation".to_owned(),
     }
 }
 
@@ -304,12 +350,7 @@ fn rail(views: &[SessionView], ctx: &Ctx, open: Option<&str>) -> Vec<RailItem> {
             let id = v.session.id.to_string();
             RailItem {
                 href: format!("/assistant/{id}"),
-                label: v
-                    .session
-                    .label
-                    .clone()
-                    .filter(|l| !l.trim().is_empty())
-                    .unwrap_or_else(|| "New conversation".to_owned()),
+                label: label_of(v),
                 preset: preset_label(&v.session.preset).to_owned(),
                 updated: ctx.date(v.session.updated_at),
                 current: open == Some(id.as_str()),
@@ -354,16 +395,21 @@ pub async fn show(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
         Err(e) => return ctx.error(e),
     };
     let id = view.session.id.to_string();
-    let title = view
-        .session
-        .label
-        .clone()
-        .filter(|l| !l.trim().is_empty())
-        .unwrap_or_else(|| "New conversation".to_owned());
+    let title = label_of(&view);
+    let retryable = needs_retry(&messages);
+    let answered = messages.iter().any(|m| m.role.as_str() == "assistant");
+    let start = opens_itself(&view.session.preset)
+        && view.session.job_id.is_some()
+        && !answered
+        && !retryable;
     let chat = Chat {
         href: format!("/assistant/{id}"),
         title: title.clone(),
+        preset: preset_label(&view.session.preset),
+        job_href: view.job.as_ref().map(|slug| format!("/tracking/{slug}")),
         items: transcript(rows.iter().copied(), &jobs, &|slug| saved.contains(slug)),
+        start,
+        retryable,
         id: id.clone(),
     };
     ctx.page(&AssistantPage {
@@ -400,13 +446,62 @@ async fn job_facts(
     Ok((facts, saved))
 }
 
-/// `POST /assistant`: a new chat session, then its page.
-pub async fn create(State(state): State<WebState>, ctx: Ctx) -> Response {
-    let Some(user) = ctx.viewer.clone() else { return sign_in_first("/assistant") };
-    match state.assistant.create(user.id, "chat", None).await {
+/// `POST /assistant` (`preset`, `job`): a new session, then its page. "New chat" sends
+/// neither (a chat); the tracking pages' "Rehearse the interview" and "Debrief" send
+/// `interview` or `debrief` and the job's slug. A job the viewer does not hold (saved or
+/// applied to) is the 404 page saying so; another preset's refusal is the 422 page naming
+/// the field.
+pub async fn create(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
+    let f = Fields::parse(&body);
+    let Some(user) = ctx.viewer.clone() else {
+        return sign_in_first(if f.optional("job").is_some() { "/tracking" } else { "/assistant" });
+    };
+    match state.assistant.create(user.id, f.get("preset"), f.optional("job")).await {
         Ok(view) => see_other(&format!("/assistant/{}", view.session.id), &[]),
+        // Creating reads no session: not found is always the job.
+        Err(ServiceError::NotFound(what)) => ctx.error(WebError::Assistant {
+            status: StatusCode::NOT_FOUND,
+            message: format!(
+                "{what}: an interview rehearsal or a debrief is about a job you saved or applied to"
+            ),
+        }),
         Err(e) => ctx.error(e),
     }
+}
+
+/// Reads a turn's events until its `result` or [`TURN_WAIT`], whichever comes first (the turn
+/// goes on without a reader).
+async fn wait_for(mut events: TurnEvents) {
+    let _ = tokio::time::timeout(TURN_WAIT, async { while events.next().await.is_some() {} }).await;
+}
+
+/// The Start and Retry forms without JavaScript: run the turn (`retry`: the last one again,
+/// else the opening), wait for it, then the session's page.
+async fn run_turn(state: WebState, ctx: Ctx, raw: String, retry: bool) -> Response {
+    let user = signed_in!(ctx, format!("/assistant/{raw}"));
+    let Ok(id) = raw.parse() else { return ctx.error(WebError::NotFound) };
+    let started = if retry {
+        state.assistant.retry(&user, id).await
+    } else {
+        state.assistant.open(&user, id).await
+    };
+    match started {
+        Ok(events) => {
+            wait_for(events).await;
+            see_other(&format!("/assistant/{id}"), &[])
+        }
+        Err(e) => ctx.error(e),
+    }
+}
+
+/// `POST /assistant/{id}/opening`: the Start form (an interview's or debrief's opening).
+pub async fn opening(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+    run_turn(state, ctx, raw, false).await
+}
+
+/// `POST /assistant/{id}/retry`: the Retry form (the last turn again).
+pub async fn retry(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+    run_turn(state, ctx, raw, true).await
 }
 
 /// `POST /assistant/{id}/delete`: deletes the session (stopping its turn), then `/assistant`.

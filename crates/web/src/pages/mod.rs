@@ -8,7 +8,7 @@
 //! | `GET/POST /signup`, `/login`, `/verify`, `/forgot`, `/reset`; `POST /verify/resend`, `/logout` | sign-up, sign-in and codes ([`auth`]) |
 //! | `GET /account`; `POST /account/profile`, `/account/password`, `/account/keys`, `/account/keys/{id}/revoke`, `/account/delete`, `/account/verify` | the account ([`account`]) |
 //! | `POST /jobs/{slug}/save`, `/unsave`, `/dismiss`, `/undismiss`, `/apply` | a job's buttons ([`actions`]) |
-//! | `GET /assistant`, `/assistant/{id}`; `POST /assistant`, `/assistant/{id}/delete` | the assistant's rail and conversation ([`assistant`]) |
+//! | `GET /assistant`, `/assistant/{id}`; `POST /assistant`, `/assistant/{id}/opening`, `/assistant/{id}/retry`, `/assistant/{id}/delete` | the assistant's rail and conversation ([`assistant`]) |
 //! | `GET /tracking`, `/tracking/followups`, `/tracking/{slug}`; `POST /tracking/applications/{id}/stage`, `/tracking/applications/{id}/notes`, `/tracking/{slug}/followup`, `/tracking/{slug}/clear` | the board, the follow-ups, one application ([`tracking`]) |
 //! | `GET/POST /saved-searches`; `POST /saved-searches/{id}/rename`, `/share`, `/subscribe`, `/delete`, `/saved-searches/subscriptions/{id}/delete`; `GET /shared-boards/{slug}` (public) | saved searches ([`saved`]) |
 //! | `GET /notifications`, `/notifications/{id}`; `GET/POST /notifications/settings` | the notification history and settings ([`notifications`]) |
@@ -49,6 +49,8 @@ pub fn routes() -> Router<WebState> {
         .route("/jobs/{slug}/apply", post(actions::apply))
         .route("/assistant", get(assistant::index).post(assistant::create))
         .route("/assistant/{id}", get(assistant::show))
+        .route("/assistant/{id}/opening", post(assistant::opening))
+        .route("/assistant/{id}/retry", post(assistant::retry))
         .route("/assistant/{id}/delete", post(assistant::delete))
         .route("/tracking", get(tracking::board))
         .route("/tracking/followups", get(tracking::followups))

@@ -8,8 +8,11 @@
 //! (by the application's id, so an application whose posting was pruned can still move),
 //! `/tracking/{slug}/followup` and `/tracking/{slug}/clear`. Each calls one
 //! [`Tracking`](freehire_app::tracking::Tracking) method and redirects (303) to the form's
-//! `next`; a refused value is the 422 page naming the field. Drag-and-drop between columns
-//! (`assets/app.js`) posts the card's own "Move" form with the column's [`drop_stage`].
+//! `next`; a refused value is the 422 page naming the field. Each card and the application
+//! page also carry the assistant's "Rehearse the interview" and "Debrief" forms (`POST
+//! /assistant` with `preset` and `job`, see [`super::assistant::create`]). Drag-and-drop
+//! between columns (`assets/app.js`) posts the card's own "Move" form with the column's
+//! [`drop_stage`].
 //! Signed out, every page redirects to the sign-in page, which comes back; another user's
 //! application is the 404 page.
 
@@ -64,6 +67,9 @@ pub struct BoardCard {
     pub id: i64,
     /// `/tracking/{slug}`, while the posting's slug is known.
     pub href: Option<String>,
+    /// The posting's slug, while known (the assistant's "Rehearse the interview" and
+    /// "Debrief" forms).
+    pub slug: Option<String>,
     /// The company.
     pub company: String,
     /// The role.
@@ -194,6 +200,7 @@ pub async fn board(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQu
         column.cards.push(BoardCard {
             id: id.get(),
             href: card.job_slug.as_ref().map(|s| format!("/tracking/{s}")),
+            slug: card.job_slug.clone(),
             company: card.company.clone(),
             role: card.role_title.clone(),
             stage: stage.as_str(),

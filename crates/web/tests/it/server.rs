@@ -37,6 +37,16 @@ impl Server {
         db: TestDb,
         index: Option<(Arc<dyn SearchIndex>, tempfile::TempDir)>,
     ) -> Self {
+        Self::start_mapped(db, index, |state| state).await
+    }
+
+    /// [`Server::start`] with the API's state changed by `map` first (the pages share its
+    /// assistant).
+    pub async fn start_mapped(
+        db: TestDb,
+        index: Option<(Arc<dyn SearchIndex>, tempfile::TempDir)>,
+        map: impl FnOnce(AppState) -> AppState,
+    ) -> Self {
         let mail = tempfile::tempdir().unwrap();
         let store = db.store.clone();
         let accounts = Accounts::ephemeral(store.clone(), mail.path());
@@ -48,6 +58,7 @@ impl Server {
             served = Some(index);
             dir = Some(d);
         }
+        let state = map(state);
         let pages = WebState {
             clock: now,
             secure_cookies: state.cookie.secure,
@@ -73,6 +84,19 @@ impl Server {
 
     /// `postings` stored (one a day from day 11) and indexed like the drain does, served.
     pub async fn with_postings(db: TestDb, postings: Vec<JobPosting>) -> Self {
+        Self::with_postings_mapped(db, postings, |state| state).await
+    }
+
+    /// [`Server::indexed`] with the API's state changed by `map` first.
+    pub async fn indexed_mapped(db: TestDb, map: impl FnOnce(AppState) -> AppState) -> Self {
+        Self::with_postings_mapped(db, postings(), map).await
+    }
+
+    async fn with_postings_mapped(
+        db: TestDb,
+        postings: Vec<JobPosting>,
+        map: impl FnOnce(AppState) -> AppState,
+    ) -> Self {
         for (i, p) in postings.into_iter().enumerate() {
             db.store().upsert_jobs(&[p], day(11 + (i % 8) as u32)).await.unwrap();
         }
@@ -85,7 +109,7 @@ impl Server {
         let dir = tempfile::tempdir().unwrap();
         let index = Arc::new(EmbeddedIndex::open(dir.path()).unwrap());
         index.upsert(docs).await.unwrap();
-        Self::start(db, Some((index, dir))).await
+        Self::start_mapped(db, Some((index, dir)), map).await
     }
 
     /// The composed app over `db` and an empty index (a fresh installation after the worker's
