@@ -4,8 +4,10 @@
 //! it is for tests only.
 //!
 //! [`openai`] is a local server speaking the OpenAI chat-completions protocol, scripted per
-//! test, for running real assistant turns.
+//! test, for running real assistant turns; [`bifrost`] a local fake of the Bifrost governance
+//! API, where per-user gateway keys are minted and blocked.
 
+pub mod bifrost;
 pub mod openai;
 
 use std::path::{Path, PathBuf};
@@ -14,6 +16,26 @@ use std::time::{Duration, Instant};
 
 use freehire_ingest::replay::ReplayServer;
 use freehire_search::{IndexError, JobQuery, SearchIndex, SearchRequest};
+
+/// Serves `app` on `127.0.0.1:0` until the token is cancelled: the address and the token
+/// (`what` names the server in the log if serving fails).
+async fn serve_locally(
+    app: axum::Router,
+    what: &'static str,
+) -> (std::net::SocketAddr, tokio_util::sync::CancellationToken) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().expect("the listener's address");
+    let stop = tokio_util::sync::CancellationToken::new();
+    let until = stop.clone();
+    tokio::spawn(async move {
+        let served = axum::serve(listener, app)
+            .with_graceful_shutdown(async move { until.cancelled().await });
+        if let Err(e) = served.await {
+            tracing::warn!(error = %e, server = what, "a test server stopped");
+        }
+    });
+    (addr, stop)
+}
 
 /// Runs `command` to its end: whether it succeeded, its stdout and its stderr.
 pub fn output(command: &mut Command) -> (bool, String, String) {

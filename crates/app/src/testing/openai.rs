@@ -181,24 +181,13 @@ impl OpenAiServer {
             requests: Vec::new(),
             record: true,
         }));
-        let listener =
-            tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
-        let addr = listener.local_addr().expect("the listener's address");
-        let stop = tokio_util::sync::CancellationToken::new();
         let app = axum::Router::new().fallback({
             let script = script.clone();
             move |uri: Uri, headers: HeaderMap, body: Bytes| {
                 answer(script.clone(), uri, headers, body)
             }
         });
-        let until = stop.clone();
-        tokio::spawn(async move {
-            let served = axum::serve(listener, app)
-                .with_graceful_shutdown(async move { until.cancelled().await });
-            if let Err(e) = served.await {
-                tracing::warn!(error = %e, "the OpenAI test server stopped");
-            }
-        });
+        let (addr, stop) = super::serve_locally(app, "the OpenAI test server").await;
         Self { addr, script, stop }
     }
 

@@ -1,229 +1,52 @@
 //! Per-user gateway keys and the assistant's model against a local fake of the Bifrost
-//! governance API and the OpenAI chat-completions protocol (axum on 127.0.0.1:0, recording
-//! every request): minting copies the template's provider configurations with HTTP Basic
+//! governance API and the OpenAI chat-completions protocol
+//! ([`freehire_app::testing::bifrost`], recording every request): minting copies the template's provider configurations with HTTP Basic
 //! auth, racing resolvers keep one key and delete the other, 404 on block or delete is done,
 //! forgetting clears only a matching secret and blocks, and a bound model sends the user's key
 //! and the spend tags and falls back once on a 401.
 
-use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::{
-    Json, Router,
-    body::Bytes,
-    extract::{Path, RawQuery, State},
-    http::{HeaderMap, Method, StatusCode},
-    response::{IntoResponse, Response},
-    routing::{get, post},
+    Router,
+    http::{Method, StatusCode},
+    routing::get,
 };
 use chrono::{TimeZone, Utc};
 use freehire_app::{
     assistant::{AssistantModel, Preset, spend_tags},
     llmkey::{BifrostConfig, BifrostGateway, KeyError, KeyGateway, KeyResolver},
+    testing::bifrost::{BifrostServer, GatewayRequest},
 };
 use freehire_domain::UserId;
 use freehire_llm::{ChatRequest, Message, OpenAiClient, OpenAiConfig};
 use freehire_store::{Store, testing::TestDb};
 use secrecy::{ExposeSecret, SecretString};
-use serde_json::{Value, json};
-use tokio::sync::Barrier;
+use serde_json::json;
 
-/// One request the fake received.
-#[derive(Debug, Clone)]
-struct Seen {
-    method: Method,
-    path: String,
-    query: String,
-    authorization: String,
-    headers: HeaderMap,
-    body: Value,
-}
+/// The fake of the tests.
+struct Fake(BifrostServer);
 
-#[derive(Default)]
-struct FakeState {
-    seen: Mutex<Vec<Seen>>,
-    minted: Mutex<u32>,
-    /// Keys that exist (minted and not deleted).
-    live: Mutex<HashSet<String>>,
-    /// Secrets the inference endpoint refuses with 401.
-    refused: Mutex<HashSet<String>>,
-    /// When set, every mint waits here (to make two resolvers race).
-    mint_barrier: Mutex<Option<Arc<Barrier>>>,
-}
-
-struct Fake {
-    origin: String,
-    state: Arc<FakeState>,
+impl std::ops::Deref for Fake {
+    type Target = BifrostServer;
+    fn deref(&self) -> &BifrostServer {
+        &self.0
+    }
 }
 
 impl Fake {
-    fn seen(&self) -> Vec<Seen> {
-        self.state.seen.lock().unwrap().clone()
-    }
-
-    fn calls(&self, method: &Method, path_prefix: &str) -> Vec<Seen> {
-        self.seen()
-            .into_iter()
-            .filter(|s| s.method == *method && s.path.starts_with(path_prefix))
-            .collect()
-    }
-
     fn gateway(&self) -> BifrostGateway {
-        BifrostGateway::new(config(&self.origin)).unwrap()
+        BifrostGateway::new(self.config()).unwrap()
     }
-}
 
-fn config(origin: &str) -> BifrostConfig {
-    BifrostConfig::from_lookup(|name| {
-        Some(
-            match name {
-                "LLM_ADMIN_URL" => origin,
-                "LLM_ADMIN_USERNAME" => "admin",
-                "LLM_ADMIN_PASSWORD" => "hunter2",
-                "LLM_ADMIN_TEMPLATE_KEY" => "tmpl",
-                _ => return None,
-            }
-            .to_owned(),
-        )
-    })
-    .unwrap()
-    .unwrap()
-}
-
-fn record(
-    state: &FakeState,
-    method: Method,
-    path: String,
-    query: Option<String>,
-    headers: &HeaderMap,
-    body: &Bytes,
-) {
-    let authorization =
-        headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
-    let body = serde_json::from_slice(body).unwrap_or(Value::Null);
-    state.seen.lock().unwrap().push(Seen {
-        method,
-        path,
-        query: query.unwrap_or_default(),
-        authorization,
-        headers: headers.clone(),
-        body,
-    });
-}
-
-async fn template(
-    State(state): State<Arc<FakeState>>,
-    method: Method,
-    Path(id): Path<String>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    record(
-        &state,
-        method.clone(),
-        format!("/api/governance/virtual-keys/{id}"),
-        query,
-        &headers,
-        &body,
-    );
-    if method == Method::GET && id == "tmpl" {
-        return Json(json!({ "virtual_key": {
-            "id": "tmpl",
-            "provider_configs": [
-                { "provider": "openai", "weight": 1, "key_ids": null },
-                { "provider": "anthropic", "key_ids": [] },
-                { "provider": "local" },
-                { "provider": "azure", "key_ids": ["k-azure"] },
-            ],
-        }}))
-        .into_response();
+    fn config(&self) -> BifrostConfig {
+        BifrostConfig::from_lookup(self.lookup()).unwrap().unwrap()
     }
-    let known = state.live.lock().unwrap().contains(&id);
-    if !known {
-        return (StatusCode::NOT_FOUND, Json(json!({ "error": "virtual key not found" })))
-            .into_response();
-    }
-    if method == Method::DELETE {
-        state.live.lock().unwrap().remove(&id);
-    }
-    Json(json!({ "message": "ok" })).into_response()
-}
-
-async fn mint(
-    State(state): State<Arc<FakeState>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    record(&state, Method::POST, "/api/governance/virtual-keys".into(), query, &headers, &body);
-    let barrier = state.mint_barrier.lock().unwrap().clone();
-    if let Some(barrier) = barrier {
-        barrier.wait().await;
-    }
-    let n = {
-        let mut minted = state.minted.lock().unwrap();
-        *minted += 1;
-        *minted
-    };
-    state.live.lock().unwrap().insert(format!("vk-{n}"));
-    Json(json!({ "message": "created", "virtual_key": { "id": format!("vk-{n}"), "value": format!("sk-bf-{n}"), "is_active": true } }))
-        .into_response()
-}
-
-async fn stats(
-    State(state): State<Arc<FakeState>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let query_text = query.clone().unwrap_or_default();
-    record(&state, Method::GET, "/api/logs/stats".into(), query, &headers, &body);
-    let total = if query_text.contains("status=error") { 2 } else { 7 };
-    Json(json!({ "total_requests": total, "success_rate": 0.7 })).into_response()
-}
-
-async fn completions(
-    State(state): State<Arc<FakeState>>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    record(&state, Method::POST, "/v1/chat/completions".into(), query, &headers, &body);
-    let bearer = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default()
-        .to_owned();
-    if state.refused.lock().unwrap().contains(&bearer) {
-        return (
-            StatusCode::UNAUTHORIZED,
-            Json(json!({ "error": { "message": "virtual key is blocked" } })),
-        )
-            .into_response();
-    }
-    Json(json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "choices": [{ "index": 0, "message": { "role": "assistant", "content": format!("hello from {bearer}") }, "finish_reason": "stop" }],
-    }))
-    .into_response()
 }
 
 async fn fake() -> Fake {
-    let state = Arc::new(FakeState::default());
-    let app = Router::new()
-        .route("/api/governance/virtual-keys", post(mint))
-        .route("/api/governance/virtual-keys/{id}", get(template).put(template).delete(template))
-        .route("/api/logs/stats", get(stats))
-        .route("/v1/chat/completions", post(completions))
-        .with_state(Arc::clone(&state));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let origin = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    Fake { origin, state }
+    Fake(BifrostServer::start().await)
 }
 
 async fn user(s: &dyn Store, address: &str) -> UserId {
@@ -281,7 +104,7 @@ pub async fn a_first_call_mints_a_key_from_the_template(db: &TestDb) {
 // scenario: Two racing mints keep one key
 pub async fn two_racing_resolvers_keep_one_key_and_delete_the_other(db: &TestDb) {
     let f = fake().await;
-    *f.state.mint_barrier.lock().unwrap() = Some(Arc::new(Barrier::new(2)));
+    f.race_mints(2);
     let (a, b) = (db.second_store().await, db.second_store().await);
     let u = user(a.as_ref(), "ann@example.com").await;
     let first = KeyResolver::new(Arc::clone(&a), Arc::new(f.gateway()));
@@ -297,7 +120,7 @@ pub async fn two_racing_resolvers_keep_one_key_and_delete_the_other(db: &TestDb)
     assert_eq!(deleted.len(), 1);
     let loser = if kept == "vk-1" { "vk-2" } else { "vk-1" };
     assert_eq!(deleted[0].path, format!("/api/governance/virtual-keys/{loser}"));
-    assert!(f.state.live.lock().unwrap().contains(&kept));
+    assert!(f.is_live(&kept));
     a.close().await;
     b.close().await;
 }
@@ -346,7 +169,7 @@ async fn block_and_delete_of_an_unknown_key_are_done_and_errors_are_classified()
     assert_eq!(f.calls(&Method::PUT, "/api/governance/virtual-keys/vk-nope").len(), 1);
     assert_eq!(f.calls(&Method::DELETE, "/api/governance/virtual-keys/vk-nope").len(), 1);
     // A template that does not exist: only a 404 is UnknownKey.
-    let mut other = config(&f.origin);
+    let mut other = f.config();
     other.template_key = "missing".into();
     let err = BifrostGateway::new(other).unwrap().mint(UserId::new(1).unwrap()).await.unwrap_err();
     assert!(matches!(err, KeyError::UnknownKey), "{err:?}");
@@ -358,11 +181,8 @@ async fn block_and_delete_of_an_unknown_key_are_done_and_errors_are_classified()
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let origin = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, strict).await.unwrap() });
-    let err = BifrostGateway::new(config(&origin))
-        .unwrap()
-        .mint(UserId::new(1).unwrap())
-        .await
-        .unwrap_err();
+    let strict = BifrostConfig { url: origin, ..f.config() };
+    let err = BifrostGateway::new(strict).unwrap().mint(UserId::new(1).unwrap()).await.unwrap_err();
     assert!(matches!(err, KeyError::Upstream { status: 401, .. }), "{err:?}");
 }
 
@@ -419,7 +239,7 @@ fn the_gateway_is_configured_only_by_all_four_admin_variables_and_budgets_parse(
 #[tokio::test]
 async fn a_mint_with_budgets_sends_them() {
     let f = fake().await;
-    let mut c = config(&f.origin);
+    let mut c = f.config();
     c.max_budget = Some(5.0);
     c.budget_window = Some("1d".into());
     c.rpm_limit = Some(12);
@@ -445,7 +265,7 @@ async fn ask(model: &dyn freehire_llm::ChatModel, preset: Preset) -> String {
     model.chat(ChatRequest::new(&messages, &[]).with_headers(&tags)).await.unwrap().content
 }
 
-fn header(s: &Seen, name: &str) -> String {
+fn header(s: &GatewayRequest, name: &str) -> String {
     s.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned()
 }
 
@@ -455,7 +275,7 @@ pub async fn a_bound_model_uses_the_users_key_with_spend_tags_and_falls_back_onc
     let store = db.second_store().await;
     let u = user(store.as_ref(), "ann@example.com").await;
     let keys = KeyResolver::new(Arc::clone(&store), Arc::new(f.gateway()));
-    let model = AssistantModel::new(service_client(&f.origin), Some(keys.clone()));
+    let model = AssistantModel::new(service_client(f.origin()), Some(keys.clone()));
     assert!(model.per_user_keys());
     let bound = model.bind(u).await;
     assert_eq!(ask(bound.as_ref(), Preset::Interview).await, "hello from sk-bf-1");
@@ -465,7 +285,7 @@ pub async fn a_bound_model_uses_the_users_key_with_spend_tags_and_falls_back_onc
     assert_eq!(header(&calls[0], "x-bf-dim-preset"), "interview");
     // The gateway now refuses the user's key: one call on it, then the service key; the
     // rest of the turn stays on the service key, and the stale key is forgotten.
-    f.state.refused.lock().unwrap().insert("sk-bf-1".into());
+    f.refuse("sk-bf-1");
     let bound = model.bind(u).await;
     assert_eq!(ask(bound.as_ref(), Preset::Chat).await, "hello from sk-service");
     assert_eq!(ask(bound.as_ref(), Preset::Chat).await, "hello from sk-service");
@@ -492,7 +312,7 @@ pub async fn a_bound_model_uses_the_users_key_with_spend_tags_and_falls_back_onc
 #[tokio::test]
 async fn without_a_gateway_the_configured_key_is_used() {
     let f = fake().await;
-    let model = AssistantModel::new(service_client(&f.origin), None);
+    let model = AssistantModel::new(service_client(f.origin()), None);
     assert!(!model.per_user_keys());
     let bound = model.bind(UserId::new(3).unwrap()).await;
     assert_eq!(ask(bound.as_ref(), Preset::Chat).await, "hello from sk-service");
