@@ -1,5 +1,6 @@
 //! Support for tests and benches that run `freehire-api` processes against one database with
-//! the assistant on: spawning a process, an account with an API key, reading an SSE stream
+//! the assistant on: spawning a process (with variables of its own), an account with an API key
+//! (and a password), reading an SSE stream
 //! frame by frame. Included with `mod support;` (tests) or `#[path]` (benches).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -9,23 +10,34 @@ use std::{
 };
 
 use freehire_app::accounts::{KeyRequest, OperatorAccount, Operators, password::PasswordHasher};
-use freehire_domain::{ApiKeyName, ApiKeyScope, Email, Role};
+use freehire_domain::{ApiKeyName, ApiKeyScope, Email, Password, Role, UserId};
 use freehire_store::{Store, testing::TestDb};
 use serde_json::{Value, json};
 
 /// An account with a full-scope API key, created through the store; the key's token.
 pub async fn account_token(store: std::sync::Arc<dyn Store>, address: &str) -> String {
+    account(store, address, None).await.1
+}
+
+/// An account (signing in with `password` when given) with a full-scope API key, created
+/// through the store: its id and the key's token.
+pub async fn account(
+    store: std::sync::Arc<dyn Store>,
+    address: &str,
+    password: Option<&str>,
+) -> (UserId, String) {
     let operators = Operators::new(store, PasswordHasher::owasp());
     let email = Email::parse(address).unwrap();
+    let password = password.map(|p| Password::parse(p).unwrap());
     let account =
-        OperatorAccount { email: email.clone(), password: None, role: Role::User, verified: true };
-    operators.create_account(&account).await.unwrap();
+        OperatorAccount { email: email.clone(), password, role: Role::User, verified: true };
+    let user = operators.create_account(&account).await.unwrap();
     let request = KeyRequest {
         name: ApiKeyName::parse("processes").unwrap(),
         scope: ApiKeyScope::Full,
         expires_at: None,
     };
-    operators.create_key(&email, &request).await.unwrap().token
+    (user.id, operators.create_key(&email, &request).await.unwrap().token)
 }
 
 /// The database URL a process opens for `db`: the SQLite file, or the PostgreSQL URL with
@@ -70,9 +82,19 @@ impl std::ops::Deref for Api {
 impl Api {
     /// Starts a process on `database_url` whose model is at `llm_base_url`.
     pub async fn start(database_url: &str, llm_base_url: &str) -> Self {
+        Self::start_with(database_url, llm_base_url, &[]).await
+    }
+
+    /// [`Api::start`] with these variables set as well (e.g. `LLM_ADMIN_*`).
+    pub async fn start_with(
+        database_url: &str,
+        llm_base_url: &str,
+        vars: &[(&str, String)],
+    ) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(env!("CARGO_BIN_EXE_freehire-api"))
+            .envs(vars.iter().map(|(k, v)| (*k, v.as_str())))
             .current_dir(dir.path())
             .env("FREEHIRE_LISTEN", format!("127.0.0.1:{port}"))
             .env("FREEHIRE_DATABASE_URL", database_url)
