@@ -11,14 +11,14 @@ use freehire_app::assistant::{
     ToolDeps, all_tool_names, compose_session, normalize_preset, registry_for,
 };
 use freehire_app::search_slot::SearchSlot;
-use freehire_app::tracking::Tracking;
-use freehire_assistant::SessionId;
+use freehire_app::tracking::{Tracking, TrackingFilter};
+use freehire_assistant::{NewMessage, Role, SessionId};
 use freehire_domain::{
     CountryCode, EventKind, EventSource, Facets, JobId, JobPosting, PublicSlug, User, UserId,
     WorkMode,
 };
 use freehire_search::EmbeddedIndex;
-use freehire_store::{Store, testing::TestDb};
+use freehire_store::{NewSession, Store, testing::TestDb};
 use freehire_tools::{CallContext, Registry};
 use serde_json::{Value, json};
 
@@ -473,58 +473,143 @@ pub async fn my_jobs_defaults_to_ten_and_caps_at_twenty(db: &TestDb) {
 }
 
 // scenario: Another user's tracking is not found through the tools
+/// The cross-user table over the whole catalogue: Grace holds a saved vacancy, an application
+/// with a stage and a note, a saved search and an interview session with a transcript; Ada's
+/// registry, bound like Grace's session, calls every tool with Grace's slugs. A tool bound to
+/// Grace's application is not found; the tools reading the caller's own state show Ada's
+/// (nothing); the catalogue tools answer, showing nothing of Grace's; the writes start Ada's own
+/// records. No answer carries anything of Grace's and her state never changes.
 pub async fn another_users_tracking_is_not_found(db: &TestDb) {
-    let w = world(db).await;
-    let reg = w.registry();
-    let (ada, grace) = (&w.ada, &w.grace);
-    let theirs = w.slugs[1].to_string();
-    call(&reg, grace, "apply_job", json!({"slug": theirs})).await.unwrap();
-    call(
-        &reg,
-        grace,
-        "track_job",
-        json!({"slug": theirs, "stage": "offer", "note": "Grace's secret."}),
-    )
-    .await
-    .unwrap();
-
-    // Ada's profile knows nothing of Grace's tracking.
-    let profile = call(&reg, ada, "get_profile", json!({})).await.unwrap();
-    assert_eq!(profile["profile"], Value::Null, "{profile}");
-    // Ada's lists never show Grace's application.
-    for filter in ["all", "board", "applied"] {
-        let page = call(&reg, ada, "my_jobs", json!({"filter": filter})).await.unwrap();
-        assert_eq!(page["total"], 0, "{filter}");
+    /// What Ada's call must answer.
+    enum Expect {
+        /// `{"error": …}` starting with this.
+        NotFound(&'static str),
+        /// An answer whose `field` is this: Ada's own state, which is empty.
+        Own(&'static str, Value),
+        /// An answer from the shared catalogue.
+        Catalogue,
+        /// A write on Ada's own record of the vacancy: her stage, never Grace's.
+        Write,
     }
-    // Ada unsaving (and saving) the vacancy Grace saved touches only Ada's own mark.
-    let saved = w.slugs[3].to_string();
-    call(&reg, grace, "save_job", json!({"slug": saved})).await.unwrap();
-    call(&reg, ada, "unsave_job", json!({"slug": saved})).await.unwrap();
-    let grace_saved = call(&reg, grace, "my_jobs", json!({"filter": "saved"})).await.unwrap();
-    assert_eq!(grace_saved["total"], 1, "{grace_saved}");
-    call(&reg, ada, "save_job", json!({"slug": saved})).await.unwrap();
-    call(&reg, ada, "unsave_job", json!({"slug": saved})).await.unwrap();
-    let grace_saved = call(&reg, grace, "my_jobs", json!({"filter": "saved"})).await.unwrap();
-    assert_eq!(grace_saved["total"], 1, "{grace_saved}");
-    let ada_saved = call(&reg, ada, "my_jobs", json!({"filter": "saved"})).await.unwrap();
-    assert_eq!(ada_saved["total"], 0, "{ada_saved}");
-
-    // Ada's note on the same vacancy starts her own record; Grace's is untouched.
-    let mine =
-        call(&reg, ada, "track_job", json!({"slug": theirs, "note": "Looks good."})).await.unwrap();
-    assert_eq!(mine["notes"], "Looks good.");
-    assert!(mine.get("stage").is_none_or(|s| s != "offer"), "{mine}");
-    let grace_board = call(&reg, grace, "my_jobs", json!({})).await.unwrap();
-    assert_eq!(grace_board["jobs"][0]["notes"], "Grace's secret.");
-    assert_eq!(grace_board["jobs"][0]["stage"], "offer");
-
-    // An interview session bound to a job Ada does not track: not found.
+    const NOTE: &str = "grace-secret-note";
+    const SEARCH: &str = "grace-secret-search";
+    const QUERY: &str = "q=grace-secret-query";
+    const LABEL: &str = "grace-secret-label";
+    const MESSAGE: &str = "grace-secret-message";
+    let w = world(db).await;
+    let (ada, grace) = (&w.ada, &w.grace);
+    let s = db.store();
+    let (tracked, saved, interviewed) =
+        (w.slugs[1].to_string(), w.slugs[3].to_string(), w.slugs[2].to_string());
+    let own = w.registry();
+    call(&own, grace, "save_job", json!({"slug": saved})).await.unwrap();
+    call(&own, grace, "apply_job", json!({"slug": tracked})).await.unwrap();
+    call(&own, grace, "track_job", json!({"slug": tracked, "stage": "offer", "note": NOTE}))
+        .await
+        .unwrap();
+    call(&own, grace, "apply_job", json!({"slug": interviewed})).await.unwrap();
+    db.seed().await.saved_search(grace.id, SEARCH, QUERY, now()).await;
     let job = w.job_id(2).await;
-    call(&reg, grace, "apply_job", json!({"slug": w.slugs[2].to_string()})).await.unwrap();
-    let interview = registry_for(&w.deps, &binding(Preset::Interview, Some(job)));
-    let e = call(&interview, ada, "interview_context", json!({})).await.unwrap_err();
-    assert!(e.starts_with("application not found"), "{e}");
-    assert!(call(&interview, grace, "interview_context", json!({})).await.is_ok());
+    let session = NewSession {
+        owner: grace.id,
+        preset: "interview",
+        label: Some(LABEL),
+        cv_id: None,
+        job_id: Some(job),
+    };
+    let session = s.create_session(session, now()).await.unwrap();
+    let message = NewMessage { role: Role::User, content: json!({"text": MESSAGE}).to_string() };
+    s.insert_message(session.id, grace.id, &message, now()).await.unwrap().unwrap();
+    let theirs = || async {
+        let tracking = Tracking::new(Arc::clone(&w.deps.store));
+        let all = tracking.list(grace.id, TrackingFilter::All, 20, 0, now()).await.unwrap();
+        let cards: Vec<String> = all.cards.iter().map(|c| format!("{:?}", c.card)).collect();
+        let searches = s.list_saved_searches(grace.id).await.unwrap();
+        let messages = s.session_messages(session.id, grace.id, None).await.unwrap().unwrap();
+        (cards, searches.len(), messages.len())
+    };
+    let before = theirs().await;
+    assert_eq!((before.0.len(), before.1, before.2), (3, 1, 1), "{before:?}");
+
+    // Ada's registry as Grace's session binds it: the full catalogue.
+    let graces =
+        Binding { session: session.id, preset: Preset::Interview, job_id: Some(job), cv_id: None };
+    let reg = registry_for(&w.deps, &graces);
+    let slug = |s: &str| json!({ "slug": s });
+    // In this order: the reads of Ada's own state come before her writes.
+    let table = [
+        ("interview_context", json!({}), Expect::NotFound("application not found")),
+        ("get_profile", json!({}), Expect::Own("profile", Value::Null)),
+        ("my_jobs", json!({"filter": "all"}), Expect::Own("total", json!(0))),
+        ("my_jobs", json!({"filter": "board"}), Expect::Own("total", json!(0))),
+        ("my_jobs", json!({"filter": "saved"}), Expect::Own("total", json!(0))),
+        ("my_jobs", json!({"filter": "applied"}), Expect::Own("total", json!(0))),
+        ("facets", json!({"filters": {"skills": ["kafka"]}}), Expect::Catalogue),
+        ("search_jobs", json!({"query": "rust"}), Expect::Catalogue),
+        ("get_job", slug(&tracked), Expect::Catalogue),
+        ("get_company", slug("initech"), Expect::Catalogue),
+        ("market_fit", json!({"skills": ["kafka", "rust"]}), Expect::Catalogue),
+        ("present_jobs", json!({"jobs": [{"slug": tracked, "note": "Fits."}]}), Expect::Catalogue),
+        ("unsave_job", slug(&saved), Expect::Write),
+        ("save_job", slug(&saved), Expect::Write),
+        ("apply_job", slug(&tracked), Expect::Write),
+        ("track_job", json!({"slug": tracked, "note": "Ada's own note."}), Expect::Write),
+        ("track_job", json!({"slug": interviewed, "stage": "withdrawn"}), Expect::Write),
+    ];
+
+    // Every registered tool has a row: a new tool cannot be added without one.
+    let mut registered = std::collections::BTreeSet::new();
+    for preset in Preset::ALL {
+        for job in [None, Some(job)] {
+            let reg = registry_for(&w.deps, &binding(preset, job));
+            registered.extend(reg.names().into_iter().map(str::to_owned));
+        }
+    }
+    let rows: std::collections::BTreeSet<String> =
+        table.iter().map(|(name, ..)| (*name).to_owned()).collect();
+    assert_eq!(rows, registered, "the table covers exactly the registered tools");
+    assert_eq!(reg.names().len(), registered.len(), "the session's registry is the full catalogue");
+
+    for (tool, args, expect) in table {
+        let answer = call(&reg, ada, tool, args.clone()).await;
+        let text = match &answer {
+            Ok(v) => v.to_string(),
+            Err(e) => e.clone(),
+        };
+        for secret in [NOTE, SEARCH, QUERY, LABEL, MESSAGE, "grace@example.com"] {
+            assert!(!text.contains(secret), "{tool} {args} shows Grace's {secret:?}: {text}");
+        }
+        match expect {
+            Expect::NotFound(prefix) => {
+                let e = answer.expect_err(tool);
+                assert!(e.starts_with(prefix), "{tool} {args}: {e}");
+            }
+            Expect::Own(field, want) => {
+                let v = answer.unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+                assert_eq!(v[field], want, "{tool} {args}: {v}");
+            }
+            Expect::Catalogue => {
+                answer.unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+            }
+            Expect::Write => {
+                let v = answer.unwrap_or_else(|e| panic!("{tool} {args}: {e}"));
+                assert_ne!(v["stage"], "offer", "{tool} {args}: Grace's stage: {v}");
+            }
+        }
+        assert_eq!(theirs().await, before, "{tool} {args} changed Grace's state");
+    }
+    // What Ada wrote is her own.
+    let mine = call(&own, ada, "my_jobs", json!({"filter": "all"})).await.unwrap();
+    let notes: Vec<&str> =
+        mine["jobs"].as_array().unwrap().iter().filter_map(|j| j["notes"].as_str()).collect();
+    assert_eq!(mine["total"], 3, "{mine}");
+    assert!(notes.contains(&"Ada's own note."), "{notes:?}");
+    // Grace's own registry still finds her application.
+    let hers = registry_for(&w.deps, &graces);
+    assert_eq!(
+        call(&hers, grace, "interview_context", json!({})).await.unwrap()["application_stage"],
+        "applied"
+    );
 }
 
 // scenario: interview_context reads the session's vacancy and application
