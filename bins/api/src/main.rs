@@ -99,6 +99,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
     let limits = ServerLimits {
         header_read_timeout: Duration::from_secs(config.header_read_timeout_secs),
         max_connections: usize::try_from(config.max_connections).unwrap_or(usize::MAX),
+        ..ServerLimits::default()
     };
     let pages = WebState {
         secure_cookies: state.cookie.secure,

@@ -51,6 +51,7 @@ pub mod sse;
 mod state;
 pub mod view;
 mod wire;
+mod write_stall;
 
 use std::{future::Future, time::Duration};
 

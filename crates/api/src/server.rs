@@ -8,6 +8,11 @@
 //!   that has not sent a whole request head within it is disconnected (a slow-loris client
 //!   held a connection for as long as it liked). It also bounds how long an idle keep-alive
 //!   connection is kept waiting for its next request.
+//! - **Write-stall timeout** ([`ServerLimits::write_timeout`], default 10 s): a client that
+//!   takes no byte of a pending write within it is disconnected ([`crate::write_stall`]): one
+//!   that stopped reading an event stream or a long answer held its connection and hyper's
+//!   buffered bytes for as long as it stayed connected (the slow-read twin of slow-loris). A
+//!   client that reads slowly but keeps reading is never cut.
 //! - **Connection cap** ([`ServerLimits::max_connections`], default 1,024): a connection is
 //!   accepted only while fewer are open; the next ones wait in the listen backlog (their TCP
 //!   handshake completes, their request is read when a slot frees), so a burst slows down
@@ -40,13 +45,15 @@ use hyper_util::{
 use tokio::{net::TcpListener, sync::Semaphore};
 use tower::Layer;
 
-use crate::{AppState, router, wire::JsonRefusals};
+use crate::{AppState, router, wire::JsonRefusals, write_stall::WriteStall};
 
 /// The limits of the connection layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ServerLimits {
     /// Longest a client may take to send a request head (default 10 s).
     pub header_read_timeout: Duration,
+    /// Longest a pending write may wait for the client to take any byte of it (default 10 s).
+    pub write_timeout: Duration,
     /// Most connections open at once; more wait to be accepted (default 1,024).
     pub max_connections: usize,
 }
@@ -54,6 +61,8 @@ pub struct ServerLimits {
 impl ServerLimits {
     /// The default header-read timeout.
     pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default write-stall timeout.
+    pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
     /// The default connection cap.
     pub const MAX_CONNECTIONS: usize = 1024;
 }
@@ -62,6 +71,7 @@ impl Default for ServerLimits {
     fn default() -> Self {
         Self {
             header_read_timeout: Self::HEADER_READ_TIMEOUT,
+            write_timeout: Self::WRITE_TIMEOUT,
             max_connections: Self::MAX_CONNECTIONS,
         }
     }
@@ -118,7 +128,7 @@ pub async fn serve_router(
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!(%peer, error = %e, "cannot set TCP_NODELAY");
         }
-        let io = TokioIo::new(JsonRefusals::new(stream));
+        let io = TokioIo::new(WriteStall::new(JsonRefusals::new(stream), limits.write_timeout));
         let app = Extension(ConnectInfo::<SocketAddr>(peer)).layer(app.clone());
         let conn = builder.serve_connection(io, TowerToHyperService::new(app)).into_owned();
         let conn = graceful.watch(conn);

@@ -1,13 +1,15 @@
 //! The assistant over HTTP on both backends (reference §8, §18.5): sessions and their rules,
 //! the turn routes' refusals with their exact statuses before any stream, the stream itself
 //! (`: open`, `queued`, keepalives, exactly one `result` on every path), metering (402, the
-//! third message's 409 leaves the counter alone, a failed turn is refunded, a retry is not
-//! charged again), a reader that disconnects, cancel, and real turns end to end against a
+//! third message's 409 leaves the counter exactly as it was, even where it could take a charge
+//! of its own, a failed turn is refunded, a retry is not charged again), a reader that disconnects, one that
+//! stops reading (disconnected, the turn finishes), cancel, and real turns end to end against a
 //! local server speaking the OpenAI chat-completions protocol.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use freehire_api::ServerLimits;
 use freehire_api::sse::SseConfig;
 use freehire_app::assistant::model::AssistantModel;
 use freehire_app::assistant::service::AssistantConfig;
@@ -35,6 +37,7 @@ crate::search::on_both_backends![
     a_queued_turn_gives_up_after_the_queue_wait,
     every_failure_ends_with_exactly_one_result,
     a_reader_that_disconnects_does_not_stop_the_turn,
+    a_reader_that_stops_reading_is_disconnected_and_the_turn_finishes,
     interview_sessions_open_by_themselves_once,
 ];
 
@@ -53,6 +56,7 @@ struct Setup {
     config: AssistantConfig,
     policy: Vec<(String, String)>,
     sse: SseConfig,
+    limits: ServerLimits,
 }
 
 impl Default for Setup {
@@ -62,6 +66,7 @@ impl Default for Setup {
             config: AssistantConfig::default(),
             policy: Vec::new(),
             sse: SseConfig::default(),
+            limits: ServerLimits::default(),
         }
     }
 }
@@ -72,7 +77,7 @@ async fn serve(db: TestDb, llm: &OpenAiServer, setup: Setup) -> Server {
     let store = db.store.clone();
     let (policy, warnings) = PlanPolicy::from_vars(setup.policy);
     assert!(warnings.is_empty(), "{warnings:?}");
-    Server::start_mapped(db, move |state| {
+    Server::start_mapped_within(db, setup.limits, move |state| {
         let assistant = state
             .assistant
             .clone()
@@ -209,19 +214,9 @@ impl<'a> Caller<'a> {
     /// Starts a message and reads until `until` appears in the body; the response stays open.
     async fn say_until(&self, session: &str, text: &str, until: &str) -> reqwest::Response {
         let path = format!("/assistant/sessions/{session}/messages");
-        let mut res =
+        let res =
             self.request(Method::POST, &path).json(&json!({"text": text})).send().await.unwrap();
-        assert_eq!(res.status(), 200);
-        let mut seen = String::new();
-        while !seen.contains(until) {
-            let chunk = tokio::time::timeout(Duration::from_secs(30), res.chunk())
-                .await
-                .expect("the stream goes on")
-                .unwrap()
-                .unwrap_or_else(|| panic!("the stream ended before {until:?}: {seen}"));
-            seen.push_str(&String::from_utf8_lossy(&chunk));
-        }
-        res
+        self::until(res, until).await
     }
 
     async fn transcript(&self, session: &str) -> Vec<Value> {
@@ -244,6 +239,21 @@ impl<'a> Caller<'a> {
         let items = a.body["data"].as_array().unwrap();
         items.iter().find(|u| u["feature"] == "assistant").unwrap()["used"].as_i64().unwrap()
     }
+}
+
+/// Reads a 200 stream until `marker` appears in its body; the response stays open.
+async fn until(mut res: reqwest::Response, marker: &str) -> reqwest::Response {
+    assert_eq!(res.status(), 200);
+    let mut seen = String::new();
+    while !seen.contains(marker) {
+        let chunk = tokio::time::timeout(Duration::from_secs(30), res.chunk())
+            .await
+            .expect("the stream goes on")
+            .unwrap()
+            .unwrap_or_else(|| panic!("the stream ended before {marker:?}: {seen}"));
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    res
 }
 
 /// Stores a posting the caller applies to; its slug.
@@ -599,23 +609,49 @@ async fn a_third_message_is_409_and_cancel_stops_both(db: TestDb) {
     let id = ada.session("").await;
     let first = ada.say_until(&id, "one", "user_prompt").await;
     let second = ada.say_until(&id, "two", "event: queued").await;
-    let used = ada.used().await;
-    assert_eq!(used, 2, "the running and the queued message are two turns, charged twice");
+    assert_eq!(
+        ada.used().await,
+        2,
+        "the running and the queued message are two turns, charged twice"
+    );
     let third = ada.say(&id, "three").await.error();
     refused(&third, 409, "turn_queue_full", None);
-    assert_eq!(ada.used().await, used, "the refused third message is not charged");
+    assert_eq!(ada.used().await, 2, "the refused third message is not charged");
     let cancel = ada.call(Method::POST, &format!("/assistant/sessions/{id}/cancel"), None).await;
     assert_eq!(cancel.status, 204);
     for res in [first, second] {
-        let text =
-            tokio::time::timeout(Duration::from_secs(30), res.text()).await.unwrap().unwrap();
-        let results: Vec<Value> =
-            frames(&text).into_iter().filter(|e| e["type"] == "result").collect();
-        assert_eq!(results, [json!({"type": "result", "stop_reason": "cancelled"})], "{text}");
+        assert_cancelled(res).await;
     }
     assert_eq!(llm.requests().len(), 1, "the queued turn never started");
     assert_eq!(ada.transcript(&id).await.len(), 1, "only the first prompt");
+    assert_eq!(ada.used().await, 1, "the cancelled queued turn's charge was released");
+    // scenario: A message refused behind a queued retry charges nothing
+    // A retry queued behind a turn costs nothing (it names the turn's own charge), so a third
+    // message behind them would take a charge of a reference of its own if it were metered
+    // before (or despite) the refused claim: only here can the count show it.
+    llm.push([ModelReply::Hang]);
+    let first = ada.say_until(&id, "four", "user_prompt").await;
+    assert_eq!(ada.used().await, 2, "the second prompt is charged");
+    let retry = ada.request(Method::POST, &format!("/assistant/sessions/{id}/retry")).send();
+    let retry = until(retry.await.unwrap(), "event: queued").await;
+    assert_eq!(ada.used().await, 2, "the queued retry costs nothing");
+    let third = ada.say(&id, "five").await.error();
+    refused(&third, 409, "turn_queue_full", None);
+    assert_eq!(ada.used().await, 2, "the refused message is not charged");
+    let cancel = ada.call(Method::POST, &format!("/assistant/sessions/{id}/cancel"), None).await;
+    assert_eq!(cancel.status, 204);
+    for res in [first, retry] {
+        assert_cancelled(res).await;
+    }
+    assert_eq!(ada.used().await, 2, "the cancelled turns were charged once each");
     server.db.teardown().await;
+}
+
+/// Reads a streamed answer to its end: exactly one `result`, `cancelled`.
+async fn assert_cancelled(res: reqwest::Response) {
+    let text = tokio::time::timeout(Duration::from_secs(30), res.text()).await.unwrap().unwrap();
+    let results: Vec<Value> = frames(&text).into_iter().filter(|e| e["type"] == "result").collect();
+    assert_eq!(results, [json!({"type": "result", "stop_reason": "cancelled"})], "{text}");
 }
 
 // scenario: A queued turn gives up after the queue wait
@@ -728,6 +764,65 @@ async fn a_reader_that_disconnects_does_not_stop_the_turn(db: TestDb) {
     );
     let last = ada.transcript(&id).await[3]["content"].clone();
     assert_eq!(last, json!({"text": "You track nothing yet."}));
+    server.db.teardown().await;
+}
+
+// scenario: A reader that stops reading is disconnected and the turn finishes
+async fn a_reader_that_stops_reading_is_disconnected_and_the_turn_finishes(db: TestDb) {
+    // Far more than the connection's buffers hold (hyper's, the kernel's on both ends).
+    let parts: Vec<String> = (0..600).map(|i| format!("{i:04}{}", "x".repeat(9_996))).collect();
+    let answer = parts.concat();
+    let llm = OpenAiServer::start([ModelReply::paced(parts, Duration::from_millis(2))]).await;
+    let sse = SseConfig { write_timeout: Duration::from_millis(100), ..SseConfig::default() };
+    let limits =
+        ServerLimits { write_timeout: Duration::from_millis(300), ..ServerLimits::default() };
+    let server = serve(db, &llm, Setup { sse, limits, ..Setup::default() }).await;
+    let ada = Caller::new(&server, "ada@example.com").await;
+    let id = ada.session("").await;
+    // A raw client with a tiny receive buffer sends the message, then reads nothing.
+    let addr: std::net::SocketAddr = server.base.strip_prefix("http://").unwrap().parse().unwrap();
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stalled = socket.connect(addr).await.unwrap();
+    let body = json!({"text": "tell me everything"}).to_string();
+    let request = format!(
+        "POST /api/v1/assistant/sessions/{id}/messages HTTP/1.1\r\nhost: {addr}\r\nauthorization: Bearer {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        ada.key,
+        body.len()
+    );
+    tokio::io::AsyncWriteExt::write_all(&mut stalled, request.as_bytes()).await.unwrap();
+    // The turn finishes: read through a second client, the transcript holds the whole answer.
+    let mut answered = None;
+    for _ in 0..300 {
+        if let Some(m) = ada.transcript(&id).await.get(1) {
+            answered = Some(m.clone());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let answered = answered.expect("the turn finished without its reader");
+    assert_eq!(answered["role"], "assistant");
+    assert!(answered["content"] == json!({"text": answer}), "the whole answer is kept");
+    // The server closed the stalled connection: reading now (once the stall bound has passed:
+    // the answer outgrew the buffers before the turn finished) gets what the buffers held, then
+    // the connection's end, and never the end of the response.
+    tokio::time::sleep(limits.write_timeout * 2).await;
+    let mut got = Vec::new();
+    let mut buf = vec![0; 64 * 1024];
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match tokio::io::AsyncReadExt::read(&mut stalled, &mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the stalled connection is still open ({} bytes read)", got.len());
+    let got = String::from_utf8_lossy(&got);
+    assert!(got.starts_with("HTTP/1.1 200 OK\r\n") && got.contains(": open\n\n"), "{:.300}", got);
+    assert!(!got.contains("event: result"), "the response was cut, not finished");
+    assert!(got.len() < answer.len(), "{} bytes reached the stalled reader", got.len());
     server.db.teardown().await;
 }
 

@@ -1,6 +1,7 @@
 //! The HTTP layer below the router, over raw sockets: what hyper refuses before axum sees the
 //! request answers JSON through the error table, a half-sent request is closed after the
-//! header-read timeout, and connections over the cap wait.
+//! header-read timeout, a client that stops reading is closed after the write-stall timeout,
+//! and connections over the cap wait.
 
 use std::time::{Duration, Instant};
 
@@ -102,6 +103,47 @@ async fn a_half_sent_request_is_closed_after_the_header_timeout() {
     assert!(read.is_ok(), "the server closed the half-sent request");
     let waited = started.elapsed();
     assert!(waited >= Duration::from_millis(250) && waited < Duration::from_secs(2), "{waited:?}");
+    db.teardown().await;
+}
+
+// scenario: A client that stops reading is disconnected
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_disconnected() {
+    let db = TestDb::sqlite().await;
+    // One answer far larger than the connection's buffers: 100 jobs of 60 KB each.
+    let postings: Vec<_> = (0..100)
+        .map(|i| {
+            let mut p = crate::jobs::posting(&format!("big-{i}"), "Rust Engineer");
+            p.description = format!("<p>{}</p>", "x".repeat(60_000));
+            p
+        })
+        .collect();
+    db.store().upsert_jobs(&postings, crate::server::now()).await.unwrap();
+    let limits =
+        ServerLimits { write_timeout: Duration::from_millis(300), ..ServerLimits::default() };
+    let a = serve_limited(&db, limits).await;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(a.parse().unwrap()).await.unwrap();
+    stream.write_all(b"GET /api/v1/jobs?limit=100 HTTP/1.1\r\nhost: x\r\n\r\n").await.unwrap();
+    // Nothing is read until well after the server filled every buffer and stalled: the answer
+    // is whole before its first byte is written, so once a byte has arrived (peeking takes
+    // none) the writes run into the full buffers at once.
+    let peeked = tokio::time::timeout(Duration::from_secs(10), stream.peek(&mut [0; 1])).await;
+    assert_eq!(peeked.unwrap().unwrap(), 1, "the answer started");
+    tokio::time::sleep(limits.write_timeout * 3).await;
+    let mut out = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut out)).await;
+    assert!(read.is_ok(), "the stalled connection is still open ({} bytes read)", out.len());
+    let raw = parse(&out);
+    assert_eq!(raw.status, 200, "{:.300}", String::from_utf8_lossy(&out));
+    let announced: usize = raw
+        .head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .map_or(usize::MAX, |n| n.trim().parse().unwrap());
+    let (_, body) = out.split_at(raw.head.len() + 4);
+    assert!(body.len() < announced.min(6_000_000), "{} bytes of the answer were sent", body.len());
     db.teardown().await;
 }
 

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
-use freehire_api::AppState;
+use freehire_api::{AppState, ServerLimits};
 use freehire_app::accounts::Accounts;
 use freehire_store::{Store, testing::TestDb};
 
@@ -45,9 +45,18 @@ impl Server {
 
     /// The server over the tests' state as `map` changes it (mail still lands in `mail`).
     pub async fn start_mapped(db: TestDb, map: impl FnOnce(AppState) -> AppState) -> Self {
+        Self::start_mapped_within(db, ServerLimits::default(), map).await
+    }
+
+    /// [`Server::start_mapped`] with these connection limits.
+    pub async fn start_mapped_within(
+        db: TestDb,
+        limits: ServerLimits,
+        map: impl FnOnce(AppState) -> AppState,
+    ) -> Self {
         let mail = tempfile::tempdir().unwrap();
         let state = map(state(db.store.clone(), mail.path()));
-        Self::serve(db, state, mail).await
+        Self::serve_within(db, state, mail, limits).await
     }
 
     /// The server over `state` (its clock is replaced by the pinned one).
@@ -56,10 +65,19 @@ impl Server {
     }
 
     async fn serve(db: TestDb, state: AppState, mail: tempfile::TempDir) -> Self {
+        Self::serve_within(db, state, mail, ServerLimits::default()).await
+    }
+
+    async fn serve_within(
+        db: TestDb,
+        state: AppState,
+        mail: tempfile::TempDir,
+        limits: ServerLimits,
+    ) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let state = AppState { clock: now, ..state };
-        tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
+        tokio::spawn(freehire_api::serve_with(listener, state, limits, std::future::pending()));
         Self { base, db, http: reqwest::Client::new(), mail }
     }
 
