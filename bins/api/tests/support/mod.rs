@@ -5,6 +5,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::{
+    path::Path,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
@@ -79,33 +80,49 @@ impl std::ops::Deref for Api {
     }
 }
 
+/// What an API process is told beyond its database: its model and any other variables.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiConfig<'a> {
+    /// `LLM_BASE_URL`.
+    pub llm_base_url: &'a str,
+    /// `LLM_MODEL`.
+    pub llm_model: &'a str,
+    /// More variables, e.g. `ASSISTANT_MAX_STEPS`.
+    pub env: &'a [(&'a str, &'a str)],
+    /// The file its stdout and stderr go to (else nowhere).
+    pub log: Option<&'a Path>,
+}
+
 impl Api {
-    /// Starts a process on `database_url` whose model is at `llm_base_url`.
+    /// Starts a process on `database_url` whose model (`scripted`) is at `llm_base_url`.
     pub async fn start(database_url: &str, llm_base_url: &str) -> Self {
-        Self::start_with(database_url, llm_base_url, &[]).await
+        let config = ApiConfig { llm_base_url, llm_model: "scripted", env: &[], log: None };
+        Self::start_with(database_url, &config).await
     }
 
-    /// [`Api::start`] with these variables set as well (e.g. `LLM_ADMIN_*`).
-    pub async fn start_with(
-        database_url: &str,
-        llm_base_url: &str,
-        vars: &[(&str, String)],
-    ) -> Self {
+    /// Starts a process on `database_url` as `config` says; waits until it answers.
+    pub async fn start_with(database_url: &str, config: &ApiConfig<'_>) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let output = || match config.log {
+            Some(path) => Stdio::from(
+                std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap(),
+            ),
+            None => Stdio::null(),
+        };
         let child = Command::new(env!("CARGO_BIN_EXE_freehire-api"))
-            .envs(vars.iter().map(|(k, v)| (*k, v.as_str())))
             .current_dir(dir.path())
             .env("FREEHIRE_LISTEN", format!("127.0.0.1:{port}"))
             .env("FREEHIRE_DATABASE_URL", database_url)
             // Every process on one PostgreSQL database shares the session secret.
             .env("FREEHIRE_SESSION_SECRET", "a-test-secret-of-at-least-32-bytes-0123456789")
             .env_remove("DATABASE_URL")
-            .env("LLM_BASE_URL", llm_base_url)
+            .env("LLM_BASE_URL", config.llm_base_url)
             .env("LLM_API_KEY", "test-key")
-            .env("LLM_MODEL", "scripted")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .env("LLM_MODEL", config.llm_model)
+            .envs(config.env.iter().copied())
+            .stdout(output())
+            .stderr(output())
             .spawn()
             .unwrap();
         let base = format!("http://127.0.0.1:{port}");
@@ -120,6 +137,14 @@ impl Api {
             }
         }
         Self { child, endpoint: Endpoint { base }, _dir: dir }
+    }
+}
+
+impl Drop for Api {
+    /// A test that fails before it stops its process does not leave the process running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
