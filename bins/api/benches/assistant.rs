@@ -6,7 +6,8 @@
 //! every 20 ms ([`ModelReply::Paced`]), so its work is never counted against the API process.
 //! Figures, printed, never asserted:
 //!
-//! - **steady** (the headline): one streamed turn per session (100 tokens each), the
+//! - **steady** (the headline): one streamed turn per session, each of another account, as on
+//!   a server with that many users at once (100 tokens each), the
 //!   requests arriving at a steady rate, one every 2.5 ms, so that all 200 are streaming
 //!   together (the last arrives after 0.5 s, the first ends after 2 s; the figure printed
 //!   says how many were open at once at most). The API process's RSS per open turn (peak
@@ -233,6 +234,7 @@ impl Server {
 /// Many turns, one per session, the `i`-th request sent `arrival × i` after the start (all at
 /// once when `arrival` is zero); prints the phase's figures under `label`.
 async fn concurrent(
+    db: &TestDb,
     backend: &str,
     label: &str,
     server: &Server,
@@ -241,9 +243,14 @@ async fn concurrent(
     arrival: Duration,
 ) {
     let turns = settings.turns;
+    // One account per turn, as on a server with that many users at once (one account's
+    // concurrent turns take turns on its day counter, which a charge locks).
     let mut ids = Vec::with_capacity(turns);
-    for _ in 0..turns {
-        ids.push(server.session().await);
+    for i in 0..turns {
+        let address = format!("{backend}-{label}-{i}@example.com");
+        let token = Arc::new(account_token(db.store.clone(), &address).await);
+        let id = create_session(&server.client, &server.endpoint, &token, "chat").await;
+        ids.push((token, id));
     }
     model.repeat(settings.reply(settings.tokens));
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -266,12 +273,13 @@ async fn concurrent(
     });
     let started = Instant::now();
     let mut tasks = Vec::with_capacity(turns);
-    for (i, id) in ids.into_iter().enumerate() {
+    for (i, (token, id)) in ids.into_iter().enumerate() {
         if !arrival.is_zero() {
             let due = arrival * u32::try_from(i).unwrap();
             tokio::time::sleep_until((started + due).into()).await;
         }
-        tasks.push(tokio::spawn(server.turn(id, started)));
+        let (client, endpoint) = (server.client.clone(), server.endpoint.clone());
+        tasks.push(tokio::spawn(turn(client, endpoint, token, id, started)));
     }
     let mut timings = Vec::with_capacity(turns);
     for task in tasks {
@@ -377,11 +385,11 @@ async fn run(backend: &str, db: &TestDb) {
     model.record(false);
 
     let steady = Server::start(db, &model, &settings, 1).await;
-    concurrent(backend, "steady", &steady, &model, &settings, settings.arrival).await;
+    concurrent(db, backend, "steady", &steady, &model, &settings, settings.arrival).await;
     steady.stop();
 
     let burst = Server::start(db, &model, &settings, 2).await;
-    concurrent(backend, "burst", &burst, &model, &settings, Duration::ZERO).await;
+    concurrent(db, backend, "burst", &burst, &model, &settings, Duration::ZERO).await;
     burst.stop();
 
     let alone = Server::start(db, &model, &settings, 3).await;

@@ -158,5 +158,6 @@ impl Store for PgStore {
 
     async fn close(&self) {
         self.pool.close().await;
+        self.quick.close().await;
     }
 }
