@@ -31,6 +31,12 @@ async fn session(store: &dyn Store) -> SessionId {
     store.create_session(new, at).await.unwrap().id
 }
 
+/// Lease timing for tests: `ttl` and `renew_every` as given, polls every 100 ms.
+fn fast(ttl: Duration, renew_every: Duration) -> LeaseTiming {
+    let poll = Duration::from_millis(100);
+    LeaseTiming { ttl, renew_every, poll_every: poll, queue_poll: poll }
+}
+
 /// Two "processes": shared locks over two pools of one database.
 async fn two_processes(db: &TestDb, timing: LeaseTiming) -> (TurnLocks, TurnLocks, SessionId) {
     let id = session(db.store()).await;
@@ -126,12 +132,7 @@ pub async fn a_cancel_in_the_same_process_stops_its_turn_at_once(db: &TestDb) {
 }
 
 pub async fn an_expired_lease_of_a_killed_holder_is_taken_over(db: &TestDb) {
-    let timing = LeaseTiming {
-        ttl: Duration::from_secs(1),
-        renew_every: Duration::from_millis(300),
-        poll_every: Duration::from_millis(100),
-        queue_poll: Duration::from_millis(100),
-    };
+    let timing = fast(Duration::from_secs(1), Duration::from_millis(300));
     let (_a, b, id) = two_processes(db, timing).await;
     // A process took the lease and was killed: its row stays, never renewed.
     let now = Utc::now();
@@ -160,12 +161,7 @@ pub async fn an_expired_lease_of_a_killed_holder_is_taken_over(db: &TestDb) {
 }
 
 pub async fn a_turn_whose_lease_was_taken_over_is_stopped(db: &TestDb) {
-    let timing = LeaseTiming {
-        ttl: Duration::from_secs(30),
-        renew_every: Duration::from_millis(200),
-        poll_every: Duration::from_millis(100),
-        queue_poll: Duration::from_millis(100),
-    };
+    let timing = fast(Duration::from_secs(30), Duration::from_millis(200));
     let (a, _b, id) = two_processes(db, timing).await;
     let running = CancellationToken::new();
     let _guard = run(&a, id, &running).await;
@@ -181,12 +177,7 @@ pub async fn a_turn_whose_lease_was_taken_over_is_stopped(db: &TestDb) {
 }
 
 pub async fn a_turn_whose_lease_cannot_be_renewed_for_a_ttl_is_stopped(db: &TestDb) {
-    let timing = LeaseTiming {
-        ttl: Duration::from_secs(1),
-        renew_every: Duration::from_millis(200),
-        poll_every: Duration::from_millis(100),
-        queue_poll: Duration::from_millis(100),
-    };
+    let timing = fast(Duration::from_secs(1), Duration::from_millis(200));
     let (a, _b, id) = two_processes(db, timing).await;
     let running = CancellationToken::new();
     let _guard = run(&a, id, &running).await;
