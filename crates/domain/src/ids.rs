@@ -86,6 +86,21 @@ numeric_id! {
     NotificationId, "notification_id"
 }
 
+numeric_id! {
+    /// An employment (job or project) of the experience bank, always with its owner.
+    EmploymentId, "employment_id"
+}
+
+numeric_id! {
+    /// An achievement ("atom") of the experience bank: what a CV bullet cites as its evidence.
+    AtomId, "atom_id"
+}
+
+numeric_id! {
+    /// A CV document (a base CV or a tailored copy), always with its owner.
+    CvId, "cv_id"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

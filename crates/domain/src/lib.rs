@@ -21,6 +21,10 @@
 //!   [`SavedSearchId`], [`SubscriptionId`], [`NotificationId`].
 //! - **Plans** ([`plan`], reference §13): tiers, metered features, the allowance policy and
 //!   its `PLAN_*` overrides, `decide`, standings and tailoring session ceilings.
+//! - **Experience bank** ([`experience`], reference assistant.md §12): [`EmploymentDraft`],
+//!   [`AtomDraft`], [`Provenance`] and [`Author`] ([`provenance_for`]), [`claim_key`], and
+//!   [`user_said`], the provenance check with its negation guard (§4); merges, soft
+//!   duplicates and retrieval scores.
 //! - **Boards**: [`Board`], [`NewBoard`], [`BoardHealth`] and the cooldown schedule.
 //! - **Slugs** (reference §3.12): [`slugify`], [`company_slug`], [`company_key`], [`job_slug`].
 //!
@@ -29,6 +33,7 @@
 mod account;
 mod board;
 mod error;
+pub mod experience;
 mod followup;
 mod ids;
 mod job;
@@ -48,11 +53,16 @@ pub use board::{
     Board, BoardHealth, COOLDOWN_BASE, COOLDOWN_CAP, COOLDOWN_THRESHOLD, NewBoard, cooldown_for,
 };
 pub use error::DomainError;
+pub use experience::{
+    Atom, AtomDraft, Author, Employment, EmploymentDraft, EmploymentKind, Period, Provenance,
+    Speaker, Utterance, claim_key, provenance_for, user_said,
+};
 pub use followup::{
     FollowupDraft, FollowupInput, Silence, SilenceState, elapsed_wording, followup_draft, silence,
 };
 pub use ids::{
-    ApiKeyId, ApplicationId, BoardId, JobId, NotificationId, SavedSearchId, SubscriptionId, UserId,
+    ApiKeyId, ApplicationId, AtomId, BoardId, CvId, EmploymentId, JobId, NotificationId,
+    SavedSearchId, SubscriptionId, UserId,
 };
 pub use job::{Facets, Job, JobPosting, MAX_EXPERIENCE_YEARS, Salary, effective_posted_at};
 pub use provider::{BoardKey, CountryCode, Provider};

@@ -346,3 +346,51 @@ vocabulary! {
         NudgeInterview = "nudge_interview",
     }
 }
+
+vocabulary! {
+    /// What an entry of the experience bank is (reference assistant.md §12.1): a job at a
+    /// company, or a project (with a name and a link).
+    EmploymentKind, "kind" { Job = "job", Project = "project" }
+}
+
+vocabulary! {
+    /// Where a banked achievement came from (reference assistant.md §12.1). Only the first
+    /// three are [publishable](Provenance::publishable): an `agent_inferred` atom is the
+    /// assistant's own reading and can never be cited in a CV until the candidate confirms it.
+    Provenance, "provenance" {
+        /// Imported from a CV the candidate uploaded or pasted.
+        CvImport = "cv_import",
+        /// Backed by a verbatim quote of the candidate, checked by [`user_said`](crate::user_said).
+        StatedInChat = "stated_in_chat",
+        /// Typed by the candidate in the UI, the API or the CLI.
+        Manual = "manual",
+        /// The assistant's own reading: not citable.
+        AgentInferred = "agent_inferred",
+    }
+}
+
+impl Provenance {
+    /// Whether an atom of this provenance may be cited in a CV (`can_write_cv`).
+    pub const fn publishable(self) -> bool {
+        !matches!(self, Provenance::AgentInferred)
+    }
+}
+
+vocabulary! {
+    /// Who wrote an atom's text (reference assistant.md §12.2); the store derives the
+    /// provenance from it with [`provenance_for`](crate::provenance_for) and ignores any
+    /// provenance a caller sends.
+    Author, "author" {
+        /// The candidate, through the UI, the API or the CLI: `manual`.
+        Candidate = "candidate",
+        /// The assistant with a quote [`user_said`](crate::user_said) verified:
+        /// `stated_in_chat`. The only way an atom's standing can rise.
+        Quoted = "quoted",
+        /// The assistant rewording an existing atom: keeps the existing provenance.
+        Rewrite = "rewrite",
+        /// The assistant's own reading: `agent_inferred`.
+        Agent = "agent",
+        /// The CV importer (not a choice offered to the model): `cv_import`.
+        Import = "import",
+    }
+}

@@ -147,6 +147,7 @@ fn test() -> Result<(), String> {
 
 /// Every benchmark target, each printing its figures.
 const BENCHES: &[(&str, &str)] = &[
+    ("freehire-domain", "said"),
     ("freehire-store", "upsert"),
     ("freehire-app", "ingest"),
     ("freehire-ingest", "fetch"),
