@@ -48,3 +48,6 @@ pub use derive::{
 pub use fingerprint::{role_fingerprint, role_key};
 pub use geo::{Geo, parse_location};
 pub use salary::{SalaryParts, salary};
+pub use skills::{
+    canonical as canonical_skill, label as skill_label, mentioned as skills_mentioned,
+};

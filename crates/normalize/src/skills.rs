@@ -225,6 +225,16 @@ mod tests {
     }
 
     #[test]
+    fn skills_mentioned_in_a_short_text() {
+        assert_eq!(
+            mentioned("Rust, k8s and machine learning (PostgreSQL)"),
+            ["rust", "kubernetes", "machine-learning", "postgresql"]
+        );
+        assert_eq!(mentioned("rust rust Rust."), ["rust"]);
+        assert!(mentioned("the offsite").is_empty());
+    }
+
+    #[test]
     fn dictionary_size_and_labels() {
         let t = &*SKILL_TABLE;
         assert!(t.skills.len() >= 500, "{}", t.skills.len());
@@ -280,4 +290,28 @@ mod tests {
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
+}
+
+/// The canonical skills a free text mentions, in order of first mention, each once: every
+/// word and every run of two or three words is looked up with [`canonical`] (so "Rust",
+/// "Kubernetes" and "machine learning" are found; no category-scoped acronyms). For short
+/// texts such as a search query or a CV skill list, not for descriptions.
+pub fn mentioned(text: &str) -> Vec<&'static str> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '/' | '|'))
+        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '"' | '\'')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<&'static str> = Vec::new();
+    for i in 0..words.len() {
+        for n in (1..=3).rev() {
+            let Some(run) = words.get(i..i + n) else { continue };
+            if let Some(slug) = canonical(&run.join(" "))
+                && !out.contains(&slug)
+            {
+                out.push(slug);
+            }
+        }
+    }
+    out
 }

@@ -76,6 +76,18 @@ pub fn user_said<'a>(transcript: impl IntoIterator<Item = Utterance<'a>>, quote:
     })
 }
 
+/// Whether a verified quote backs what is recorded from it: every content word and number of
+/// the claim and of each metric (their [`claim_key`](super::claim_key) words, stopwords
+/// aside) occurs in the quote. Beyond the reference, which upgrades on any verified quote: a
+/// model quoting "I led the migration" can no longer bank "led the migration of 400 services,
+/// saving $2M" as the candidate's own words. Literal, so a paraphrase fails closed: the atom
+/// stays `agent_inferred` until the candidate confirms the claim as written.
+pub fn quote_backs(quote: &str, claim: &str, metrics: &[String]) -> bool {
+    let said = super::similar::content_tokens(quote);
+    let recorded = std::iter::once(claim).chain(metrics.iter().map(String::as_str));
+    recorded.flat_map(super::similar::content_tokens).all(|w| said.contains(&w))
+}
+
 /// A cheap first look at a message: the quote's longest ASCII word, searched ASCII
 /// case-insensitively in the raw text. Lowercasing maps exactly two non-ASCII characters to
 /// something holding ASCII (U+0130 `İ` and U+212A, the Kelvin sign), so a message holding
@@ -322,6 +334,17 @@ mod tests {
             &["Je n’ai jamais… I didn’t lead the migration to Kubernetes"],
             "lead the migration to Kubernetes"
         ));
+    }
+
+    // scenario: A quote backs only what it says
+    #[test]
+    fn a_quote_backs_only_what_it_says() {
+        let q = "I led the migration to Kubernetes for 40 services";
+        assert!(quote_backs(q, "Led the migration to Kubernetes", &[]));
+        assert!(quote_backs(q, "Kubernetes migration, led", &["40 services".to_owned()]));
+        assert!(!quote_backs(q, "Led the migration to Kubernetes for 400 services", &[]));
+        assert!(!quote_backs(q, "Led the migration", &["saved $2M".to_owned()]));
+        assert!(!quote_backs(q, "Headed the move to Kubernetes", &[]));
     }
 
     const WORDS: &[&str] =

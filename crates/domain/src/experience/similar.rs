@@ -199,7 +199,7 @@ pub fn rank_atoms(
 }
 
 /// The [`claim_key`] words of `text` that are not stopwords.
-fn content_tokens(text: &str) -> HashSet<String> {
+pub(crate) fn content_tokens(text: &str) -> HashSet<String> {
     claim_key(text)
         .split(' ')
         .filter(|w| !w.is_empty() && !STOPWORDS.contains(w))
