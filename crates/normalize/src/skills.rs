@@ -214,6 +214,30 @@ pub fn from_hits(
     out
 }
 
+/// The canonical skills a free text mentions, in order of first mention, each once: every
+/// word and every run of two or three words is looked up with [`canonical`] (so "Rust",
+/// "Kubernetes" and "machine learning" are found; no category-scoped acronyms). For short
+/// texts such as a search query or a CV skill list, not for descriptions.
+pub fn mentioned(text: &str) -> Vec<&'static str> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '/' | '|'))
+        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '"' | '\'')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut out: Vec<&'static str> = Vec::new();
+    for i in 0..words.len() {
+        for n in (1..=3).rev() {
+            let Some(run) = words.get(i..i + n) else { continue };
+            if let Some(slug) = canonical(&run.join(" "))
+                && !out.contains(&slug)
+            {
+                out.push(slug);
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,26 +316,3 @@ mod tests {
     }
 }
 
-/// The canonical skills a free text mentions, in order of first mention, each once: every
-/// word and every run of two or three words is looked up with [`canonical`] (so "Rust",
-/// "Kubernetes" and "machine learning" are found; no category-scoped acronyms). For short
-/// texts such as a search query or a CV skill list, not for descriptions.
-pub fn mentioned(text: &str) -> Vec<&'static str> {
-    let words: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '/' | '|'))
-        .map(|w| w.trim_matches(|c: char| matches!(c, '.' | ':' | '!' | '?' | '"' | '\'')))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut out: Vec<&'static str> = Vec::new();
-    for i in 0..words.len() {
-        for n in (1..=3).rev() {
-            let Some(run) = words.get(i..i + n) else { continue };
-            if let Some(slug) = canonical(&run.join(" "))
-                && !out.contains(&slug)
-            {
-                out.push(slug);
-            }
-        }
-    }
-    out
-}
