@@ -39,6 +39,14 @@ enum Command {
         #[command(subcommand)]
         command: commands::remote::SavedSearchesCommand,
     },
+    /// Your experience bank on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY; a
+    /// `cv`-scoped key is enough).
+    Experience {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(subcommand)]
+        command: commands::experience::ExperienceCommand,
+    },
     /// Talk to the assistant on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY).
     Chat {
         #[command(flatten)]
@@ -104,6 +112,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::SavedSearches { remote, command } => {
             return commands::remote::saved_searches(&remote, command, &mut std::io::stdout())
                 .await;
+        }
+        Command::Experience { remote, command } => {
+            return commands::experience::run(&remote, command, &mut std::io::stdout()).await;
         }
         Command::Chat { remote, args } => {
             return commands::chat::run(remote.client()?, args).await;

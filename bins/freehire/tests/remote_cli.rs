@@ -112,3 +112,59 @@ async fn the_command_line_tracks_jobs_through_the_api() {
     let (ok, _, err) = freehire(&wrong, &["track", "list"], "");
     assert!(!ok && err.contains("401"), "{err}");
 }
+
+// scenario: The command line keeps the experience bank with a cv-scoped key
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("data/freehire.db").display());
+    let db = [("FREEHIRE_DATABASE_URL", url.as_str())];
+    let (ok, _, err) =
+        freehire(&db, &["users", "create", "me@example.com", "--verified"], "correct horse\n");
+    assert!(ok, "{err}");
+    let (ok, key, err) =
+        freehire(&db, &["keys", "create", "--user", "me@example.com", "--scope", "cv"], "");
+    assert!(ok, "{err}");
+    let key = key.trim().to_owned();
+    let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
+    let mail = tempfile::tempdir().unwrap();
+    let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(freehire_api::serve(
+        listener,
+        freehire_api::AppState::new(store, accounts),
+        std::future::pending(),
+    ));
+    let env = [("FREEHIRE_API_URL", base.as_str()), ("FREEHIRE_API_KEY", key.as_str())];
+    let run = |args: &[&str]| freehire(&env, args, "");
+
+    let (ok, out, err) = run(&[
+        "experience", "add-employment", "--company", "Acme", "--role", "Engineer", "--start",
+        "2021-03", "--current", "--skill", "rust",
+    ]);
+    assert!(ok && out.contains("Acme Engineer"), "{out}{err}");
+    let employment = out.split_whitespace().nth(1).unwrap().trim_end_matches(':').to_owned();
+    let (ok, out, err) = run(&[
+        "experience", "add", "Cut the nightly batch from four hours to forty minutes",
+        "--employment", &employment, "--metric", "4 h → 40 min", "--skill", "Kafka",
+    ]);
+    assert!(ok && out.contains("(manual)"), "{out}{err}");
+    let (ok, out, err) = run(&["experience", "list"]);
+    assert!(ok && out.contains("Cut the nightly batch") && out.contains("1 achievements"), "{out}{err}");
+    assert!(out.contains("2021-03") && out.contains("now"), "{out}");
+    let (ok, out, _) = run(&["experience", "list", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(ok, "{out}");
+    assert_eq!(json["data"]["atoms"][0]["skills"], serde_json::json!(["kafka"]));
+    // Refusals carry the server's words, naming the field.
+    let (ok, _, err) = run(&["experience", "add", "Cut the NIGHTLY batch from four hours to forty minutes!"]);
+    assert!(!ok && err.contains("already in the bank"), "{err}");
+    let (ok, _, err) = run(&["experience", "add", "Shipped", "--employment", "999999"]);
+    assert!(!ok && err.contains("404"), "{err}");
+    let (ok, _, err) = run(&["experience", "add-employment", "--company", "X", "--start", "March"]);
+    assert!(!ok && err.contains("YYYY-MM"), "{err}");
+    // The cv key reaches nothing else.
+    let (ok, _, err) = run(&["track", "list"]);
+    assert!(!ok && err.contains("403"), "{err}");
+}

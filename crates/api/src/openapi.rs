@@ -94,6 +94,8 @@ use crate::{ErrorBody, ErrorCode};
             stages, notes, timelines and follow-ups (cookie or API key)."),
         (name = "saved searches", description = "Saved searches, their subscriptions and shared boards."),
         (name = "notifications", description = "The notification history and settings."),
+        (name = "experience", description = "Your experience bank: employments and \
+            achievements with their provenance (cookie or an API key of either scope)."),
         (name = "assistant", description = "The assistant: sessions, transcripts, streamed \
             turns (`text/event-stream`) and your plan's usage (cookie or API key)."),
     ),

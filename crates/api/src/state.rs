@@ -164,6 +164,11 @@ impl AppState {
         freehire_app::catalogue::Catalogue::new(self.store.clone())
     }
 
+    /// The experience-bank service over the state's store (what the experience routes call).
+    pub fn experience(&self) -> freehire_app::experience::Experience {
+        freehire_app::experience::Experience::new(self.store.clone())
+    }
+
     /// The tracking service over the state's store (what the tracking routes call).
     pub fn tracking(&self) -> freehire_app::tracking::Tracking {
         freehire_app::tracking::Tracking::new(self.store.clone())

@@ -65,6 +65,7 @@ pub mod catalogue;
 pub mod config;
 pub mod demo;
 pub mod describe;
+pub mod experience;
 mod error;
 pub mod ingest;
 pub mod llmkey;

@@ -8,6 +8,8 @@
 //! - [`Client`]: one method per route it calls, answers decoded into the [`wire`] shapes;
 //! - the assistant ([`Client::create_session`], [`Client::send_message`], …): a turn is a
 //!   [`TurnStream`] of [`wire::TurnEvent`]s read from the server's event stream as they arrive;
+//! - the experience bank ([`experience`]): [`Client::experience`], [`Client::add_atom`],
+//!   [`Client::add_employment`] (a `cv`-scoped key is enough);
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
 //!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
 //!
@@ -16,6 +18,7 @@
 mod assistant;
 mod client;
 mod error;
+pub mod experience;
 pub mod wire;
 
 pub use assistant::TurnStream;

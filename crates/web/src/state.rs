@@ -10,6 +10,7 @@ use freehire_app::accounts::Accounts;
 use freehire_app::assistant::service::AssistantService;
 use freehire_app::assistant::turns::TurnLocks;
 use freehire_app::catalogue::Catalogue;
+use freehire_app::experience::Experience;
 use freehire_app::plans::Plans;
 use freehire_app::saved_searches::SavedSearches;
 use freehire_app::search_slot::SearchSlot;
@@ -31,6 +32,8 @@ pub struct WebState {
     pub tracking: Tracking,
     /// Saved searches, subscriptions, notification settings and history.
     pub saved: SavedSearches,
+    /// The experience bank.
+    pub experience: Experience,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
     /// Whether cookies are sent with `Secure` (serve over HTTPS in production).
@@ -64,6 +67,7 @@ impl WebState {
             assistant,
             accounts,
             tracking: Tracking::new(store.clone()),
+            experience: Experience::new(store.clone()),
             saved: SavedSearches::new(store.clone(), search.clone()),
             catalogue: Catalogue::new(store),
             search,

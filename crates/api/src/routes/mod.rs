@@ -4,6 +4,7 @@ pub mod applications;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod experience;
 pub mod health;
 pub mod jobs;
 pub mod me;
@@ -76,6 +77,15 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(saved_searches::subscribe))
         .routes(routes!(saved_searches::unsubscribe))
         .routes(routes!(saved_searches::shared_board))
+        .routes(routes!(experience::bank))
+        .routes(routes!(experience::search))
+        .routes(routes!(experience::create_employment))
+        .routes(routes!(experience::update_employment, experience::delete_employment))
+        .routes(routes!(experience::create_atom))
+        .routes(routes!(experience::update_atom, experience::delete_atom))
+        .routes(routes!(experience::confirm_atom))
+        .routes(routes!(experience::merge))
+        .routes(routes!(experience::settings))
         .routes(routes!(notifications::list))
         .routes(routes!(notifications::jobs))
         .routes(routes!(notifications::settings))

@@ -31,6 +31,7 @@ mod battery;
 mod catalogue;
 mod companies;
 mod errors;
+mod experience;
 mod facets;
 mod http;
 mod jobs;

@@ -7,18 +7,18 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use freehire_app::assistant::{
-    ASSISTANT_RESULT_CAP, Binding, DISCOVERY_TOOLS, INTERVIEW_TOOLS, Preset, TRACKING_TOOLS,
+    ASSISTANT_RESULT_CAP, BANK_TOOLS, Binding, DISCOVERY_TOOLS, INTERVIEW_TOOLS, Preset, TRACKING_TOOLS,
     ToolDeps, all_tool_names, compose_session, normalize_preset, registry_for,
 };
 use freehire_app::search_slot::SearchSlot;
 use freehire_app::tracking::{Tracking, TrackingFilter};
 use freehire_assistant::{NewMessage, Role, SessionId};
 use freehire_domain::{
-    CountryCode, EventKind, EventSource, Facets, JobId, JobPosting, PublicSlug, User, UserId,
+    AtomDraft, Author, EmploymentDraft, EmploymentKind, CountryCode, EventKind, EventSource, Facets, JobId, JobPosting, PublicSlug, User, UserId,
     WorkMode,
 };
 use freehire_search::EmbeddedIndex;
-use freehire_store::{NewSession, Store, testing::TestDb};
+use freehire_store::{AtomWrite, NewSession, Store, testing::TestDb};
 use freehire_tools::{CallContext, Registry};
 use serde_json::{Value, json};
 
@@ -496,6 +496,8 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
     const QUERY: &str = "q=grace-secret-query";
     const LABEL: &str = "grace-secret-label";
     const MESSAGE: &str = "grace-secret-message";
+    const CLAIM: &str = "grace-secret-claim about the kubernetes migration";
+    const EMPLOYER: &str = "grace-secret-employer";
     let w = world(db).await;
     let (ada, grace) = (&w.ada, &w.grace);
     let s = db.store();
@@ -520,13 +522,32 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
     let session = s.create_session(session, now()).await.unwrap();
     let message = NewMessage { role: Role::User, content: json!({"text": MESSAGE}).to_string() };
     s.insert_message(session.id, grace.id, &message, now()).await.unwrap().unwrap();
+    let job_draft = EmploymentDraft {
+        company: EMPLOYER.to_owned(),
+        role: "CTO".to_owned(),
+        ..EmploymentDraft::new(EmploymentKind::Job)
+    };
+    let employment = s.create_employment(grace.id, &job_draft, now()).await.unwrap();
+    let mut atoms = Vec::new();
+    for claim in [CLAIM, "grace-secret-claim, the kubernetes migration"] {
+        let draft = AtomDraft { employment_id: Some(employment.id), ..AtomDraft::claim(claim) };
+        match s.add_atom(grace.id, &draft, Author::Candidate, now()).await.unwrap() {
+            AtomWrite::Inserted(a) => atoms.push(a.id.to_string()),
+            other => panic!("{other:?}"),
+        }
+    }
     let theirs = || async {
+        let bank = (
+            s.list_atoms(grace.id).await.unwrap(),
+            s.list_employments(grace.id).await.unwrap().len(),
+            s.experience_require_context(grace.id).await.unwrap(),
+        );
         let tracking = Tracking::new(Arc::clone(&w.deps.store));
         let all = tracking.list(grace.id, TrackingFilter::All, 20, 0, now()).await.unwrap();
         let cards: Vec<String> = all.cards.iter().map(|c| format!("{:?}", c.card)).collect();
         let searches = s.list_saved_searches(grace.id).await.unwrap();
         let messages = s.session_messages(session.id, grace.id, None).await.unwrap().unwrap();
-        (cards, searches.len(), messages.len())
+        (cards, searches.len(), messages.len(), format!("{bank:?}"))
     };
     let before = theirs().await;
     assert_eq!((before.0.len(), before.1, before.2), (3, 1, 1), "{before:?}");
@@ -550,6 +571,25 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
         ("get_company", slug("initech"), Expect::Catalogue),
         ("market_fit", json!({"skills": ["kafka", "rust"]}), Expect::Catalogue),
         ("present_jobs", json!({"jobs": [{"slug": tracked, "note": "Fits."}]}), Expect::Catalogue),
+        ("experience_employments", json!({}), Expect::Own("employments", json!([]))),
+        ("experience_search", json!({"query": CLAIM}), Expect::Own("evidence", json!([]))),
+        ("experience_get", json!({"ids": [atoms[0]]}), Expect::Own("unresolved", json!([atoms[0]]))),
+        (
+            "experience_update",
+            json!({"id": atoms[0], "skills": ["rust"]}),
+            Expect::NotFound("achievement not found"),
+        ),
+        ("experience_merge", json!({"ids": atoms}), Expect::NotFound("achievement not found")),
+        (
+            "experience_add",
+            json!({"claim": "Led the migration", "employment_id": employment.id.to_string()}),
+            Expect::NotFound("this candidate has no roles on file yet"),
+        ),
+        (
+            "experience_set_require_context",
+            json!({"enabled": true}),
+            Expect::Own("require_context", json!(true)),
+        ),
         ("unsave_job", slug(&saved), Expect::Write),
         ("save_job", slug(&saved), Expect::Write),
         ("apply_job", slug(&tracked), Expect::Write),
@@ -576,7 +616,7 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
             Ok(v) => v.to_string(),
             Err(e) => e.clone(),
         };
-        for secret in [NOTE, SEARCH, QUERY, LABEL, MESSAGE, "grace@example.com"] {
+        for secret in [NOTE, SEARCH, QUERY, LABEL, MESSAGE, "grace-secret-claim", EMPLOYER, "grace@example.com"] {
             assert!(!text.contains(secret), "{tool} {args} shows Grace's {secret:?}: {text}");
         }
         match expect {
@@ -641,7 +681,7 @@ pub async fn interview_context_carries_the_vacancy_and_the_stage(db: &TestDb) {
 
 /// The tool names a session of `preset` registers today.
 fn expected(preset: Preset, job: bool) -> Vec<&'static str> {
-    let mut names = [DISCOVERY_TOOLS, TRACKING_TOOLS].concat();
+    let mut names = [DISCOVERY_TOOLS, TRACKING_TOOLS, BANK_TOOLS].concat();
     if job && matches!(preset, Preset::Interview | Preset::Debrief) {
         names.extend_from_slice(INTERVIEW_TOOLS);
     }
@@ -736,9 +776,12 @@ pub async fn session_prompts_name_only_registered_tools(db: &TestDb) {
     );
     assert!(
         interview.system.contains("`interview_context`")
-            && !interview.system.contains("experience_")
+            && interview.system.contains("`experience_add`"),
+        "the bank is registered for the interview, so its lines stay"
     );
     assert!(interview.system.contains("For the CV-questions round, use `get_profile`."));
+    let profile = compose_session(&deps, &binding(Preset::Profile, None), "en");
+    assert!(profile.system.contains("experience interviewer"), "profile runs its own prompt");
     let unbound = compose_session(&deps, &binding(Preset::Interview, None), "en");
     let chat = compose_session(&deps, &binding(Preset::Chat, None), "en");
     assert_eq!(unbound.system, chat.system, "an interview without its job runs as chat");

@@ -7,6 +7,7 @@ mod assistant;
 mod assistant_tools;
 mod board_catalogue;
 mod boards;
+mod experience_tools;
 mod llmkey;
 mod notify;
 mod notify_match;
@@ -99,6 +100,13 @@ macro_rules! on_both_backends_db {
 }
 
 on_both_backends_db! {
+    experience_tools: [
+        said_quotes_earn_standing_only_when_they_back_the_claim,
+        confirmation_upgrades_an_inferred_atom_in_place,
+        updates_keep_or_drop_standing_by_what_changes,
+        bank_reads_are_bounded,
+        require_context_gates_interactive_adds,
+    ],
     assistant_tools: [
         discovery_tools_answer_from_the_catalogue_and_the_index,
         market_fit_measures_coverage_gaps_and_top_skills,

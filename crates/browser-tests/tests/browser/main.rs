@@ -20,6 +20,8 @@
 //!   the tracking board, Stop a slow turn, and the quota when the allowance is spent; start an
 //!   interview rehearsal from the board and see its opening stream in by itself; Retry a
 //!   failed turn after a reload;
+//! - `experience`: build the bank (a job, an achievement in one's own words), confirm an
+//!   achievement the assistant inferred, merge two near-duplicates;
 //! - `harness`: the harness itself on inline pages.
 //!
 //! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a
@@ -32,6 +34,7 @@
 mod accounts;
 mod assistant;
 mod common;
+mod experience;
 mod harness;
 mod pages;
 mod search;

@@ -152,6 +152,20 @@ impl Server {
 }
 
 impl Server {
+    /// Banks `claim` for the account of `email` as the assistant's own reading
+    /// (`agent_inferred`), as a profile conversation without a backing quote would.
+    pub async fn bank_inferred(&self, email: &str, claim: &str) {
+        let email = freehire_domain::Email::parse(email).unwrap();
+        let user = self.store.credentials_by_email(&email).await.unwrap().unwrap().user;
+        let draft = freehire_domain::AtomDraft::claim(claim);
+        let written = self
+            .store
+            .add_atom(user.id, &draft, freehire_domain::Author::Agent, chrono::Utc::now())
+            .await
+            .unwrap();
+        assert!(matches!(written, freehire_store::AtomWrite::Inserted(_)), "{written:?}");
+    }
+
     /// A new job in the catalogue, as a crawl would store it, first seen now.
     pub async fn add_job(&self, title: &str) -> JobId {
         let posting = JobPosting {

@@ -11,6 +11,7 @@
 //! | `GET /assistant`, `/assistant/{id}`; `POST /assistant`, `/assistant/{id}/opening`, `/assistant/{id}/retry`, `/assistant/{id}/delete` | the assistant's rail and conversation ([`assistant`]) |
 //! | `GET /tracking`, `/tracking/followups`, `/tracking/{slug}`; `POST /tracking/applications/{id}/stage`, `/tracking/applications/{id}/notes`, `/tracking/{slug}/followup`, `/tracking/{slug}/clear` | the board, the follow-ups, one application ([`tracking`]) |
 //! | `GET/POST /saved-searches`; `POST /saved-searches/{id}/rename`, `/share`, `/subscribe`, `/delete`, `/saved-searches/subscriptions/{id}/delete`; `GET /shared-boards/{slug}` (public) | saved searches ([`saved`]) |
+//! | `GET /experience`; `POST /experience/employments`, `/experience/employments/{id}/delete`, `/experience/atoms`, `/experience/atoms/{id}/confirm`, `/experience/atoms/{id}/delete`, `/experience/merge`, `/experience/settings` | the experience bank ([`experience`]) |
 //! | `GET /notifications`, `/notifications/{id}`; `GET/POST /notifications/settings` | the notification history and settings ([`notifications`]) |
 //! | `GET /assets/{file}` | the stylesheet, htmx and the pages' script ([`crate::assets`]) |
 //!
@@ -21,6 +22,7 @@ pub mod actions;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod experience;
 pub(crate) mod forms;
 pub mod jobs;
 pub mod notifications;
@@ -66,6 +68,14 @@ pub fn routes() -> Router<WebState> {
         .route("/saved-searches/{id}/delete", post(saved::delete))
         .route("/saved-searches/subscriptions/{id}/delete", post(saved::unsubscribe))
         .route("/shared-boards/{slug}", get(saved::shared_board))
+        .route("/experience", get(experience::show))
+        .route("/experience/employments", post(experience::add_employment))
+        .route("/experience/employments/{id}/delete", post(experience::delete_employment))
+        .route("/experience/atoms", post(experience::add_atom))
+        .route("/experience/atoms/{id}/confirm", post(experience::confirm_atom))
+        .route("/experience/atoms/{id}/delete", post(experience::delete_atom))
+        .route("/experience/merge", post(experience::merge))
+        .route("/experience/settings", post(experience::settings))
         .route("/notifications", get(notifications::history))
         .route(
             "/notifications/settings",

@@ -164,9 +164,21 @@ async fn get_profile(s: Arc<Services>, owner: UserId, _: NoArgs) -> Result<Value
         .await
         .map_err(|e| internal("get_profile", e))?
         .total;
-    if searches.is_empty() && tracked == 0 {
+    let bank = s.experience.bank(owner).await.map_err(|e| internal("get_profile", e.to_string()))?;
+    if searches.is_empty() && tracked == 0 && bank.atoms.is_empty() && bank.employments.is_empty() {
         return Ok(json!({ "profile": null, "next": PROFILE_NEXT }));
     }
+    let experience = json!({
+        "employments": bank.employments.len(),
+        "achievements": bank.atoms.len(),
+        "confirmed": bank.atoms.iter().filter(|a| a.atom.publishable()).count(),
+        "needs_context_count": bank.atoms.iter().filter(|a| a.richness.needs_context).count(),
+        "needs_metrics_count": bank.atoms.iter().filter(|a| a.richness.needs_metrics).count(),
+        "soft_duplicate_clusters": bank.soft_duplicates.iter()
+            .map(|c| c.iter().map(ToString::to_string).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
+        "require_context": bank.require_context,
+    });
     let mut counts = serde_json::Map::new();
     for filter in [TrackingFilter::Saved, TrackingFilter::Applied, TrackingFilter::Dismissed] {
         let page = s.tracking.list(owner, filter, 1, 0, now).await;
@@ -191,6 +203,7 @@ async fn get_profile(s: Arc<Services>, owner: UserId, _: NoArgs) -> Result<Value
         "account": account,
         "saved_searches": searches,
         "tracking": counts,
+        "experience": experience,
         "skills_profile": "freehire keeps no skills or specialisation profile yet: infer what \
              they look for from their saved searches and tracked vacancies, and ask only about \
              what those leave open",

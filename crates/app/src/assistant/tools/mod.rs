@@ -9,13 +9,15 @@
 //!   `market_fit`, `present_jobs`;
 //! - [`tracking`]: `save_job`, `unsave_job`, `apply_job` (recorded with the event source
 //!   `assistant`), `track_job`, `my_jobs`;
+//! - [`experience`]: the seven `experience_*` tools of the bank, `add` and `update` bound to
+//!   the session (their `said` quote is checked against its transcript);
 //! - [`interview`]: `interview_context`, bound to the session's job;
 //! - [`view`]: the JSON shapes the model reads.
 //!
-//! [`registry_for`] composes a session's registry per §10.1 for the groups that exist: discovery
-//! and tracking for every preset, `interview_context` for an interview or debrief session bound
-//! to a job. The experience bank, screening, CV, mail and `read_current_page` tools are not
-//! built yet, so no preset registers them (and [`compose_session`](super::compose_session)
+//! [`registry_for`] composes a session's registry per §10.1 for the groups that exist: discovery,
+//! tracking and the experience bank for every preset, `interview_context` for an interview or
+//! debrief session bound to a job. The screening, CV, mail and `read_current_page` tools are
+//! not built yet, so no preset registers them (and [`compose_session`](super::compose_session)
 //! leaves the prompt sections about them out). The registry's result cap is
 //! [`ASSISTANT_RESULT_CAP`].
 //!
@@ -25,6 +27,7 @@
 //! storage or search failure is logged and reported to the model without its internals.
 
 pub mod discovery;
+pub mod experience;
 pub mod interview;
 pub mod tracking;
 pub mod view;
@@ -43,6 +46,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use super::{ASSISTANT_RESULT_CAP, Preset};
 use crate::catalogue::Catalogue;
+use crate::experience::Experience;
 use crate::saved_searches::SavedSearches;
 use crate::search_slot::SearchSlot;
 use crate::tracking::Tracking;
@@ -71,13 +75,15 @@ pub struct Binding {
     pub cv_id: Option<uuid::Uuid>,
 }
 
-/// The session's registry per §10.1, result cap [`ASSISTANT_RESULT_CAP`]: discovery and
-/// tracking for every preset; `interview_context` for interview and debrief with a job. Tools
-/// not built yet (bank, screening, CV, mail, `read_current_page`) are simply not registered.
+/// The session's registry per §10.1, result cap [`ASSISTANT_RESULT_CAP`]: discovery, tracking
+/// and the experience bank for every preset; `interview_context` for interview and debrief
+/// with a job. Tools not built yet (screening, CV, mail, `read_current_page`) are simply not
+/// registered.
 pub fn registry_for(deps: &ToolDeps, binding: &Binding) -> Registry<UserId> {
     let services = Arc::new(Services::new(deps));
     let mut tools = discovery::tools(&services);
     tools.extend(tracking::tools(&services));
+    tools.extend(experience::tools(&services, binding.session));
     if let (Preset::Interview | Preset::Debrief, Some(job)) = (binding.preset, binding.job_id) {
         tools.push(interview::tool_for(&services, job));
     }
@@ -90,6 +96,7 @@ pub(crate) struct Services {
     pub(crate) search: SearchSlot,
     pub(crate) catalogue: Catalogue,
     pub(crate) tracking: Tracking,
+    pub(crate) experience: Experience,
     pub(crate) saved: SavedSearches,
     pub(crate) clock: fn() -> DateTime<Utc>,
 }
@@ -101,6 +108,7 @@ impl Services {
             search: deps.search.clone(),
             catalogue: Catalogue::new(Arc::clone(&deps.store)),
             tracking: Tracking::new(Arc::clone(&deps.store)),
+            experience: Experience::new(Arc::clone(&deps.store)),
             saved: SavedSearches::new(Arc::clone(&deps.store), deps.search.clone()),
             clock: deps.clock,
         }
