@@ -5,8 +5,9 @@
 //! everything below it. An op is gated when its path is a claim or contains one (writing
 //! `experience[0]` whole writes its bullets). Only `set` and `insert` are gated: `remove`
 //! takes text out and `move` reorders a list, neither writes a word the candidate did not
-//! already have on the CV. One uncited gated op refuses the whole batch. Undo is exempt (it
-//! restores what was there).
+//! already have on the CV. One uncited gated op refuses the whole batch. Evidence an exempt op
+//! cites anyway is checked all the same (a revision never records an atom that is not the
+//! candidate's own and publishable). Undo is exempt (it restores what was there).
 
 use freehire_domain::{AtomId, Provenance};
 
@@ -47,10 +48,13 @@ pub fn check_evidence(
     if actor != Actor::Agent {
         return Ok(());
     }
-    for (at, op) in ops.iter().enumerate().filter(|(_, op)| is_gated(op)) {
+    for (at, op) in ops.iter().enumerate() {
         let path = op.path().to_string();
         let Some(atom) = op.evidence() else {
-            return Err(EditError::Uncited { at, path });
+            if is_gated(op) {
+                return Err(EditError::Uncited { at, path });
+            }
+            continue;
         };
         match lookup(atom) {
             None => return Err(EditError::EvidenceNotFound { at, path, atom }),
@@ -138,6 +142,10 @@ mod tests {
         assert_eq!(e, EditError::Uncited { at: 1, path: "summary".into() });
         assert_eq!(check_evidence(Actor::Candidate, std::slice::from_ref(&uncited), &bank), Ok(()));
         assert_eq!(check_evidence(Actor::System, &[uncited], &bank), Ok(()));
+        let removal = Op::Remove { path: p("experience[0].bullets[0]"), evidence: None };
+        assert_eq!(check_evidence(Actor::Agent, std::slice::from_ref(&removal), &bank), Ok(()));
+        let e = check_evidence(Actor::Agent, &[removal.citing(atom(2))], &bank).unwrap_err();
+        assert!(matches!(e, EditError::EvidenceUnconfirmed { at: 0, .. }), "{e:?}");
         let headline = Op::set(p("header.headline"), json!("Backend engineer"));
         assert_eq!(check_evidence(Actor::Agent, &[headline], &bank), Ok(()));
     }

@@ -184,8 +184,9 @@ impl<'de> Deserialize<'de> for Path {
 }
 
 /// The path vocabulary: every addressable location as a pattern (`experience[].bullets[]`),
-/// generated from the state shape, in schema order. The `cv_edit` tool's schema lists them.
-pub fn paths() -> Vec<String> {
+/// generated once from the state shape, in schema order. The `cv_edit` tool's schema lists
+/// them.
+pub fn paths() -> &'static [String] {
     fn walk(shape: &Shape, prefix: &str, out: &mut Vec<String>) {
         match shape {
             Shape::Record(fields) => {
@@ -207,9 +208,12 @@ pub fn paths() -> Vec<String> {
             _ => {}
         }
     }
-    let mut out = Vec::new();
-    walk(state_shape(), "", &mut out);
-    out
+    static PATHS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    PATHS.get_or_init(|| {
+        let mut out = Vec::new();
+        walk(state_shape(), "", &mut out);
+        out
+    })
 }
 
 #[cfg(test)]
@@ -322,7 +326,7 @@ mod tests {
         s.document.sections.push(Section { items: vec![String::new()], ..Default::default() });
         let mut from_serde = Vec::new();
         serde_patterns(&serde_json::to_value(&s).unwrap(), "", &mut from_serde);
-        let mut vocabulary = paths();
+        let mut vocabulary = paths().to_vec();
         from_serde.sort();
         vocabulary.sort();
         assert_eq!(from_serde, vocabulary);
