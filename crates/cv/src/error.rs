@@ -111,6 +111,20 @@ impl EditError {
         EditError::InvalidOp { at: None, path: path.into(), reason: reason.into() }
     }
 
+    /// The same error with its op position mapped through `f`.
+    pub fn renumber(self, f: impl Fn(usize) -> usize) -> Self {
+        use EditError::*;
+        match self {
+            InvalidOp { at, path, reason } => InvalidOp { at: at.map(&f), path, reason },
+            Denied { at, path, reason } => Denied { at: f(at), path, reason },
+            Uncited { at, path } => Uncited { at: f(at), path },
+            EvidenceNotFound { at, path, atom } => EvidenceNotFound { at: f(at), path, atom },
+            EvidenceUnconfirmed { at, path, atom } => EvidenceUnconfirmed { at: f(at), path, atom },
+            CannotUndo(inner) => CannotUndo(Box::new(inner.renumber(f))),
+            other => other,
+        }
+    }
+
     /// Stamps the op's position on an [`EditError::InvalidOp`] that has none.
     pub(crate) fn at(self, index: usize) -> Self {
         match self {

@@ -10,6 +10,8 @@
 //! - [`path`]: typed paths (`experience[2].bullets[1]`) checked against the shape, and the
 //!   path vocabulary [`paths`].
 //! - [`op`]: the ops `set`, `insert`, `remove`, `move`, each citing its evidence.
+//! - [`order`]: [`order_against_original`], for batches the model writes against the
+//!   document it read.
 //! - [`policy`]: actors, origins, and the fields the agent never writes.
 //! - [`gate`]: the evidence gate (one uncited claim refuses the whole batch).
 //! - [`apply`]: all-or-nothing application with inverses; the diff between two states.
@@ -32,6 +34,7 @@ pub mod error;
 pub mod gate;
 pub mod job_like;
 pub mod op;
+pub mod order;
 pub mod path;
 pub mod policy;
 pub mod sanitize;
@@ -50,6 +53,7 @@ pub use document::{
 };
 pub use error::EditError;
 pub use op::{Op, OpKind};
+pub use order::{Ordered, order_against_original};
 pub use path::{Path, Segment, paths};
 pub use policy::{AGENT_DENIED, Actor, Origin};
 pub use sanitize::{EditConfig, MAX_BULLETS};
