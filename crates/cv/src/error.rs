@@ -106,6 +106,22 @@ pub enum EditError {
 }
 
 impl EditError {
+    /// A stable machine-readable code for the API's error body (`bullet_cap`, `cannot_undo`…).
+    /// Every refusal but [`EditError::CannotUndo`] (409) renders as 422.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            EditError::InvalidOp { .. } => "invalid_op",
+            EditError::Denied { .. } | EditError::DocumentDenied => "denied",
+            EditError::Uncited { .. } => "uncited",
+            EditError::EvidenceNotFound { .. } => "evidence_not_found",
+            EditError::EvidenceUnconfirmed { .. } => "evidence_unconfirmed",
+            EditError::BulletCap { .. } => "bullet_cap",
+            EditError::ListCap { .. } => "list_cap",
+            EditError::ProjectLooksLikeJob { .. } => "project_looks_like_job",
+            EditError::CannotUndo(_) => "cannot_undo",
+        }
+    }
+
     /// An [`EditError::InvalidOp`] with no op position yet.
     pub(crate) fn invalid(path: impl Into<String>, reason: impl Into<String>) -> Self {
         EditError::InvalidOp { at: None, path: path.into(), reason: reason.into() }
@@ -133,5 +149,29 @@ impl EditError {
             }
             other => other,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_renumber_and_carry_their_codes() {
+        let e = EditError::Uncited { at: 0, path: "summary".into() };
+        assert_eq!(
+            e.clone().renumber(|i| i + 3),
+            EditError::Uncited { at: 3, path: "summary".into() }
+        );
+        assert_eq!(e.code(), "uncited");
+        let inner = EditError::invalid("summary", "x").at(1);
+        assert_eq!(inner.to_string(), "edit 1: `summary`: x");
+        let undo = EditError::CannotUndo(Box::new(inner)).renumber(|i| i * 10);
+        assert_eq!(undo.code(), "cannot_undo");
+        assert!(undo.to_string().contains("edit 10:"), "{undo}");
+        assert_eq!(
+            EditError::BulletCap { path: "p".into(), count: 2, max: 1 }.code(),
+            "bullet_cap"
+        );
     }
 }
