@@ -50,6 +50,11 @@
 //! [`TurnLeaseRepo`] keeps one running turn per session across API processes in
 //! `assistant_turn_leases`.
 //!
+//! The experience bank ([`ExperienceRepo`], migration 0013, see [`experience`]) lives in
+//! `experience_employments`, `experience_atoms` and `users.experience_require_context`: one
+//! atom per owner and claim key, raised in place from `agent_inferred` to a publishable
+//! provenance and never lowered, merges gated on both rows' `updated_at`.
+//!
 //! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
 //! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
 
@@ -61,6 +66,7 @@ mod assistant;
 mod bind;
 mod companies;
 mod error;
+pub mod experience;
 mod health;
 mod model;
 mod notify;
@@ -85,6 +91,7 @@ pub use accounts::{
 };
 pub use assistant::{AssistantSession, NewSession, RAIL_PRESETS, SESSION_PRESETS, Transcripts};
 pub use error::{Result, StoreError};
+pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
     ClaimOptions, Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage,
@@ -98,9 +105,9 @@ pub use notify::{
 };
 pub use plans::StoredKey;
 pub use ports::{
-    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, HeldLease, IngestRepo,
-    JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo, ScheduleRepo, Store,
-    TrackingRepo, TurnLeaseRepo,
+    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
+    IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo,
+    ScheduleRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
 pub use postgres::PgStore;
 pub use saved_searches::{

@@ -10,14 +10,16 @@ use freehire_domain::{
 };
 
 use freehire_assistant::{Message, NewMessage, SessionId};
+use freehire_domain::experience::{Atom, AtomDraft, Employment, EmploymentDraft, MergePlan};
 use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
+use freehire_domain::{AtomId, Author, EmploymentId};
 
 use crate::{
-    AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder, ClaimOptions,
-    CodeOutcome, Company, CompanyFilter, CompanyList, Credentials, DerivedUpdate, JobKey, JobList,
-    KeyHolder, ListPage, NewApiKey, NewEmailCode, NewUser, OutboxItem, OutboxKind, ProfilePatch,
-    Redeem, Refreshed, Result, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
-    Sessions, StoredKey, UnseenScope, Upserted, UserList,
+    AddedBoard, AtomWrite, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder,
+    ClaimOptions, CodeOutcome, Company, CompanyFilter, CompanyList, Credentials, DerivedUpdate,
+    JobKey, JobList, KeyHolder, ListPage, MergeOutcome, NewApiKey, NewEmailCode, NewUser,
+    OutboxItem, OutboxKind, ProfilePatch, Redeem, Refreshed, Result, RunStatus, ScheduleDefaults,
+    ScheduleOverride, SeenJob, SeenPosting, Sessions, StoredKey, UnseenScope, Upserted, UserList,
     assistant::{AssistantSession, NewSession},
     notify::{
         DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
@@ -1000,6 +1002,114 @@ pub struct HeldLease {
     pub generation: i64,
 }
 
+/// The experience bank (reference assistant.md §12.3, migration 0013): the candidate's
+/// employments and atoms. Every method takes the owner; another user's row is not found
+/// (`None`, `false`, [`AtomWrite::NoSuchEmployment`], [`MergeOutcome::NotFound`]) and
+/// nothing of it changes. See [`experience`](crate::experience).
+#[async_trait]
+pub trait ExperienceRepo: Send + Sync {
+    /// The owner's employments in [`sort_employments`] order (applied in SQL and again in
+    /// Rust): current first, then the newest start.
+    ///
+    /// [`sort_employments`]: freehire_domain::experience::sort_employments
+    async fn list_employments(&self, owner: UserId) -> Result<Vec<Employment>>;
+
+    /// One of the owner's employments.
+    async fn get_employment(&self, owner: UserId, id: EmploymentId) -> Result<Option<Employment>>;
+
+    /// The owner's oldest employment of this company and role, compared case-insensitively.
+    async fn find_employment(
+        &self,
+        owner: UserId,
+        company: &str,
+        role: &str,
+    ) -> Result<Option<Employment>>;
+
+    /// Creates an employment; a draft that does not validate is
+    /// [`StoreError::Invalid`](crate::StoreError::Invalid) and writes nothing.
+    async fn create_employment(
+        &self,
+        owner: UserId,
+        draft: &EmploymentDraft,
+        now: DateTime<Utc>,
+    ) -> Result<Employment>;
+
+    /// Replaces every field of one of the owner's employments (validated as on create).
+    async fn update_employment(
+        &self,
+        owner: UserId,
+        id: EmploymentId,
+        draft: &EmploymentDraft,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Employment>>;
+
+    /// The import's merge ([`fill_blanks`](crate::fill_blanks)): empty fields take the
+    /// draft's, a missing period is taken whole, the stack becomes the sorted union;
+    /// `current` is never touched. One transaction holding the row.
+    async fn fill_employment_blanks(
+        &self,
+        owner: UserId,
+        id: EmploymentId,
+        draft: &EmploymentDraft,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Employment>>;
+
+    /// Deletes one of the owner's employments and its atoms; `false` when there is none.
+    async fn delete_employment(&self, owner: UserId, id: EmploymentId) -> Result<bool>;
+
+    /// The owner's atoms by employment (none last), then oldest first.
+    async fn list_atoms(&self, owner: UserId) -> Result<Vec<Atom>>;
+
+    /// Those of `ids` that are the owner's atoms (the evidence gate), in [`list_atoms`]
+    /// order; others are left out.
+    ///
+    /// [`list_atoms`]: ExperienceRepo::list_atoms
+    async fn get_atoms(&self, owner: UserId, ids: &[AtomId]) -> Result<Vec<Atom>>;
+
+    /// Banks a claim with the provenance `author` gives (see [`AtomWrite`]); a draft that does
+    /// not validate is [`StoreError::Invalid`](crate::StoreError::Invalid).
+    async fn add_atom(
+        &self,
+        owner: UserId,
+        draft: &AtomDraft,
+        author: Author,
+        now: DateTime<Utc>,
+    ) -> Result<AtomWrite>;
+
+    /// Replaces one of the owner's atoms and recomputes its claim key. A rewrite keeps the
+    /// stored provenance (the statement leaves the column out); other authors write theirs.
+    /// `None` when the atom, or the employment it moves to, is not the owner's; a claim key
+    /// another of the owner's atoms has is [`StoreError::Conflict`](crate::StoreError::Conflict)
+    /// naming `claim`.
+    async fn update_atom(
+        &self,
+        owner: UserId,
+        id: AtomId,
+        draft: &AtomDraft,
+        author: Author,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Atom>>;
+
+    /// Deletes one of the owner's atoms; `false` when there is none.
+    async fn delete_atom(&self, owner: UserId, id: AtomId) -> Result<bool>;
+
+    /// Applies a [`MergePlan`]: the keeper takes the plan's context, metrics, skills and
+    /// provenance and the loser is deleted, only while both rows' `updated_at` still equal
+    /// the plan's (else [`MergeOutcome::Conflict`], nothing changed).
+    async fn merge_atoms(
+        &self,
+        owner: UserId,
+        plan: &MergePlan,
+        now: DateTime<Utc>,
+    ) -> Result<MergeOutcome>;
+
+    /// Whether the owner's interactive creates need a context (`false` for no such user).
+    async fn experience_require_context(&self, owner: UserId) -> Result<bool>;
+
+    /// Sets the flag; `false` when there is no such user.
+    async fn set_experience_require_context(&self, owner: UserId, on: bool) -> Result<bool>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -1018,6 +1128,7 @@ pub trait Store:
     + TurnLeaseRepo
     + PlanRepo
     + LlmKeyRepo
+    + ExperienceRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -19,6 +19,7 @@ use crate::{
 
 pub(crate) mod accounts;
 pub(crate) mod assistant;
+pub(crate) mod experience;
 pub(crate) mod notify;
 pub(crate) mod plans;
 pub(crate) mod saved_searches;

@@ -11,6 +11,7 @@
 
 mod accounts;
 pub(crate) mod assistant;
+pub(crate) mod experience;
 mod notify;
 mod plans;
 mod saved_searches;

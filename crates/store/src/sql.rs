@@ -309,6 +309,7 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
 
 pub(crate) mod accounts;
 pub(crate) mod assistant;
+pub(crate) mod experience;
 pub(crate) mod notify;
 pub(crate) mod plans;
 pub(crate) mod saved_searches;

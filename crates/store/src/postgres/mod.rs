@@ -24,6 +24,7 @@ mod assistant;
 mod boards;
 mod clusters;
 mod companies;
+mod experience;
 mod ingest;
 mod jobs;
 mod notify;

@@ -7,6 +7,7 @@ mod assistant;
 mod boards;
 mod clusters;
 mod companies;
+mod experience;
 mod fixtures;
 mod health;
 mod ingest;
@@ -135,6 +136,16 @@ conformance! {
         a_token_hash_names_its_key_and_owner,
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
+    ],
+    experience: [
+        employments_are_created_listed_found_replaced_and_deleted,
+        the_import_fills_only_the_blanks,
+        a_claim_is_banked_once_per_key,
+        a_quote_raises_an_inferred_claim_and_nothing_lowers_a_confirmed_one,
+        updates_keep_or_write_provenance_and_keys_stay_unique,
+        a_merge_enriches_the_keeper_unless_a_row_moved,
+        another_users_ids_reach_nothing,
+        the_flag_round_trips_and_the_bank_goes_with_its_user,
     ],
     saved_searches: [
         saved_searches_are_created_listed_patched_and_deleted,
