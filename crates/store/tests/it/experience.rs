@@ -460,3 +460,31 @@ pub async fn the_flag_round_trips_and_the_bank_goes_with_its_user(s: &dyn Store)
     // Bob's key space never held Ada's claims.
     inserted(s, &bob, &atom("Shipped it", None), Author::Candidate, t(4, 9)).await;
 }
+
+// scenario: Concurrent writes of one claim bank one atom
+pub async fn concurrent_writes_of_one_claim_bank_one_atom(s: &dyn Store) {
+    let ada = user(s, "ada@example.com").await;
+    let guess = atom("Migrated the fleet to Kubernetes", None);
+    let quote = atom("migrated the fleet to kubernetes", None);
+    let (a, b, c, d) = tokio::join!(
+        s.add_atom(ada.id, &guess, Author::Agent, t(3, 9)),
+        s.add_atom(ada.id, &guess, Author::Agent, t(3, 9)),
+        s.add_atom(ada.id, &quote, Author::Quoted, t(3, 9)),
+        s.add_atom(ada.id, &quote, Author::Quoted, t(3, 9)),
+    );
+    let writes = [a.unwrap(), b.unwrap(), c.unwrap(), d.unwrap()];
+    let banked = s.list_atoms(ada.id).await.unwrap();
+    assert_eq!(banked.len(), 1, "{writes:?}");
+    let id = banked[0].id;
+    assert_eq!(banked[0].provenance, Provenance::StatedInChat, "a quote always wins");
+    let inserted = writes.iter().filter(|w| matches!(w, AtomWrite::Inserted(_))).count();
+    assert_eq!(inserted, 1, "{writes:?}");
+    for write in &writes {
+        let at = match write {
+            AtomWrite::Inserted(a) | AtomWrite::Upgraded(a) => a.id,
+            AtomWrite::AlreadyBanked(id) => *id,
+            AtomWrite::NoSuchEmployment => panic!("{writes:?}"),
+        };
+        assert_eq!(at, id);
+    }
+}

@@ -146,6 +146,7 @@ conformance! {
         a_merge_enriches_the_keeper_unless_a_row_moved,
         another_users_ids_reach_nothing,
         the_flag_round_trips_and_the_bank_goes_with_its_user,
+        concurrent_writes_of_one_claim_bank_one_atom,
     ],
     saved_searches: [
         saved_searches_are_created_listed_patched_and_deleted,
