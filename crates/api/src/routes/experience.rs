@@ -575,7 +575,7 @@ pub async fn merge(
             .with_param("ids"));
     };
     let id = |raw: i64| AtomId::new(raw).map_err(|e| ApiError::from(e).with_param("ids"));
-    let merged = state.experience().merge(caller.user.id, id(*a)?, id(*b)?, (state.clock)()).await?;
+    let merged = state.experience().merge_atoms(caller.user.id, id(*a)?, id(*b)?, (state.clock)()).await?;
     Ok(Json(Single {
         data: MergedView { kept: AtomView::from(&merged.kept), deleted_id: merged.deleted.get() },
     }))

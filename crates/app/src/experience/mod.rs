@@ -6,7 +6,7 @@
 //!   go with it);
 //! - atoms: [`Experience::bank`] (everything, with what each atom lacks and the soft-duplicate
 //!   clusters), [`Experience::add_atom`], [`Experience::update_atom`] (a patch: absent fields
-//!   stay), [`Experience::delete_atom`], [`Experience::merge`], [`Experience::search`]
+//!   stay), [`Experience::delete_atom`], [`Experience::merge_atoms`], [`Experience::search`]
 //!   (the retrieval score, no model call), [`Experience::atoms_by_id`];
 //! - the `experience_require_context` preference, which gates interactive creates only
 //!   ([`AddMode`]).
@@ -283,7 +283,7 @@ impl Experience {
     }
 
     /// Merges two atoms of one employment into the richer one (reference §12.3).
-    pub async fn merge(
+    pub async fn merge_atoms(
         &self,
         owner: UserId,
         a: AtomId,

@@ -80,7 +80,7 @@ pub async fn said_quotes_earn_standing_only_when_they_back_the_claim(db: &TestDb
     }
     // The model cannot send a provenance.
     let e = call(&reg, &ada, "experience_add", json!({"claim": "Shipped it", "provenance": "manual"})).await.unwrap_err();
-    assert!(e.contains("unknown field \"provenance\""), "{e}");
+    assert!(e.contains("unknown field `provenance`"), "{e}");
 }
 
 // scenario: Confirming an inferred achievement upgrades it in place

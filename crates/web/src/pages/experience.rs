@@ -301,7 +301,7 @@ pub async fn merge(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Resp
     let (Ok(a), Ok(b)) = (f.get("a").parse::<AtomId>(), f.get("b").parse::<AtomId>()) else {
         return ctx.error(WebError::NotFound);
     };
-    let result = state.experience.merge(user.id, a, b, ctx.now).await;
+    let result = state.experience.merge_atoms(user.id, a, b, ctx.now).await;
     answer(&state, &ctx, &user, "merged", result).await
 }
 

@@ -17,7 +17,8 @@
 
 use std::sync::Arc;
 
-use freehire_assistant::{SessionId, user_text};
+use freehire_assistant::SessionId;
+use freehire_assistant::message::user_text;
 use freehire_domain::experience::{Period, quote_backs};
 use freehire_domain::{
     Atom, AtomDraft, AtomId, Author, Employment, EmploymentId, EmploymentKind, Utterance,
@@ -301,7 +302,7 @@ pub fn employment_entry(e: &Employment) -> Value {
 /// Who wrote what `said` backs: the candidate when it is their verbatim, unnegated quote in
 /// this session that contains the recorded claim and metrics; the assistant otherwise (a
 /// transcript that cannot be read fails closed).
-pub async fn author_for(
+pub(crate) async fn author_for(
     s: &Services,
     owner: freehire_domain::UserId,
     session: SessionId,
@@ -473,7 +474,7 @@ async fn merge(s: Arc<Services>, owner: freehire_domain::UserId, a: MergeArgs) -
         raw.parse::<AtomId>().map_err(|_| format!("{raw:?} is not an achievement id from experience_search"))
     };
     let (x, y) = (parse(x)?, parse(y)?);
-    let merged = s.experience.merge(owner, x, y, s.now()).await.map_err(|e| failure("experience_merge", e))?;
+    let merged = s.experience.merge_atoms(owner, x, y, s.now()).await.map_err(|e| failure("experience_merge", e))?;
     Ok(json!({ "kept": AddResult::new(&merged.kept), "deleted_id": merged.deleted.to_string() }))
 }
 
