@@ -1,9 +1,9 @@
 //! The renderer's figures (`cargo bench -p freehire-render --bench render`, release):
 //!
 //! - cold: `Renderer::new` (the embedded fonts parsed) and the first render after it;
-//! - warm: p50/p99 per template for the two-page sample CV, wall time and CPU time (summed
-//!   over every thread of the process: Typst lays out on rayon's pool, so this is what one
-//!   render costs a single core; run with `RAYON_NUM_THREADS=1` for single-core wall time);
+//! - warm: p50/p99 per template for the two-page sample CV, wall time and CPU time (of the
+//!   whole process: Typst lays out on rayon's pool too, so this is what one render costs a
+//!   single core; run with `RAYON_NUM_THREADS=1` for single-core wall time);
 //! - memory: RSS before and after 1,000 renders of a document that changes every time (so
 //!   nothing is served from the memoisation cache: only its eviction keeps memory flat).
 //!
@@ -22,16 +22,11 @@ fn sample() -> CvDocument {
         .unwrap_or_else(|e| panic!("the sample CV parses: {e}"))
 }
 
-/// CPU time of every thread of this process so far, from /proc/self/task/*/schedstat (its
-/// first field is the thread's time on a CPU in nanoseconds).
+/// CPU time of every thread of this process so far (`CLOCK_PROCESS_CPUTIME_ID`): the blocking
+/// pool's compile and rayon's layout workers included.
 fn process_cpu() -> Duration {
-    let mut total = 0u64;
-    let tasks = std::fs::read_dir("/proc/self/task").unwrap_or_else(|e| panic!("/proc: {e}"));
-    for task in tasks.flatten() {
-        let stat = std::fs::read_to_string(task.path().join("schedstat")).unwrap_or_default();
-        total += stat.split_whitespace().next().and_then(|v| v.parse().ok()).unwrap_or(0);
-    }
-    Duration::from_nanos(total)
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(u64::try_from(t.tv_sec).unwrap_or(0), u32::try_from(t.tv_nsec).unwrap_or(0))
 }
 
 /// Resident set size in MiB, from /proc/self/statm.

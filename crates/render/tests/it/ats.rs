@@ -114,6 +114,9 @@ async fn every_templates_text_layer_reads_as_an_ats_expects() {
         for bullet in doc.experience.iter().flat_map(|e| &e.bullets) {
             position(&text, &collapse(bullet), template);
         }
+        for link in doc.projects.iter().map(|p| &p.link).filter(|l| !l.is_empty()) {
+            position(&text, link, template);
+        }
         for heading in ["Summary", "Experience", "Projects", "Skills", "Education"] {
             position(&text, heading, template);
         }
