@@ -7,9 +7,9 @@
 //!   `freehire-api`. SIGINT and SIGTERM are forwarded to the API and the worker.
 //! - `cargo xtask supervise BACKGROUND… -- FOREGROUND…`: `run`'s supervision of any two
 //!   commands (what its test drives).
-//! - `cargo xtask test`: lint, bring up PostgreSQL and Chromium with its driver (installing
-//!   Debian's packages when missing), run the whole suite. Fails loudly, never skips, when
-//!   either cannot be had.
+//! - `cargo xtask test`: lint, bring up PostgreSQL, Chromium with its driver and `pdftotext`
+//!   (installing Debian's packages when missing), run the whole suite. Fails loudly, never skips, when
+//!   any of them cannot be had.
 //! - `cargo xtask lint`: `cargo fmt --check` and clippy with `-D warnings`.
 //! - `cargo xtask bench`: every benchmark, printing its figures (needs PostgreSQL too).
 //! - `cargo xtask model-smoke`: the opt-in protocol check against a real local model
@@ -26,6 +26,7 @@
 mod chromium;
 mod cmd;
 mod model_smoke;
+mod poppler;
 mod postgres;
 mod run;
 mod supervise;
@@ -131,6 +132,7 @@ fn test() -> Result<(), String> {
     let url = postgres::ensure()?;
     eprintln!("xtask: PostgreSQL for tests: {url}");
     let browser = chromium::ensure()?;
+    poppler::ensure()?;
     eprintln!(
         "xtask: Chromium {} for the browser tests: {} driven by {}",
         browser.version,
@@ -159,6 +161,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-api", "auth"),
     ("freehire-api", "tracking"),
     ("freehire-web", "page"),
+    ("freehire-render", "render"),
     ("freehire-api-server", "assistant"),
 ];
 
