@@ -11,6 +11,8 @@
 
 mod accounts;
 pub(crate) mod assistant;
+// CV documents (issue 16).
+pub(crate) mod cvs;
 mod notify;
 mod plans;
 mod saved_searches;
