@@ -140,25 +140,45 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     let run = |args: &[&str]| freehire(&env, args, "");
 
     let (ok, out, err) = run(&[
-        "experience", "add-employment", "--company", "Acme", "--role", "Engineer", "--start",
-        "2021-03", "--current", "--skill", "rust",
+        "experience",
+        "add-employment",
+        "--company",
+        "Acme",
+        "--role",
+        "Engineer",
+        "--start",
+        "2021-03",
+        "--current",
+        "--skill",
+        "rust",
     ]);
     assert!(ok && out.contains("Acme Engineer"), "{out}{err}");
     let employment = out.split_whitespace().nth(1).unwrap().trim_end_matches(':').to_owned();
     let (ok, out, err) = run(&[
-        "experience", "add", "Cut the nightly batch from four hours to forty minutes",
-        "--employment", &employment, "--metric", "4 h → 40 min", "--skill", "Kafka",
+        "experience",
+        "add",
+        "Cut the nightly batch from four hours to forty minutes",
+        "--employment",
+        &employment,
+        "--metric",
+        "4 h → 40 min",
+        "--skill",
+        "Kafka",
     ]);
     assert!(ok && out.contains("(manual)"), "{out}{err}");
     let (ok, out, err) = run(&["experience", "list"]);
-    assert!(ok && out.contains("Cut the nightly batch") && out.contains("1 achievements"), "{out}{err}");
+    assert!(
+        ok && out.contains("Cut the nightly batch") && out.contains("1 achievements"),
+        "{out}{err}"
+    );
     assert!(out.contains("2021-03") && out.contains("now"), "{out}");
     let (ok, out, _) = run(&["experience", "list", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(ok, "{out}");
     assert_eq!(json["data"]["atoms"][0]["skills"], serde_json::json!(["kafka"]));
     // Refusals carry the server's words, naming the field.
-    let (ok, _, err) = run(&["experience", "add", "Cut the NIGHTLY batch from four hours to forty minutes!"]);
+    let (ok, _, err) =
+        run(&["experience", "add", "Cut the NIGHTLY batch from four hours to forty minutes!"]);
     assert!(!ok && err.contains("already in the bank"), "{err}");
     let (ok, _, err) = run(&["experience", "add", "Shipped", "--employment", "999999"]);
     assert!(!ok && err.contains("404"), "{err}");

@@ -315,4 +315,3 @@ mod tests {
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }
-

@@ -57,6 +57,11 @@
 //!
 //! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
 //! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
+//!
+//! CV documents ([`CvRepo`], migration 0014, types in [`cvs`]) live in `cvs` (one base CV per
+//! user, one tailored copy per user and job) and `cv_revisions` (at most 100 per CV): content
+//! changes only through `freehire-cv`'s plans, committed in one transaction holding the CV's
+//! row.
 
 #[macro_use]
 mod sql;
@@ -65,6 +70,8 @@ mod accounts;
 mod assistant;
 mod bind;
 mod companies;
+// CV documents (issue 16).
+pub mod cvs;
 mod error;
 pub mod experience;
 mod health;
@@ -90,6 +97,8 @@ pub use accounts::{
     Sessions, UserList,
 };
 pub use assistant::{AssistantSession, NewSession, RAIL_PRESETS, SESSION_PRESETS, Transcripts};
+// CV documents (issue 16).
+pub use cvs::{CommitOutcome, Cv, CvEdit, CvEvidence, CvKind, CvRevision, RevisionId};
 pub use error::{Result, StoreError};
 pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
 pub use model::{
@@ -109,6 +118,8 @@ pub use ports::{
     IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo,
     ScheduleRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
+// CV documents (issue 16).
+pub use ports::CvRepo;
 pub use postgres::PgStore;
 pub use saved_searches::{
     DEFAULT_DIGEST_HOUR, NewSavedSearch, NewSubscription, Notification, NotificationJobs,

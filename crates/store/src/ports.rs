@@ -11,16 +11,54 @@ use freehire_domain::{
 
 use freehire_assistant::{Message, NewMessage, SessionId};
 use freehire_domain::experience::{Atom, AtomDraft, Employment, EmploymentDraft, MergePlan};
+// CV documents (issue 16).
+use freehire_cv::{Actor, CvState, EditConfig};
+use freehire_domain::CvId;
 use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
 use freehire_domain::{AtomId, Author, EmploymentId};
 
 use crate::{
-    AddedBoard, AtomWrite, Backend, BoardFilter, BoardWrite, BoardWritten, ClaimHolder,
-    ClaimOptions, CodeOutcome, Company, CompanyFilter, CompanyList, Credentials, DerivedUpdate,
-    JobKey, JobList, KeyHolder, ListPage, MergeOutcome, NewApiKey, NewEmailCode, NewUser,
-    OutboxItem, OutboxKind, ProfilePatch, Redeem, Refreshed, Result, RunStatus, ScheduleDefaults,
-    ScheduleOverride, SeenJob, SeenPosting, Sessions, StoredKey, UnseenScope, Upserted, UserList,
+    AddedBoard,
+    AtomWrite,
+    Backend,
+    BoardFilter,
+    BoardWrite,
+    BoardWritten,
+    ClaimHolder,
+    ClaimOptions,
+    CodeOutcome,
+    Company,
+    CompanyFilter,
+    CompanyList,
+    Credentials,
+    DerivedUpdate,
+    JobKey,
+    JobList,
+    KeyHolder,
+    ListPage,
+    MergeOutcome,
+    NewApiKey,
+    NewEmailCode,
+    NewUser,
+    OutboxItem,
+    OutboxKind,
+    ProfilePatch,
+    Redeem,
+    Refreshed,
+    Result,
+    RunStatus,
+    ScheduleDefaults,
+    ScheduleOverride,
+    SeenJob,
+    SeenPosting,
+    Sessions,
+    StoredKey,
+    UnseenScope,
+    Upserted,
+    UserList,
     assistant::{AssistantSession, NewSession},
+    // CV documents (issue 16).
+    cvs::{CommitOutcome, Cv, CvEdit, CvEvidence, CvRevision, RevisionId},
     notify::{
         DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
         DueDelivery, DueReminder, NewNotification, NewNudge, NotificationRecord, NudgeCandidate,
@@ -1110,6 +1148,102 @@ pub trait ExperienceRepo: Send + Sync {
     async fn set_experience_require_context(&self, owner: UserId, on: bool) -> Result<bool>;
 }
 
+// ---- CV documents (issue 16) ----
+
+/// CV documents and their revision feeds (reference assistant.md §11.1–§11.2, §16.7; types in
+/// [`cvs`](crate::cvs)).
+///
+/// Every method takes the owner and puts it in the `WHERE` clause: another user's CV is
+/// `None`, exactly like one that does not exist. Content changes only through `freehire-cv`'s
+/// plans: a commit is authorised (policy, evidence gate) before its transaction, then planned,
+/// saved and filed in one transaction holding the CV's row (`FOR UPDATE` on PostgreSQL; SQLite's
+/// `BEGIN IMMEDIATE` holds the database), so concurrent commits take turns and none is lost.
+#[async_trait]
+pub trait CvRepo: Send + Sync {
+    /// The owner's base CV, created from `state` at `now` unless there is one (then that one,
+    /// unchanged). `state` is what `freehire-cv` planned (an import) or an empty state.
+    async fn create_base_cv(
+        &self,
+        owner: UserId,
+        state: &CvState,
+        now: DateTime<Utc>,
+    ) -> Result<Cv>;
+
+    /// The owner's base CV.
+    async fn base_cv(&self, owner: UserId) -> Result<Option<Cv>>;
+
+    /// One of the owner's CVs.
+    async fn get_cv(&self, owner: UserId, id: CvId) -> Result<Option<Cv>>;
+
+    /// The owner's CVs: the base CV first, then the tailored copies, most recently changed
+    /// first.
+    async fn list_cvs(&self, owner: UserId) -> Result<Vec<Cv>>;
+
+    /// The copy of the owner's base CV tailored to `job`, created at `now` the first time
+    /// (`true`) and returned as it is after that (`false`), also when two requests race. `None`
+    /// when the owner has no base CV.
+    async fn tailor_cv(
+        &self,
+        owner: UserId,
+        job: JobId,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(Cv, bool)>>;
+
+    /// Commits `edit` to one of the owner's CVs through `cvedit` (policy and evidence gate
+    /// with `evidence` first, then under the CV's row lock: apply all-or-nothing, sanitise,
+    /// save, coalesce into or file the revision, trim the feed to
+    /// [`FEED_LIMIT`](crate::cvs::FEED_LIMIT), bump `updated_at`). A refusal writes nothing; a
+    /// change that changes nothing files nothing. `None` when the owner has no such CV.
+    async fn commit_cv(
+        &self,
+        owner: UserId,
+        id: CvId,
+        edit: &CvEdit<'_>,
+        evidence: CvEvidence<'_>,
+        config: &EditConfig,
+        now: DateTime<Utc>,
+    ) -> Result<Option<CommitOutcome>>;
+
+    /// The newest `limit` revisions of one of the owner's CVs (1..=100), newest first.
+    async fn cv_revisions(
+        &self,
+        owner: UserId,
+        id: CvId,
+        limit: u32,
+    ) -> Result<Option<Vec<CvRevision>>>;
+
+    /// Undoes one revision by `actor`: its inverse applied as a new revision naming it, and
+    /// it marked reverted. An undone revision, or one whose inverse no longer applies, is
+    /// refused as [`EditError::CannotUndo`](freehire_cv::EditError::CannotUndo). `None` when
+    /// the owner has no such CV or it has no such revision.
+    async fn undo_cv(
+        &self,
+        owner: UserId,
+        id: CvId,
+        revision: RevisionId,
+        actor: Actor,
+        config: &EditConfig,
+        now: DateTime<Utc>,
+    ) -> Result<Option<CommitOutcome>>;
+
+    /// Undoes every live revision of `batch` (an assistant turn, an autopilot run), newest
+    /// first, in one transaction: all of them or, when one no longer applies, none. A batch
+    /// with nothing left to undo changes nothing.
+    async fn revert_batch(
+        &self,
+        owner: UserId,
+        id: CvId,
+        batch: &str,
+        actor: Actor,
+        config: &EditConfig,
+        now: DateTime<Utc>,
+    ) -> Result<Option<CommitOutcome>>;
+
+    /// One of the owner's CVs' state as the model may read it: the header's email, phone and
+    /// links removed ([`without_contacts`](crate::cvs::without_contacts)).
+    async fn cv_for_model(&self, owner: UserId, id: CvId) -> Result<Option<CvState>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -1129,6 +1263,8 @@ pub trait Store:
     + PlanRepo
     + LlmKeyRepo
     + ExperienceRepo
+    // CV documents (issue 16).
+    + CvRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -20,6 +20,8 @@ use crate::{
 pub(crate) mod accounts;
 pub(crate) mod assistant;
 pub(crate) mod experience;
+// CV documents (issue 16).
+pub(crate) mod cvs;
 pub(crate) mod notify;
 pub(crate) mod plans;
 pub(crate) mod saved_searches;

@@ -12,6 +12,8 @@
 mod accounts;
 pub(crate) mod assistant;
 pub(crate) mod experience;
+// CV documents (issue 16).
+pub(crate) mod cvs;
 mod notify;
 mod plans;
 mod saved_searches;

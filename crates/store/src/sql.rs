@@ -5,6 +5,15 @@
 //! macros so every statement stays a `&'static str` (sqlx accepts only static SQL without an
 //! explicit safety assertion). The account statements are in [`accounts`].
 
+// CV documents (issue 16).
+/// The columns every CV read selects (decoded by `CvRecord`).
+macro_rules! cv_columns {
+    () => {
+        "id, user_id, kind, job_id, agent_session_id, title, template_id, data, \
+         autopilot_report, created_at, updated_at"
+    };
+}
+
 /// The columns every job read selects (decoded by `JobRecord`).
 macro_rules! job_columns {
     () => {
@@ -310,6 +319,8 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
 pub(crate) mod accounts;
 pub(crate) mod assistant;
 pub(crate) mod experience;
+// CV documents (issue 16).
+pub(crate) mod cvs;
 pub(crate) mod notify;
 pub(crate) mod plans;
 pub(crate) mod saved_searches;

@@ -151,6 +151,7 @@ fn test() -> Result<(), String> {
 const BENCHES: &[(&str, &str)] = &[
     ("freehire-domain", "said"),
     ("freehire-store", "upsert"),
+    ("freehire-store", "cvedit"),
     ("freehire-app", "ingest"),
     ("freehire-ingest", "fetch"),
     ("freehire-normalize", "derive"),

@@ -82,7 +82,11 @@ fn parse_period(raw: &str) -> Result<Period, String> {
 }
 
 /// Runs an `experience` command.
-pub async fn run(remote: &Remote, cmd: ExperienceCommand, out: &mut impl Write) -> anyhow::Result<()> {
+pub async fn run(
+    remote: &Remote,
+    cmd: ExperienceCommand,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
     let client = remote.client()?;
     match cmd {
         ExperienceCommand::List { json } => {
@@ -151,7 +155,11 @@ fn write_bank(out: &mut impl Write, bank: &Bank) -> anyhow::Result<()> {
     table.load_style(UTF8_BORDERS_ONLY).set_content_arrangement(ContentArrangement::Dynamic);
     table.set_header(["id", "employment", "provenance", "claim", "metrics"]);
     for a in &bank.atoms {
-        let provenance = if a.confirmed { a.provenance.clone() } else { format!("{} (unconfirmed)", a.provenance) };
+        let provenance = if a.confirmed {
+            a.provenance.clone()
+        } else {
+            format!("{} (unconfirmed)", a.provenance)
+        };
         table.add_row([
             a.id.to_string(),
             a.employment_id.map(|e| e.to_string()).unwrap_or_default(),

@@ -28,7 +28,9 @@ use crate::{
     body::JsonBody,
     openapi::{
         Errors,
-        code::{Conflict, InvalidParameter, NotFound, Unauthorized, Unavailable, UnsupportedMediaType},
+        code::{
+            Conflict, InvalidParameter, NotFound, Unauthorized, Unavailable, UnsupportedMediaType,
+        },
     },
     view::Single,
 };
@@ -364,8 +366,9 @@ pub async fn search(
     let skills: Vec<String> =
         q.skills.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect();
     if q.q.trim().is_empty() && skills.is_empty() {
-        return Err(ApiError::new(ErrorCode::InvalidParameter, "give q, skills, or both")
-            .with_param("q"));
+        return Err(
+            ApiError::new(ErrorCode::InvalidParameter, "give q, skills, or both").with_param("q")
+        );
     }
     let limit = q.limit.unwrap_or(8);
     let found = state.experience().search(caller.user.id, q.q.trim(), &skills, limit).await?;
@@ -464,7 +467,13 @@ pub async fn create_atom(
     };
     let added = state
         .experience()
-        .add_atom(caller.user.id, draft, Author::Candidate, freehire_app::experience::AddMode::Interactive, (state.clock)())
+        .add_atom(
+            caller.user.id,
+            draft,
+            Author::Candidate,
+            freehire_app::experience::AddMode::Interactive,
+            (state.clock)(),
+        )
         .await?;
     match added {
         Added::Inserted(a) => Ok((StatusCode::CREATED, Json(Single { data: AtomView::from(&a) }))),
@@ -575,7 +584,8 @@ pub async fn merge(
             .with_param("ids"));
     };
     let id = |raw: i64| AtomId::new(raw).map_err(|e| ApiError::from(e).with_param("ids"));
-    let merged = state.experience().merge_atoms(caller.user.id, id(*a)?, id(*b)?, (state.clock)()).await?;
+    let merged =
+        state.experience().merge_atoms(caller.user.id, id(*a)?, id(*b)?, (state.clock)()).await?;
     Ok(Json(Single {
         data: MergedView { kept: AtomView::from(&merged.kept), deleted_id: merged.deleted.get() },
     }))

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use freehire_domain::experience::{
-    Richness, RetrievalQuery, SoftDuplicates, merge_plan, rank_atoms, soft_duplicate_clusters,
+    RetrievalQuery, Richness, SoftDuplicates, merge_plan, rank_atoms, soft_duplicate_clusters,
 };
 use freehire_domain::{
     Atom, AtomDraft, AtomId, Author, Employment, EmploymentDraft, EmploymentId, UserId,

@@ -7,15 +7,15 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use freehire_app::assistant::{
-    ASSISTANT_RESULT_CAP, BANK_TOOLS, Binding, DISCOVERY_TOOLS, INTERVIEW_TOOLS, Preset, TRACKING_TOOLS,
-    ToolDeps, all_tool_names, compose_session, normalize_preset, registry_for,
+    ASSISTANT_RESULT_CAP, BANK_TOOLS, Binding, DISCOVERY_TOOLS, INTERVIEW_TOOLS, Preset,
+    TRACKING_TOOLS, ToolDeps, all_tool_names, compose_session, normalize_preset, registry_for,
 };
 use freehire_app::search_slot::SearchSlot;
 use freehire_app::tracking::{Tracking, TrackingFilter};
 use freehire_assistant::{NewMessage, Role, SessionId};
 use freehire_domain::{
-    AtomDraft, Author, EmploymentDraft, EmploymentKind, CountryCode, EventKind, EventSource, Facets, JobId, JobPosting, PublicSlug, User, UserId,
-    WorkMode,
+    AtomDraft, Author, CountryCode, EmploymentDraft, EmploymentKind, EventKind, EventSource,
+    Facets, JobId, JobPosting, PublicSlug, User, UserId, WorkMode,
 };
 use freehire_search::EmbeddedIndex;
 use freehire_store::{AtomWrite, NewSession, Store, testing::TestDb};
@@ -573,7 +573,11 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
         ("present_jobs", json!({"jobs": [{"slug": tracked, "note": "Fits."}]}), Expect::Catalogue),
         ("experience_employments", json!({}), Expect::Own("employments", json!([]))),
         ("experience_search", json!({"query": CLAIM}), Expect::Own("evidence", json!([]))),
-        ("experience_get", json!({"ids": [atoms[0]]}), Expect::Own("unresolved", json!([atoms[0]]))),
+        (
+            "experience_get",
+            json!({"ids": [atoms[0]]}),
+            Expect::Own("unresolved", json!([atoms[0]])),
+        ),
         (
             "experience_update",
             json!({"id": atoms[0], "skills": ["rust"]}),
@@ -616,7 +620,16 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
             Ok(v) => v.to_string(),
             Err(e) => e.clone(),
         };
-        for secret in [NOTE, SEARCH, QUERY, LABEL, MESSAGE, "grace-secret-claim", EMPLOYER, "grace@example.com"] {
+        for secret in [
+            NOTE,
+            SEARCH,
+            QUERY,
+            LABEL,
+            MESSAGE,
+            "grace-secret-claim",
+            EMPLOYER,
+            "grace@example.com",
+        ] {
             assert!(!text.contains(secret), "{tool} {args} shows Grace's {secret:?}: {text}");
         }
         match expect {

@@ -31,7 +31,9 @@ async fn the_bank_is_built_and_an_inferred_achievement_confirmed() {
         b.wait_text("main", "Confirmed · manual").await.unwrap();
 
         // The assistant's own reading is shown unconfirmed, with a Confirm button.
-        server.bank_inferred("ada@example.com", "Led the migration of 40 services to Kubernetes").await;
+        server
+            .bank_inferred("ada@example.com", "Led the migration of 40 services to Kubernetes")
+            .await;
         b.visit("/experience").await.unwrap();
         b.wait_text("#unconfirmed-count", "1 unconfirmed").await.unwrap();
         b.wait_text("main", "Unconfirmed: the assistant's reading").await.unwrap();

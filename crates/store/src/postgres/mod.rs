@@ -21,9 +21,11 @@
 
 mod accounts;
 mod assistant;
+// CV documents (issue 16).
 mod boards;
 mod clusters;
 mod companies;
+mod cvs;
 mod experience;
 mod ingest;
 mod jobs;

@@ -7,6 +7,7 @@ mod assistant;
 mod boards;
 mod clusters;
 mod companies;
+mod cvs;
 mod experience;
 mod fixtures;
 mod health;
@@ -209,6 +210,19 @@ macro_rules! conformance_db {
 }
 
 conformance_db! {
+    cvs: [
+        the_base_cv_is_created_once,
+        a_tailored_copy_is_made_once_and_needs_a_base,
+        the_candidate_commits_and_a_no_op_files_nothing,
+        the_agent_is_refused_without_a_trace_and_cited_claims_are_accepted,
+        quick_sets_on_one_path_coalesce,
+        the_feed_is_trimmed_at_100,
+        undo_restores_and_an_undone_revision_cannot_be_undone,
+        revert_batch_restores_the_state_before_the_batch,
+        another_users_cv_is_not_found_on_every_method,
+        the_model_reads_no_contacts,
+        concurrent_commits_lose_nothing,
+    ],
     assistant: [
         nullable_columns_map_and_the_binding_reaches_the_insert,
         another_users_session_is_not_found,

@@ -115,7 +115,12 @@ fn atom_row(a: &freehire_domain::Atom) -> AtomRow {
     }
 }
 
-fn page(bank: &Bank, layout: Layout, notice: Option<&'static str>, errors: Errors) -> ExperiencePage {
+fn page(
+    bank: &Bank,
+    layout: Layout,
+    notice: Option<&'static str>,
+    errors: Errors,
+) -> ExperiencePage {
     let employments = bank
         .employments
         .iter()
@@ -138,8 +143,12 @@ fn page(bank: &Bank, layout: Layout, notice: Option<&'static str>, errors: Error
                 .collect(),
         })
         .collect();
-    let loose =
-        bank.atoms.iter().filter(|a| a.atom.draft.employment_id.is_none()).map(|a| atom_row(&a.atom)).collect();
+    let loose = bank
+        .atoms
+        .iter()
+        .filter(|a| a.atom.draft.employment_id.is_none())
+        .map(|a| atom_row(&a.atom))
+        .collect();
     let claim = |id: &AtomId| {
         bank.atoms.iter().find(|a| a.atom.id == *id).map(|a| a.atom.draft.claim.clone())
     };
@@ -166,7 +175,13 @@ fn page(bank: &Bank, layout: Layout, notice: Option<&'static str>, errors: Error
     }
 }
 
-async fn show_page(state: &WebState, ctx: &Ctx, user: &User, notice: Option<&'static str>, errors: Errors) -> Response {
+async fn show_page(
+    state: &WebState,
+    ctx: &Ctx,
+    user: &User,
+    notice: Option<&'static str>,
+    errors: Errors,
+) -> Response {
     let bank = match state.experience.bank(user.id).await {
         Ok(b) => b,
         Err(e) => return ctx.error(WebError::from(e)),
@@ -246,7 +261,11 @@ pub async fn add_employment(State(state): State<WebState>, ctx: Ctx, body: Bytes
 }
 
 /// `POST /experience/employments/{id}/delete`.
-pub async fn delete_employment(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+pub async fn delete_employment(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    Path(raw): Path<String>,
+) -> Response {
     let user = signed_in!(ctx, "/experience");
     let Ok(id) = raw.parse::<EmploymentId>() else { return ctx.error(WebError::NotFound) };
     let result = state.experience.delete_employment(user.id, id).await;
@@ -257,10 +276,20 @@ pub async fn delete_employment(State(state): State<WebState>, ctx: Ctx, Path(raw
 pub async fn add_atom(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
     let user = signed_in!(ctx, "/experience");
     let f = Fields::parse(&body);
-    let employment_id = match f.optional("employment_id").map(str::parse::<EmploymentId>).transpose() {
-        Ok(id) => id,
-        Err(e) => return show_page(&state, &ctx, &user, None, Errors::one("employment_id", e.to_string())).await,
-    };
+    let employment_id =
+        match f.optional("employment_id").map(str::parse::<EmploymentId>).transpose() {
+            Ok(id) => id,
+            Err(e) => {
+                return show_page(
+                    &state,
+                    &ctx,
+                    &user,
+                    None,
+                    Errors::one("employment_id", e.to_string()),
+                )
+                .await;
+            }
+        };
     let draft = AtomDraft {
         employment_id,
         claim: f.get("claim").to_owned(),
@@ -269,7 +298,10 @@ pub async fn add_atom(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> R
         skills: list(f.get("skills"), ','),
         source_ref: "web".to_owned(),
     };
-    let result = state.experience.add_atom(user.id, draft, Author::Candidate, AddMode::Interactive, ctx.now).await;
+    let result = state
+        .experience
+        .add_atom(user.id, draft, Author::Candidate, AddMode::Interactive, ctx.now)
+        .await;
     let result = match result {
         Ok(Added::AlreadyBanked(_)) => Err(ExperienceError::ClaimTaken),
         other => other,
@@ -278,16 +310,26 @@ pub async fn add_atom(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> R
 }
 
 /// `POST /experience/atoms/{id}/confirm`: the candidate confirms it as their own, as it stands.
-pub async fn confirm_atom(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+pub async fn confirm_atom(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    Path(raw): Path<String>,
+) -> Response {
     let user = signed_in!(ctx, "/experience");
     let Ok(id) = raw.parse::<AtomId>() else { return ctx.error(WebError::NotFound) };
-    let result =
-        state.experience.update_atom(user.id, id, AtomPatch::default(), Author::Candidate, ctx.now).await;
+    let result = state
+        .experience
+        .update_atom(user.id, id, AtomPatch::default(), Author::Candidate, ctx.now)
+        .await;
     answer(&state, &ctx, &user, "confirmed", result).await
 }
 
 /// `POST /experience/atoms/{id}/delete`.
-pub async fn delete_atom(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
+pub async fn delete_atom(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    Path(raw): Path<String>,
+) -> Response {
     let user = signed_in!(ctx, "/experience");
     let Ok(id) = raw.parse::<AtomId>() else { return ctx.error(WebError::NotFound) };
     let result = state.experience.delete_atom(user.id, id).await;

@@ -164,7 +164,8 @@ async fn get_profile(s: Arc<Services>, owner: UserId, _: NoArgs) -> Result<Value
         .await
         .map_err(|e| internal("get_profile", e))?
         .total;
-    let bank = s.experience.bank(owner).await.map_err(|e| internal("get_profile", e.to_string()))?;
+    let bank =
+        s.experience.bank(owner).await.map_err(|e| internal("get_profile", e.to_string()))?;
     if searches.is_empty() && tracked == 0 && bank.atoms.is_empty() && bank.employments.is_empty() {
         return Ok(json!({ "profile": null, "next": PROFILE_NEXT }));
     }

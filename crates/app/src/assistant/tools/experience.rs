@@ -21,8 +21,7 @@ use freehire_assistant::SessionId;
 use freehire_assistant::message::user_text;
 use freehire_domain::experience::{Period, quote_backs};
 use freehire_domain::{
-    Atom, AtomDraft, AtomId, Author, Employment, EmploymentId, EmploymentKind, Utterance,
-    user_said,
+    Atom, AtomDraft, AtomId, Author, Employment, EmploymentId, EmploymentKind, Utterance, user_said,
 };
 use freehire_tools::{NoArgs, Tool};
 use schemars::JsonSchema;
@@ -42,7 +41,10 @@ pub const CONFIRM_NEXT: &str = "Recorded as your own reading, not the candidate'
     because no verbatim quote from their messages backed it. Ask them to confirm it before \
     writing it into a CV.";
 
-pub(super) fn tools(s: &Arc<Services>, session: SessionId) -> Vec<Arc<dyn Tool<freehire_domain::UserId>>> {
+pub(super) fn tools(
+    s: &Arc<Services>,
+    session: SessionId,
+) -> Vec<Arc<dyn Tool<freehire_domain::UserId>>> {
     vec![
         tool(
             s,
@@ -223,7 +225,11 @@ pub struct SearchArgs {
     pub skills: Option<Vec<String>>,
 }
 
-async fn search(s: Arc<Services>, owner: freehire_domain::UserId, a: SearchArgs) -> Result<Value, String> {
+async fn search(
+    s: Arc<Services>,
+    owner: freehire_domain::UserId,
+    a: SearchArgs,
+) -> Result<Value, String> {
     let text = a.query.as_deref().map(str::trim).unwrap_or_default();
     let skills = a.skills.unwrap_or_default();
     if text.is_empty() && skills.iter().all(|x| x.trim().is_empty()) {
@@ -231,8 +237,10 @@ async fn search(s: Arc<Services>, owner: freehire_domain::UserId, a: SearchArgs)
     }
     let found = s.experience.search(owner, text, &skills, SEARCH_LIMIT).await;
     let found = found.map_err(|e| failure("experience_search", e))?;
-    let employments = s.experience.employments(owner).await.map_err(|e| failure("experience_search", e))?;
-    let evidence: Vec<AtomEntry> = found.iter().map(|(a, _)| AtomEntry::new(a, &employments)).collect();
+    let employments =
+        s.experience.employments(owner).await.map_err(|e| failure("experience_search", e))?;
+    let evidence: Vec<AtomEntry> =
+        found.iter().map(|(a, _)| AtomEntry::new(a, &employments)).collect();
     Ok(json!({ "evidence": evidence }))
 }
 
@@ -245,7 +253,11 @@ pub struct GetArgs {
     pub ids: Vec<IdArg>,
 }
 
-async fn get(s: Arc<Services>, owner: freehire_domain::UserId, a: GetArgs) -> Result<Value, String> {
+async fn get(
+    s: Arc<Services>,
+    owner: freehire_domain::UserId,
+    a: GetArgs,
+) -> Result<Value, String> {
     let mut asked: Vec<String> = Vec::new();
     for raw in a.ids.iter().map(IdArg::raw).filter(|r| !r.is_empty()) {
         if !asked.contains(&raw) {
@@ -258,11 +270,18 @@ async fn get(s: Arc<Services>, owner: freehire_domain::UserId, a: GetArgs) -> Re
             .to_owned());
     }
     let unread: Vec<String> = asked.split_off(asked.len().min(READ_LIMIT));
-    let parsed: Vec<(String, Option<AtomId>)> =
-        asked.into_iter().map(|r| { let id = r.parse().ok(); (r, id) }).collect();
+    let parsed: Vec<(String, Option<AtomId>)> = asked
+        .into_iter()
+        .map(|r| {
+            let id = r.parse().ok();
+            (r, id)
+        })
+        .collect();
     let ids: Vec<AtomId> = parsed.iter().filter_map(|(_, id)| *id).collect();
-    let atoms = s.experience.atoms_by_id(owner, &ids).await.map_err(|e| failure("experience_get", e))?;
-    let employments = s.experience.employments(owner).await.map_err(|e| failure("experience_get", e))?;
+    let atoms =
+        s.experience.atoms_by_id(owner, &ids).await.map_err(|e| failure("experience_get", e))?;
+    let employments =
+        s.experience.employments(owner).await.map_err(|e| failure("experience_get", e))?;
     let mut achievements = Vec::new();
     let mut unresolved = Vec::new();
     for (raw, id) in parsed {
@@ -274,17 +293,26 @@ async fn get(s: Arc<Services>, owner: freehire_domain::UserId, a: GetArgs) -> Re
     let mut out = json!({ "achievements": achievements });
     if !unresolved.is_empty() {
         out["unresolved"] = json!(unresolved);
-        out["unresolved_note"] = json!("these may have been merged away or deleted: do not ask the candidate about them; use experience_search to find what they hold now");
+        out["unresolved_note"] = json!(
+            "these may have been merged away or deleted: do not ask the candidate about them; use experience_search to find what they hold now"
+        );
     }
     if !unread.is_empty() {
         out["unread"] = json!(unread);
-        out["unread_note"] = json!(format!("one call reads at most {READ_LIMIT}; call experience_get again with these"));
+        out["unread_note"] = json!(format!(
+            "one call reads at most {READ_LIMIT}; call experience_get again with these"
+        ));
     }
     Ok(out)
 }
 
-async fn employments(s: Arc<Services>, owner: freehire_domain::UserId, _: NoArgs) -> Result<Value, String> {
-    let list = s.experience.employments(owner).await.map_err(|e| failure("experience_employments", e))?;
+async fn employments(
+    s: Arc<Services>,
+    owner: freehire_domain::UserId,
+    _: NoArgs,
+) -> Result<Value, String> {
+    let list =
+        s.experience.employments(owner).await.map_err(|e| failure("experience_employments", e))?;
     let out: Vec<Value> = list.iter().map(employment_entry).collect();
     Ok(json!({ "employments": out }))
 }
@@ -320,7 +348,9 @@ pub(crate) async fn author_for(
         }
     };
     let texts: Vec<String> = messages.iter().filter_map(user_text).collect();
-    if user_said(texts.iter().map(|t| Utterance::user(t)), said) && quote_backs(said, claim, metrics) {
+    if user_said(texts.iter().map(|t| Utterance::user(t)), said)
+        && quote_backs(said, claim, metrics)
+    {
         Author::Quoted
     } else {
         Author::Agent
@@ -359,9 +389,11 @@ async fn resolve_employment(
         return Ok(Some(id));
     }
     if list.is_empty() {
-        return Err("this candidate has no roles on file yet, so employment_id must be left out — \
+        return Err(
+            "this candidate has no roles on file yet, so employment_id must be left out — \
                     record the achievement without one"
-            .to_owned());
+                .to_owned(),
+        );
     }
     let roles: Vec<String> = list
         .iter()
@@ -389,8 +421,10 @@ async fn add(
         skills: a.skills.unwrap_or_default(),
         source_ref: format!("session:{session}"),
     };
-    let author = author_for(&s, owner, session, a.said.as_deref(), &draft.claim, &draft.metrics).await;
-    let added = s.experience.add_atom(owner, draft.clone(), author, AddMode::Interactive, s.now()).await;
+    let author =
+        author_for(&s, owner, session, a.said.as_deref(), &draft.claim, &draft.metrics).await;
+    let added =
+        s.experience.add_atom(owner, draft.clone(), author, AddMode::Interactive, s.now()).await;
     match added.map_err(|e| failure("experience_add", e))? {
         Added::Inserted(atom) | Added::Upgraded(atom) => {
             serde_json::to_value(AddResult::new(&atom)).map_err(|e| internal("experience_add", e))
@@ -428,16 +462,18 @@ async fn update(
     a: UpdateArgs,
 ) -> Result<Value, String> {
     let id: AtomId =
-        a.id.raw().parse().map_err(|_| "id must be an atom id from experience_search".to_owned())?;
-    let current = s.experience.atom(owner, id).await.map_err(|e| failure("experience_update", e))?;
-    let employment_id = match &a.employment_id {
-        Some(raw) => Some(
-            resolve_employment(&s, owner, Some(raw))
-                .await
-                .map_err(|_| "employment_id must be an id from experience_employments".to_owned())?,
-        ),
-        None => None,
-    };
+        a.id.raw()
+            .parse()
+            .map_err(|_| "id must be an atom id from experience_search".to_owned())?;
+    let current =
+        s.experience.atom(owner, id).await.map_err(|e| failure("experience_update", e))?;
+    let employment_id =
+        match &a.employment_id {
+            Some(raw) => Some(resolve_employment(&s, owner, Some(raw)).await.map_err(|_| {
+                "employment_id must be an id from experience_employments".to_owned()
+            })?),
+            None => None,
+        };
     let patch = AtomPatch {
         claim: a.claim,
         context: a.context,
@@ -465,16 +501,25 @@ pub struct MergeArgs {
     pub ids: Vec<IdArg>,
 }
 
-async fn merge(s: Arc<Services>, owner: freehire_domain::UserId, a: MergeArgs) -> Result<Value, String> {
+async fn merge(
+    s: Arc<Services>,
+    owner: freehire_domain::UserId,
+    a: MergeArgs,
+) -> Result<Value, String> {
     let [x, y] = a.ids.as_slice() else {
         return Err(format!("give exactly 2 achievement ids to merge, not {}", a.ids.len()));
     };
     let parse = |i: &IdArg| {
         let raw = i.raw();
-        raw.parse::<AtomId>().map_err(|_| format!("{raw:?} is not an achievement id from experience_search"))
+        raw.parse::<AtomId>()
+            .map_err(|_| format!("{raw:?} is not an achievement id from experience_search"))
     };
     let (x, y) = (parse(x)?, parse(y)?);
-    let merged = s.experience.merge_atoms(owner, x, y, s.now()).await.map_err(|e| failure("experience_merge", e))?;
+    let merged = s
+        .experience
+        .merge_atoms(owner, x, y, s.now())
+        .await
+        .map_err(|e| failure("experience_merge", e))?;
     Ok(json!({ "kept": AddResult::new(&merged.kept), "deleted_id": merged.deleted.to_string() }))
 }
 
@@ -502,8 +547,14 @@ mod tests {
     #[test]
     fn ranges_read_like_a_cv() {
         let p = |y, m| Some(Period { year: y, month: m });
-        assert_eq!(format_range(p(2021, Some(3)), None, true).as_deref(), Some("Mar 2021 – Present"));
-        assert_eq!(format_range(p(2019, None), p(2021, None), false).as_deref(), Some("2019 – 2021"));
+        assert_eq!(
+            format_range(p(2021, Some(3)), None, true).as_deref(),
+            Some("Mar 2021 – Present")
+        );
+        assert_eq!(
+            format_range(p(2019, None), p(2021, None), false).as_deref(),
+            Some("2019 – 2021")
+        );
         assert_eq!(format_range(p(2020, None), p(2020, None), false).as_deref(), Some("2020"));
         assert_eq!(format_range(None, p(2020, None), false), None);
     }
