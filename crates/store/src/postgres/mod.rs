@@ -19,10 +19,10 @@
 //! sqlx retries a refused connect with backoff) gives up after [`ACQUIRE_TIMEOUT`], 5 s, so
 //! requests answer "unavailable" well inside the API's 30 s request timeout.
 //!
-//! Pools ([`PoolSizes`]): the main pool (at most [`DEFAULT_POOL_SIZE`], 16, connections;
+//! Pools ([`PoolSizes`]): the main pool (at most [`DEFAULT_POOL_SIZE`], 10, connections;
 //! `FREEHIRE_DATABASE_POOL_SIZE`) serves the reads and every write that must survive a crash
 //! of the database server, each commit waiting for its WAL flush (the transcript's messages
-//! among them); the coordination pool (at most [`DEFAULT_COORDINATION_POOL_SIZE`], 8;
+//! among them); the coordination pool (at most [`DEFAULT_COORDINATION_POOL_SIZE`], 4;
 //! `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE`) serves the writes a turn makes around its
 //! start whose loss in such a crash is harmless, which commit without waiting for the flush
 //! (see [`PgStore`]'s `quick`). Connections open on demand, so an idle process holds one or
@@ -103,14 +103,14 @@ pub struct PgStore {
     quick: PgPool,
 }
 
-/// The main pool's connections unless configured: enough that a turn's start (three reads)
-/// does not queue behind the transcript commits of 200 turns streaming at once (measured in
-/// `docs/ARCHITECTURE.md`, "Turn start on PostgreSQL").
-pub const DEFAULT_POOL_SIZE: u32 = 16;
+/// The main pool's connections unless configured. Larger pools did not shorten the turn start
+/// of the `assistant` bench on a 2-core machine (more backends only share the same CPUs);
+/// raise it where the database server has cores to spare.
+pub const DEFAULT_POOL_SIZE: u32 = 10;
 
 /// The coordination pool's connections unless configured (the lease claims and plan charges
 /// of turns starting together, and their label and last-use stamps).
-pub const DEFAULT_COORDINATION_POOL_SIZE: u32 = 8;
+pub const DEFAULT_COORDINATION_POOL_SIZE: u32 = 4;
 
 /// The most connections each of a [`PgStore`]'s pools opens (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,6 +243,6 @@ mod tests {
             assert_eq!(sizes, PoolSizes { main: 40, coordination: DEFAULT_COORDINATION_POOL_SIZE });
         }
         assert_eq!(PoolSizes::from_lookup(|_| None), PoolSizes::default());
-        assert_eq!(PoolSizes::default(), PoolSizes { main: 16, coordination: 8 });
+        assert_eq!(PoolSizes::default(), PoolSizes { main: 10, coordination: 4 });
     }
 }
