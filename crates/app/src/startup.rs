@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use freehire_search::SearchIndex;
-use freehire_store::{DatabaseUrl, Store};
+use freehire_store::{DatabaseUrl, PoolSizes, Store};
 
 use crate::AppError;
 use crate::search_engine::{self, Access, SearchEngineArgs, SearchEngineConfig};
@@ -29,9 +29,12 @@ pub async fn open(url: &DatabaseUrl, search: &SearchEngineArgs) -> Result<Servic
     Ok(Services { store, engine })
 }
 
-/// Connects to `url` and applies pending migrations.
+/// Connects to `url` (a PostgreSQL store's pools sized by `FREEHIRE_DATABASE_POOL_SIZE` and
+/// `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE`, [`PoolSizes::from_lookup`]) and applies
+/// pending migrations.
 pub async fn open_store(url: &DatabaseUrl) -> Result<Arc<dyn Store>, AppError> {
-    let store = freehire_store::connect(url)
+    let sizes = PoolSizes::from_lookup(|name| std::env::var(name).ok());
+    let store = freehire_store::connect_sized(url, sizes)
         .await
         .map_err(|source| AppError::Open { url: url.to_string(), source })?;
     store.migrate().await.map_err(AppError::Migrate)?;

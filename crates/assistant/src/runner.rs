@@ -270,10 +270,10 @@ impl<O: Owner> Runner<O> {
         self.persist(turn, encode_user(prompt)).await?;
         let label: String = prompt.trim().chars().take(LABEL_MAX_CHARS).collect();
         let (store, session, owner) = (self.store.clone(), turn.session, turn.owner.clone());
-        if let Err(e) = detached(async move { store.label(session, &owner, &label).await }).await {
-            tracing::warn!(%session, error = %e, "labelling the session failed");
+        let stamped = detached(async move { store.label_and_touch(session, &owner, &label).await });
+        if let Err(e) = stamped.await {
+            tracing::warn!(%session, error = %e, "labelling or touching the session failed");
         }
-        self.touch(turn).await;
         turn.events.emit(Event::UserPrompt { text: prompt.to_owned() });
         Ok(())
     }

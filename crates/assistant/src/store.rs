@@ -68,4 +68,18 @@ pub trait TranscriptStore<O: Owner>: Send + Sync {
     /// Sets the session's label when it has none and `owner` owns it; an empty label is "none".
     async fn label(&self, session: SessionId, owner: &O, label: &str)
     -> Result<(), AssistantError>;
+
+    /// [`label`](Self::label) then [`touch`](Self::touch), after a prompt is stored; a store
+    /// that can do both in one write overrides it (the database adapter: one commit instead
+    /// of two per turn). Both are attempted; the first failure is returned.
+    async fn label_and_touch(
+        &self,
+        session: SessionId,
+        owner: &O,
+        label: &str,
+    ) -> Result<(), AssistantError> {
+        let labelled = self.label(session, owner, label).await;
+        self.touch(session, owner).await?;
+        labelled
+    }
 }

@@ -143,6 +143,19 @@ impl TranscriptStore<UserId> for Transcripts {
         Ok(())
     }
 
+    async fn label_and_touch(
+        &self,
+        session: SessionId,
+        owner: &UserId,
+        label: &str,
+    ) -> Result<(), AssistantError> {
+        self.store
+            .label_and_touch_session(session, *owner, label, (self.clock)())
+            .await
+            .map_err(failed)?;
+        Ok(())
+    }
+
     async fn label(
         &self,
         session: SessionId,

@@ -120,7 +120,7 @@ pub use ports::{
 };
 // CV documents (issue 16).
 pub use ports::CvRepo;
-pub use postgres::PgStore;
+pub use postgres::{DEFAULT_COORDINATION_POOL_SIZE, DEFAULT_POOL_SIZE, PgStore, PoolSizes};
 pub use saved_searches::{
     DEFAULT_DIGEST_HOUR, NewSavedSearch, NewSubscription, Notification, NotificationJobs,
     NotificationPage, NotificationSettings, NotifiedJob, SavedSearch, SavedSearchInsert,
@@ -138,11 +138,17 @@ pub use url::{DEFAULT_DATABASE_URL, DatabaseUrl, PostgresUrl, SqliteLocation};
 /// answers but lost (or never had) its schema is not healthy.
 pub(crate) const CATALOGUE_PROBE: &str = "SELECT 1 FROM jobs LIMIT 1";
 
-/// Opens the store a URL names (creating a SQLite file and its folder if missing). Does not
-/// migrate: call [`Store::migrate`].
+/// Opens the store a URL names (creating a SQLite file and its folder if missing), a
+/// PostgreSQL one with the default [`PoolSizes`]. Does not migrate: call [`Store::migrate`].
 pub async fn connect(url: &DatabaseUrl) -> Result<Arc<dyn Store>> {
+    connect_sized(url, PoolSizes::default()).await
+}
+
+/// [`connect`] with a PostgreSQL store's pools of at most `sizes` connections (SQLite's
+/// pools are its own: one writer and a few readers).
+pub async fn connect_sized(url: &DatabaseUrl, sizes: PoolSizes) -> Result<Arc<dyn Store>> {
     Ok(match url {
         DatabaseUrl::Sqlite(location) => Arc::new(SqliteStore::connect(location).await?),
-        DatabaseUrl::Postgres(url) => Arc::new(PgStore::connect(url.expose()).await?),
+        DatabaseUrl::Postgres(url) => Arc::new(PgStore::connect_sized(url.expose(), sizes).await?),
     })
 }

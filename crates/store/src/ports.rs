@@ -936,6 +936,17 @@ pub trait AssistantRepo: Send + Sync {
     async fn touch_session(&self, id: SessionId, owner: UserId, now: DateTime<Utc>)
     -> Result<bool>;
 
+    /// [`set_session_label`](Self::set_session_label) and
+    /// [`touch_session`](Self::touch_session) in one write (after a prompt is stored);
+    /// `false` when the session is not the owner's.
+    async fn label_and_touch_session(
+        &self,
+        id: SessionId,
+        owner: UserId,
+        label: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool>;
+
     /// How many `user` messages the session holds (the turns it had, for metering).
     async fn count_user_turns(&self, id: SessionId) -> Result<i64>;
 

@@ -2,9 +2,10 @@
 //! PostgreSQL: `Shared`'s bodies on the pool. Reads run once more if they lost their
 //! connection ([`retry_once_if_lost`]); the single-statement writes do not. Two concurrent
 //! appends to one session may compute the same `seq`: the later insert's unique violation is
-//! reported, and the caller retries. The lease writes go through the coordination pool
-//! ([`PgStore`]'s `quick`: commits that skip the WAL flush), and lease times are the server's
-//! clock.
+//! reported, and the caller retries. The lease writes and the session's label and last use
+//! go through the coordination pool ([`PgStore`]'s `quick`: commits that skip the WAL flush);
+//! the messages (the transcript) commit on the main pool, each waiting for its flush. Lease
+//! times are the server's clock.
 
 use super::{PgStore, Shared, retry_once_if_lost};
 

@@ -18,6 +18,16 @@
 //! costs nothing extra in normal operation. Waiting for a connection (an unreachable server:
 //! sqlx retries a refused connect with backoff) gives up after [`ACQUIRE_TIMEOUT`], 5 s, so
 //! requests answer "unavailable" well inside the API's 30 s request timeout.
+//!
+//! Pools ([`PoolSizes`]): the main pool (at most [`DEFAULT_POOL_SIZE`], 10, connections;
+//! `FREEHIRE_DATABASE_POOL_SIZE`) serves the reads and every write that must survive a crash
+//! of the database server, each commit waiting for its WAL flush (the transcript's messages
+//! among them); the coordination pool (at most [`DEFAULT_COORDINATION_POOL_SIZE`], 4;
+//! `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE`) serves the writes a turn makes around its
+//! start whose loss in such a crash is harmless, which commit without waiting for the flush
+//! (see [`PgStore`]'s `quick`). Connections open on demand, so an idle process holds one or
+//! two; a busy API process at most the sum, which must fit the server's `max_connections`
+//! (100 by default) with every other process on it.
 
 mod accounts;
 mod assistant;
@@ -85,17 +95,61 @@ pub const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 pub struct PgStore {
     pool: PgPool,
     /// Connections whose commits do not wait for the WAL flush (`synchronous_commit = off`),
-    /// for the writes a turn makes before its first byte: the turn leases and the plan
-    /// charges. Such a commit is visible to every other session at once and is never torn;
-    /// only a crash of the database server can lose the last few hundred milliseconds of
-    /// them, and then a lease is meaningless anyway (every turn's connection died) and a lost
-    /// charge is one free turn. The flush costs 1–5 ms per commit on the machines measured
+    /// for the writes a turn makes around its first byte: the turn leases, the plan charges
+    /// and the session's label and last use. Such a commit is visible to every other session
+    /// at once and is never torn; only a crash of the database server can lose the last few
+    /// hundred milliseconds of them, and then a lease is meaningless anyway (every turn's
+    /// connection died), a lost charge is one free turn, a lost label is given by the next
+    /// message and a lost last use only orders the rail a little differently. The
+    /// transcript's messages are never written here. The flush costs 1–5 ms per commit on the machines measured
     /// (`docs/ARCHITECTURE.md`, "Turn start on PostgreSQL").
     quick: PgPool,
 }
 
-/// Connections of the coordination pool ([`PgStore::quick`]).
-const QUICK_CONNECTIONS: u32 = 4;
+/// The main pool's connections unless configured. Larger pools did not shorten the turn start
+/// of the `assistant` bench on a 2-core machine (more backends only share the same CPUs);
+/// raise it where the database server has cores to spare.
+pub const DEFAULT_POOL_SIZE: u32 = 10;
+
+/// The coordination pool's connections unless configured (the lease claims and plan charges
+/// of turns starting together, and their label and last-use stamps).
+pub const DEFAULT_COORDINATION_POOL_SIZE: u32 = 4;
+
+/// The most connections each of a [`PgStore`]'s pools opens (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSizes {
+    /// The main pool: reads and the writes that wait for the WAL flush.
+    pub main: u32,
+    /// The coordination pool: the writes that do not ([`PgStore`]'s `quick`).
+    pub coordination: u32,
+}
+
+impl Default for PoolSizes {
+    fn default() -> Self {
+        Self { main: DEFAULT_POOL_SIZE, coordination: DEFAULT_COORDINATION_POOL_SIZE }
+    }
+}
+
+impl PoolSizes {
+    /// The sizes from `FREEHIRE_DATABASE_POOL_SIZE` and
+    /// `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE` as `lookup` reads them; one missing, not a
+    /// number or below 1 is its default.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let size = |name: &str, default: u32| {
+            lookup(name)
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .filter(|n| *n > 0)
+                .unwrap_or(default)
+        };
+        Self {
+            main: size("FREEHIRE_DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE),
+            coordination: size(
+                "FREEHIRE_DATABASE_COORDINATION_POOL_SIZE",
+                DEFAULT_COORDINATION_POOL_SIZE,
+            ),
+        }
+    }
+}
 
 /// A pool of at most `max` connections: a connection used within the last second is known
 /// to be alive, so only one idle for longer, or older than the last connection loss seen, is
@@ -119,16 +173,27 @@ fn pool_options(max: u32) -> PgPoolOptions {
 }
 
 impl PgStore {
-    /// Connects to `url`.
+    /// Connects to `url` with the default [`PoolSizes`].
     pub async fn connect(url: &str) -> Result<Self> {
-        Self::connect_with(PgConnectOptions::from_str(url)?).await
+        Self::connect_sized(url, PoolSizes::default()).await
     }
 
-    /// Connects with explicit options (tests use this to pin a schema via `search_path`).
+    /// Connects to `url` with pools of at most `sizes` connections.
+    pub async fn connect_sized(url: &str, sizes: PoolSizes) -> Result<Self> {
+        Self::connect_with_sizes(PgConnectOptions::from_str(url)?, sizes).await
+    }
+
+    /// Connects with explicit options (tests use this to pin a schema via `search_path`) and
+    /// the default [`PoolSizes`].
     pub async fn connect_with(options: PgConnectOptions) -> Result<Self> {
-        let pool = pool_options(10).connect_with(options.clone()).await?;
+        Self::connect_with_sizes(options, PoolSizes::default()).await
+    }
+
+    /// Connects with explicit options and pools of at most `sizes` connections.
+    pub async fn connect_with_sizes(options: PgConnectOptions, sizes: PoolSizes) -> Result<Self> {
+        let pool = pool_options(sizes.main).connect_with(options.clone()).await?;
         // The coordination pool's commits skip the WAL flush (see [`PgStore::quick`]).
-        let quick = pool_options(QUICK_CONNECTIONS)
+        let quick = pool_options(sizes.coordination)
             .connect_with(options.options([("synchronous_commit", "off")]))
             .await?;
         Ok(Self { pool, quick })
@@ -162,5 +227,25 @@ impl Store for PgStore {
     async fn close(&self) {
         self.pool.close().await;
         self.quick.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // scenario: Pool sizes come from the environment
+    #[test]
+    fn pool_sizes_come_from_the_environment_with_defaults() {
+        for coordination in [Some("0"), Some("many"), None] {
+            let sizes = PoolSizes::from_lookup(|name| match name {
+                "FREEHIRE_DATABASE_POOL_SIZE" => Some(" 40 ".to_owned()),
+                "FREEHIRE_DATABASE_COORDINATION_POOL_SIZE" => coordination.map(str::to_owned),
+                _ => None,
+            });
+            assert_eq!(sizes, PoolSizes { main: 40, coordination: DEFAULT_COORDINATION_POOL_SIZE });
+        }
+        assert_eq!(PoolSizes::from_lookup(|_| None), PoolSizes::default());
+        assert_eq!(PoolSizes::default(), PoolSizes { main: 10, coordination: 4 });
     }
 }

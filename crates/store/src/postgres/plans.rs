@@ -1,6 +1,7 @@
 //! [`PlanRepo`] and [`LlmKeyRepo`] on PostgreSQL: `Shared`'s bodies; a charge and a release
-//! run in a transaction that locks the day's counter (`FOR UPDATE`), so concurrent charges
-//! of one user and feature take turns and an enforced allowance holds. Reads and the
+//! run in a transaction on the coordination pool that locks the day's counter (the row lock
+//! of [`LOCK_DAY`](crate::sql::plans::LOCK_DAY)'s upsert), so concurrent charges of one user
+//! and feature take turns and an enforced allowance holds. Reads and the
 //! transactions run once more if they lost their connection before committing
 //! ([`retry_once_if_lost`]); the single-statement key writes do not.
 
@@ -14,9 +15,6 @@ use freehire_domain::{
 use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{LlmKeyRepo, PlanRepo, Result, StoredKey};
 
-/// The day's counter, locked until the charge or release commits.
-const COUNTER_LOCK: &str = crate::sql::plans::counter_of!(" FOR UPDATE");
-
 #[async_trait]
 impl PlanRepo for PgStore {
     async fn consume(
@@ -29,7 +27,7 @@ impl PlanRepo for PgStore {
     ) -> Result<Decision> {
         retry_once_if_lost(|| async move {
             let tx = self.quick.begin().await?;
-            Shared::consume(tx, COUNTER_LOCK, user, feature, reference, policy, now).await
+            Shared::consume(tx, user, feature, reference, policy, now).await
         })
         .await
     }
@@ -47,7 +45,7 @@ impl PlanRepo for PgStore {
                 return Ok(false);
             };
             let tx = self.quick.begin().await?;
-            Shared::release(tx, COUNTER_LOCK, user, feature, reference, day, now).await
+            Shared::release(tx, user, feature, reference, day, now).await
         })
         .await
     }

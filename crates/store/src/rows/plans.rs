@@ -22,6 +22,23 @@ impl TierRecord {
     }
 }
 
+/// A charge's reads ([`CHARGE_READS`](crate::sql::plans::CHARGE_READS)): the reference's
+/// standing charges and the account's tier columns.
+#[derive(sqlx::FromRow)]
+pub(crate) struct ChargeRecord {
+    charged: i64,
+    #[sqlx(flatten)]
+    tier: TierRecord,
+}
+
+impl ChargeRecord {
+    /// The standing charges (0 without a row) and the tier columns (none without a row: an
+    /// account that does not exist is free).
+    pub fn split(row: Option<Self>) -> (i64, Option<TierRecord>) {
+        row.map_or((0, None), |r| (r.charged, Some(r.tier)))
+    }
+}
+
 /// `llm_key`, `llm_key_id` of an account.
 #[derive(sqlx::FromRow)]
 pub(crate) struct KeyRecord {

@@ -138,6 +138,23 @@ where
         Ok(done.rows_affected() > 0)
     }
 
+    pub async fn label_and_touch_session(
+        pool: &Pool<DB>,
+        id: SessionId,
+        owner: UserId,
+        label: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let done = sqlx::query(sql::LABEL_AND_TOUCH)
+            .bind(uid(id))
+            .bind(owner.get())
+            .bind(label)
+            .bind(Stamp(now))
+            .execute(pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
     pub async fn count_user_turns(pool: &Pool<DB>, id: SessionId) -> Result<i64> {
         let (n,): (i64,) =
             sqlx::query_as(sql::COUNT_USER_TURNS).bind(uid(id)).fetch_one(pool).await?;
@@ -307,8 +324,10 @@ where
 /// Implements [`AssistantRepo`](crate::AssistantRepo) and
 /// [`TurnLeaseRepo`](crate::TurnLeaseRepo) for an adapter (`$store`) with `$shared`'s bodies:
 /// writes on `self.$writer`, reads on `self.$reader` through `$reads` (PostgreSQL's
-/// `retry_once_if_lost`; SQLite runs them once), the lease writes on `self.$lease`
-/// (PostgreSQL's coordination pool, SQLite's writer).
+/// `retry_once_if_lost`; SQLite runs them once), the lease writes and the session's label
+/// and last use (`set_session_label`, `touch_session`, `label_and_touch_session`) on
+/// `self.$lease` (PostgreSQL's
+/// coordination pool, SQLite's writer). The messages are always on `self.$writer`.
 macro_rules! assistant_repos {
     ($store:ty, $shared:ty, $writer:ident, $reader:ident, $lease:ident, $reads:path) => {
         #[async_trait::async_trait]
@@ -350,7 +369,7 @@ macro_rules! assistant_repos {
                 owner: freehire_domain::UserId,
                 label: &str,
             ) -> $crate::Result<()> {
-                <$shared>::set_session_label(&self.$writer, id, owner, label).await
+                <$shared>::set_session_label(&self.$lease, id, owner, label).await
             }
 
             async fn touch_session(
@@ -359,7 +378,17 @@ macro_rules! assistant_repos {
                 owner: freehire_domain::UserId,
                 now: chrono::DateTime<chrono::Utc>,
             ) -> $crate::Result<bool> {
-                <$shared>::touch_session(&self.$writer, id, owner, now).await
+                <$shared>::touch_session(&self.$lease, id, owner, now).await
+            }
+
+            async fn label_and_touch_session(
+                &self,
+                id: freehire_assistant::SessionId,
+                owner: freehire_domain::UserId,
+                label: &str,
+                now: chrono::DateTime<chrono::Utc>,
+            ) -> $crate::Result<bool> {
+                <$shared>::label_and_touch_session(&self.$lease, id, owner, label, now).await
             }
 
             async fn count_user_turns(

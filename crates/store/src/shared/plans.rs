@@ -1,13 +1,15 @@
 //! [`PlanRepo`](crate::PlanRepo) and [`LlmKeyRepo`](crate::LlmKeyRepo) bodies both backends
 //! run unchanged, over the statements of [`sql::plans`]. The adapters pass their pool (on
-//! SQLite, the writer pool for writes), the transaction (`BEGIN IMMEDIATE` on SQLite) and the
-//! counter row's lock (`FOR UPDATE` on PostgreSQL).
+//! SQLite, the writer pool for writes) and the transaction (`BEGIN IMMEDIATE` on SQLite).
 //!
-//! A charge is one transaction: ensure the day's counter, lock it, check whether the
-//! reference is already charged, read the tier, [`decide`], and when it charges insert the
-//! ledger row and set the counter. A release finds the charge's day without a lock, then in
-//! one transaction locks that day's counter (always the counter before the ledger, as a
-//! charge does), voids the ledger row and takes the voided units off, never below 0.
+//! A charge is one transaction of as few round trips as its rules allow (six when it
+//! charges, four when it does not, `BEGIN` and the end included): ensure and lock the day's
+//! counter in one upsert ([`sql::LOCK_DAY`]), read in one statement whether the reference is
+//! already charged and the tier ([`sql::CHARGE_READS`], after the lock), [`decide`], and when
+//! it charges insert the ledger row and set the counter. A release finds the charge's day
+//! without a lock, then in one transaction locks that day's counter (always the counter
+//! before the ledger, as a charge does), voids the ledger row and takes the voided units off,
+//! never below 0.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use freehire_domain::{
@@ -21,7 +23,7 @@ use super::{RowsAffected, Shared};
 use crate::{
     Result, StoredKey,
     bind::Stamp,
-    rows::plans::{KeyRecord, TierRecord},
+    rows::plans::{ChargeRecord, KeyRecord, TierRecord},
     sql::plans as sql,
 };
 
@@ -41,38 +43,31 @@ where
     (String,): for<'r> FromRow<'r, DB::Row>,
     (String, i64): for<'r> FromRow<'r, DB::Row>,
     TierRecord: for<'r> FromRow<'r, DB::Row>,
+    ChargeRecord: for<'r> FromRow<'r, DB::Row>,
     KeyRecord: for<'r> FromRow<'r, DB::Row>,
 {
-    /// Creates (unless it exists) and locks the day's counter in `tx`, returning its count.
+    /// Creates (unless it exists) and locks the day's counter in `tx`, returning its count
+    /// ([`sql::LOCK_DAY`]).
     async fn lock_counter(
         tx: &mut Transaction<'_, DB>,
-        lock: &'static str,
         user: UserId,
         feature: Feature,
         day: NaiveDate,
         now: DateTime<Utc>,
     ) -> Result<i64> {
-        sqlx::query(sql::ENSURE_DAY)
+        let (used,): (i64,) = sqlx::query_as(sql::LOCK_DAY)
             .bind(user.get())
             .bind(feature.as_str())
             .bind(day)
             .bind(Stamp(now))
-            .execute(&mut **tx)
-            .await?;
-        let (used,): (i64,) = sqlx::query_as(lock)
-            .bind(user.get())
-            .bind(feature.as_str())
-            .bind(day)
             .fetch_one(&mut **tx)
             .await?;
         Ok(used)
     }
 
-    /// Charges `reference` in the caller's transaction (see the module docs); `lock` is the
-    /// dialect's `sql::plans::counter_of!`.
+    /// Charges `reference` in the caller's transaction (see the module docs).
     pub async fn consume(
         mut tx: Transaction<'_, DB>,
-        lock: &'static str,
         user: UserId,
         feature: Feature,
         reference: &str,
@@ -80,15 +75,14 @@ where
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         let day = plan::day(now);
-        let used = Self::lock_counter(&mut tx, lock, user, feature, day, now).await?;
-        let (charged,): (i64,) = sqlx::query_as(sql::CHARGED)
+        let used = Self::lock_counter(&mut tx, user, feature, day, now).await?;
+        let reads: Option<ChargeRecord> = sqlx::query_as(sql::CHARGE_READS)
             .bind(user.get())
             .bind(feature.as_str())
             .bind(reference)
-            .fetch_one(&mut *tx)
+            .fetch_optional(&mut *tx)
             .await?;
-        let tier_row: Option<TierRecord> =
-            sqlx::query_as(sql::TIER_OF).bind(user.get()).fetch_optional(&mut *tx).await?;
+        let (charged, tier_row) = ChargeRecord::split(reads);
         let decision =
             decide(policy, TierRecord::tier(tier_row, now), feature, used, charged > 0, now);
         if decision.charge > 0 {
@@ -136,14 +130,13 @@ where
     /// module docs); whether a charge was voided.
     pub async fn release(
         mut tx: Transaction<'_, DB>,
-        lock: &'static str,
         user: UserId,
         feature: Feature,
         reference: &str,
         day: NaiveDate,
         now: DateTime<Utc>,
     ) -> Result<bool> {
-        Self::lock_counter(&mut tx, lock, user, feature, day, now).await?;
+        Self::lock_counter(&mut tx, user, feature, day, now).await?;
         let voided = sqlx::query(sql::RELEASE_CONSUMPTION)
             .bind(user.get())
             .bind(feature.as_str())

@@ -40,6 +40,12 @@ pub(crate) const DELETE_SESSION: &str =
 pub(crate) const LABEL: &str = "UPDATE assistant_sessions SET label = $3 \
      WHERE id = $1 AND user_id = $2 AND label IS NULL";
 
+/// [`LABEL`] and [`TOUCH`] in one statement (after a prompt): the label only while there is
+/// none and `$3` is not empty, `updated_at = $4` always.
+pub(crate) const LABEL_AND_TOUCH: &str = "UPDATE assistant_sessions \
+     SET label = coalesce(label, nullif($3, '')), updated_at = $4 \
+     WHERE id = $1 AND user_id = $2";
+
 pub(crate) const TOUCH: &str =
     "UPDATE assistant_sessions SET updated_at = $3 WHERE id = $1 AND user_id = $2";
 

@@ -1,22 +1,15 @@
-//! Statements on `usage_daily`, `usage_ledger` and the users' gateway-key columns, shared by
-//! both dialects; only the counter row's lock differs (`counter_of!`: `FOR UPDATE` on
-//! PostgreSQL, nothing on SQLite, whose `BEGIN IMMEDIATE` holds the database).
+//! Statements on `usage_daily`, `usage_ledger` and the users' gateway-key columns, the same
+//! text on both dialects. The counter row's lock is [`LOCK_DAY`]'s upsert (a row lock on
+//! PostgreSQL; SQLite's `BEGIN IMMEDIATE` holds the database).
 
-/// The day's counter, read first in a charge's or release's transaction; each adapter
-/// appends its lock.
-macro_rules! counter_of {
-    ($lock:literal) => {
-        concat!(
-            "SELECT used FROM usage_daily WHERE user_id = $1 AND feature = $2 AND day = $3",
-            $lock
-        )
-    };
-}
-pub(crate) use counter_of;
-
-/// Creates the day's counter at 0 unless it exists.
-pub(crate) const ENSURE_DAY: &str = "INSERT INTO usage_daily (user_id, feature, day, used, updated_at) \
-     VALUES ($1, $2, $3, 0, $4) ON CONFLICT (user_id, feature, day) DO NOTHING";
+/// Creates the day's counter at 0 unless it exists and locks it until the transaction ends,
+/// returning its count: one statement, the first of a charge's or a release's transaction. The
+/// conflict's no-op update takes the row lock on PostgreSQL (a concurrent charge or release of
+/// the same counter waits here, then reads the count it committed); on SQLite `BEGIN
+/// IMMEDIATE` already holds the database.
+pub(crate) const LOCK_DAY: &str = "INSERT INTO usage_daily (user_id, feature, day, used, updated_at) \
+     VALUES ($1, $2, $3, 0, $4) ON CONFLICT (user_id, feature, day) \
+     DO UPDATE SET used = usage_daily.used RETURNING used";
 
 pub(crate) const SET_DAY: &str = "UPDATE usage_daily SET used = $4, updated_at = $5 \
      WHERE user_id = $1 AND feature = $2 AND day = $3";
@@ -26,9 +19,12 @@ pub(crate) const DECREMENT_DAY: &str = "UPDATE usage_daily \
      SET used = CASE WHEN used > $4 THEN used - $4 ELSE 0 END, updated_at = $5 \
      WHERE user_id = $1 AND feature = $2 AND day = $3";
 
-/// Whether a reference's charge stands.
-pub(crate) const CHARGED: &str = "SELECT count(*) FROM usage_ledger \
-     WHERE user_id = $1 AND feature = $2 AND ref = $3 AND kind = 'consume'";
+/// A charge's reads once the counter is locked, in one statement (a snapshot taken after the
+/// lock, so a charge of the same reference committed meanwhile is seen): whether the
+/// reference's charge stands and the account's tier columns; no row when the account is gone.
+pub(crate) const CHARGE_READS: &str = "SELECT (SELECT count(*) FROM usage_ledger \
+     WHERE user_id = $1 AND feature = $2 AND ref = $3 AND kind = 'consume') AS charged, \
+     pro_until, ultra_until FROM users WHERE id = $1";
 
 pub(crate) const INSERT_CONSUMPTION: &str = "INSERT INTO usage_ledger \
      (user_id, feature, day, kind, delta, ref, created_at) VALUES ($1, $2, $3, 'consume', $4, $5, $6)";

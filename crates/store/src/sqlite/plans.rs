@@ -12,9 +12,6 @@ use freehire_domain::{
 use super::{Shared, SqliteStore};
 use crate::{LlmKeyRepo, PlanRepo, Result, StoredKey};
 
-/// The day's counter (no lock: the write transaction holds the database).
-const COUNTER_LOCK: &str = crate::sql::plans::counter_of!("");
-
 #[async_trait]
 impl PlanRepo for SqliteStore {
     async fn consume(
@@ -26,7 +23,7 @@ impl PlanRepo for SqliteStore {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         let tx = self.write().await?;
-        Shared::consume(tx, COUNTER_LOCK, user, feature, reference, policy, now).await
+        Shared::consume(tx, user, feature, reference, policy, now).await
     }
 
     async fn release(
@@ -40,7 +37,7 @@ impl PlanRepo for SqliteStore {
             return Ok(false);
         };
         let tx = self.write().await?;
-        Shared::release(tx, COUNTER_LOCK, user, feature, reference, day, now).await
+        Shared::release(tx, user, feature, reference, day, now).await
     }
 
     async fn standing(

@@ -221,6 +221,31 @@ pub async fn label_and_touch_are_owner_scoped_and_the_first_label_stays(db: &Tes
     assert_eq!(read.created_at, t(2, 9));
 }
 
+/// After a prompt the runner labels and touches in one write: the same rules as the two.
+pub async fn label_and_touch_in_one_write_keep_both_rules(db: &TestDb) {
+    let s = db.store();
+    let ada = user(s, "ada@example.com").await;
+    let bob = user(s, "bob@example.com").await;
+    let chat = session(s, &ada, "chat").await;
+    let store = transcripts(db);
+    let read = || async { s.assistant_session(chat.id, ada.id).await.unwrap().unwrap() };
+
+    assert!(!s.label_and_touch_session(chat.id, bob.id, "Bob's", t(4, 9)).await.unwrap());
+    let before = read().await;
+    assert_eq!((before.label, before.updated_at), (None, t(2, 9)), "the wrong owner: nothing");
+    store.label_and_touch(chat.id, &ada.id, "").await.unwrap();
+    let empty = read().await;
+    assert_eq!((empty.label, empty.updated_at), (None, clock()), "an empty label is none");
+    assert!(s.label_and_touch_session(chat.id, ada.id, "Remote Rust jobs", t(5, 9)).await.unwrap());
+    let first = read().await;
+    assert_eq!((first.label.as_deref(), first.updated_at), (Some("Remote Rust jobs"), t(5, 9)));
+    assert!(s.label_and_touch_session(chat.id, ada.id, "Second message", t(6, 9)).await.unwrap());
+    let second = read().await;
+    assert_eq!(second.label.as_deref(), Some("Remote Rust jobs"), "the first label stays");
+    assert_eq!(second.updated_at, t(6, 9), "every prompt touches");
+    assert_eq!(second.created_at, t(2, 9));
+}
+
 pub async fn the_transcript_returns_the_stored_bytes(db: &TestDb) {
     let s = db.store();
     let ada = user(s, "ada@example.com").await;

@@ -230,6 +230,7 @@ conformance_db! {
         appended_messages_read_back_in_order,
         recent_returns_the_tail_in_ascending_order,
         label_and_touch_are_owner_scoped_and_the_first_label_stays,
+        label_and_touch_in_one_write_keep_both_rules,
         the_transcript_returns_the_stored_bytes,
         the_rail_lists_chats_newest_first_without_tailor_and_browse,
         the_database_refuses_an_unknown_preset,

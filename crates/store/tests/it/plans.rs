@@ -180,9 +180,9 @@ pub async fn concurrent_charges_never_pass_an_enforced_allowance(db: &TestDb) {
                 .unwrap()
         });
     }
-    // The same reference twice, at once: charged once.
-    for _ in 0..2 {
-        let store = Arc::clone(&stores[0]);
+    // The same reference four times at once, through both stores: charged once.
+    for n in 0..4 {
+        let store = Arc::clone(&stores[n % 2]);
         let policy = PlanPolicy::default();
         set.spawn(async move {
             store.consume(u.id, Feature::Match, "same", &policy, t(3, 10)).await.unwrap()
