@@ -39,6 +39,14 @@ enum Command {
         #[command(subcommand)]
         command: commands::remote::SavedSearchesCommand,
     },
+    /// Your CVs on a freehire server: list, show, download the PDF (FREEHIRE_API_URL,
+    /// FREEHIRE_API_KEY; a `cv`-scoped key is enough).
+    Cv {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(subcommand)]
+        command: commands::cv::CvCommand,
+    },
     /// Your experience bank on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY; a
     /// `cv`-scoped key is enough).
     Experience {
@@ -112,6 +120,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::SavedSearches { remote, command } => {
             return commands::remote::saved_searches(&remote, command, &mut std::io::stdout())
                 .await;
+        }
+        Command::Cv { remote, command } => {
+            return commands::cv::run(&remote, command, &mut std::io::stdout()).await;
         }
         Command::Experience { remote, command } => {
             return commands::experience::run(&remote, command, &mut std::io::stdout()).await;

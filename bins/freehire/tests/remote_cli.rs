@@ -113,7 +113,7 @@ async fn the_command_line_tracks_jobs_through_the_api() {
     assert!(!ok && err.contains("401"), "{err}");
 }
 
-// scenario: The command line keeps the experience bank with a cv-scoped key
+// scenario: The command line keeps the experience bank and the CVs with a cv-scoped key
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     let dir = tempfile::tempdir().unwrap();
@@ -184,6 +184,29 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     assert!(!ok && err.contains("404"), "{err}");
     let (ok, _, err) = run(&["experience", "add-employment", "--company", "X", "--start", "March"]);
     assert!(!ok && err.contains("YYYY-MM"), "{err}");
+    // The CVs: one base CV made over the API, listed, shown and downloaded as a PDF.
+    let made = reqwest::Client::new()
+        .post(format!("{base}/api/v1/me/cvs"))
+        .bearer_auth(&key)
+        .json(&serde_json::json!({"title": "Main", "document": {"header": {"full_name": "Me Myself"}, "summary": "Ships."}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(made.status(), 201);
+    let (ok, out, err) = run(&["cv", "list"]);
+    assert!(ok && out.contains("Main") && out.contains("1 CVs"), "{out}{err}");
+    let (_, out, _) = run(&["cv", "list", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let id = listed["data"][0]["id"].to_string();
+    let (ok, out, err) = run(&["cv", "show", &id]);
+    assert!(ok && out.contains("Me Myself"), "{out}{err}");
+    let file = dir.path().join("cv.pdf");
+    let (ok, out, err) = run(&["cv", "pdf", &id, "-o", file.to_str().unwrap()]);
+    assert!(ok && out.contains("bytes"), "{out}{err}");
+    assert!(std::fs::read(&file).unwrap().starts_with(b"%PDF"));
+    let (ok, _, err) = run(&["cv", "show", "999999"]);
+    assert!(!ok && err.contains("404"), "{err}");
+
     // The cv key reaches nothing else.
     let (ok, _, err) = run(&["track", "list"]);
     assert!(!ok && err.contains("403"), "{err}");

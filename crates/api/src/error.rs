@@ -82,6 +82,11 @@ pub enum ErrorCode {
     NothingToRetry,
     /// An opening was asked of a session that does not open by itself, or has started.
     NotOpenable,
+    /// A CV edit `cvedit` refused (a bad path or value, a field the actor may not touch, a
+    /// claim without evidence, a list over its ceiling); `param` names the path.
+    InvalidEdit,
+    /// An undo whose inverse no longer applies to the CV as it is now.
+    CannotUndo,
     /// The request was not answered in time (its handler was cancelled).
     Timeout,
     /// Anything else: our fault.
@@ -90,7 +95,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 25] = [
+    pub const ALL: [Self; 27] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
@@ -114,6 +119,8 @@ impl ErrorCode {
         Self::TurnQueueFull,
         Self::NothingToRetry,
         Self::NotOpenable,
+        Self::InvalidEdit,
+        Self::CannotUndo,
         Self::Timeout,
         Self::Internal,
     ];
@@ -144,6 +151,8 @@ impl ErrorCode {
             Self::TurnQueueFull => "turn_queue_full",
             Self::NothingToRetry => "nothing_to_retry",
             Self::NotOpenable => "not_openable",
+            Self::InvalidEdit => "invalid_edit",
+            Self::CannotUndo => "cannot_undo",
             Self::Timeout => "timeout",
             Self::Internal => "internal",
         }
@@ -169,7 +178,9 @@ impl ErrorCode {
             | Self::NotSilent
             | Self::TurnQueueFull
             | Self::NothingToRetry
+            | Self::CannotUndo
             | Self::NotOpenable => StatusCode::CONFLICT,
+            Self::InvalidEdit => StatusCode::UNPROCESSABLE_ENTITY,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             Self::SearchUnavailable
@@ -531,6 +542,8 @@ mod tests {
             ("turn_queue_full", 409),
             ("nothing_to_retry", 409),
             ("not_openable", 409),
+            ("invalid_edit", 422),
+            ("cannot_undo", 409),
             ("timeout", 503),
             ("internal", 500),
         ];

@@ -94,6 +94,8 @@ use crate::{ErrorBody, ErrorCode};
             stages, notes, timelines and follow-ups (cookie or API key)."),
         (name = "saved searches", description = "Saved searches, their subscriptions and shared boards."),
         (name = "notifications", description = "The notification history and settings."),
+        (name = "cvs", description = "Your CVs: the base CV, edits through cvedit with \
+            revisions and undo, and the PDF (cookie or an API key of either scope)."),
         (name = "experience", description = "Your experience bank: employments and \
             achievements with their provenance (cookie or an API key of either scope)."),
         (name = "assistant", description = "The assistant: sessions, transcripts, streamed \
@@ -229,6 +231,8 @@ pub mod code {
         TurnQueueFull,
         NothingToRetry,
         NotOpenable,
+        InvalidEdit,
+        CannotUndo,
         Timeout,
         Internal,
     );
@@ -304,6 +308,12 @@ const fn meaning(code: ErrorCode) -> &'static str {
              subscribed to; `param` is `query`."
         }
         ErrorCode::NotFound => "the addressed resource does not exist.",
+        ErrorCode::InvalidEdit => {
+            "cvedit refused the CV edit (a bad path or value, a field the actor may not touch, a \
+             claim without evidence, a list over its ceiling); `reason` names which, nothing \
+             was written."
+        }
+        ErrorCode::CannotUndo => "the revision's change no longer applies to the CV as it is now.",
         ErrorCode::MethodNotAllowed => "the path does not have this method.",
         ErrorCode::Conflict => {
             "the resource exists in another state, or a value is taken (`param` names it)."

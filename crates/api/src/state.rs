@@ -50,6 +50,10 @@ pub struct AppState {
     pub assistant: AssistantService,
     /// The timings of the assistant's event streams.
     pub sse: SseConfig,
+    /// The CV renderer (one per process: its semaphore bounds the renders of every request).
+    pub renderer: Arc<freehire_app::cvs::Renderer>,
+    /// The limits of CV edits (`CV_MAX_BULLETS`, `CV_EDIT_ALLOW_BULLET_TRUNCATION`).
+    pub cv_edit: freehire_cv::EditConfig,
 }
 
 impl AppState {
@@ -76,6 +80,10 @@ impl AppState {
             limits: RateLimits::default(),
             trusted_proxies: TrustedProxies::none(),
             webhooks: WebhookPolicy::PublicOnly,
+            renderer: Arc::new(freehire_app::cvs::Renderer::new(
+                freehire_app::cvs::RenderConfig::default(),
+            )),
+            cv_edit: cv_edit_from_env(),
         }
     }
 
@@ -164,6 +172,11 @@ impl AppState {
         freehire_app::catalogue::Catalogue::new(self.store.clone())
     }
 
+    /// The CV service over the state's store and renderer (what the CV routes call).
+    pub fn cvs(&self) -> freehire_app::cvs::Cvs {
+        freehire_app::cvs::Cvs::new(self.store.clone(), self.renderer.clone(), self.cv_edit)
+    }
+
     /// The experience-bank service over the state's store (what the experience routes call).
     pub fn experience(&self) -> freehire_app::experience::Experience {
         freehire_app::experience::Experience::new(self.store.clone())
@@ -210,4 +223,20 @@ impl FromRef<AppState> for RateLimits {
     fn from_ref(state: &AppState) -> Self {
         state.limits.clone()
     }
+}
+
+/// The CV edit limits from `CV_MAX_BULLETS` (bullets per entry, default 20) and
+/// `CV_EDIT_ALLOW_BULLET_TRUNCATION` (`true`: cut instead of refusing); a bad value keeps the
+/// default with a warning.
+fn cv_edit_from_env() -> freehire_cv::EditConfig {
+    let mut config = freehire_cv::EditConfig::default();
+    if let Ok(raw) = std::env::var("CV_MAX_BULLETS") {
+        match raw.trim().parse::<usize>() {
+            Ok(n) if n > 0 => config.max_bullets = n,
+            _ => tracing::warn!(value = %raw, "CV_MAX_BULLETS is not a positive number; using 20"),
+        }
+    }
+    config.allow_bullet_truncation = std::env::var("CV_EDIT_ALLOW_BULLET_TRUNCATION")
+        .is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"));
+    config
 }

@@ -2,6 +2,7 @@
 
 pub mod boards;
 pub mod chat;
+pub mod cv;
 pub mod experience;
 pub mod ingest;
 pub mod jobs;

@@ -4,6 +4,7 @@ pub mod applications;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod cvs;
 pub mod experience;
 pub mod health;
 pub mod jobs;
@@ -88,6 +89,13 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(experience::confirm_atom))
         .routes(routes!(experience::merge))
         .routes(routes!(experience::settings))
+        .routes(routes!(cvs::list))
+        .routes(routes!(cvs::create))
+        .routes(routes!(cvs::show))
+        .routes(routes!(cvs::edit))
+        .routes(routes!(cvs::revisions))
+        .routes(routes!(cvs::undo))
+        .routes(routes!(cvs::pdf))
         .routes(routes!(notifications::list))
         .routes(routes!(notifications::jobs))
         .routes(routes!(notifications::settings))

@@ -30,6 +30,7 @@ mod assistant;
 mod battery;
 mod catalogue;
 mod companies;
+mod cvs;
 mod errors;
 mod experience;
 mod facets;

@@ -1,0 +1,178 @@
+//! CVs as a use case (reference assistant.md §11): [`Cvs`], one service over the store and
+//! the renderer that the `/me/cvs` routes and the CLI (through the API) call.
+//!
+//! - [`Cvs::list`], [`Cvs::get`]; [`Cvs::create_base`]: the owner's one base CV, written
+//!   field by field through `cvedit` as the candidate (so it is sanitised like any edit);
+//! - [`Cvs::edit`]: a batch of `cvedit` ops as the candidate, all or nothing, filed as a
+//!   revision (the evidence lookup is the owner's own atoms: an op citing another user's atom
+//!   is refused as not found);
+//! - [`Cvs::revisions`], [`Cvs::undo`] (a new revision; one that no longer applies is
+//!   [`EditError::CannotUndo`]);
+//! - [`Cvs::pdf`]: the real Typst render, behind the renderer's semaphore.
+//!
+//! Another user's CV is "not found". `now` comes from the caller.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use freehire_cv::{Actor, CvState, EditConfig, EditError, Op, Origin, Path};
+use freehire_domain::{AtomId, CvId, Provenance, UserId};
+pub use freehire_render::{RenderConfig, RenderError, Rendered, Renderer};
+use freehire_store::{CommitOutcome, Cv, CvEdit, CvRevision, RevisionId, Store, StoreError};
+
+/// The most revisions one read returns.
+pub const MAX_REVISIONS: u32 = 100;
+
+/// What a CV operation can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum CvError {
+    /// No such CV (or another user's), or no such revision.
+    #[error("{0}")]
+    NotFound(&'static str),
+    /// `cvedit` refused the edit; nothing was written.
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// The PDF could not be rendered.
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What an edit, a creation or an undo left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edited {
+    /// The CV's state now.
+    pub state: CvState,
+    /// The revisions filed (none when nothing changed).
+    pub revisions: Vec<CvRevision>,
+}
+
+/// The CV service.
+#[derive(Clone)]
+pub struct Cvs {
+    store: Arc<dyn Store>,
+    renderer: Arc<Renderer>,
+    config: EditConfig,
+}
+
+const NO_CV: &str = "CV not found";
+
+impl Cvs {
+    /// A service over `store`, rendering with `renderer`, editing under `config`.
+    pub fn new(store: Arc<dyn Store>, renderer: Arc<Renderer>, config: EditConfig) -> Self {
+        Self { store, renderer, config }
+    }
+
+    /// The owner's CVs.
+    pub async fn list(&self, owner: UserId) -> Result<Vec<Cv>, CvError> {
+        Ok(self.store.list_cvs(owner).await?)
+    }
+
+    /// One of the owner's CVs.
+    pub async fn get(&self, owner: UserId, id: CvId) -> Result<Cv, CvError> {
+        self.store.get_cv(owner, id).await?.ok_or(CvError::NotFound(NO_CV))
+    }
+
+    /// The owner's base CV holding `state` (title, template, document), written through
+    /// `cvedit` as the candidate. When the owner already has one, it is replaced field by
+    /// field in one revision.
+    pub async fn create_base(
+        &self,
+        owner: UserId,
+        state: CvState,
+        origin: Origin,
+        now: DateTime<Utc>,
+    ) -> Result<(Cv, Edited), CvError> {
+        let cv = self.store.create_base_cv(owner, &CvState::default(), now).await?;
+        let value = serde_json::to_value(&state).map_err(|e| {
+            CvError::Edit(EditError::InvalidOp {
+                at: None,
+                path: String::new(),
+                reason: e.to_string(),
+            })
+        })?;
+        let mut ops = Vec::new();
+        if let serde_json::Value::Object(fields) = value {
+            for (field, value) in fields {
+                ops.push(Op::Set { path: Path::parse(&field)?, value, evidence: None });
+            }
+        }
+        let edited = self.commit(owner, cv.id, &ops, Actor::Candidate, origin, None, now).await?;
+        let cv = self.get(owner, cv.id).await?;
+        Ok((cv, edited))
+    }
+
+    /// Applies `ops` to one of the owner's CVs as the candidate, all or nothing.
+    pub async fn edit(
+        &self,
+        owner: UserId,
+        id: CvId,
+        ops: &[Op],
+        origin: Origin,
+        note: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Edited, CvError> {
+        self.commit(owner, id, ops, Actor::Candidate, origin, note, now).await
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn commit(
+        &self,
+        owner: UserId,
+        id: CvId,
+        ops: &[Op],
+        actor: Actor,
+        origin: Origin,
+        note: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Edited, CvError> {
+        let atoms: HashMap<AtomId, Provenance> =
+            self.store.list_atoms(owner).await?.into_iter().map(|a| (a.id, a.provenance)).collect();
+        let lookup = move |id: AtomId| atoms.get(&id).copied();
+        let edit = CvEdit { ops, actor, origin, batch: None, note };
+        let outcome = self.store.commit_cv(owner, id, &edit, &lookup, &self.config, now).await?;
+        outcome_of(outcome)
+    }
+
+    /// The newest `limit` revisions of one of the owner's CVs, newest first.
+    pub async fn revisions(
+        &self,
+        owner: UserId,
+        id: CvId,
+        limit: u32,
+    ) -> Result<Vec<CvRevision>, CvError> {
+        let limit = limit.clamp(1, MAX_REVISIONS);
+        self.store.cv_revisions(owner, id, limit).await?.ok_or(CvError::NotFound(NO_CV))
+    }
+
+    /// Undoes one revision as a new revision.
+    pub async fn undo(
+        &self,
+        owner: UserId,
+        id: CvId,
+        revision: RevisionId,
+        now: DateTime<Utc>,
+    ) -> Result<Edited, CvError> {
+        let outcome =
+            self.store.undo_cv(owner, id, revision, Actor::Candidate, &self.config, now).await?;
+        outcome_of(outcome)
+    }
+
+    /// The PDF of one of the owner's CVs, in its template.
+    pub async fn pdf(&self, owner: UserId, id: CvId) -> Result<(Cv, Rendered), CvError> {
+        let cv = self.get(owner, id).await?;
+        let rendered = self.renderer.render(&cv.state.document, cv.state.template_id).await?;
+        Ok((cv, rendered))
+    }
+}
+
+fn outcome_of(outcome: Option<CommitOutcome>) -> Result<Edited, CvError> {
+    match outcome {
+        None => Err(CvError::NotFound(NO_CV)),
+        Some(CommitOutcome::Committed { state, revisions }) => Ok(Edited { state, revisions }),
+        Some(CommitOutcome::Refused(e)) => Err(CvError::Edit(e)),
+    }
+}
