@@ -8,7 +8,8 @@
 //!   is refused as not found);
 //! - [`Cvs::revisions`], [`Cvs::undo`] (a new revision; one that no longer applies is
 //!   [`EditError::CannotUndo`]);
-//! - [`Cvs::pdf`]: the real Typst render, behind the renderer's semaphore.
+//! - [`Cvs::pdf`]: the real Typst render, behind the renderer's semaphore; [`Cvs::preview`]:
+//!   the same layout's pages as SVG (the web editor's live preview).
 //!
 //! Another user's CV is "not found". `now` comes from the caller.
 
@@ -159,6 +160,15 @@ impl Cvs {
         let outcome =
             self.store.undo_cv(owner, id, revision, Actor::Candidate, &self.config, now).await?;
         outcome_of(outcome)
+    }
+
+    /// The preview of one of the owner's CVs: its pages as SVG documents, from the same Typst
+    /// layout as the PDF (so page breaks agree).
+    pub async fn preview(&self, owner: UserId, id: CvId) -> Result<(Cv, Vec<String>), CvError> {
+        let cv = self.get(owner, id).await?;
+        let pages =
+            self.renderer.render_svg_pages(&cv.state.document, cv.state.template_id).await?;
+        Ok((cv, pages))
     }
 
     /// The PDF of one of the owner's CVs, in its template.

@@ -10,6 +10,7 @@ use freehire_app::accounts::Accounts;
 use freehire_app::assistant::service::AssistantService;
 use freehire_app::assistant::turns::TurnLocks;
 use freehire_app::catalogue::Catalogue;
+use freehire_app::cvs::{Cvs, RenderConfig, Renderer};
 use freehire_app::experience::Experience;
 use freehire_app::plans::Plans;
 use freehire_app::saved_searches::SavedSearches;
@@ -34,6 +35,9 @@ pub struct WebState {
     pub saved: SavedSearches,
     /// The experience bank.
     pub experience: Experience,
+    /// CVs: edits through `cvedit`, revisions, the preview and the PDF (a renderer of the
+    /// pages' own: its semaphore bounds the pages' renders).
+    pub cvs: Cvs,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
     /// Whether cookies are sent with `Secure` (serve over HTTPS in production).
@@ -68,6 +72,11 @@ impl WebState {
             accounts,
             tracking: Tracking::new(store.clone()),
             experience: Experience::new(store.clone()),
+            cvs: Cvs::new(
+                store.clone(),
+                Arc::new(Renderer::new(RenderConfig::default())),
+                freehire_cv::EditConfig::default(),
+            ),
             saved: SavedSearches::new(store.clone(), search.clone()),
             catalogue: Catalogue::new(store),
             search,

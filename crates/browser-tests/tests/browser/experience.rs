@@ -1,7 +1,8 @@
-//! The experience bank in a browser: add a job, bank an achievement in one's own words (shown
-//! confirmed), see an achievement the assistant inferred shown unconfirmed, confirm it with
-//! its button and see it become citable, merge two near-duplicates. Shot at 360, 390 and
-//! 1280 px.
+//! The experience bank and the CV editor in a browser: add a job, bank an achievement in one's
+//! own words (shown confirmed), see an achievement the assistant inferred shown unconfirmed,
+//! confirm it with its button and see it become citable, merge two near-duplicates; start the
+//! base CV, see its preview pages render, add a job, edit the summary, undo that revision and
+//! download the PDF.
 
 use freehire_browser_tests::Scripts;
 
@@ -48,6 +49,57 @@ async fn the_bank_is_built_and_an_inferred_achievement_confirmed() {
         b.click_text("Merge the first two").await.unwrap();
         b.wait_location("merge", |l| l == "/experience?done=merged").await.unwrap();
         assert_eq!(b.count("li.atom").await.unwrap(), 1);
+    })
+    .await;
+}
+
+// scenario: Write a CV in the editor, see its preview, undo an edit and download the PDF in a browser
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cv_is_written_previewed_undone_and_downloaded() {
+    let (_server, b) = served(Scripts::On).await;
+    b.check("a_cv_is_written_previewed_undone_and_downloaded", LIMIT, async {
+        sign_up(&b, "grace@example.com").await;
+        b.click("header a[href='/cvs']").await.unwrap();
+        b.fill("#full_name", "Grace Hopper").await.unwrap();
+        b.fill("#summary", "Compiler pioneer.").await.unwrap();
+        b.click("form[action='/cvs'] button[type=submit]").await.unwrap();
+        b.wait_text("main", "Your base CV is created.").await.unwrap();
+
+        // The preview is the PDF's own pages, loaded as images.
+        b.wait_for("img.cv-page").await.unwrap();
+        let loaded = "const img = document.querySelector('img.cv-page'); \
+                      return img.complete && img.naturalWidth > 0;";
+        for _ in 0..50 {
+            if b.script(loaded, vec![]).await.unwrap() == serde_json::json!(true) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(b.script(loaded, vec![]).await.unwrap(), serde_json::json!(true), "the preview page renders");
+
+        b.fill("#company", "Remington Rand").await.unwrap();
+        b.fill("#role", "Senior mathematician").await.unwrap();
+        b.fill("#new-bullets", "Wrote the first compiler, A-0").await.unwrap();
+        b.click("form[action$='/experience'] button[type=submit]").await.unwrap();
+        b.wait_text("main", "Saved.").await.unwrap();
+        b.wait_text("#bullets-0", "Wrote the first compiler, A-0").await.unwrap();
+
+        b.fill("#summary", "Rear admiral and compiler pioneer.").await.unwrap();
+        b.click("form[action$='/summary'] button[type=submit]").await.unwrap();
+        b.wait_text("main", "Saved.").await.unwrap();
+        shoot(&b, "cv-editor").await;
+        // Undo the newest revision: the summary edit.
+        b.click("#revisions li:first-child form button").await.unwrap();
+        b.wait_text("main", "Undone.").await.unwrap();
+        let summary = b.script("return document.querySelector('#summary').value;", vec![]).await.unwrap();
+        assert_eq!(summary, serde_json::json!("Compiler pioneer."));
+
+        // The download is a PDF.
+        let kind = "const href = document.querySelector('#download-pdf').getAttribute('href'); \
+                    const r = await fetch(href); const b = new Uint8Array(await r.arrayBuffer()); \
+                    return r.headers.get('content-type') + ' ' + String.fromCharCode(...b.slice(0, 4));";
+        let got = b.script(&format!("return (async () => {{ {kind} }})();"), vec![]).await.unwrap();
+        assert_eq!(got, serde_json::json!("application/pdf %PDF"));
     })
     .await;
 }

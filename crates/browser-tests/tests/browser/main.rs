@@ -21,7 +21,8 @@
 //!   interview rehearsal from the board and see its opening stream in by itself; Retry a
 //!   failed turn after a reload;
 //! - `experience`: build the bank (a job, an achievement in one's own words), confirm an
-//!   achievement the assistant inferred, merge two near-duplicates;
+//!   achievement the assistant inferred, merge two near-duplicates; write a CV in the editor,
+//!   see its preview, undo an edit and download the PDF;
 //! - `harness`: the harness itself on inline pages.
 //!
 //! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a

@@ -11,6 +11,7 @@
 //! | `GET /assistant`, `/assistant/{id}`; `POST /assistant`, `/assistant/{id}/opening`, `/assistant/{id}/retry`, `/assistant/{id}/delete` | the assistant's rail and conversation ([`assistant`]) |
 //! | `GET /tracking`, `/tracking/followups`, `/tracking/{slug}`; `POST /tracking/applications/{id}/stage`, `/tracking/applications/{id}/notes`, `/tracking/{slug}/followup`, `/tracking/{slug}/clear` | the board, the follow-ups, one application ([`tracking`]) |
 //! | `GET/POST /saved-searches`; `POST /saved-searches/{id}/rename`, `/share`, `/subscribe`, `/delete`, `/saved-searches/subscriptions/{id}/delete`; `GET /shared-boards/{slug}` (public) | saved searches ([`saved`]) |
+//! | `GET/POST /cvs`; `GET /cvs/{id}`, `/cvs/{id}/pdf`, `/cvs/{id}/preview/{page}`; `POST /cvs/{id}/summary`, `/template`, `/experience`, `/experience/{index}/bullets`, `/revisions/{revision}/undo` | the CVs and the CV editor ([`cvs`]) |
 //! | `GET /experience`; `POST /experience/employments`, `/experience/employments/{id}/delete`, `/experience/atoms`, `/experience/atoms/{id}/confirm`, `/experience/atoms/{id}/delete`, `/experience/merge`, `/experience/settings` | the experience bank ([`experience`]) |
 //! | `GET /notifications`, `/notifications/{id}`; `GET/POST /notifications/settings` | the notification history and settings ([`notifications`]) |
 //! | `GET /assets/{file}` | the stylesheet, htmx and the pages' script ([`crate::assets`]) |
@@ -22,6 +23,7 @@ pub mod actions;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod cvs;
 pub mod experience;
 pub(crate) mod forms;
 pub mod jobs;
@@ -68,6 +70,15 @@ pub fn routes() -> Router<WebState> {
         .route("/saved-searches/{id}/delete", post(saved::delete))
         .route("/saved-searches/subscriptions/{id}/delete", post(saved::unsubscribe))
         .route("/shared-boards/{slug}", get(saved::shared_board))
+        .route("/cvs", get(cvs::list).post(cvs::create))
+        .route("/cvs/{id}", get(cvs::show))
+        .route("/cvs/{id}/summary", post(cvs::summary))
+        .route("/cvs/{id}/template", post(cvs::template))
+        .route("/cvs/{id}/experience", post(cvs::add_job))
+        .route("/cvs/{id}/experience/{index}/bullets", post(cvs::bullets))
+        .route("/cvs/{id}/revisions/{revision}/undo", post(cvs::undo))
+        .route("/cvs/{id}/pdf", get(cvs::pdf))
+        .route("/cvs/{id}/preview/{page}", get(cvs::preview))
         .route("/experience", get(experience::show))
         .route("/experience/employments", post(experience::add_employment))
         .route("/experience/employments/{id}/delete", post(experience::delete_employment))

@@ -240,6 +240,21 @@ async fn workspace_forms_check_csrf_and_ownership(db: TestDb) {
     ada.submit("/saved-searches", "/saved-searches", &[("name", "Rust"), ("query", "q=rust")])
         .await;
     let search_id = id_after(&ada.get("/saved-searches").await, "/saved-searches/");
+    ada.submit(
+        "/experience",
+        "/experience/employments",
+        &[("kind", "job"), ("company", "Acme"), ("role", "Engineer")],
+    )
+    .await;
+    ada.submit("/experience", "/experience/atoms", &[("claim", "Led the migration to Kubernetes")])
+        .await;
+    let bank = ada.get("/experience").await;
+    let employment_id = id_after(&bank, "/experience/employments/");
+    let atom_id = id_after(&bank, "/experience/atoms/");
+    let made =
+        ada.submit("/cvs", "/cvs", &[("full_name", "Ada Lovelace"), ("summary", "Ships.")]).await;
+    assert_eq!(made.status, 303, "{}", made.body);
+    let cv_id = id_after(&ada.get("/cvs").await, "/cvs/");
 
     let eve = signed_up(&s, "eve@example.com").await;
     for (path, form) in [
@@ -248,11 +263,23 @@ async fn workspace_forms_check_csrf_and_ownership(db: TestDb) {
         (format!("/saved-searches/{search_id}/rename"), vec![("name", "Eve's")]),
         (format!("/saved-searches/{search_id}/subscribe"), vec![]),
         (format!("/saved-searches/{search_id}/delete"), vec![]),
+        (format!("/experience/employments/{employment_id}/delete"), vec![]),
+        (format!("/experience/atoms/{atom_id}/confirm"), vec![]),
+        (format!("/experience/atoms/{atom_id}/delete"), vec![]),
+        (format!("/cvs/{cv_id}/summary"), vec![("summary", "Eve's")]),
+        (format!("/cvs/{cv_id}/revisions/1/undo"), vec![]),
     ] {
         let page = eve.submit("/tracking", &path, &form).await;
         assert_eq!(page.status, 404, "{path}: {}", page.body);
     }
     assert_eq!(eve.get(&format!("/tracking/{slug}")).await.status, 404, "untracked by eve");
+    for path in
+        [format!("/cvs/{cv_id}"), format!("/cvs/{cv_id}/pdf"), format!("/cvs/{cv_id}/preview/0")]
+    {
+        assert_eq!(eve.get(&path).await.status, 404, "{path}");
+    }
+    assert!(ada.get("/experience").await.body.contains("Led the migration to Kubernetes"));
+    assert!(ada.get(&format!("/cvs/{cv_id}")).await.body.contains("Ships."));
     // Ada's records survive.
     let board = ada.get("/tracking").await;
     assert!(column(&board, "applied").contains("Rust Engineer"));
