@@ -110,7 +110,8 @@ async fn run(config: Config) -> anyhow::Result<()> {
             state.throttle(),
         )
     }
-    .with_assistant(state.assistant.clone());
+    .with_assistant(state.assistant.clone())
+    .with_cvs(state.cvs());
     let app = freehire_web::app(pages, freehire_api::router(state));
     freehire_api::serve_router(listener, app, limits, shutdown_signal())
         .await

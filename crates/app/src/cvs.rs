@@ -4,8 +4,8 @@
 //! - [`Cvs::list`], [`Cvs::get`]; [`Cvs::create_base`]: the owner's one base CV, written
 //!   field by field through `cvedit` as the candidate (so it is sanitised like any edit);
 //! - [`Cvs::edit`]: a batch of `cvedit` ops as the candidate, all or nothing, filed as a
-//!   revision (the evidence lookup is the owner's own atoms: an op citing another user's atom
-//!   is refused as not found);
+//!   revision (the evidence lookup reads only the atoms the ops cite, and only the owner's: an
+//!   op citing another user's atom is refused as not found);
 //! - [`Cvs::revisions`], [`Cvs::undo`] (a new revision; one that no longer applies is
 //!   [`EditError::CannotUndo`]);
 //! - [`Cvs::pdf`]: the real Typst render, behind the renderer's semaphore; [`Cvs::preview`]:
@@ -130,8 +130,15 @@ impl Cvs {
         note: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Edited, CvError> {
-        let atoms: HashMap<AtomId, Provenance> =
-            self.store.list_atoms(owner).await?.into_iter().map(|a| (a.id, a.provenance)).collect();
+        let mut cited: Vec<AtomId> = ops.iter().filter_map(Op::evidence).collect();
+        cited.sort_unstable();
+        cited.dedup();
+        let atoms: HashMap<AtomId, Provenance> = if cited.is_empty() {
+            HashMap::new()
+        } else {
+            let found = self.store.get_atoms(owner, &cited).await?;
+            found.into_iter().map(|a| (a.id, a.provenance)).collect()
+        };
         let lookup = move |id: AtomId| atoms.get(&id).copied();
         let edit = CvEdit { ops, actor, origin, batch: None, note };
         let outcome = self.store.commit_cv(owner, id, &edit, &lookup, &self.config, now).await?;

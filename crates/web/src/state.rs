@@ -35,8 +35,8 @@ pub struct WebState {
     pub saved: SavedSearches,
     /// The experience bank.
     pub experience: Experience,
-    /// CVs: edits through `cvedit`, revisions, the preview and the PDF (a renderer of the
-    /// pages' own: its semaphore bounds the pages' renders).
+    /// CVs: edits through `cvedit`, revisions, the preview and the PDF (the binary passes the
+    /// API's with [`WebState::with_cvs`]; `new` makes one with default limits).
     pub cvs: Cvs,
     /// The clock (tests pin it).
     pub clock: fn() -> DateTime<Utc>,
@@ -84,6 +84,13 @@ impl WebState {
             secure_cookies: false,
             throttle,
         }
+    }
+
+    /// The same state editing and rendering CVs through `cvs` (the API's: one renderer, so one
+    /// semaphore bounds every render of the process, and the same edit limits).
+    #[must_use]
+    pub fn with_cvs(self, cvs: Cvs) -> Self {
+        Self { cvs, ..self }
     }
 
     /// The same state reading sessions through `assistant` (the API's).

@@ -153,6 +153,22 @@ pub fn sort_employments(list: &mut [Employment]) {
     });
 }
 
+/// "Mar 2021 – Present", "2019 – 2021", "2020": `None` without a start.
+pub fn format_range(start: Option<Period>, end: Option<Period>, current: bool) -> Option<String> {
+    const MONTHS: [&str; 12] =
+        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let show = |p: Period| match p.month.and_then(|m| MONTHS.get(usize::from(m).wrapping_sub(1))) {
+        Some(m) => format!("{m} {}", p.year),
+        None => p.year.to_string(),
+    };
+    let start = show(start?);
+    match (end, current) {
+        (_, true) => Some(format!("{start} – Present")),
+        (Some(e), false) if show(e) != start => Some(format!("{start} – {}", show(e))),
+        _ => Some(start),
+    }
+}
+
 /// The wire shape shared by both kinds.
 #[derive(Serialize, Deserialize)]
 struct Wire {
@@ -289,6 +305,21 @@ mod tests {
         assert_eq!(d.company.chars().count(), MAX_SHORT_CHARS);
         assert_eq!(d.stack, ["rust"]);
         assert_eq!((d.end, d.link.as_str()), (None, ""));
+    }
+
+    #[test]
+    fn ranges_read_like_a_cv() {
+        let p = |y, m| Some(Period { year: y, month: m });
+        assert_eq!(
+            format_range(p(2021, Some(3)), None, true).as_deref(),
+            Some("Mar 2021 – Present")
+        );
+        assert_eq!(
+            format_range(p(2019, None), p(2021, None), false).as_deref(),
+            Some("2019 – 2021")
+        );
+        assert_eq!(format_range(p(2020, None), p(2020, None), false).as_deref(), Some("2020"));
+        assert_eq!(format_range(None, p(2020, None), false), None);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub mod said;
 pub mod similar;
 
 pub use atom::{Atom, AtomDraft, Richness, claim_key, provenance_for};
-pub use employment::{Employment, EmploymentDraft, Period, sort_employments};
+pub use employment::{Employment, EmploymentDraft, Period, format_range, sort_employments};
 pub use said::{MIN_QUOTE_WORDS, Speaker, Utterance, quote_backs, user_said};
 pub use similar::{
     MergeError, MergePlan, RetrievalQuery, SoftDuplicates, merge_plan, rank_atoms, retrieval_score,

@@ -129,7 +129,7 @@ fn page(
             place: e.draft.company.clone(),
             role: e.draft.role.clone(),
             kind: e.draft.kind.as_str(),
-            period: freehire_app::assistant::tools::experience::format_range(
+            period: freehire_domain::experience::format_range(
                 e.draft.start,
                 e.draft.end,
                 e.draft.current,

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use freehire_assistant::SessionId;
 use freehire_assistant::message::user_text;
-use freehire_domain::experience::{Period, quote_backs};
+use freehire_domain::experience::{format_range, quote_backs};
 use freehire_domain::{
     Atom, AtomDraft, AtomId, Author, Employment, EmploymentId, EmploymentKind, Utterance, user_said,
 };
@@ -150,22 +150,6 @@ impl AtomEntry {
             name,
             period,
         }
-    }
-}
-
-/// "Mar 2021 – Present", "2019 – 2021", "2020": `None` without a start.
-pub fn format_range(start: Option<Period>, end: Option<Period>, current: bool) -> Option<String> {
-    const MONTHS: [&str; 12] =
-        ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-    let show = |p: Period| match p.month.and_then(|m| MONTHS.get(usize::from(m).wrapping_sub(1))) {
-        Some(m) => format!("{m} {}", p.year),
-        None => p.year.to_string(),
-    };
-    let start = show(start?);
-    match (end, current) {
-        (_, true) => Some(format!("{start} – Present")),
-        (Some(e), false) if show(e) != start => Some(format!("{start} – {}", show(e))),
-        _ => Some(start),
     }
 }
 
@@ -538,24 +522,4 @@ async fn set_require_context(
     let on = s.experience.set_require_context(owner, a.enabled).await;
     let on = on.map_err(|e| failure("experience_set_require_context", e))?;
     Ok(json!({ "require_context": on }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges_read_like_a_cv() {
-        let p = |y, m| Some(Period { year: y, month: m });
-        assert_eq!(
-            format_range(p(2021, Some(3)), None, true).as_deref(),
-            Some("Mar 2021 – Present")
-        );
-        assert_eq!(
-            format_range(p(2019, None), p(2021, None), false).as_deref(),
-            Some("2019 – 2021")
-        );
-        assert_eq!(format_range(p(2020, None), p(2020, None), false).as_deref(), Some("2020"));
-        assert_eq!(format_range(None, p(2020, None), false), None);
-    }
 }
