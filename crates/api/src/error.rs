@@ -425,6 +425,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::QueueFull => Self::new(ErrorCode::TurnQueueFull, message),
             ServiceError::NothingToRetry => Self::new(ErrorCode::NothingToRetry, message),
             ServiceError::NotOpenable(m) => Self::new(ErrorCode::NotOpenable, m),
+            ServiceError::Conflict(m) => Self::new(ErrorCode::Conflict, m),
+            ServiceError::Cv(e) => e.into(),
             ServiceError::Store(e) => e.into(),
             e @ (ServiceError::Transcript(_) | ServiceError::Locks(_)) => Self::new(
                 ErrorCode::Unavailable,

@@ -69,8 +69,12 @@ impl AppState {
             TurnLocks::for_store(store.clone()),
             Utc::now,
         );
+        let renderer =
+            Arc::new(freehire_app::cvs::Renderer::new(freehire_app::cvs::RenderConfig::default()));
+        let cv_edit = cv_edit_from_env();
+        let cvs = freehire_app::cvs::Cvs::new(store.clone(), renderer.clone(), cv_edit);
         Self {
-            assistant,
+            assistant: assistant.with_cvs(cvs),
             sse: SseConfig::default(),
             store,
             accounts,
@@ -80,10 +84,8 @@ impl AppState {
             limits: RateLimits::default(),
             trusted_proxies: TrustedProxies::none(),
             webhooks: WebhookPolicy::PublicOnly,
-            renderer: Arc::new(freehire_app::cvs::Renderer::new(
-                freehire_app::cvs::RenderConfig::default(),
-            )),
-            cv_edit: cv_edit_from_env(),
+            renderer,
+            cv_edit,
         }
     }
 
@@ -143,11 +145,15 @@ impl AppState {
             Utc::now,
         )
         .with_config(AssistantConfig::from_env());
-        Self { search, cookie, webhooks, assistant, ..Self::new(store, accounts) }
+        let base = Self::new(store, accounts);
+        let assistant = assistant.with_cvs(base.cvs());
+        Self { search, cookie, webhooks, assistant, ..base }
     }
 
     /// The same state with this assistant service.
+    /// Its tailoring sessions edit and render through this state's CV service.
     pub fn with_assistant(self, assistant: AssistantService) -> Self {
+        let assistant = assistant.with_cvs(self.cvs());
         Self { assistant, ..self }
     }
 

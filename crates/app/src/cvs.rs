@@ -101,7 +101,8 @@ impl Cvs {
                 ops.push(Op::Set { path: Path::parse(&field)?, value, evidence: None });
             }
         }
-        let edited = self.commit(owner, cv.id, &ops, Actor::Candidate, origin, None, now).await?;
+        let by = Author { actor: Actor::Candidate, origin, batch: None };
+        let edited = self.commit(owner, cv.id, &ops, by, None, now).await?;
         let cv = self.get(owner, cv.id).await?;
         Ok((cv, edited))
     }
@@ -116,20 +117,37 @@ impl Cvs {
         note: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Edited, CvError> {
-        self.commit(owner, id, ops, Actor::Candidate, origin, note, now).await
+        self.commit(owner, id, ops, Author { actor: Actor::Candidate, origin, batch: None }, note, now)
+            .await
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Applies `ops` to one of the owner's CVs as the tailoring agent (origin `tailor_agent`,
+    /// filed under `batch`, the turn's), all or nothing: the policy and the evidence gate
+    /// apply, so an uncited claim, an atom that is not the owner's or not publishable, or a
+    /// contact field refuses the whole batch.
+    pub async fn agent_edit(
+        &self,
+        owner: UserId,
+        id: CvId,
+        ops: &[Op],
+        batch: &str,
+        note: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Edited, CvError> {
+        let by = Author { actor: Actor::Agent, origin: Origin::TailorAgent, batch: Some(batch) };
+        self.commit(owner, id, ops, by, note, now).await
+    }
+
     async fn commit(
         &self,
         owner: UserId,
         id: CvId,
         ops: &[Op],
-        actor: Actor,
-        origin: Origin,
+        by: Author<'_>,
         note: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Edited, CvError> {
+        let Author { actor, origin, batch } = by;
         let mut cited: Vec<AtomId> = ops.iter().filter_map(Op::evidence).collect();
         cited.sort_unstable();
         cited.dedup();
@@ -140,7 +158,7 @@ impl Cvs {
             found.into_iter().map(|a| (a.id, a.provenance)).collect()
         };
         let lookup = move |id: AtomId| atoms.get(&id).copied();
-        let edit = CvEdit { ops, actor, origin, batch: None, note };
+        let edit = CvEdit { ops, actor, origin, batch, note };
         let outcome = self.store.commit_cv(owner, id, &edit, &lookup, &self.config, now).await?;
         outcome_of(outcome)
     }
@@ -169,6 +187,38 @@ impl Cvs {
         outcome_of(outcome)
     }
 
+    /// Undoes every live revision of `batch` (an assistant turn or autopilot run) on one of
+    /// the owner's CVs as the candidate, newest first, all or none.
+    pub async fn revert_batch(
+        &self,
+        owner: UserId,
+        id: CvId,
+        batch: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Edited, CvError> {
+        let outcome = self
+            .store
+            .revert_batch(owner, id, batch, Actor::Candidate, &self.config, now)
+            .await?;
+        outcome_of(outcome)
+    }
+
+    /// How many pages one of the owner's CVs renders to (the real render).
+    pub async fn page_count(&self, owner: UserId, id: CvId) -> Result<usize, CvError> {
+        let cv = self.get(owner, id).await?;
+        Ok(self.renderer.page_count(&cv.state.document, cv.state.template_id).await?)
+    }
+
+    /// One of the owner's CVs as the model may read it: no email, phone or links.
+    pub async fn for_model(&self, owner: UserId, id: CvId) -> Result<CvState, CvError> {
+        self.store.cv_for_model(owner, id).await?.ok_or(CvError::NotFound(NO_CV))
+    }
+
+    /// The editing limits in force.
+    pub fn config(&self) -> &EditConfig {
+        &self.config
+    }
+
     /// The preview of one of the owner's CVs: its pages as SVG documents, from the same Typst
     /// layout as the PDF (so page breaks agree).
     pub async fn preview(&self, owner: UserId, id: CvId) -> Result<(Cv, Vec<String>), CvError> {
@@ -184,6 +234,14 @@ impl Cvs {
         let rendered = self.renderer.render(&cv.state.document, cv.state.template_id).await?;
         Ok((cv, rendered))
     }
+}
+
+/// Who files a change, and under which batch.
+#[derive(Debug, Clone, Copy)]
+struct Author<'a> {
+    actor: Actor,
+    origin: Origin,
+    batch: Option<&'a str>,
 }
 
 fn outcome_of(outcome: Option<CommitOutcome>) -> Result<Edited, CvError> {

@@ -257,6 +257,48 @@ impl Plans {
         )
     }
 
+    /// §13.4 `StartSession`: a new tailoring session consumes `tailor` under `<session>#1`.
+    /// A failure is only logged (the session still starts).
+    pub async fn start_session(&self, user: UserId, session: SessionId) {
+        let reference = plan::session_ref(&session.to_string(), 1);
+        let now = (self.clock)();
+        match self.store.consume(user, Feature::Tailor, &reference, &self.policy, now).await {
+            Ok(d) if !d.allowed => tracing::info!(user = user.get(), %reference, "plans: a tailoring session started past the allowance"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = &e as &dyn std::error::Error, %reference, "plans: charging a tailoring session failed"),
+        }
+    }
+
+    /// §13.4 `ExtendSession` and §13.6: one more ceiling for a tailoring session, consumed
+    /// under `<session>#<held + 1>` (a double click reads as already charged and costs once).
+    /// A refusal is the 402; otherwise the session's turns, ceiling and allowance now.
+    pub async fn extend_session(
+        &self,
+        user: UserId,
+        session: SessionId,
+        turns: i64,
+    ) -> Result<Result<Value, Refusal>, PlanError> {
+        let prefix = plan::session_prefix(&session.to_string());
+        let refs = self.store.consumption_refs(user, Feature::Tailor, &prefix).await?;
+        let slot = plan::highest_slot(&prefix, refs.iter().map(String::as_str));
+        let reference = plan::session_ref(&session.to_string(), plan::ceilings_held(slot) + 1);
+        let now = (self.clock)();
+        let d = self.store.consume(user, Feature::Tailor, &reference, &self.policy, now).await?;
+        if !d.allowed {
+            return Ok(Err(refusal(&d)));
+        }
+        let refs = self.store.consumption_refs(user, Feature::Tailor, &prefix).await?;
+        let slot = plan::highest_slot(&prefix, refs.iter().map(String::as_str));
+        let standing = self.standing(user, Feature::Tailor).await?;
+        let t = decide_turn(&self.policy, standing.tier, slot, turns);
+        Ok(Ok(json!({
+            "turns": t.turns,
+            "ceiling": t.ceiling,
+            "unlimited": t.unlimited,
+            "allowance": allowance_view(&standing),
+        })))
+    }
+
     /// §13.4 `AllowTurn` for a tailoring session.
     async fn allow_tailor_turn(&self, user: UserId, session: SessionId, turns: i64) -> Metered {
         match self.tailor_turn(user, session, turns).await {

@@ -22,6 +22,9 @@
 //! - [`commit`]: [`plan_commit`], [`plan_document`], [`plan_undo`]: everything decided before
 //!   the store writes.
 //! - [`error`]: the refusals, [`EditError`].
+//! - [`fit`]: a vacancy's requirements and the deterministic CV-versus-vacancy score
+//!   ([`job_match`]).
+//! - [`report`]: the tailor report of a tailored copy ([`TailorReport`]).
 //!
 //! Pure: no IO, no clock (coalescing takes `now`).
 
@@ -31,12 +34,14 @@ pub mod commit;
 pub mod describe;
 pub mod document;
 pub mod error;
+pub mod fit;
 pub mod gate;
 pub mod job_like;
 pub mod op;
 pub mod order;
 pub mod path;
 pub mod policy;
+pub mod report;
 pub mod sanitize;
 pub mod shape;
 
@@ -52,8 +57,10 @@ pub use document::{
     SkillGroup, TemplateId,
 };
 pub use error::EditError;
+pub use fit::{JobMatch, Priority, Requirement, Vacancy, job_match, requirements};
 pub use op::{Op, OpKind};
 pub use order::{Ordered, order_against_original};
 pub use path::{Path, Segment, paths};
 pub use policy::{AGENT_DENIED, Actor, Origin};
+pub use report::{ReportError, ReportItem, ReportItemInput, RequirementStatus, TailorReport};
 pub use sanitize::{EditConfig, MAX_BULLETS};

@@ -45,8 +45,8 @@ pub struct AssistantSession {
     pub preset: String,
     /// The label (the first message's text, cut by the caller); `None` until set.
     pub label: Option<String>,
-    /// The CV a tailoring session works on (no foreign key yet: CVs arrive with issue 16).
-    pub cv_id: Option<uuid::Uuid>,
+    /// The CV copy a tailoring session edits; nulled when the CV is deleted.
+    pub cv_id: Option<freehire_domain::CvId>,
     /// The job the session is about; nulled when the job row is deleted.
     pub job_id: Option<JobId>,
     /// When it was created.
@@ -65,7 +65,7 @@ pub struct NewSession<'a> {
     /// A label to start with (`None` or empty: none).
     pub label: Option<&'a str>,
     /// The bound CV.
-    pub cv_id: Option<uuid::Uuid>,
+    pub cv_id: Option<freehire_domain::CvId>,
     /// The bound job.
     pub job_id: Option<JobId>,
 }

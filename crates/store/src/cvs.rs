@@ -10,7 +10,7 @@
 //! atom of another user is as missing as one that does not exist.
 
 use chrono::{DateTime, Utc};
-use freehire_cv::{Actor, Change, CvState, EditError, Op, Origin};
+use freehire_cv::{Actor, Change, CvState, EditError, Op, Origin, TailorReport};
 use freehire_domain::{AtomId, CvId, JobId, Provenance, UserId};
 
 /// Revisions kept per CV; older ones are deleted when a new one is filed.
@@ -59,7 +59,7 @@ pub struct Cv {
     /// Title, template and document.
     pub state: CvState,
     /// The latest autopilot run's report, as the app wrote it.
-    pub autopilot_report: Option<serde_json::Value>,
+    pub autopilot_report: Option<TailorReport>,
     /// When it was created.
     pub created_at: DateTime<Utc>,
     /// When its content last changed.

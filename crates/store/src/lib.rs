@@ -58,7 +58,7 @@
 //! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
 //! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
 //!
-//! CV documents ([`CvRepo`], migration 0014, types in [`cvs`]) live in `cvs` (one base CV per
+//! CV documents ([`CvRepo`], migrations 0014–0015, types in [`cvs`]) live in `cvs` (one base CV per
 //! user, one tailored copy per user and job) and `cv_revisions` (at most 100 per CV): content
 //! changes only through `freehire-cv`'s plans, committed in one transaction holding the CV's
 //! row.

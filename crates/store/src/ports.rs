@@ -1250,6 +1250,30 @@ pub trait CvRepo: Send + Sync {
         now: DateTime<Utc>,
     ) -> Result<Option<CommitOutcome>>;
 
+    /// Names `session` (an assistant session's id) as the one tailoring the owner's tailored
+    /// copy `id`. `false` when the owner has no such tailored copy.
+    async fn set_cv_session(&self, owner: UserId, id: CvId, session: &str) -> Result<bool>;
+
+    /// Replaces the tailor report of the owner's tailored copy `id`. `false` when the owner
+    /// has no such tailored copy.
+    async fn set_tailor_report(
+        &self,
+        owner: UserId,
+        id: CvId,
+        report: &freehire_cv::TailorReport,
+    ) -> Result<bool>;
+
+    /// Merges one entry into the tailor report of the owner's tailored copy `id`
+    /// ([`TailorReport::merge`](freehire_cv::TailorReport::merge): the entry for the same
+    /// requirement is replaced, else it is appended), holding the CV's row so concurrent merges
+    /// lose nothing. `false` when the owner has no such tailored copy.
+    async fn merge_tailor_entry(
+        &self,
+        owner: UserId,
+        id: CvId,
+        item: &freehire_cv::ReportItem,
+    ) -> Result<bool>;
+
     /// One of the owner's CVs' state as the model may read it: the header's email, phone and
     /// links removed ([`without_contacts`](crate::cvs::without_contacts)).
     async fn cv_for_model(&self, owner: UserId, id: CvId) -> Result<Option<CvState>>;

@@ -106,6 +106,10 @@ pub struct RevisionView {
     pub actor: &'static str,
     /// `editor`, `tailor_agent`, `cli`, `template` or `import`.
     pub origin: &'static str,
+    /// The assistant turn or autopilot run it belongs to (undo the whole run with
+    /// `POST /me/cvs/{id}/batches/{batch}/undo`); null for a lone edit.
+    #[schema(required = true)]
+    pub batch: Option<String>,
     /// It is an undo of another revision.
     pub is_undo: bool,
     /// An undo has reverted it.
@@ -122,6 +126,7 @@ impl From<&CvRevision> for RevisionView {
             note: r.note.clone(),
             actor: r.change.actor.as_str(),
             origin: r.change.origin.as_str(),
+            batch: r.change.batch.clone(),
             is_undo: r.is_undo,
             reverted: r.reverted,
             created_at: r.created_at,
@@ -138,7 +143,7 @@ pub struct EditedView {
     pub revision: Option<RevisionView>,
 }
 
-fn edited(cv: &Cv, e: &Edited) -> EditedView {
+pub(crate) fn edited(cv: &Cv, e: &Edited) -> EditedView {
     let mut cv = CvView::from(cv);
     cv.title = e.state.title.clone();
     cv.template_id = e.state.template_id.as_str();

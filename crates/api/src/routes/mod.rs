@@ -13,6 +13,7 @@ pub mod notifications;
 pub mod openapi;
 pub mod saved_searches;
 pub mod search;
+pub mod tailoring;
 pub mod tracking;
 
 use utoipa::OpenApi;
@@ -96,6 +97,11 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(cvs::revisions))
         .routes(routes!(cvs::undo))
         .routes(routes!(cvs::pdf))
+        .routes(routes!(tailoring::tailor))
+        .routes(routes!(tailoring::workspace))
+        .routes(routes!(tailoring::undo_batch))
+        .routes(routes!(tailoring::autopilot))
+        .routes(routes!(tailoring::extend))
         .routes(routes!(notifications::list))
         .routes(routes!(notifications::jobs))
         .routes(routes!(notifications::settings))

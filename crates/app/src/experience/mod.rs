@@ -324,6 +324,41 @@ impl Experience {
         Ok(ranked.into_iter().filter_map(|(id, s)| by_id.remove(&id).map(|a| (a, s))).collect())
     }
 
+    /// [`Experience::search`] for several texts at once, reading the bank once: for each
+    /// text, the best `limit` atoms (zero scores left out), in the order of `texts`.
+    pub async fn search_many(
+        &self,
+        owner: UserId,
+        texts: &[&str],
+        limit: usize,
+    ) -> Result<Vec<Vec<Atom>>, ExperienceError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let atoms = self.store.list_atoms(owner).await?;
+        let stacks: HashMap<EmploymentId, Vec<String>> = self
+            .store
+            .list_employments(owner)
+            .await?
+            .into_iter()
+            .map(|e| (e.id, e.draft.stack))
+            .collect();
+        let by_id: HashMap<AtomId, &Atom> = atoms.iter().map(|a| (a.id, a)).collect();
+        let limit = limit.clamp(1, MAX_SEARCH_LIMIT);
+        Ok(texts
+            .iter()
+            .map(|text| {
+                let wanted =
+                    freehire_normalize::skills_mentioned(text).into_iter().map(str::to_owned);
+                let query = RetrievalQuery::new(text, wanted);
+                rank_atoms(&query, &atoms, &stacks, limit)
+                    .into_iter()
+                    .filter_map(|(id, _)| by_id.get(&id).map(|a| (*a).clone()))
+                    .collect()
+            })
+            .collect())
+    }
+
     /// The require-context preference.
     pub async fn require_context(&self, owner: UserId) -> Result<bool, ExperienceError> {
         Ok(self.store.experience_require_context(owner).await?)

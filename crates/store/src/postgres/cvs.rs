@@ -121,6 +121,29 @@ impl CvRepo for PgStore {
         self.undo_with(owner, id, Pick::Batch(batch), actor, config, now).await
     }
 
+    async fn set_cv_session(&self, owner: UserId, id: CvId, session: &str) -> Result<bool> {
+        Shared::set_cv_session(&self.pool, owner, id, session).await
+    }
+
+    async fn set_tailor_report(
+        &self,
+        owner: UserId,
+        id: CvId,
+        report: &freehire_cv::TailorReport,
+    ) -> Result<bool> {
+        Shared::set_tailor_report(&self.pool, owner, id, report).await
+    }
+
+    async fn merge_tailor_entry(
+        &self,
+        owner: UserId,
+        id: CvId,
+        item: &freehire_cv::ReportItem,
+    ) -> Result<bool> {
+        let tx = self.pool.begin().await?;
+        Shared::merge_tailor_entry(tx, CV_LOCK, owner, id, item).await
+    }
+
     async fn cv_for_model(&self, owner: UserId, id: CvId) -> Result<Option<CvState>> {
         let cv = retry_once_if_lost(|| Shared::get_cv(&self.pool, owner, id)).await?;
         Ok(cv.map(|cv| without_contacts(cv.state)))

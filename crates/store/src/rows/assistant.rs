@@ -19,7 +19,7 @@ pub(crate) struct SessionRecord {
     user_id: i64,
     preset: String,
     label: Option<String>,
-    cv_id: Option<Uid>,
+    cv_id: Option<i64>,
     job_id: Option<i64>,
     created_at: Stamp,
     updated_at: Stamp,
@@ -32,7 +32,11 @@ impl SessionRecord {
             owner: UserId::new(self.user_id).map_err(|e| StoreError::corrupt("user_id", e))?,
             preset: self.preset,
             label: self.label,
-            cv_id: self.cv_id.map(|id| id.0),
+            cv_id: self
+                .cv_id
+                .map(freehire_domain::CvId::new)
+                .transpose()
+                .map_err(|e| StoreError::corrupt("cv_id", e))?,
             job_id: self
                 .job_id
                 .map(JobId::new)

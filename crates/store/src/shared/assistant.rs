@@ -77,7 +77,7 @@ where
             .bind(new.owner.get())
             .bind(new.preset)
             .bind(new.label.filter(|l| !l.is_empty()))
-            .bind(new.cv_id.map(Uid))
+            .bind(new.cv_id.map(freehire_domain::CvId::get))
             .bind(new.job_id.map(|j| j.get()))
             .bind(Stamp(now))
             .fetch_one(pool)

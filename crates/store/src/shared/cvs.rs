@@ -13,8 +13,8 @@
 
 use chrono::{DateTime, Utc};
 use freehire_cv::{
-    Actor, Committed, CvState, EditConfig, EditError, RevisionMeta, coalesces, plan_commit,
-    plan_undo,
+    Actor, Committed, CvState, EditConfig, EditError, ReportItem, RevisionMeta, TailorReport,
+    coalesces, plan_commit, plan_undo,
 };
 use freehire_domain::{CvId, JobId, UserId};
 use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type};
@@ -120,6 +120,62 @@ where
             .fetch_optional(pool)
             .await?;
         Ok(row.map(CvRecord::into_cv).transpose()?.map(|cv| (cv, created)))
+    }
+
+    pub async fn set_cv_session(
+        pool: &Pool<DB>,
+        owner: UserId,
+        id: CvId,
+        session: &str,
+    ) -> Result<bool> {
+        let done = sqlx::query(sql::SET_SESSION)
+            .bind(id.get())
+            .bind(owner.get())
+            .bind(session)
+            .execute(pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    pub async fn set_tailor_report(
+        pool: &Pool<DB>,
+        owner: UserId,
+        id: CvId,
+        report: &TailorReport,
+    ) -> Result<bool> {
+        let report = json(report, "autopilot_report")?;
+        let done = sqlx::query(sql::SET_REPORT)
+            .bind(id.get())
+            .bind(owner.get())
+            .bind(JsonText(&report))
+            .execute(pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Merges `item` into the report of the owner's tailored copy in `tx`, holding its row.
+    pub async fn merge_tailor_entry(
+        mut tx: Transaction<'_, DB>,
+        lock: &'static str,
+        owner: UserId,
+        id: CvId,
+        item: &ReportItem,
+    ) -> Result<bool> {
+        let Some(cv) = Self::locked_cv(&mut tx, lock, owner, id).await? else {
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        let mut report = cv.autopilot_report.unwrap_or_default();
+        report.merge(item.clone());
+        let report = json(&report, "autopilot_report")?;
+        let done = sqlx::query(sql::SET_REPORT)
+            .bind(id.get())
+            .bind(owner.get())
+            .bind(JsonText(&report))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await.map_err(crate::error::committing)?;
+        Ok(done.rows_affected() > 0)
     }
 
     pub async fn cv_revisions(

@@ -100,3 +100,11 @@ pub(crate) const MARK_REVERTED: &str = "UPDATE cv_revisions SET reverted = true 
 /// Keeps the newest `$2` revisions of a CV.
 pub(crate) const TRIM: &str = "DELETE FROM cv_revisions WHERE cv_id = $1 \
      AND seq <= (SELECT max(seq) FROM cv_revisions WHERE cv_id = $1) - $2";
+
+/// Names the tailoring session working on one of the owner's tailored copies.
+pub(crate) const SET_SESSION: &str = "UPDATE cvs SET agent_session_id = $3 \
+     WHERE id = $1 AND user_id = $2 AND kind = 'tailored'";
+
+/// Replaces the tailor report of one of the owner's tailored copies.
+pub(crate) const SET_REPORT: &str = "UPDATE cvs SET autopilot_report = $3 \
+     WHERE id = $1 AND user_id = $2 AND kind = 'tailored'";

@@ -47,7 +47,7 @@ async fn message_rows(db: &TestDb, id: SessionId) -> i64 {
 pub async fn nullable_columns_map_and_the_binding_reaches_the_insert(db: &TestDb) {
     let s = db.store();
     let ada = user(s, "ada@example.com").await;
-    let cv = uuid::Uuid::new_v4();
+    let cv = s.create_base_cv(ada.id, &freehire_cv::CvState::default(), t(2, 9)).await.unwrap().id;
     let tailor = s
         .create_session(
             NewSession {

@@ -487,3 +487,45 @@ pub async fn concurrent_commits_lose_nothing(db: &TestDb) {
     let seqs: Vec<i64> = feed.iter().map(|r| r.seq).collect();
     assert_eq!(seqs, (1..=40).rev().collect::<Vec<_>>(), "one revision each, numbered in turn");
 }
+
+// scenario: A tailored copy names its session and keeps its report
+pub async fn a_tailored_copy_names_its_session_and_merges_its_report(db: &TestDb) {
+    use freehire_cv::{ReportItem, RequirementStatus, TailorReport};
+    let s = db.store();
+    let u = user(s, "ada@example.com").await;
+    let eve = user(s, "eve@example.com").await;
+    let job = s.upsert_jobs(&[posting("greenhouse", "1", "Backend")], t(1, 8)).await.unwrap()[0].id;
+    let base_id = base(s, &u).await;
+    let (copy, _) = s.tailor_cv(u.id, job, t(2, 10)).await.unwrap().unwrap();
+    assert!(!s.set_cv_session(u.id, base_id, "s-1").await.unwrap(), "a base CV has no session");
+    assert!(!s.set_cv_session(eve.id, copy.id, "s-1").await.unwrap(), "another user's copy");
+    assert!(s.set_cv_session(u.id, copy.id, "s-1").await.unwrap());
+    let plan = TailorReport::run_plan(["Rust in production", "Team leadership"]);
+    assert!(s.set_tailor_report(u.id, copy.id, &plan).await.unwrap());
+    assert!(!s.set_tailor_report(eve.id, copy.id, &plan).await.unwrap());
+    let closed = ReportItem {
+        requirement: "rust in  PRODUCTION".into(),
+        status: RequirementStatus::ClosedBank,
+        note: Some("bullet 1".into()),
+    };
+    // Concurrent merges lose nothing: the row is held while each merges.
+    let other = ReportItem {
+        requirement: "On-call".into(),
+        status: RequirementStatus::Open,
+        note: None,
+    };
+    let (a, b) = tokio::join!(
+        s.merge_tailor_entry(u.id, copy.id, &closed),
+        s.merge_tailor_entry(u.id, copy.id, &other)
+    );
+    assert!(a.unwrap() && b.unwrap());
+    assert!(!s.merge_tailor_entry(eve.id, copy.id, &other).await.unwrap());
+    let read = s.get_cv(u.id, copy.id).await.unwrap().unwrap();
+    assert_eq!(read.session_id.as_deref(), Some("s-1"));
+    let report = read.autopilot_report.unwrap();
+    assert_eq!(report.items.len(), 3);
+    assert_eq!(report.items[0].status, RequirementStatus::ClosedBank);
+    assert_eq!(report.items[0].requirement, "rust in  PRODUCTION", "the newer wording");
+    assert_eq!(report.items[1].status, RequirementStatus::NotReached);
+    assert_eq!(report.items[2].requirement, "On-call");
+}

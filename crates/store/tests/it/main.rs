@@ -213,6 +213,7 @@ conformance_db! {
     cvs: [
         the_base_cv_is_created_once,
         a_tailored_copy_is_made_once_and_needs_a_base,
+        a_tailored_copy_names_its_session_and_merges_its_report,
         the_candidate_commits_and_a_no_op_files_nothing,
         the_agent_is_refused_without_a_trace_and_cited_claims_are_accepted,
         quick_sets_on_one_path_coalesce,

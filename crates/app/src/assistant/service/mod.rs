@@ -43,10 +43,14 @@
 //!    runs out. The caller gets [`TurnEvents`], which end with exactly one `result`;
 //!    dropping them does not stop the turn, only [`cancel`](AssistantService::cancel) does.
 //!
+//! [`tailor`] holds the tailoring sessions: [`AssistantService::tailor`] (start or resume one
+//! for a vacancy), [`AssistantService::autopilot`] and [`AssistantService::extend`].
+//!
 //! Every turn's [`TurnConfig`] carries the preset's spend tags ([`spend_tags`]) and the
 //! step bounds of §6.2 ([`turn_bounds`]).
 
 pub mod launch;
+pub mod tailor;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -61,6 +65,7 @@ use freehire_store::{AssistantSession, NewSession, Store, StoreError, Transcript
 use tokio_util::sync::CancellationToken;
 
 pub use launch::{EVENT_BUFFER, Launch, Release, Start, TurnEvents, TurnInput, launch};
+pub use tailor::{NO_BASE_CV, NOT_EXTENDABLE, NOT_TAILORING, Tailored, Workspace};
 
 use super::model::{AssistantModel, spend_tags};
 use super::tools::{Binding, ToolDeps};
@@ -119,6 +124,12 @@ pub enum ServiceError {
     /// An opening that does not apply.
     #[error("{0}")]
     NotOpenable(&'static str),
+    /// The request does not apply to this session or account as it is (409).
+    #[error("{0}")]
+    Conflict(&'static str),
+    /// A CV operation failed.
+    #[error(transparent)]
+    Cv(crate::cvs::CvError),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -235,6 +246,7 @@ pub struct AssistantService {
     locks: TurnLocks,
     config: AssistantConfig,
     clock: fn() -> DateTime<Utc>,
+    cvs: Option<crate::cvs::Cvs>,
 }
 
 impl std::fmt::Debug for AssistantService {
@@ -258,7 +270,28 @@ impl AssistantService {
         locks: TurnLocks,
         clock: fn() -> DateTime<Utc>,
     ) -> Self {
-        Self { store, search, model, plans, locks, config: AssistantConfig::default(), clock }
+        Self {
+            store,
+            search,
+            model,
+            plans,
+            locks,
+            config: AssistantConfig::default(),
+            clock,
+            cvs: None,
+        }
+    }
+
+    /// The same service with the CV service its tailoring sessions' tools edit and render
+    /// through (without one, tailor sessions get no CV tools).
+    #[must_use]
+    pub fn with_cvs(self, cvs: crate::cvs::Cvs) -> Self {
+        Self { cvs: Some(cvs), ..self }
+    }
+
+    /// The CV service, when one is attached.
+    pub fn cvs(&self) -> Option<&crate::cvs::Cvs> {
+        self.cvs.as_ref()
     }
 
     /// The same service with these bounds.
@@ -533,10 +566,19 @@ impl AssistantService {
         retried: Option<String>,
     ) -> Result<TurnEvents, ServiceError> {
         let preset = effective_preset(normalize_preset(&session.preset));
-        let deps =
-            ToolDeps { store: self.store.clone(), search: self.search.clone(), clock: self.clock };
-        let binding =
-            Binding { session: session.id, preset, job_id: session.job_id, cv_id: session.cv_id };
+        let deps = ToolDeps {
+            store: self.store.clone(),
+            search: self.search.clone(),
+            clock: self.clock,
+            cvs: self.cvs.clone(),
+        };
+        let binding = Binding {
+            session: session.id,
+            preset,
+            job_id: session.job_id,
+            cv_id: session.cv_id,
+            batch: uuid::Uuid::new_v4(),
+        };
         let composed = compose_session(&deps, &binding, user.language.primary());
         let bound = model.bind(user.id).await;
         let cancel = CancellationToken::new();

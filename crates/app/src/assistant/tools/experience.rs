@@ -185,7 +185,7 @@ pub enum IdArg {
 }
 
 impl IdArg {
-    fn raw(&self) -> String {
+    pub(crate) fn raw(&self) -> String {
         match self {
             IdArg::Text(s) => s.trim().to_owned(),
             IdArg::Number(n) => n.to_string(),

@@ -6,9 +6,9 @@
 //! the ownership check (another user's application is "not found"). The result is
 //! `{job: {title, company, public_slug, description}, application_stage, requirements}`:
 //! the description is markdown clipped to [`TAILOR_DESCRIPTION_LIMIT`] characters (enough for
-//! a long posting's requirements, a tenth of the result cap); `requirements` is empty because
-//! no fit analysis exists yet (it arrives with the experience bank), and the call still
-//! succeeds; there is no `invitation` until application mail is read.
+//! a long posting's requirements, a tenth of the result cap); `requirements` are the
+//! description's requirement lines ([`freehire_cv::requirements`], each `{text, priority}`),
+//! empty when it has none; there is no `invitation` until application mail is read.
 
 use std::sync::Arc;
 
@@ -65,6 +65,6 @@ async fn interview_context(s: Arc<Services>, owner: UserId, job: JobId) -> Resul
             "description": clip_chars(&markdown, TAILOR_DESCRIPTION_LIMIT),
         },
         "application_stage": detail.card.card.stage.map(Stage::as_str),
-        "requirements": [],
+        "requirements": freehire_cv::requirements(&markdown),
     }))
 }

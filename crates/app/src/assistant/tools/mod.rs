@@ -12,20 +12,24 @@
 //! - [`experience`]: the seven `experience_*` tools of the bank, `add` and `update` bound to
 //!   the session (their `said` quote is checked against its transcript);
 //! - [`interview`]: `interview_context`, bound to the session's job;
+//! - [`cv`]: the CV tools of a tailoring session, bound to its CV copy, its job and the turn's
+//!   batch;
 //! - [`view`]: the JSON shapes the model reads.
 //!
 //! [`registry_for`] composes a session's registry per §10.1 for the groups that exist: discovery,
 //! tracking and the experience bank for every preset, `interview_context` for an interview or
-//! debrief session bound to a job. The screening, CV, mail and `read_current_page` tools are
-//! not built yet, so no preset registers them (and [`compose_session`](super::compose_session)
-//! leaves the prompt sections about them out). The registry's result cap is
-//! [`ASSISTANT_RESULT_CAP`].
+//! debrief session bound to a job, the CV tools for a tailor session bound to a CV and a job
+//! (when the deployment has a CV service). The screening, mail, `cover_letter_draft` and
+//! `read_current_page` tools are not built yet, so no preset registers them (and
+//! [`compose_session`](super::compose_session) leaves the prompt sections about them out). The
+//! registry's result cap is [`ASSISTANT_RESULT_CAP`].
 //!
 //! Identity never comes from the arguments: every tool receives the session owner's
 //! [`UserId`] from the runner, and another user's job or application is "not found". A tool
 //! failure reaches the model as `{"error": …}` naming the bad value and the allowed ones; a
 //! storage or search failure is logged and reported to the model without its internals.
 
+pub mod cv;
 pub mod discovery;
 pub mod experience;
 pub mod interview;
@@ -37,7 +41,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use freehire_assistant::SessionId;
-use freehire_domain::{JobId, UserId};
+use freehire_domain::{CvId, JobId, UserId};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
 use freehire_tools::{Registry, Tool, from_fn};
@@ -46,6 +50,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use super::{ASSISTANT_RESULT_CAP, Preset};
 use crate::catalogue::Catalogue;
+use crate::cvs::Cvs;
 use crate::experience::Experience;
 use crate::saved_searches::SavedSearches;
 use crate::search_slot::SearchSlot;
@@ -60,6 +65,8 @@ pub struct ToolDeps {
     pub search: SearchSlot,
     /// The clock (`now` of every service call).
     pub clock: fn() -> DateTime<Utc>,
+    /// The CV service (renderer and edit limits); without it no CV tool is registered.
+    pub cvs: Option<Cvs>,
 }
 
 /// What a session binds tools to.
@@ -71,8 +78,11 @@ pub struct Binding {
     pub preset: Preset,
     /// The job an interview, debrief or tailor session is about.
     pub job_id: Option<JobId>,
-    /// The CV a tailor session edits (CVs arrive with issue 16).
-    pub cv_id: Option<uuid::Uuid>,
+    /// The CV copy a tailor session edits.
+    pub cv_id: Option<CvId>,
+    /// The turn's batch: the CV edits of one turn (or one autopilot run) are filed under it,
+    /// so they can be undone together.
+    pub batch: uuid::Uuid,
 }
 
 /// The session's registry per §10.1, result cap [`ASSISTANT_RESULT_CAP`]: discovery, tracking
@@ -86,6 +96,12 @@ pub fn registry_for(deps: &ToolDeps, binding: &Binding) -> Registry<UserId> {
     tools.extend(experience::tools(&services, binding.session));
     if let (Preset::Interview | Preset::Debrief, Some(job)) = (binding.preset, binding.job_id) {
         tools.push(interview::tool_for(&services, job));
+    }
+    if let (Preset::Tailor, Some(cv), Some(job), Some(cvs)) =
+        (binding.preset, binding.cv_id, binding.job_id, deps.cvs.as_ref())
+    {
+        let bound = cv::CvBinding { cv, job, batch: binding.batch.to_string(), session: binding.session };
+        tools.extend(cv::tools(&services, cvs, &bound));
     }
     Registry::new(tools).with_max_result_bytes(ASSISTANT_RESULT_CAP)
 }
