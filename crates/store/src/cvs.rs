@@ -133,10 +133,11 @@ pub enum CommitOutcome {
     Refused(EditError),
 }
 
-/// `state` as the model may read it: the header's email, phone and links removed (the name
-/// stays, it is on every page the model writes for).
+/// `state` as the model may read it: the four contact identifiers of the header (name, email,
+/// phone, links) removed (reference §10.6 `GetForModel`); the headline and location stay.
 pub fn without_contacts(mut state: CvState) -> CvState {
     let header = &mut state.document.header;
+    header.full_name.clear();
     header.email.clear();
     header.phone.clear();
     header.links.clear();

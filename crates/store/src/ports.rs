@@ -1274,7 +1274,7 @@ pub trait CvRepo: Send + Sync {
         item: &freehire_cv::ReportItem,
     ) -> Result<bool>;
 
-    /// One of the owner's CVs' state as the model may read it: the header's email, phone and
+    /// One of the owner's CVs' state as the model may read it: the header's name, email, phone and
     /// links removed ([`without_contacts`](crate::cvs::without_contacts)).
     async fn cv_for_model(&self, owner: UserId, id: CvId) -> Result<Option<CvState>>;
 }

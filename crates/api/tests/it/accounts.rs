@@ -35,6 +35,11 @@ impl<'a> Client<'a> {
         Self { bearer: Some(key.to_owned()), ..Self::new(server) }
     }
 
+    /// The session cookie this client holds (`name=value`), if any.
+    pub fn cookie_header(&self) -> Option<String> {
+        self.cookie.lock().unwrap().clone()
+    }
+
     pub async fn call(&self, method: Method, path: &str, body: Option<Value>) -> Answer {
         let mut request = self.http.request(method, format!("{}/api/v1{path}", self.server.base));
         if let Some(key) = &self.bearer {

@@ -51,12 +51,12 @@ fn model(server: &OpenAiServer, timeout: Duration) -> AssistantModel {
 }
 
 /// How the tests' assistant is set up.
-struct Setup {
-    timeout: Duration,
-    config: AssistantConfig,
-    policy: Vec<(String, String)>,
-    sse: SseConfig,
-    limits: ServerLimits,
+pub(crate) struct Setup {
+    pub(crate) timeout: Duration,
+    pub(crate) config: AssistantConfig,
+    pub(crate) policy: Vec<(String, String)>,
+    pub(crate) sse: SseConfig,
+    pub(crate) limits: ServerLimits,
 }
 
 impl Default for Setup {
@@ -72,7 +72,7 @@ impl Default for Setup {
 }
 
 /// The API over `db` with the assistant turning on `llm`.
-async fn serve(db: TestDb, llm: &OpenAiServer, setup: Setup) -> Server {
+pub(crate) async fn serve(db: TestDb, llm: &OpenAiServer, setup: Setup) -> Server {
     let model = model(llm, setup.timeout);
     let store = db.store.clone();
     let (policy, warnings) = PlanPolicy::from_vars(setup.policy);
@@ -90,16 +90,16 @@ async fn serve(db: TestDb, llm: &OpenAiServer, setup: Setup) -> Server {
 }
 
 /// A signed-in user and a `full` key of theirs (SSE is read with the key).
-struct Caller<'a> {
-    cookie: Client<'a>,
-    key: String,
+pub(crate) struct Caller<'a> {
+    pub(crate) cookie: Client<'a>,
+    pub(crate) key: String,
     server: &'a Server,
 }
 
 /// One streamed answer, read to its end.
 #[derive(Debug)]
-struct Streamed {
-    status: u16,
+pub(crate) struct Streamed {
+    pub(crate) status: u16,
     content_type: String,
     headers: reqwest::header::HeaderMap,
     text: String,
@@ -107,7 +107,7 @@ struct Streamed {
 
 impl Streamed {
     /// The `event:`/`data:` pairs, in order (comments skipped).
-    fn events(&self) -> Vec<Value> {
+    pub(crate) fn events(&self) -> Vec<Value> {
         frames(&self.text)
     }
 
@@ -120,7 +120,7 @@ impl Streamed {
     }
 
     /// The one `result` (asserting there is exactly one, and last).
-    fn result(&self) -> Value {
+    pub(crate) fn result(&self) -> Value {
         let results = self.results();
         assert_eq!(results.len(), 1, "exactly one result: {}", self.text);
         assert_eq!(self.events().last(), results.last(), "the result is last: {}", self.text);
@@ -128,7 +128,7 @@ impl Streamed {
     }
 
     /// The answer as a JSON error.
-    fn error(&self) -> Answer {
+    pub(crate) fn error(&self) -> Answer {
         Answer {
             status: self.status,
             body: serde_json::from_str(&self.text).unwrap_or(Value::Null),
@@ -160,7 +160,7 @@ fn frames(text: &str) -> Vec<Value> {
 }
 
 impl<'a> Caller<'a> {
-    async fn new(server: &'a Server, email: &str) -> Self {
+    pub(crate) async fn new(server: &'a Server, email: &str) -> Self {
         let cookie = verified_user(server, email).await;
         let minted = cookie.post("/me/api-keys", json!({"name": "chat"})).await;
         let key = minted.body["data"]["token"].as_str().unwrap().to_owned();
@@ -174,19 +174,19 @@ impl<'a> Caller<'a> {
             .bearer_auth(&self.key)
     }
 
-    async fn call(&self, method: Method, path: &str, body: Option<Value>) -> Answer {
+    pub(crate) async fn call(&self, method: Method, path: &str, body: Option<Value>) -> Answer {
         Client::with_key(self.server, &self.key).call(method, path, body).await
     }
 
     /// A new session of `preset` (201), its id.
-    async fn session(&self, query: &str) -> String {
+    pub(crate) async fn session(&self, query: &str) -> String {
         let a = self.call(Method::POST, &format!("/assistant/sessions{query}"), None).await;
         assert_eq!(a.status, 201, "{a:?}");
         a.body["data"]["id"].as_str().unwrap().to_owned()
     }
 
     /// Sends `body` to a turn route and reads the answer to its end.
-    async fn stream(&self, path: &str, body: Option<Value>) -> Streamed {
+    pub(crate) async fn stream(&self, path: &str, body: Option<Value>) -> Streamed {
         let mut request = self.request(Method::POST, path);
         if let Some(body) = body {
             request = request.json(&body);
@@ -206,7 +206,32 @@ impl<'a> Caller<'a> {
         Streamed { status, content_type, headers, text }
     }
 
-    async fn say(&self, session: &str, text: &str) -> Streamed {
+    /// Posts to a turn route with the session cookie (no key) and reads it to its end.
+    pub(crate) async fn cookie_stream(&self, path: &str) -> Streamed {
+        let cookie = self.cookie.cookie_header().expect("signed in");
+        let res = self
+            .server
+            .http
+            .post(format!("{}/api/v1{path}", self.server.base))
+            .header("cookie", cookie)
+            .send()
+            .await
+            .unwrap();
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let text = tokio::time::timeout(Duration::from_secs(120), res.text())
+            .await
+            .expect("the stream ends")
+            .unwrap();
+        Streamed { status, content_type, headers, text }
+    }
+
+    pub(crate) async fn say(&self, session: &str, text: &str) -> Streamed {
         self.stream(&format!("/assistant/sessions/{session}/messages"), Some(json!({"text": text})))
             .await
     }
@@ -219,7 +244,7 @@ impl<'a> Caller<'a> {
         self::until(res, until).await
     }
 
-    async fn transcript(&self, session: &str) -> Vec<Value> {
+    pub(crate) async fn transcript(&self, session: &str) -> Vec<Value> {
         let a = self.call(Method::GET, &format!("/assistant/sessions/{session}"), None).await;
         assert_eq!(a.status, 200, "{a:?}");
         a.body["data"]["messages"].as_array().unwrap().clone()

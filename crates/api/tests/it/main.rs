@@ -44,4 +44,5 @@ mod ratelimit;
 mod saved_searches;
 mod search;
 mod server;
+mod tailoring;
 mod tracking;
