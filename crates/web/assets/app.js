@@ -115,6 +115,8 @@
     try { return JSON.parse(data.join("\n")); } catch (e) { return null; }
   }
 
+  var DECLINE = "No, that is not something I have done.";
+
   function chat(root) {
     var list = root.querySelector("#transcript");
     var form = root.querySelector("#chat-form");
@@ -176,6 +178,32 @@
       s.details.appendChild(el("p", "meta", "Result"));
       s.details.appendChild(el("pre", "result", pretty(event.result)));
       if (s.name === "present_jobs" && !event.is_error) cards(s, event.result);
+      if (s.name === "request_confirmation" && !event.is_error) confirmBox(s);
+    }
+
+    // request_confirmation: Yes sends the claim verbatim as the candidate's message, No a
+    // fixed decline.
+    function confirmBox(s) {
+      var input = s.input;
+      if (typeof input === "string") { try { input = JSON.parse(input); } catch (e) { input = {}; } }
+      var claim = input && typeof input.claim === "string" ? input.claim.trim() : "";
+      if (!claim) return;
+      var box = el("div", "confirm");
+      box.dataset.claim = claim;
+      box.appendChild(el("p", null, (input.question || "").trim() || "Can you confirm this?"));
+      box.appendChild(el("blockquote", "claim", claim));
+      box.appendChild(el("button", "small confirm-yes", "Yes"));
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(el("button", "small secondary confirm-no", "No"));
+      box.querySelectorAll("button").forEach(function (b) { b.type = "button"; });
+      s.li.appendChild(box);
+    }
+
+    function sendText(t) {
+      if (!t || running) return false;
+      message("user", t);
+      run(base + "/messages", JSON.stringify({ text: t }));
+      return true;
     }
 
     function cards(s, result) {
@@ -360,11 +388,29 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var t = text.value.trim();
-      if (!t || running) return;
-      text.value = "";
-      message("user", t);
-      run(base + "/messages", JSON.stringify({ text: t }));
+      if (sendText(t)) text.value = "";
     });
+    list.addEventListener("click", function (event) {
+      var b = event.target;
+      if (!b.classList || !(b.classList.contains("confirm-yes") || b.classList.contains("confirm-no"))) return;
+      var box = b.closest(".confirm");
+      var yes = b.classList.contains("confirm-yes");
+      if (sendText(yes ? box.dataset.claim : DECLINE)) {
+        box.querySelectorAll("button").forEach(function (x) { x.disabled = true; });
+        box.classList.add(yes ? "confirmed" : "declined");
+      }
+    });
+    var panel = root.querySelector("#tailor-panel");
+    if (panel) {
+      var auto = root.querySelector("#run-autopilot");
+      var autopilot = function () {
+        if (running) return;
+        message("user", "Tailor this CV for the vacancy yourself.");
+        run(base + "/autopilot", null, {});
+      };
+      if (auto) auto.addEventListener("click", autopilot);
+      if (panel.dataset.auto) autopilot();
+    }
     text.addEventListener("keydown", function (event) {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();

@@ -194,7 +194,9 @@ impl From<ServiceError> for WebError {
             e @ ServiceError::Unavailable => assistant(StatusCode::SERVICE_UNAVAILABLE, &e),
             e @ (ServiceError::QueueFull
             | ServiceError::NothingToRetry
-            | ServiceError::NotOpenable(_)) => assistant(StatusCode::CONFLICT, &e),
+            | ServiceError::NotOpenable(_)
+            | ServiceError::Conflict(_)) => assistant(StatusCode::CONFLICT, &e),
+            ServiceError::Cv(e) => e.into(),
             ServiceError::Store(e) => e.into(),
             e => {
                 tracing::error!(error = %e, "assistant service failed");

@@ -23,6 +23,9 @@
 //! - `experience`: build the bank (a job, an achievement in one's own words), confirm an
 //!   achievement the assistant inferred, merge two near-duplicates; write a CV in the editor,
 //!   see its preview, undo an edit and download the PDF;
+//! - `tailoring`: tailor a CV to a job from its page, watch autopilot run by itself, confirm a
+//!   claim with the Yes button and see it banked as the candidate's and cited on the copy, and
+//!   undo the run;
 //! - `harness`: the harness itself on inline pages.
 //!
 //! Each test launches its own server and browser ([`freehire_browser_tests::Browser`]: a
@@ -40,4 +43,5 @@ mod harness;
 mod pages;
 mod search;
 mod server;
+mod tailoring;
 mod workspace;

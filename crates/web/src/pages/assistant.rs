@@ -105,7 +105,22 @@ pub struct Step {
     pub is_error: bool,
     /// The cards of a `present_jobs` call (its receipt's `presented` slugs, in order).
     pub jobs: Vec<JobCard>,
+    /// A `request_confirmation` that went through: the Yes/No buttons.
+    pub confirm: Option<Confirm>,
 }
+
+/// A claim the assistant asks the candidate to confirm: Yes sends `claim` verbatim as their
+/// message, No sends [`DECLINE`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    /// The claim, as the candidate would say it.
+    pub claim: String,
+    /// The question above the buttons.
+    pub question: String,
+}
+
+/// What No sends.
+pub const DECLINE: &str = "No, that is not something I have done.";
 
 /// One entry of the conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,6 +152,8 @@ pub struct Chat {
     pub start: bool,
     /// Whether its last turn ended without an answer: the Retry form.
     pub retryable: bool,
+    /// A tailoring session's workspace: the vacancy, the copy, the report, the run controls.
+    pub tailor: Option<super::tailoring::Panel>,
 }
 
 /// `/assistant` and `/assistant/{id}`.
@@ -232,6 +249,7 @@ pub fn transcript<'a>(
                         result: None,
                         is_error: false,
                         jobs: Vec::new(),
+                        confirm: None,
                     };
                     items.push(Item { kind: "step", text: String::new(), step: Some(step) });
                 }
@@ -253,6 +271,14 @@ pub fn transcript<'a>(
                 if step.name == "present_jobs" && !is_error {
                     let input = inputs.get(id).cloned().unwrap_or(Value::Null);
                     step.jobs = cards(&input, &presented(result), jobs, saved);
+                }
+                if step.name == "request_confirmation" && !is_error {
+                    let input = inputs.get(id).cloned().unwrap_or(Value::Null);
+                    let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_owned();
+                    let claim = field("claim");
+                    if !claim.is_empty() {
+                        step.confirm = Some(Confirm { claim, question: field("question") });
+                    }
                 }
             }
             _ => {}
@@ -410,6 +436,7 @@ pub async fn show(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
         items: transcript(rows.iter().copied(), &jobs, &|slug| saved.contains(slug)),
         start,
         retryable,
+        tailor: super::tailoring::panel(&state, &user, &view, answered).await,
         id: id.clone(),
     };
     ctx.page(&AssistantPage {

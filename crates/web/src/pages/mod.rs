@@ -30,6 +30,7 @@ pub mod jobs;
 pub mod notifications;
 pub mod saved;
 pub mod search;
+pub mod tailoring;
 pub mod tracking;
 
 use axum::{
@@ -79,6 +80,8 @@ pub fn routes() -> Router<WebState> {
         .route("/cvs/{id}/revisions/{revision}/undo", post(cvs::undo))
         .route("/cvs/{id}/pdf", get(cvs::pdf))
         .route("/cvs/{id}/preview/{page}", get(cvs::preview))
+        .route("/cvs/{id}/batches/{batch}/undo", post(tailoring::undo_batch))
+        .route("/tailor", post(tailoring::start))
         .route("/experience", get(experience::show))
         .route("/experience/employments", post(experience::add_employment))
         .route("/experience/employments/{id}/delete", post(experience::delete_employment))
