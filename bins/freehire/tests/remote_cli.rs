@@ -127,6 +127,8 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     assert!(ok, "{err}");
     let key = key.trim().to_owned();
     let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
+    let written = store.upsert_jobs(&[posting("7", "Rust Engineer")], Utc::now()).await.unwrap();
+    let job = store.jobs_by_ids(&[written[0].id]).await.unwrap()[0].public_slug.as_str().to_owned();
     let mail = tempfile::tempdir().unwrap();
     let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -205,6 +207,18 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     assert!(ok && out.contains("bytes"), "{out}{err}");
     assert!(std::fs::read(&file).unwrap().starts_with(b"%PDF"));
     let (ok, _, err) = run(&["cv", "show", "999999"]);
+    assert!(!ok && err.contains("404"), "{err}");
+    // Tailoring: the copy is made once, its report read, and no run is left to undo yet.
+    let (ok, out, err) = run(&["cv", "tailor", &job]);
+    assert!(ok && out.contains("(created)") && out.contains("session "), "{out}{err}");
+    let copy = out.split_whitespace().nth(2).unwrap().to_owned();
+    let (ok, out, err) = run(&["cv", "tailor", &job]);
+    assert!(ok && out.contains("(resumed)"), "{out}{err}");
+    let (ok, out, err) = run(&["cv", "report", &copy]);
+    assert!(ok && out.contains("Rust Engineer") && out.contains("0 requirements"), "{out}{err}");
+    let (ok, _, err) = run(&["cv", "undo-run", &copy]);
+    assert!(!ok && err.contains("no run"), "{err}");
+    let (ok, _, err) = run(&["cv", "tailor", "no-such-job-1"]);
     assert!(!ok && err.contains("404"), "{err}");
 
     // The cv key reaches nothing else.

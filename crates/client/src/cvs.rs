@@ -1,5 +1,6 @@
-//! The CV routes (`/me/cvs*`): list, read and download a CV's PDF. A `cv`-scoped key is
-//! enough.
+//! The CV routes (`/me/cvs*`): list, read and download a CV's PDF; tailor the base CV to a
+//! vacancy, read a tailored copy's workspace, undo one run of the assistant's edits. A
+//! `cv`-scoped key is enough.
 
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
@@ -26,7 +27,67 @@ pub struct Cv {
     pub updated_at: String,
 }
 
+/// A tailoring started or resumed (`POST /me/cvs/tailor`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Tailored {
+    /// The copy tailored to the vacancy.
+    pub tailor_cv_id: i64,
+    /// The base CV.
+    pub base_cv_id: i64,
+    /// The copy's score now (`{score, categories}`), or null.
+    pub analysis: serde_json::Value,
+    /// The tailor session.
+    pub session_id: String,
+    /// True when this call created the copy.
+    pub cold_start_running: bool,
+}
+
+/// A tailored copy's workspace (`GET /me/cvs/{id}/tailoring`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Workspace {
+    /// The vacancy's slug, title and company.
+    pub job_slug: Option<String>,
+    pub job_title: Option<String>,
+    pub company: Option<String>,
+    /// The tailor session.
+    pub session_id: Option<String>,
+    /// `{items: [{requirement, status, note?}]}`.
+    pub report: serde_json::Value,
+    /// The copy's score now, or null.
+    pub analysis: serde_json::Value,
+    /// The newest live run of the assistant's edits.
+    pub last_batch: Option<String>,
+}
+
 impl Client {
+    /// `POST /me/cvs/tailor`.
+    pub async fn tailor_cv(&self, job_slug: &str) -> Result<Tailored, ClientError> {
+        let body = serde_json::json!({ "job_slug": job_slug });
+        let t: Envelope<Tailored> = self.call(Method::POST, "me/cvs/tailor", Some(&body)).await?;
+        Ok(t.data)
+    }
+
+    /// `GET /me/cvs/{id}/tailoring`.
+    pub async fn cv_tailoring(&self, id: i64) -> Result<Workspace, ClientError> {
+        let path = format!("me/cvs/{id}/tailoring");
+        let w: Envelope<Workspace> = self.call(Method::GET, &path, None::<&()>).await?;
+        Ok(w.data)
+    }
+
+    /// `POST /me/cvs/{id}/batches/{batch}/undo`: the CV after the undo.
+    pub async fn undo_cv_batch(&self, id: i64, batch: &str) -> Result<Cv, ClientError> {
+        #[derive(Deserialize)]
+        struct Edited {
+            cv: Cv,
+        }
+        let path = format!("me/cvs/{id}/batches/{batch}/undo");
+        let e: Envelope<Edited> =
+            self.call(Method::POST, &path, Some(&serde_json::json!({}))).await?;
+        Ok(e.data.cv)
+    }
+
     /// `GET /me/cvs`.
     pub async fn cvs(&self) -> Result<Vec<Cv>, ClientError> {
         let list: Envelope<Vec<Cv>> = self.call(Method::GET, "me/cvs", None::<&()>).await?;
