@@ -117,8 +117,15 @@ impl Cvs {
         note: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Edited, CvError> {
-        self.commit(owner, id, ops, Author { actor: Actor::Candidate, origin, batch: None }, note, now)
-            .await
+        self.commit(
+            owner,
+            id,
+            ops,
+            Author { actor: Actor::Candidate, origin, batch: None },
+            note,
+            now,
+        )
+        .await
     }
 
     /// Applies `ops` to one of the owner's CVs as the tailoring agent (origin `tailor_agent`,
@@ -196,10 +203,8 @@ impl Cvs {
         batch: &str,
         now: DateTime<Utc>,
     ) -> Result<Edited, CvError> {
-        let outcome = self
-            .store
-            .revert_batch(owner, id, batch, Actor::Candidate, &self.config, now)
-            .await?;
+        let outcome =
+            self.store.revert_batch(owner, id, batch, Actor::Candidate, &self.config, now).await?;
         outcome_of(outcome)
     }
 

@@ -263,9 +263,13 @@ impl Plans {
         let reference = plan::session_ref(&session.to_string(), 1);
         let now = (self.clock)();
         match self.store.consume(user, Feature::Tailor, &reference, &self.policy, now).await {
-            Ok(d) if !d.allowed => tracing::info!(user = user.get(), %reference, "plans: a tailoring session started past the allowance"),
+            Ok(d) if !d.allowed => {
+                tracing::info!(user = user.get(), %reference, "plans: a tailoring session started past the allowance")
+            }
             Ok(_) => {}
-            Err(e) => tracing::warn!(error = &e as &dyn std::error::Error, %reference, "plans: charging a tailoring session failed"),
+            Err(e) => {
+                tracing::warn!(error = &e as &dyn std::error::Error, %reference, "plans: charging a tailoring session failed")
+            }
         }
     }
 

@@ -195,14 +195,83 @@ pub fn requirements(markdown: &str) -> Vec<Requirement> {
 }
 
 const STOPWORDS: &[&str] = &[
-    "and", "the", "for", "with", "you", "your", "our", "are", "have", "has", "that", "this",
-    "from", "into", "using", "use", "able", "ability", "strong", "good", "great", "solid",
-    "excellent", "experience", "experienced", "years", "year", "knowledge", "understanding",
-    "plus", "bonus", "nice", "etc", "such", "least", "more", "work", "working", "skills", "skill",
-    "proven", "track", "record", "who", "will", "can", "any", "all", "other", "well", "also",
-    "being", "least", "including", "like", "both", "one", "two", "three", "minimum", "preferred",
-    "required", "must", "should", "would", "familiarity", "familiar", "proficiency", "proficient",
-    "deep", "hands", "demonstrated", "related", "relevant", "field", "equivalent", "similar",
+    "and",
+    "the",
+    "for",
+    "with",
+    "you",
+    "your",
+    "our",
+    "are",
+    "have",
+    "has",
+    "that",
+    "this",
+    "from",
+    "into",
+    "using",
+    "use",
+    "able",
+    "ability",
+    "strong",
+    "good",
+    "great",
+    "solid",
+    "excellent",
+    "experience",
+    "experienced",
+    "years",
+    "year",
+    "knowledge",
+    "understanding",
+    "plus",
+    "bonus",
+    "nice",
+    "etc",
+    "such",
+    "least",
+    "more",
+    "work",
+    "working",
+    "skills",
+    "skill",
+    "proven",
+    "track",
+    "record",
+    "who",
+    "will",
+    "can",
+    "any",
+    "all",
+    "other",
+    "well",
+    "also",
+    "being",
+    "least",
+    "including",
+    "like",
+    "both",
+    "one",
+    "two",
+    "three",
+    "minimum",
+    "preferred",
+    "required",
+    "must",
+    "should",
+    "would",
+    "familiarity",
+    "familiar",
+    "proficiency",
+    "proficient",
+    "deep",
+    "hands",
+    "demonstrated",
+    "related",
+    "relevant",
+    "field",
+    "equivalent",
+    "similar",
 ];
 
 /// A comparable form of a word: lowercased, a plural `s` and common endings dropped, at most
@@ -219,8 +288,7 @@ fn stem(word: &str) -> String {
 }
 
 fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '+' || c == '#'))
-        .filter(|w| !w.is_empty())
+    text.split(|c: char| !(c.is_alphanumeric() || c == '+' || c == '#')).filter(|w| !w.is_empty())
 }
 
 /// The content words of a text (no stopwords, no numbers, at least 3 characters), stemmed.
@@ -417,11 +485,13 @@ pub fn years_of_experience(doc: &CvDocument, current_year: i32) -> i32 {
         .iter()
         .filter_map(|e| {
             let start = four_digit_year(&e.start)?;
-            let end = if e.current || e.end.trim().is_empty() || e.end.to_lowercase().contains("present") {
-                current_year
-            } else {
-                four_digit_year(&e.end)?
-            };
+            let end =
+                if e.current || e.end.trim().is_empty() || e.end.to_lowercase().contains("present")
+                {
+                    current_year
+                } else {
+                    four_digit_year(&e.end)?
+                };
             (end >= start).then_some((start, end))
         })
         .collect();
@@ -514,10 +584,8 @@ pub fn job_match(doc: &CvDocument, vacancy: &Vacancy<'_>, current_year: i32) -> 
         let hit = title_stems.iter().filter(|s| cv.headline_and_roles.contains(*s)).count();
         let share = hit as f64 / title_stems.len() as f64;
         let status = if share >= 0.6 { ItemStatus::Ok } else { ItemStatus::Warn };
-        let detail = format!(
-            "{hit} of {} title words in the headline or a role title",
-            title_stems.len()
-        );
+        let detail =
+            format!("{hit} of {} title words in the headline or a role title", title_stems.len());
         categories.push(MatchCategory {
             name: "Job Title Match",
             score: percent(share),
@@ -529,8 +597,11 @@ pub fn job_match(doc: &CvDocument, vacancy: &Vacancy<'_>, current_year: i32) -> 
     let years = years_of_experience(doc, current_year);
     let wanted = vacancy.years_min.or_else(|| vacancy.seniority.and_then(grade_years));
     if let Some(wanted) = wanted.filter(|w| *w > 0) {
-        let (status, score) =
-            if years >= wanted { (ItemStatus::Ok, 1.0) } else { (ItemStatus::Warn, f64::from(years) / f64::from(wanted)) };
+        let (status, score) = if years >= wanted {
+            (ItemStatus::Ok, 1.0)
+        } else {
+            (ItemStatus::Warn, f64::from(years) / f64::from(wanted))
+        };
         let label = match (vacancy.years_min, vacancy.seniority) {
             (Some(y), _) => format!("{y}+ years of experience"),
             (None, Some(grade)) => format!("{grade} level"),
@@ -540,7 +611,11 @@ pub fn job_match(doc: &CvDocument, vacancy: &Vacancy<'_>, current_year: i32) -> 
             name: "Seniority Fit",
             score: percent(score),
             weight: 10,
-            items: vec![MatchItem { label, status, detail: format!("the CV spans about {years} years") }],
+            items: vec![MatchItem {
+                label,
+                status,
+                detail: format!("the CV spans about {years} years"),
+            }],
         });
     }
 
@@ -577,7 +652,10 @@ mod tests {
                 ],
                 ..ExperienceEntry::default()
             }],
-            skills: vec![SkillGroup { name: "Skills".into(), items: vec!["Rust".into(), "PostgreSQL".into()] }],
+            skills: vec![SkillGroup {
+                name: "Skills".into(),
+                items: vec!["Rust".into(), "PostgreSQL".into()],
+            }],
             ..CvDocument::default()
         }
     }
@@ -628,7 +706,10 @@ mod tests {
         };
         let m = job_match(&cv(), &vacancy, 2026).unwrap();
         let names: Vec<_> = m.categories.iter().map(|c| c.name).collect();
-        assert_eq!(names, ["Requirements Coverage", "Keyword Match", "Job Title Match", "Seniority Fit"]);
+        assert_eq!(
+            names,
+            ["Requirements Coverage", "Keyword Match", "Job Title Match", "Seniority Fit"]
+        );
         assert_eq!(m.categories[1].score, 50);
         assert_eq!(m.categories[2].score, 100);
         assert_eq!(m.categories[3].items[0].status, ItemStatus::Ok, "2018–2026 is 8 years");
@@ -644,14 +725,19 @@ mod tests {
 
     #[test]
     fn nothing_to_match_is_none() {
-        let vacancy = Vacancy { title: "", skills: &[], seniority: None, years_min: None, requirements: &[] };
+        let vacancy =
+            Vacancy { title: "", skills: &[], seniority: None, years_min: None, requirements: &[] };
         assert!(job_match(&cv(), &vacancy, 2026).is_none());
     }
 
     #[test]
     fn overlapping_roles_count_once() {
         let mut doc = cv();
-        doc.experience.push(ExperienceEntry { start: "2016".into(), end: "2020".into(), ..ExperienceEntry::default() });
+        doc.experience.push(ExperienceEntry {
+            start: "2016".into(),
+            end: "2020".into(),
+            ..ExperienceEntry::default()
+        });
         assert_eq!(years_of_experience(&doc, 2026), 10);
     }
 }

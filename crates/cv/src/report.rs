@@ -35,7 +35,8 @@ pub enum RequirementStatus {
 
 impl RequirementStatus {
     /// Every status, in the order the errors list them.
-    pub const ALL: [Self; 4] = [Self::ClosedBank, Self::ClosedCandidate, Self::Open, Self::NotReached];
+    pub const ALL: [Self; 4] =
+        [Self::ClosedBank, Self::ClosedCandidate, Self::Open, Self::NotReached];
 
     /// The wire spelling.
     pub const fn as_str(self) -> &'static str {
@@ -156,7 +157,11 @@ impl TailorReport {
         for r in requirements {
             let requirement = clip(r, MAX_REQUIREMENT_CHARS);
             if !requirement.is_empty() && report.items.len() < MAX_REPORT_ITEMS {
-                report.merge(ReportItem { requirement, status: RequirementStatus::NotReached, note: None });
+                report.merge(ReportItem {
+                    requirement,
+                    status: RequirementStatus::NotReached,
+                    note: None,
+                });
             }
         }
         report
@@ -203,8 +208,12 @@ mod tests {
 
     #[test]
     fn sanitising_names_the_entry_and_the_allowed_statuses() {
-        let e = TailorReport::from_items(&[input("Rust", "open"), input("  ", "open")]).unwrap_err();
-        assert_eq!(e.to_string(), "entry 1 names no requirement — copy the requirement text from cv_context");
+        let e =
+            TailorReport::from_items(&[input("Rust", "open"), input("  ", "open")]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "entry 1 names no requirement — copy the requirement text from cv_context"
+        );
         let e = TailorReport::from_items(&[input("Rust", "done")]).unwrap_err();
         assert!(e.to_string().contains("\"done\"") && e.to_string().contains("not_reached"), "{e}");
         let many: Vec<_> = (0..41).map(|i| input(&format!("r{i}"), "open")).collect();

@@ -107,7 +107,11 @@ pub async fn run(remote: &Remote, cmd: CvCommand, out: &mut impl Write) -> anyho
         CvCommand::Report { id, json } => {
             let w = client.cv_tailoring(id).await?;
             if json {
-                writeln!(out, "{}", serde_json::to_string_pretty(&serde_json::json!({"data": w}))?)?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({"data": w}))?
+                )?;
                 return Ok(());
             }
             let title = w.job_title.clone().unwrap_or_else(|| "(the job is gone)".into());

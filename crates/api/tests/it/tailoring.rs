@@ -50,7 +50,9 @@ async fn vacancy(server: &Server, id: &str) -> String {
 }
 
 async fn base_cv(c: &Caller<'_>) -> i64 {
-    let a = c.call(Method::POST, "/me/cvs", Some(json!({"title": "Main", "document": document()}))).await;
+    let a = c
+        .call(Method::POST, "/me/cvs", Some(json!({"title": "Main", "document": document()})))
+        .await;
     assert_eq!(a.status, 201, "{a:?}");
     a.body["data"]["cv"]["id"].as_i64().unwrap()
 }
@@ -74,7 +76,13 @@ async fn cv_document(c: &Caller<'_>, id: i64) -> Value {
 }
 
 /// Runs one turn in which the model makes `calls` (one model step each) and then answers.
-async fn turn(c: &Caller<'_>, llm: &OpenAiServer, session: &str, text: &str, calls: Vec<(&str, Value)>) {
+async fn turn(
+    c: &Caller<'_>,
+    llm: &OpenAiServer,
+    session: &str,
+    text: &str,
+    calls: Vec<(&str, Value)>,
+) {
     let mut replies: Vec<ModelReply> = calls
         .into_iter()
         .enumerate()
@@ -138,7 +146,8 @@ async fn tailoring_starts_once_resumes_and_refuses_what_it_cannot_do(db: TestDb)
     assert_eq!(a.body["error"], "add a résumé before tailoring");
     let a = ada.call(Method::POST, "/me/cvs/tailor", Some(json!({"job_slug": " "}))).await;
     refused(&a, 400, "invalid_parameter", Some("job_slug"));
-    let a = ada.call(Method::POST, "/me/cvs/tailor", Some(json!({"job_slug": "no-such-job-9"}))).await;
+    let a =
+        ada.call(Method::POST, "/me/cvs/tailor", Some(json!({"job_slug": "no-such-job-9"}))).await;
     refused(&a, 404, "not_found", None);
     let base = base_cv(&ada).await;
     let (cv, session, cold) = tailor(&ada, &slug).await;
@@ -147,8 +156,11 @@ async fn tailoring_starts_once_resumes_and_refuses_what_it_cannot_do(db: TestDb)
     let again = ada.call(Method::POST, "/me/cvs/tailor", Some(json!({"job_slug": slug}))).await;
     assert_eq!(again.status, 201);
     let d = &again.body["data"];
-    assert_eq!((d["tailor_cv_id"].as_i64(), d["session_id"].as_str(), d["cold_start_running"].as_bool()),
-        (Some(cv), Some(session.as_str()), Some(false)), "resumed: the same copy and session");
+    assert_eq!(
+        (d["tailor_cv_id"].as_i64(), d["session_id"].as_str(), d["cold_start_running"].as_bool()),
+        (Some(cv), Some(session.as_str()), Some(false)),
+        "resumed: the same copy and session"
+    );
     assert_eq!(d["base_cv_id"], base);
     assert!(d["analysis"]["score"].as_u64().is_some(), "{d}");
     // The session is a tailor session bound to the copy; it is not on the chat rail.
@@ -172,7 +184,12 @@ async fn tailoring_starts_once_resumes_and_refuses_what_it_cannot_do(db: TestDb)
     for path in [format!("/me/cvs/{cv}/tailoring"), format!("/assistant/sessions/{session}")] {
         refused(&bob.call(Method::GET, &path, None).await, 404, "not_found", None);
     }
-    refused(&bob.call(Method::POST, &format!("/assistant/sessions/{session}/extend"), None).await, 404, "not_found", None);
+    refused(
+        &bob.call(Method::POST, &format!("/assistant/sessions/{session}/extend"), None).await,
+        404,
+        "not_found",
+        None,
+    );
     // Autopilot takes the cookie only, and a tailor session only.
     let a = ada.call(Method::POST, &format!("/assistant/sessions/{session}/autopilot"), None).await;
     refused(&a, 403, "forbidden", None);
@@ -200,7 +217,14 @@ async fn a_tailor_session_edits_with_cited_evidence_and_a_run_is_undone_whole(db
     let before = cv_document(&ada, cv).await;
 
     // The model reads its context: requirements with evidence, the copy without contacts.
-    turn(&ada, &llm, &session, "Let's tailor.", vec![("cv_context", json!({})), ("cv_get", json!({}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Let's tailor.",
+        vec![("cv_context", json!({})), ("cv_get", json!({}))],
+    )
+    .await;
     let context = last_result(&ada, &session, "cv_context").await;
     let all: Vec<Value> = ["missing_have", "missing_gap", "already_shown"]
         .iter()
@@ -211,7 +235,10 @@ async fn a_tailor_session_edits_with_cited_evidence_and_a_run_is_undone_whole(db
     assert!(!texts.iter().any(|t| t.contains("invoices")), "company text is not a requirement");
     let got = last_result(&ada, &session, "cv_get").await;
     let header = &got["document"]["header"];
-    assert!(header["email"] == "" && header["phone"] == "" && header["links"] == json!([]), "{got}");
+    assert!(
+        header["email"] == "" && header["phone"] == "" && header["links"] == json!([]),
+        "{got}"
+    );
     assert_eq!(header["full_name"], "", "no contact identifier reaches the model: {got}");
 
     // The candidate says it; the model banks it with their words and cites it.
@@ -234,59 +261,118 @@ async fn a_tailor_session_edits_with_cited_evidence_and_a_run_is_undone_whole(db
     assert_eq!(after["experience"][0]["bullets"][2], "Led a team of five engineers");
     assert_eq!(after["header"]["email"], "ada@example.com", "contacts stay on the copy");
     // Removing [0] and [2] of the three bullets (original indices) removes those two.
-    turn(&ada, &llm, &session, "Trim.", vec![("cv_edit", json!({"ops": [
-        {"kind": "remove", "path": "experience[0].bullets[0]"},
-        {"kind": "remove", "path": "experience[0].bullets[2]"},
-    ]}))])
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Trim.",
+        vec![(
+            "cv_edit",
+            json!({"ops": [
+                {"kind": "remove", "path": "experience[0].bullets[0]"},
+                {"kind": "remove", "path": "experience[0].bullets[2]"},
+            ]}),
+        )],
+    )
     .await;
     assert_eq!(last_result(&ada, &session, "cv_edit").await["applied"], 2);
-    assert_eq!(cv_document(&ada, cv).await["experience"][0]["bullets"], json!(["Ran PostgreSQL in production"]));
+    assert_eq!(
+        cv_document(&ada, cv).await["experience"][0]["bullets"],
+        json!(["Ran PostgreSQL in production"])
+    );
     // The report entry was merged; job_match, the page count and fidelity answer.
-    turn(&ada, &llm, &session, "Check.", vec![
-        ("job_match", json!({})),
-        ("cv_page_count", json!({})),
-        ("check_evidence_fidelity", json!({"evidence_id": id, "bullet": "Led a team of 12 engineers"})),
-    ])
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Check.",
+        vec![
+            ("job_match", json!({})),
+            ("cv_page_count", json!({})),
+            (
+                "check_evidence_fidelity",
+                json!({"evidence_id": id, "bullet": "Led a team of 12 engineers"}),
+            ),
+        ],
+    )
     .await;
     let score = last_result(&ada, &session, "job_match").await;
     assert_eq!(score["available"], true, "{score}");
-    let names: Vec<&str> = score["score"]["categories"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["Requirements Coverage", "Keyword Match", "Job Title Match", "Seniority Fit"]);
-    assert_eq!(last_result(&ada, &session, "cv_page_count").await, json!({"available": true, "pages": 1}));
+    let names: Vec<&str> = score["score"]["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Requirements Coverage", "Keyword Match", "Job Title Match", "Seniority Fit"]
+    );
+    assert_eq!(
+        last_result(&ada, &session, "cv_page_count").await,
+        json!({"available": true, "pages": 1})
+    );
     let fidelity = last_result(&ada, &session, "check_evidence_fidelity").await;
     assert_eq!(fidelity["unsupported_numbers"], json!(["12"]), "{fidelity}");
     let w = ada.call(Method::GET, &format!("/me/cvs/{cv}/tailoring"), None).await;
     let items = w.body["data"]["report"]["items"].as_array().unwrap().clone();
-    assert_eq!(items, vec![json!({"requirement": "Led a team of engineers", "status": "closed_candidate"})]);
+    assert_eq!(
+        items,
+        vec![json!({"requirement": "Led a team of engineers", "status": "closed_candidate"})]
+    );
     // tailor_report replaces the report, sanitised.
     turn(&ada, &llm, &session, "Report.", vec![("tailor_report", json!({"items": [
         {"requirement": "Led a team of engineers", "status": "closed_candidate"},
         {"requirement": "Kubernetes experience", "status": "open", "note": "nothing banked"},
     ]}))]).await;
     assert_eq!(last_result(&ada, &session, "tailor_report").await, json!({"saved": 2}));
-    turn(&ada, &llm, &session, "Report.", vec![("tailor_report", json!({"items": [{"requirement": "", "status": "open"}]}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Report.",
+        vec![("tailor_report", json!({"items": [{"requirement": "", "status": "open"}]}))],
+    )
+    .await;
     let e = last_result(&ada, &session, "tailor_report").await;
-    assert!(e["error"].as_str().unwrap().contains("copy the requirement text from cv_context"), "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("copy the requirement text from cv_context"),
+        "{e}"
+    );
 
     // Undo the whole run: every edit of the batch, newest first.
     let w = ada.call(Method::GET, &format!("/me/cvs/{cv}/tailoring"), None).await;
     let batch = w.body["data"]["last_batch"].as_str().unwrap().to_owned();
-    let undone = ada.call(Method::POST, &format!("/me/cvs/{cv}/batches/{batch}/undo"), Some(json!({}))).await;
+    let undone = ada
+        .call(Method::POST, &format!("/me/cvs/{cv}/batches/{batch}/undo"), Some(json!({})))
+        .await;
     assert_eq!(undone.status, 200, "{undone:?}");
     // The batch was the trim turn's: the inserted bullet is back, the original ones too.
     assert_eq!(
         cv_document(&ada, cv).await["experience"][0]["bullets"],
-        json!(["Built the Rust billing service", "Ran PostgreSQL in production", "Led a team of five engineers"])
+        json!([
+            "Built the Rust billing service",
+            "Ran PostgreSQL in production",
+            "Led a team of five engineers"
+        ])
     );
     let revs = ada.call(Method::GET, &format!("/me/cvs/{cv}/revisions"), None).await;
-    let first_batch = revs.body["data"].as_array().unwrap().iter()
+    let first_batch = revs.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
         .filter(|r| r["actor"] == "agent" && !r["reverted"].as_bool().unwrap())
-        .find_map(|r| r["batch"].as_str().map(str::to_owned)).unwrap();
-    let undone = ada.call(Method::POST, &format!("/me/cvs/{cv}/batches/{first_batch}/undo"), Some(json!({}))).await;
+        .find_map(|r| r["batch"].as_str().map(str::to_owned))
+        .unwrap();
+    let undone = ada
+        .call(Method::POST, &format!("/me/cvs/{cv}/batches/{first_batch}/undo"), Some(json!({})))
+        .await;
     assert_eq!(undone.status, 200, "{undone:?}");
     assert_eq!(cv_document(&ada, cv).await, before, "every run undone: the copy as it started");
     let bob = Caller::new(&server, "bob@example.com").await;
-    let a = bob.call(Method::POST, &format!("/me/cvs/{cv}/batches/{first_batch}/undo"), Some(json!({}))).await;
+    let a = bob
+        .call(Method::POST, &format!("/me/cvs/{cv}/batches/{first_batch}/undo"), Some(json!({})))
+        .await;
     refused(&a, 404, "not_found", None);
 }
 
@@ -302,8 +388,8 @@ impl Tally {
     /// Counts an attempt: refused when the tool answered an error and the copy is unchanged.
     fn count(&mut self, what: &str, result: &Value, before: &Value, after: &Value) {
         self.attempts += 1;
-        let errored = result.get("error").is_some()
-            || result.get("applied").is_some_and(|a| a == 0);
+        let errored =
+            result.get("error").is_some() || result.get("applied").is_some_and(|a| a == 0);
         eprintln!("attempt {what}: {result}");
         if errored && before == after {
             self.refused += 1;
@@ -324,18 +410,47 @@ async fn the_honesty_suite_launders_nothing(db: TestDb) {
     base_cv(&ada).await;
     let (cv, session, _) = tailor(&ada, &slug).await;
     let mut tally = Tally::default();
-    let cite = |what: &'static str, evidence: Value| (what, bullet(cv, "Led a team of 40 engineers", Some(evidence)));
+    let cite = |what: &'static str, evidence: Value| {
+        (what, bullet(cv, "Led a team of 40 engineers", Some(evidence)))
+    };
 
     // 1. Citing an agent_inferred atom.
-    turn(&ada, &llm, &session, "Go on.", vec![("experience_add", json!({"claim": "Led a team of 40 engineers"}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Go on.",
+        vec![("experience_add", json!({"claim": "Led a team of 40 engineers"}))],
+    )
+    .await;
     let (inferred, provenance) = atom_id(&ada, "Led a team of 40 engineers").await;
     assert_eq!(provenance, "agent_inferred");
     // 2. A quote of two words the candidate did write.
-    turn(&ada, &llm, &session, "I mentored juniors sometimes.", vec![("experience_add", json!({"claim": "Mentored a dozen juniors", "said": "mentored juniors"}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "I mentored juniors sometimes.",
+        vec![(
+            "experience_add",
+            json!({"claim": "Mentored a dozen juniors", "said": "mentored juniors"}),
+        )],
+    )
+    .await;
     let (two_words, p2) = atom_id(&ada, "Mentored a dozen juniors").await;
     assert_eq!(p2, "agent_inferred", "a 2-word quote proves nothing");
     // 3. A quote from a negated sentence.
-    turn(&ada, &llm, &session, "To be clear, I have never led a team of engineers.", vec![("experience_add", json!({"claim": "Led a team of engineers", "said": "led a team of engineers"}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "To be clear, I have never led a team of engineers.",
+        vec![(
+            "experience_add",
+            json!({"claim": "Led a team of engineers", "said": "led a team of engineers"}),
+        )],
+    )
+    .await;
     let (negated, p3) = atom_id(&ada, "Led a team of engineers").await;
     assert_eq!(p3, "agent_inferred", "a negated sentence is not a claim");
     // 4. A quote from the assistant's own message.
@@ -348,13 +463,29 @@ async fn the_honesty_suite_launders_nothing(db: TestDb) {
     // 5. An inferred atom rewritten, then cited.
     turn(&ada, &llm, &session, "Go on.", vec![("experience_update", json!({"id": inferred.to_string(), "claim": "Led a team of 40 engineers across three sites"}))]).await;
     let (rewritten, p5) = atom_id(&ada, "Led a team of 40 engineers across three sites").await;
-    assert_eq!((rewritten, p5.as_str()), (inferred, "agent_inferred"), "a rewrite never raises provenance");
+    assert_eq!(
+        (rewritten, p5.as_str()),
+        (inferred, "agent_inferred"),
+        "a rewrite never raises provenance"
+    );
     // 6. Another user's atom (manual, publishable for them).
-    let theirs = bob.call(Method::POST, "/me/experience/atoms", Some(json!({"claim": "Led a team of 40 engineers"}))).await;
+    let theirs = bob
+        .call(
+            Method::POST,
+            "/me/experience/atoms",
+            Some(json!({"claim": "Led a team of 40 engineers"})),
+        )
+        .await;
     assert_eq!(theirs.status, 201, "{theirs:?}");
     let foreign = theirs.body["data"]["id"].as_i64().unwrap();
     // A publishable atom of ada's own, for a batch that cites it in one op and not another.
-    let good = ada.call(Method::POST, "/me/experience/atoms", Some(json!({"claim": "Built the Rust billing service"}))).await;
+    let good = ada
+        .call(
+            Method::POST,
+            "/me/experience/atoms",
+            Some(json!({"claim": "Built the Rust billing service"})),
+        )
+        .await;
     assert_eq!(good.status, 201, "{good:?}");
     let good = good.body["data"]["id"].as_i64().unwrap();
 
@@ -368,18 +499,39 @@ async fn the_honesty_suite_launders_nothing(db: TestDb) {
         cite("citing a forged id", json!(987_654_321)),
         cite("citing a malformed id", json!("atom-1")),
         ("an uncited bullet", bullet(cv, "Led a team of 40 engineers", None)),
-        ("experience[0] whole with an uncited bullet", json!({"ops": [{"kind": "set", "path": "experience[0]",
+        (
+            "experience[0] whole with an uncited bullet",
+            json!({"ops": [{"kind": "set", "path": "experience[0]",
             "value": {"company": "Acme", "role": "Head of Engineering", "start": "2019", "current": true,
-                      "bullets": ["Led a team of 40 engineers"]}}]})),
-        ("one uncited op in a cited batch", json!({"ops": [
+                      "bullets": ["Led a team of 40 engineers"]}}]}),
+        ),
+        (
+            "one uncited op in a cited batch",
+            json!({"ops": [
             {"kind": "set", "path": "summary", "value": "Built the Rust billing service.", "evidence_id": good},
-            {"kind": "insert", "path": "experience[0].bullets[0]", "value": "Led a team of 40 engineers"}]})),
-        ("the header's name", json!({"ops": [{"kind": "set", "path": "header.full_name", "value": "Ada L."}]})),
-        ("the header whole", json!({"ops": [{"kind": "set", "path": "header", "value": {"full_name": "X", "email": "x@example.com"}}]})),
-        ("the contact links", json!({"ops": [{"kind": "insert", "path": "header.links[0]", "value": {"label": "Site", "url": "https://x.example"}}]})),
-        ("the template", json!({"ops": [{"kind": "set", "path": "template_id", "value": "sidebar"}]})),
-        ("a project disguised as a job", json!({"ops": [{"kind": "insert", "path": "projects[0]", "evidence_id": good,
-            "value": {"name": "Head of Engineering at Initech", "summary": "Full-time role 2015–2019"}}]})),
+            {"kind": "insert", "path": "experience[0].bullets[0]", "value": "Led a team of 40 engineers"}]}),
+        ),
+        (
+            "the header's name",
+            json!({"ops": [{"kind": "set", "path": "header.full_name", "value": "Ada L."}]}),
+        ),
+        (
+            "the header whole",
+            json!({"ops": [{"kind": "set", "path": "header", "value": {"full_name": "X", "email": "x@example.com"}}]}),
+        ),
+        (
+            "the contact links",
+            json!({"ops": [{"kind": "insert", "path": "header.links[0]", "value": {"label": "Site", "url": "https://x.example"}}]}),
+        ),
+        (
+            "the template",
+            json!({"ops": [{"kind": "set", "path": "template_id", "value": "sidebar"}]}),
+        ),
+        (
+            "a project disguised as a job",
+            json!({"ops": [{"kind": "insert", "path": "projects[0]", "evidence_id": good,
+            "value": {"name": "Head of Engineering at Initech", "summary": "Full-time role 2015–2019"}}]}),
+        ),
     ];
     for (what, args) in attempts {
         let before = cv_document(&ada, cv).await;
@@ -389,7 +541,14 @@ async fn the_honesty_suite_launders_nothing(db: TestDb) {
     }
     // A confirmation with an empty claim.
     let before = cv_document(&ada, cv).await;
-    turn(&ada, &llm, &session, "Go on.", vec![("request_confirmation", json!({"claim": " ", "question": "Did you lead a team?"}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Go on.",
+        vec![("request_confirmation", json!({"claim": " ", "question": "Did you lead a team?"}))],
+    )
+    .await;
     let result = last_result(&ada, &session, "request_confirmation").await;
     tally.count("an empty confirmation", &result, &before, &cv_document(&ada, cv).await);
 
@@ -410,11 +569,20 @@ async fn the_honesty_suite_launders_nothing(db: TestDb) {
     let edits = results(&ada, &session, "cv_edit").await;
     let autopilot_edits = edits.iter().rev().take(30).filter(|r| r.get("error").is_some()).count();
     assert_eq!(autopilot_edits, 30, "30 steps, each refused");
-    tally.count("an autopilot run to the step cap", &json!({"error": "step cap"}), &before, &cv_document(&ada, cv).await);
+    tally.count(
+        "an autopilot run to the step cap",
+        &json!({"error": "step cap"}),
+        &before,
+        &cv_document(&ada, cv).await,
+    );
     // The run plan was laid down first: every required requirement is not_reached.
     let w = ada.call(Method::GET, &format!("/me/cvs/{cv}/tailoring"), None).await;
-    let statuses: Vec<&str> = w.body["data"]["report"]["items"].as_array().unwrap().iter()
-        .map(|i| i["status"].as_str().unwrap()).collect();
+    let statuses: Vec<&str> = w.body["data"]["report"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["status"].as_str().unwrap())
+        .collect();
     assert_eq!(statuses, ["not_reached"; 3], "{}", w.body);
 
     eprintln!(
@@ -427,11 +595,32 @@ async fn the_honesty_suite_launders_nothing(db: TestDb) {
 
     // The control: after a Yes (the claim as the candidate's own message), the atom is citable.
     llm.answer_with(|_| ModelReply::text("ok"));
-    turn(&ada, &llm, &session, "Led a team of 40 engineers", vec![("experience_add", json!({"claim": "Led a team of 40 engineers", "said": "Led a team of 40 engineers"}))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Led a team of 40 engineers",
+        vec![(
+            "experience_add",
+            json!({"claim": "Led a team of 40 engineers", "said": "Led a team of 40 engineers"}),
+        )],
+    )
+    .await;
     let (confirmed, p) = atom_id(&ada, "Led a team of 40 engineers across three sites").await;
-    assert_eq!((confirmed, p.as_str()), (inferred, "agent_inferred"), "the rewritten atom is another claim");
+    assert_eq!(
+        (confirmed, p.as_str()),
+        (inferred, "agent_inferred"),
+        "the rewritten atom is another claim"
+    );
     let (yes, p) = atom_id(&ada, "Led a team of 40 engineers").await;
     assert_eq!(p, "stated_in_chat", "the Yes made it the candidate's");
-    turn(&ada, &llm, &session, "Add it.", vec![("cv_edit", bullet(cv, "Led a team of 40 engineers", Some(json!(yes))))]).await;
+    turn(
+        &ada,
+        &llm,
+        &session,
+        "Add it.",
+        vec![("cv_edit", bullet(cv, "Led a team of 40 engineers", Some(json!(yes))))],
+    )
+    .await;
     assert_eq!(last_result(&ada, &session, "cv_edit").await["applied"], 1);
 }

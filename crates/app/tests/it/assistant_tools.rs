@@ -110,7 +110,13 @@ async fn indexed(
 }
 
 fn binding(preset: Preset, job_id: Option<JobId>) -> Binding {
-    Binding { session: SessionId::random(), preset, job_id, cv_id: None, batch: uuid::Uuid::new_v4() }
+    Binding {
+        session: SessionId::random(),
+        preset,
+        job_id,
+        cv_id: None,
+        batch: uuid::Uuid::new_v4(),
+    }
 }
 
 /// Calls `name` for `owner`: the result, or the error text of `{"error": …}`.
@@ -459,7 +465,12 @@ pub async fn my_jobs_defaults_to_ten_and_caps_at_twenty(db: &TestDb) {
         let job = s.jobs_by_ids(&[w.id]).await.unwrap().remove(0);
         tracking.save(ada.id, &job.public_slug, now()).await.unwrap();
     }
-    let deps = ToolDeps { store: Arc::clone(&db.store), search: SearchSlot::none(), clock: now, cvs: None };
+    let deps = ToolDeps {
+        store: Arc::clone(&db.store),
+        search: SearchSlot::none(),
+        clock: now,
+        cvs: None,
+    };
     let reg = registry_for(&deps, &binding(Preset::Chat, None));
     let len = |v: &Value| v["jobs"].as_array().unwrap().len();
     let default = call(&reg, &ada, "my_jobs", json!({"filter": "saved"})).await.unwrap();
@@ -553,8 +564,13 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
     assert_eq!((before.0.len(), before.1, before.2), (3, 1, 1), "{before:?}");
 
     // Ada's registry as Grace's session binds it: the full catalogue.
-    let graces =
-        Binding { session: session.id, preset: Preset::Interview, job_id: Some(job), cv_id: None, batch: uuid::Uuid::new_v4() };
+    let graces = Binding {
+        session: session.id,
+        preset: Preset::Interview,
+        job_id: Some(job),
+        cv_id: None,
+        batch: uuid::Uuid::new_v4(),
+    };
     let reg = registry_for(&w.deps, &graces);
     let slug = |s: &str| json!({ "slug": s });
     // In this order: the reads of Ada's own state come before her writes.
@@ -703,7 +719,12 @@ fn expected(preset: Preset, job: bool) -> Vec<&'static str> {
 
 // scenario: Registries follow the preset matrix
 pub async fn registries_follow_the_preset_matrix(db: &TestDb) {
-    let deps = ToolDeps { store: Arc::clone(&db.store), search: SearchSlot::none(), clock: now, cvs: None };
+    let deps = ToolDeps {
+        store: Arc::clone(&db.store),
+        search: SearchSlot::none(),
+        clock: now,
+        cvs: None,
+    };
     let job = Some(JobId::new(1).unwrap());
     for preset in Preset::ALL {
         for bound in [None, job] {
@@ -756,7 +777,12 @@ pub async fn registries_follow_the_preset_matrix(db: &TestDb) {
 /// `TestPromptOnlyNamesToolsThePresetHas` on the real catalogue: every backticked word of a
 /// session's prompt that names a tool anywhere is registered for that session.
 pub async fn session_prompts_name_only_registered_tools(db: &TestDb) {
-    let deps = ToolDeps { store: Arc::clone(&db.store), search: SearchSlot::none(), clock: now, cvs: None };
+    let deps = ToolDeps {
+        store: Arc::clone(&db.store),
+        search: SearchSlot::none(),
+        clock: now,
+        cvs: None,
+    };
     let every = all_tool_names();
     for preset in Preset::ALL {
         for job in [None, Some(JobId::new(1).unwrap())] {

@@ -37,9 +37,19 @@ async fn session(
             .unwrap()
             .unwrap();
     }
-    let deps = ToolDeps { store: Arc::clone(&db.store), search: SearchSlot::none(), clock: now, cvs: None };
-    let binding =
-        Binding { session: session.id, preset: Preset::Profile, job_id: None, cv_id: None, batch: uuid::Uuid::new_v4() };
+    let deps = ToolDeps {
+        store: Arc::clone(&db.store),
+        search: SearchSlot::none(),
+        clock: now,
+        cvs: None,
+    };
+    let binding = Binding {
+        session: session.id,
+        preset: Preset::Profile,
+        job_id: None,
+        cv_id: None,
+        batch: uuid::Uuid::new_v4(),
+    };
     (user, session.id, registry_for(&deps, &binding))
 }
 

@@ -510,11 +510,8 @@ pub async fn a_tailored_copy_names_its_session_and_merges_its_report(db: &TestDb
         note: Some("bullet 1".into()),
     };
     // Concurrent merges lose nothing: the row is held while each merges.
-    let other = ReportItem {
-        requirement: "On-call".into(),
-        status: RequirementStatus::Open,
-        note: None,
-    };
+    let other =
+        ReportItem { requirement: "On-call".into(), status: RequirementStatus::Open, note: None };
     let (a, b) = tokio::join!(
         s.merge_tailor_entry(u.id, copy.id, &closed),
         s.merge_tailor_entry(u.id, copy.id, &other)

@@ -274,7 +274,9 @@ pub fn transcript<'a>(
                 }
                 if step.name == "request_confirmation" && !is_error {
                     let input = inputs.get(id).cloned().unwrap_or(Value::Null);
-                    let field = |k: &str| input.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_owned();
+                    let field = |k: &str| {
+                        input.get(k).and_then(Value::as_str).unwrap_or_default().trim().to_owned()
+                    };
                     let claim = field("claim");
                     if !claim.is_empty() {
                         step.confirm = Some(Confirm { claim, question: field("question") });

@@ -132,7 +132,11 @@ pub async fn undo_batch(
     let Ok(id) = raw.parse() else { return ctx.error(WebError::NotFound) };
     let f = Fields::parse(&body);
     let next = f.get("next");
-    let next = if next.starts_with('/') && !next.starts_with("//") { next.to_owned() } else { format!("/cvs/{id}") };
+    let next = if next.starts_with('/') && !next.starts_with("//") {
+        next.to_owned()
+    } else {
+        format!("/cvs/{id}")
+    };
     match state.cvs.revert_batch(user.id, id, &batch, ctx.now).await {
         Ok(_) => see_other(&next, &[]),
         Err(e) => ctx.error(WebError::from(e)),

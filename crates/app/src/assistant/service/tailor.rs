@@ -72,7 +72,8 @@ impl AssistantService {
             });
         }
         let slug = PublicSlug::parse(raw).map_err(|_| ServiceError::NotFound(JOB_NOT_FOUND))?;
-        let job = self.store.job_by_slug(&slug).await?.ok_or(ServiceError::NotFound(JOB_NOT_FOUND))?;
+        let job =
+            self.store.job_by_slug(&slug).await?.ok_or(ServiceError::NotFound(JOB_NOT_FOUND))?;
         let existing = cvs.list(owner).await.map_err(cv_error)?;
         let has_copy = existing.iter().any(|cv| cv.job_id == Some(job.id));
         if !has_copy {
@@ -124,7 +125,13 @@ impl AssistantService {
         };
         self.put_on_board(owner, &slug, now).await;
         let analysis = analysis_of(&cv.state.document, &job, chrono::Datelike::year(&now));
-        Ok(Tailored { tailor_cv: cv.id, base_cv: base, session: session.id, cold_start: created, analysis })
+        Ok(Tailored {
+            tailor_cv: cv.id,
+            base_cv: base,
+            session: session.id,
+            cold_start: created,
+            analysis,
+        })
     }
 
     /// The session named on a copy, when it still exists and is the owner's.
@@ -179,8 +186,10 @@ impl AssistantService {
         match self.store.jobs_by_ids(&[job]).await {
             Ok(jobs) => {
                 if let Some(job) = jobs.first() {
-                    let markdown =
-                        crate::describe::render(&job.posting.description, DescriptionFormat::Markdown);
+                    let markdown = crate::describe::render(
+                        &job.posting.description,
+                        DescriptionFormat::Markdown,
+                    );
                     let reqs = freehire_cv::requirements(&markdown);
                     let plan = freehire_cv::TailorReport::run_plan(
                         reqs.iter()
@@ -217,8 +226,12 @@ impl AssistantService {
     }
 }
 
-/// The deterministic score of `doc` against `job` in `year`.
-fn analysis_of(doc: &freehire_cv::CvDocument, job: &freehire_domain::Job, year: i32) -> Option<freehire_cv::JobMatch> {
+/// The deterministic score of `doc` against `job` in `year` (also the `job_match` tool's).
+pub(crate) fn analysis_of(
+    doc: &freehire_cv::CvDocument,
+    job: &freehire_domain::Job,
+    year: i32,
+) -> Option<freehire_cv::JobMatch> {
     let markdown = crate::describe::render(&job.posting.description, DescriptionFormat::Markdown);
     let reqs = freehire_cv::requirements(&markdown);
     let facets = &job.posting.facets;
@@ -279,7 +292,8 @@ impl AssistantService {
         let session = self.live_session(owner, cv.session_id.as_deref()).await?.map(|s| s.id);
         let year = chrono::Datelike::year(&(self.clock)());
         let analysis = job.as_ref().and_then(|job| analysis_of(&cv.state.document, job, year));
-        let revisions = cvs.revisions(owner, id, crate::cvs::MAX_REVISIONS).await.map_err(cv_error)?;
+        let revisions =
+            cvs.revisions(owner, id, crate::cvs::MAX_REVISIONS).await.map_err(cv_error)?;
         let last_batch = revisions
             .iter()
             .find(|r| r.change.actor == freehire_cv::Actor::Agent && !r.reverted && !r.is_undo)

@@ -34,8 +34,8 @@ use chrono::Datelike;
 use freehire_assistant::SessionId;
 use freehire_cv::fit::{CvText, Shown};
 use freehire_cv::{
-    Op, Path, ReportItem, ReportItemInput, RequirementStatus, TailorReport, Vacancy,
-    order_against_original, requirements,
+    Op, Path, ReportItem, ReportItemInput, RequirementStatus, TailorReport, order_against_original,
+    requirements,
 };
 use freehire_domain::{AtomId, CvId, Job, JobId, UserId};
 use freehire_search::DescriptionFormat;
@@ -47,7 +47,8 @@ use serde_json::{Value, json};
 use super::experience::IdArg;
 use super::interview::TAILOR_DESCRIPTION_LIMIT;
 use super::{Services, internal, tool};
-use crate::cvs::{Cvs, CvError};
+use crate::assistant::service::tailor::analysis_of;
+use crate::cvs::{CvError, Cvs};
 use crate::describe;
 
 /// Atoms of evidence shown per requirement.
@@ -177,17 +178,6 @@ fn clip_chars(text: &str, chars: usize) -> String {
     }
 }
 
-fn vacancy_of<'a>(job: &'a Job, reqs: &'a [freehire_cv::Requirement]) -> Vacancy<'a> {
-    let facets = &job.posting.facets;
-    Vacancy {
-        title: &job.posting.title,
-        skills: &facets.skills,
-        seniority: facets.seniority.map(|s| s.as_str()),
-        years_min: facets.experience_years_min,
-        requirements: reqs,
-    }
-}
-
 async fn cv_context(
     s: &Services,
     owner: UserId,
@@ -232,8 +222,7 @@ async fn cv_context(
             (_, true) => gap.push(entry),
         }
     }
-    let score = freehire_cv::job_match(&cv.state.document, &vacancy_of(&job, &reqs), s.now().year())
-        .map(|m| m.score);
+    let score = analysis_of(&cv.state.document, &job, s.now().year()).map(|m| m.score);
     let verdict = match score {
         Some(n) if n >= 75 => "strong",
         Some(n) if n >= 50 => "partial",
@@ -389,9 +378,8 @@ fn to_op(i: usize, op: EditOp) -> Result<Op, String> {
             }
         }
     };
-    let value = |kind: &str| {
-        op.value.clone().ok_or_else(|| format!("edit {i}: a {kind} needs a value"))
-    };
+    let value =
+        |kind: &str| op.value.clone().ok_or_else(|| format!("edit {i}: a {kind} needs a value"));
     Ok(match op.kind {
         EditKind::Set => Op::Set { path, value: value("set")?, evidence },
         EditKind::Insert => Op::Insert { path, value: value("insert")?, evidence },
@@ -449,7 +437,9 @@ async fn cv_edit(
                     tracing::warn!(session = %b.session, error = %e, "cv_edit: the report entry was not saved");
                 }
             }
-            Err(e) => tracing::warn!(session = %b.session, error = %e, "cv_edit: report entry refused"),
+            Err(e) => {
+                tracing::warn!(session = %b.session, error = %e, "cv_edit: report entry refused")
+            }
         }
     }
     Ok(json!({
@@ -514,19 +504,23 @@ fn request_confirmation(a: ConfirmArgs) -> Result<Value, String> {
 async fn job_match(s: &Services, owner: UserId, cvs: &Cvs, b: &CvBinding) -> Result<Value, String> {
     let job = match job_of(s, "job_match", b.job).await {
         Ok(job) => job,
-        Err(_) => return Ok(json!({"available": false, "reason": "could not compute a score right now"})),
+        Err(_) => {
+            return Ok(
+                json!({"available": false, "reason": "could not compute a score right now"}),
+            );
+        }
     };
     let cv = match cvs.get(owner, b.cv).await {
         Ok(cv) => cv,
         Err(CvError::NotFound(_)) => return Err(CV_GONE.to_owned()),
         Err(e) => {
             tracing::warn!(session = %b.session, error = %e, "job_match failed");
-            return Ok(json!({"available": false, "reason": "could not compute a score right now"}));
+            return Ok(
+                json!({"available": false, "reason": "could not compute a score right now"}),
+            );
         }
     };
-    let markdown = describe::render(&job.posting.description, DescriptionFormat::Markdown);
-    let reqs = requirements(&markdown);
-    match freehire_cv::job_match(&cv.state.document, &vacancy_of(&job, &reqs), s.now().year()) {
+    match analysis_of(&cv.state.document, &job, s.now().year()) {
         Some(score) => Ok(json!({ "available": true, "score": score })),
         None => Ok(json!({
             "available": false,
@@ -637,13 +631,17 @@ mod tests {
         assert_eq!(decode_ops(Value::String(text.clone())).unwrap().len(), 1);
         let two = format!("{text} {text}");
         assert_eq!(decode_ops(Value::String(two)).unwrap_err(), "ops holds more than one batch");
-        let e = decode_ops(json!([{"kind": "set", "path": "summary", "skill": "rust"}])).unwrap_err();
+        let e =
+            decode_ops(json!([{"kind": "set", "path": "summary", "skill": "rust"}])).unwrap_err();
         assert!(e.contains("skill"), "{e}");
     }
 
     #[test]
     fn a_move_targets_the_same_list() {
-        assert_eq!(moved("experience[0].bullets[3]", 0).as_deref(), Some("experience[0].bullets[0]"));
+        assert_eq!(
+            moved("experience[0].bullets[3]", 0).as_deref(),
+            Some("experience[0].bullets[0]")
+        );
         assert_eq!(moved("summary", 1), None);
         let op = to_op(
             0,

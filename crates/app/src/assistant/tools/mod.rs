@@ -100,7 +100,8 @@ pub fn registry_for(deps: &ToolDeps, binding: &Binding) -> Registry<UserId> {
     if let (Preset::Tailor, Some(cv), Some(job), Some(cvs)) =
         (binding.preset, binding.cv_id, binding.job_id, deps.cvs.as_ref())
     {
-        let bound = cv::CvBinding { cv, job, batch: binding.batch.to_string(), session: binding.session };
+        let bound =
+            cv::CvBinding { cv, job, batch: binding.batch.to_string(), session: binding.session };
         tools.extend(cv::tools(&services, cvs, &bound));
     }
     Registry::new(tools).with_max_result_bytes(ASSISTANT_RESULT_CAP)
