@@ -221,6 +221,22 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     let (ok, _, err) = run(&["cv", "tailor", "no-such-job-1"]);
     assert!(!ok && err.contains("404"), "{err}");
 
+    // Import: a CV's text fills the bank; --keep-base leaves the base CV as it is.
+    let pasted =
+        "Experience\nEngineer at Globex, 2018 - 2020\n- Rebuilt the search indexer in Rust\n";
+    let file = dir.path().join("cv.txt");
+    std::fs::write(&file, pasted).unwrap();
+    let (ok, out, err) = run(&["cv", "import", file.to_str().unwrap(), "--keep-base"]);
+    assert!(ok && out.contains(&format!("base CV {id} kept")), "{out}{err}");
+    assert!(
+        out.contains("1 jobs and projects added") && out.contains("1 achievements added"),
+        "{out}"
+    );
+    let (ok, out, err) = freehire(&env, &["cv", "import", "-"], pasted);
+    assert!(ok && out.contains("replaced") && out.contains("1 already banked"), "{out}{err}");
+    let (ok, _, err) = run(&["cv", "import", "-"]);
+    assert!(!ok && err.contains("text is empty"), "{err}");
+
     // The cv key reaches nothing else.
     let (ok, _, err) = run(&["track", "list"]);
     assert!(!ok && err.contains("403"), "{err}");

@@ -183,6 +183,11 @@ impl AppState {
         freehire_app::cvs::Cvs::new(self.store.clone(), self.renderer.clone(), self.cv_edit)
     }
 
+    /// The CV import over the state's CV and experience services (`POST /me/cvs/import`).
+    pub fn cv_import(&self) -> freehire_app::cv_import::CvImport {
+        freehire_app::cv_import::CvImport::new(self.cvs(), self.experience())
+    }
+
     /// The experience-bank service over the state's store (what the experience routes call).
     pub fn experience(&self) -> freehire_app::experience::Experience {
         freehire_app::experience::Experience::new(self.store.clone())

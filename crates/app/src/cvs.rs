@@ -72,6 +72,11 @@ impl Cvs {
         Ok(self.store.list_cvs(owner).await?)
     }
 
+    /// The owner's base CV, if any.
+    pub async fn base(&self, owner: UserId) -> Result<Option<Cv>, CvError> {
+        Ok(self.store.base_cv(owner).await?)
+    }
+
     /// One of the owner's CVs.
     pub async fn get(&self, owner: UserId, id: CvId) -> Result<Cv, CvError> {
         self.store.get_cv(owner, id).await?.ok_or(CvError::NotFound(NO_CV))

@@ -63,6 +63,7 @@ pub mod board_catalogue;
 pub mod boards;
 pub mod catalogue;
 pub mod config;
+pub mod cv_import;
 pub mod cvs;
 pub mod demo;
 pub mod describe;

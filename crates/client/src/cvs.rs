@@ -1,4 +1,5 @@
-//! The CV routes (`/me/cvs*`): list, read and download a CV's PDF; tailor the base CV to a
+//! The CV routes (`/me/cvs*`): list, read and download a CV's PDF; import one pasted as text;
+//! tailor the base CV to a
 //! vacancy, read a tailored copy's workspace, undo one run of the assistant's edits. A
 //! `cv`-scoped key is enough.
 
@@ -61,7 +62,38 @@ pub struct Workspace {
     pub last_batch: Option<String>,
 }
 
+/// What an import did (`POST /me/cvs/import`).
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Imported {
+    /// The base CV now.
+    pub cv: Cv,
+    /// `created`, `replaced` or `kept`.
+    pub base_cv: String,
+    /// Jobs and projects added to the bank.
+    pub employments_created: u64,
+    /// Jobs and projects the bank already had.
+    pub employments_matched: u64,
+    /// Achievements banked.
+    pub atoms_added: u64,
+    /// Unconfirmed achievements the CV confirmed.
+    pub atoms_upgraded: u64,
+    /// Claims already banked.
+    pub atoms_already_banked: u64,
+    /// Lines that fit nowhere.
+    pub unread: Vec<String>,
+}
+
 impl Client {
+    /// `POST /me/cvs/import`: `text` becomes the base CV (unless `keep_base` and there is one)
+    /// and fills the experience bank.
+    pub async fn import_cv(&self, text: &str, keep_base: bool) -> Result<Imported, ClientError> {
+        let base = if keep_base { "keep" } else { "replace" };
+        let body = serde_json::json!({ "text": text, "base_cv": base });
+        let i: Envelope<Imported> = self.call(Method::POST, "me/cvs/import", Some(&body)).await?;
+        Ok(i.data)
+    }
+
     /// `POST /me/cvs/tailor`.
     pub async fn tailor_cv(&self, job_slug: &str) -> Result<Tailored, ClientError> {
         let body = serde_json::json!({ "job_slug": job_slug });

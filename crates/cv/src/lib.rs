@@ -24,6 +24,8 @@
 //! - [`error`]: the refusals, [`EditError`].
 //! - [`fit`]: a vacancy's requirements and the deterministic CV-versus-vacancy score
 //!   ([`job_match`]).
+//! - [`import`]: reading a CV pasted as text into a document and the bank's employments and
+//!   claims ([`import_text`]).
 //! - [`report`]: the tailor report of a tailored copy ([`TailorReport`]).
 //!
 //! Pure: no IO, no clock (coalescing takes `now`).
@@ -36,6 +38,7 @@ pub mod document;
 pub mod error;
 pub mod fit;
 pub mod gate;
+pub mod import;
 pub mod job_like;
 pub mod op;
 pub mod order;
@@ -58,6 +61,7 @@ pub use document::{
 };
 pub use error::EditError;
 pub use fit::{JobMatch, Priority, Requirement, Vacancy, job_match, requirements};
+pub use import::{Imported, ImportedEmployment, MAX_IMPORT_CHARS, import_text};
 pub use op::{Op, OpKind};
 pub use order::{Ordered, order_against_original};
 pub use path::{Path, Segment, paths};

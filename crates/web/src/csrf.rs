@@ -35,8 +35,9 @@ pub const COOKIE: &str = "freehire_csrf";
 /// The form field's name.
 pub const FIELD: &str = "csrf";
 
-/// The largest form body read (the account forms are far smaller).
-pub const MAX_FORM_BYTES: usize = 64 * 1024;
+/// The largest form body read: a CV pasted on `/cvs` (at most 60,000 characters, which
+/// URL-encoding can triple) fits; the account forms are far smaller.
+pub const MAX_FORM_BYTES: usize = 256 * 1024;
 
 /// The request's CSRF token, for the forms a page renders.
 #[derive(Debug, Clone)]

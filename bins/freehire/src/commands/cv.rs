@@ -1,5 +1,6 @@
 //! `freehire cv …`: the candidate's CVs on a freehire server, over the API with a key (a
-//! `cv`-scoped key is enough): list them, show one, download its PDF, tailor the base CV to a
+//! `cv`-scoped key is enough): list them, show one, download its PDF, import one pasted as
+//! text (a file or standard input), tailor the base CV to a
 //! job, read a tailored copy's report, undo one run of the assistant's edits.
 
 use std::io::Write;
@@ -31,6 +32,15 @@ pub enum CvCommand {
         /// Where to write it.
         #[arg(short, long)]
         output: std::path::PathBuf,
+    },
+    /// Import a CV from its text: it becomes your base CV and every job, project and bullet
+    /// goes into your experience bank.
+    Import {
+        /// A text file holding the CV (`-` for standard input).
+        file: std::path::PathBuf,
+        /// Keep an existing base CV as it is; only fill the bank.
+        #[arg(long)]
+        keep_base: bool,
     },
     /// Copy your base CV for a job (once) and start or resume its tailoring session.
     Tailor {
@@ -94,6 +104,29 @@ pub async fn run(remote: &Remote, cmd: CvCommand, out: &mut impl Write) -> anyho
             std::fs::write(&output, &pdf)
                 .with_context(|| format!("writing {}", output.display()))?;
             writeln!(out, "wrote {} ({} bytes)", output.display(), pdf.len())?;
+        }
+        CvCommand::Import { file, keep_base } => {
+            let text = if file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+            } else {
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("reading {}", file.display()))?
+            };
+            let i = client.import_cv(&text, keep_base).await?;
+            writeln!(out, "base CV {} {}", i.cv.id, i.base_cv)?;
+            writeln!(
+                out,
+                "bank: {} jobs and projects added, {} already there; {} achievements added, {} \
+                 confirmed, {} already banked",
+                i.employments_created,
+                i.employments_matched,
+                i.atoms_added,
+                i.atoms_upgraded,
+                i.atoms_already_banked
+            )?;
+            for line in &i.unread {
+                writeln!(out, "not read: {line}")?;
+            }
         }
         CvCommand::Tailor { job } => {
             let t = client.tailor_cv(&job).await?;

@@ -4,6 +4,7 @@ pub mod applications;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod cv_import;
 pub mod cvs;
 pub mod experience;
 pub mod health;
@@ -92,6 +93,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(experience::settings))
         .routes(routes!(cvs::list))
         .routes(routes!(cvs::create))
+        .routes(routes!(cv_import::import))
         .routes(routes!(cvs::show))
         .routes(routes!(cvs::edit))
         .routes(routes!(cvs::revisions))

@@ -35,6 +35,15 @@ impl<'a> Client<'a> {
         Self { bearer: Some(key.to_owned()), ..Self::new(server) }
     }
 
+    /// A client holding a new API key of `scope` (`full` or `cv`) that this signed-in client
+    /// mints.
+    pub async fn minted_key(&self, scope: &str) -> Client<'a> {
+        let made =
+            self.post("/me/api-keys", serde_json::json!({"name": scope, "scope": scope})).await;
+        let token = made.body["data"]["token"].as_str().expect("a key's token").to_owned();
+        Self::with_key(self.server, &token)
+    }
+
     /// The session cookie this client holds (`name=value`), if any.
     pub fn cookie_header(&self) -> Option<String> {
         self.cookie.lock().unwrap().clone()

@@ -101,12 +101,7 @@ async fn a_cv_is_created_edited_undone_and_rendered(server: &Server) {
     assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"), "a PDF");
 
     // A cv-scoped key reaches the CV routes.
-    let token =
-        ada.post("/me/api-keys", json!({"name": "cv", "scope": "cv"})).await.body["data"]["token"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-    let key = Client::with_key(server, &token);
+    let key = ada.minted_key("cv").await;
     assert_eq!(key.get(&format!("/me/cvs/{id}")).await.status, 200);
     refused(&key.get("/me/cvs/abc").await, 400, "invalid_parameter", Some("id"));
 }

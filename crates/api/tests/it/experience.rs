@@ -201,12 +201,7 @@ async fn another_users_bank_is_not_found(server: &Server) {
 // scenario: A cv-scoped key reaches the bank
 async fn a_cv_key_reaches_the_bank(server: &Server) {
     let ada = verified_user(server, "ada@example.com").await;
-    let token =
-        ada.post("/me/api-keys", json!({"name": "cv", "scope": "cv"})).await.body["data"]["token"]
-            .as_str()
-            .unwrap()
-            .to_owned();
-    let key = Client::with_key(server, &token);
+    let key = ada.minted_key("cv").await;
     let a = key
         .post("/me/experience/atoms", json!({"claim": "Typed through the CLI", "provenance": "x"}))
         .await;

@@ -30,6 +30,7 @@ mod assistant;
 mod battery;
 mod catalogue;
 mod companies;
+mod cv_import;
 mod cvs;
 mod errors;
 mod experience;

@@ -143,6 +143,29 @@ impl Experience {
         self.store.get_employment(owner, id).await?.ok_or(ExperienceError::NotFound(NO_EMPLOYMENT))
     }
 
+    /// The owner's employment with the same company and role as `draft` (case-insensitive; the
+    /// oldest when several match).
+    pub async fn find_employment(
+        &self,
+        owner: UserId,
+        draft: &EmploymentDraft,
+    ) -> Result<Option<Employment>, ExperienceError> {
+        Ok(self.store.find_employment(owner, draft.company.trim(), draft.role.trim()).await?)
+    }
+
+    /// Fills the empty fields of one of the owner's employments from `draft` (an import's):
+    /// a period only when it has no year, the stack unioned; `current` never changes.
+    pub async fn fill_employment_blanks(
+        &self,
+        owner: UserId,
+        id: EmploymentId,
+        draft: &EmploymentDraft,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Employment>, ExperienceError> {
+        let draft = draft.clone().sanitize(&canonical_skill);
+        Ok(self.store.fill_employment_blanks(owner, id, &draft, now).await?)
+    }
+
     /// Creates an employment.
     pub async fn create_employment(
         &self,

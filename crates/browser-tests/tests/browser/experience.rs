@@ -2,7 +2,8 @@
 //! own words (shown confirmed), see an achievement the assistant inferred shown unconfirmed,
 //! confirm it with its button and see it become citable, merge two near-duplicates; start the
 //! base CV, see its preview pages render, add a job, edit the summary, undo that revision and
-//! download the PDF.
+//! download the PDF; paste a CV as text (refused text kept in the form) and see it become the
+//! base CV and the bank.
 
 use freehire_browser_tests::Scripts;
 
@@ -100,6 +101,51 @@ async fn a_cv_is_written_previewed_undone_and_downloaded() {
                     return r.headers.get('content-type') + ' ' + String.fromCharCode(...b.slice(0, 4));";
         let got = b.script(&format!("return (async () => {{ {kind} }})();"), vec![]).await.unwrap();
         assert_eq!(got, serde_json::json!("application/pdf %PDF"));
+    })
+    .await;
+}
+
+// scenario: Paste a CV and see it become the base CV and the bank in a browser
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pasted_cv_becomes_the_base_cv_and_the_bank() {
+    let (_server, b) = served(Scripts::On).await;
+    b.check("a_pasted_cv_becomes_the_base_cv_and_the_bank", LIMIT, async {
+        sign_up(&b, "ada@example.com").await;
+        b.click("header a[href='/cvs']").await.unwrap();
+
+        // Text that holds no CV is refused with the reason, and the text is still there.
+        b.fill("#cv-text", "Ada Lovelace\nI like computers.").await.unwrap();
+        b.click("#import-cv button[type=submit]").await.unwrap();
+        b.wait_text("#cv-text-error", "no CV could be read").await.unwrap();
+        let kept =
+            b.script("return document.querySelector('#cv-text').value;", vec![]).await.unwrap();
+        assert_eq!(kept, "Ada Lovelace\nI like computers.");
+
+        let pasted = "Ada Lovelace\nada@example.com | London, UK\n\nExperience\n\
+            Senior Engineer - Acme Ltd   Mar 2021 - Present\n\
+            - Led the migration of twelve services to Kubernetes\n\
+            - Cut p99 latency of the ledger API from 900 ms to 120 ms\n\n\
+            Analyst at Globex (2017 - 2020)\n\
+            - Automated the weekly sales report\n\n\
+            Skills\nRust, Go, PostgreSQL\n";
+        b.fill("#cv-text", pasted).await.unwrap();
+        b.click("#import-cv button[type=submit]").await.unwrap();
+        b.wait_location("the imported CV", |l| {
+            l.starts_with("/cvs/") && l.contains("done=imported")
+        })
+        .await
+        .unwrap();
+        b.wait_text("main", "Imported: 3 achievements added to your experience bank")
+            .await
+            .unwrap();
+        b.wait_text("main", "Senior Engineer · Acme Ltd").await.unwrap();
+        b.wait_text("main", "Analyst · Globex").await.unwrap();
+        b.wait_for("img.cv-page").await.unwrap();
+
+        b.visit("/experience").await.unwrap();
+        b.wait_text("main", "Confirmed · cv_import").await.unwrap();
+        assert_eq!(b.count("li.atom").await.unwrap(), 3);
+        assert!(b.text("main").await.unwrap().contains("Automated the weekly sales report"));
     })
     .await;
 }

@@ -1,4 +1,5 @@
-//! CVs on the pages: `/cvs` lists the viewer's CVs and creates the base CV from a short form;
+//! CVs on the pages: `/cvs` lists the viewer's CVs, creates the base CV from a short form, and
+//! imports one pasted as text ([`super::cv_import`]);
 //! `/cvs/{id}` is the editor: the live preview (the PDF's own pages, as SVG images from the
 //! same Typst layout, so page breaks agree), the PDF download, the template choice, the
 //! summary, each job's bullets (one per line) and a new job, and the revision feed with an Undo
@@ -59,6 +60,10 @@ pub struct CvsPage {
     pub cvs: Vec<CvRow>,
     /// Whether the base CV exists (the form creates it otherwise).
     pub has_base: bool,
+    /// The text of a refused import, shown again.
+    pub pasted: String,
+    /// Why an import was refused.
+    pub errors: Errors,
 }
 
 /// One job of the editor.
@@ -92,7 +97,7 @@ pub struct CvPage {
     /// The layout.
     pub layout: Layout,
     /// A message after a redirect.
-    pub notice: Option<&'static str>,
+    pub notice: Option<String>,
     /// A refused edit's message.
     pub errors: Errors,
     /// The CV's id.
@@ -116,11 +121,22 @@ pub struct CvPage {
 /// `GET /cvs`.
 pub async fn list(State(state): State<WebState>, ctx: Ctx) -> Response {
     let user = signed_in!(ctx, "/cvs");
+    list_page(&state, &ctx, &user, String::new(), Errors::none()).await
+}
+
+/// The `/cvs` page, with a refused import's text and message.
+pub(crate) async fn list_page(
+    state: &WebState,
+    ctx: &Ctx,
+    user: &User,
+    pasted: String,
+    errors: Errors,
+) -> Response {
     let cvs = match state.cvs.list(user.id).await {
         Ok(c) => c,
         Err(e) => return ctx.error(e),
     };
-    ctx.page(&CvsPage {
+    let page = CvsPage {
         layout: ctx.layout("CVs"),
         has_base: cvs.iter().any(|c| c.kind == freehire_store::CvKind::Base),
         cvs: cvs
@@ -129,10 +145,13 @@ pub async fn list(State(state): State<WebState>, ctx: Ctx) -> Response {
                 href: format!("/cvs/{}", c.id),
                 title: c.state.title.clone(),
                 kind: c.kind.as_str(),
-                updated: super::saved::day(&ctx, c.updated_at),
+                updated: super::saved::day(ctx, c.updated_at),
             })
             .collect(),
-    })
+        pasted,
+        errors,
+    };
+    render(page.errors.status(), &page)
 }
 
 /// `POST /cvs`: the base CV from the short form (name, email, headline, summary).
@@ -159,14 +178,28 @@ pub async fn create(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Res
     }
 }
 
-fn notice(raw: Option<&str>) -> Option<&'static str> {
-    let done = url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes())
-        .find(|(k, _)| k == "done")
-        .map(|(_, v)| v.into_owned())?;
-    Some(match done.as_str() {
-        "created" => "Your base CV is created.",
-        "saved" => "Saved.",
-        "undone" => "Undone.",
+fn notice(raw: Option<&str>) -> Option<String> {
+    let query: Vec<(String, String)> =
+        url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+    let field = |name: &str| query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let count = |name: &str| field(name).and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
+    Some(match field("done")? {
+        "created" => "Your base CV is created.".to_owned(),
+        "saved" => "Saved.".to_owned(),
+        "undone" => "Undone.".to_owned(),
+        "imported" => format!(
+            "Imported: {} achievements added to your experience bank, {} already there.",
+            count("added"),
+            count("known")
+        ),
+        "kept" => format!(
+            "Your base CV is kept as it was; {} achievements added to your experience bank, {} \
+             already there.",
+            count("added"),
+            count("known")
+        ),
         _ => return None,
     })
 }
@@ -176,7 +209,7 @@ async fn editor(
     ctx: &Ctx,
     user: &User,
     id: CvId,
-    notice: Option<&'static str>,
+    notice: Option<String>,
     errors: Errors,
 ) -> Response {
     let cv: Cv = match state.cvs.get(user.id, id).await {

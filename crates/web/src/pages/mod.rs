@@ -23,6 +23,7 @@ pub mod actions;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod cv_import;
 pub mod cvs;
 pub mod experience;
 pub(crate) mod forms;
@@ -72,6 +73,7 @@ pub fn routes() -> Router<WebState> {
         .route("/saved-searches/subscriptions/{id}/delete", post(saved::unsubscribe))
         .route("/shared-boards/{slug}", get(saved::shared_board))
         .route("/cvs", get(cvs::list).post(cvs::create))
+        .route("/cvs/import", post(cv_import::import))
         .route("/cvs/{id}", get(cvs::show))
         .route("/cvs/{id}/summary", post(cvs::summary))
         .route("/cvs/{id}/template", post(cvs::template))
