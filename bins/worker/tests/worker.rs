@@ -238,7 +238,10 @@ async fn two_worker_processes_on_one_embedded_engine_both_ingest() {
     let mut workers = Reap(Vec::new());
     for (id, log) in ["worker-a", "worker-b"].into_iter().zip(&logs) {
         let mut command = worker(&db, &index, &origin, id);
+        // A 5 s heartbeat (the lease dies after 15 s): a loaded machine delaying one renewal by
+        // a few seconds must not hand the lease over mid-test, which would make two drainers.
         command
+            .env("FREEHIRE_WORKER_HEARTBEAT_SECS", "5")
             .env("FREEHIRE_LOG_FORMAT", "json")
             .env("RUST_LOG", "info")
             .stdout(std::fs::File::create(log).unwrap())
