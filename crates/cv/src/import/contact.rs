@@ -140,31 +140,100 @@ fn name_like(text: &str) -> bool {
         && !text.chars().any(|c| c.is_ascii_digit() || matches!(c, '@' | '/' | ':'))
 }
 
+fn add_link(header: &mut Header, u: String) {
+    if header.links.len() < 10 && !header.links.iter().any(|l| l.url == u) {
+        header.links.push(Link { label: link_label(&u), url: u });
+    }
+}
+
+/// Takes the contacts out of `fragment` into `header` and returns what is left. A fragment
+/// may be one contact ("Tel: +44 20 7946 0321") or several run together with single spaces,
+/// as a PDF viewer copies a contact line ("ada@example.com +44 20 7946 0321 London").
+fn take_contacts(fragment: &str, header: &mut Header) -> Option<String> {
+    let f = unlabel(fragment);
+    if let Some(e) = email(f) {
+        if header.email.is_empty() {
+            header.email = e.to_owned();
+        }
+        return None;
+    }
+    if let Some(u) = url(f) {
+        add_link(header, u);
+        return None;
+    }
+    if let Some(p) = phone(f) {
+        if header.phone.is_empty() {
+            header.phone = p.to_owned();
+        }
+        return None;
+    }
+    let words: Vec<&str> = f.split_whitespace().collect();
+    let mut left: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if let Some(e) = email(w.trim_end_matches([',', ';'])) {
+            if header.email.is_empty() {
+                header.email = e.to_owned();
+            }
+        } else if let Some(u) = url(w.trim_end_matches([',', ';'])) {
+            // "GitHub: https://…": the label goes with its link.
+            if left.last().is_some_and(|l| {
+                l.ends_with(':')
+                    && LABELS.contains(&l.trim_end_matches(':').to_lowercase().as_str())
+            }) {
+                left.pop();
+            }
+            add_link(header, u);
+        } else {
+            // The longest run of phone-like words from here.
+            let mut end = i;
+            while end < words.len()
+                && words[end]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '(' | ')' | '.'))
+            {
+                end += 1;
+            }
+            if end > i
+                && let Some(p) = phone(&words[i..end].join(" "))
+            {
+                if header.phone.is_empty() {
+                    header.phone = p.to_owned();
+                }
+                i = end;
+                continue;
+            }
+            left.push(w);
+        }
+        i += 1;
+    }
+    if left.len() == words.len() {
+        return Some(fragment.to_owned());
+    }
+    let rest = left.join(" ");
+    let rest = rest.trim_matches(|c: char| c == ',' || c.is_whitespace());
+    (!rest.is_empty()).then(|| rest.to_owned())
+}
+
 /// Reads the block above the first heading.
 pub fn read(lines: &[&str]) -> HeaderBlock {
     let mut header = Header::default();
     let mut rest = Vec::new();
     for line in lines {
-        let mut leftover: Vec<&str> = Vec::new();
-        for fragment in fragments(line) {
-            let f = unlabel(fragment);
-            if let Some(e) = email(f) {
-                if header.email.is_empty() {
-                    header.email = e.to_owned();
+        let all = fragments(line);
+        let mut leftover: Vec<String> = Vec::new();
+        let mut took = false;
+        for fragment in &all {
+            match take_contacts(fragment, &mut header) {
+                Some(left) => {
+                    took |= left != *fragment;
+                    leftover.push(left);
                 }
-            } else if let Some(u) = url(f) {
-                if header.links.len() < 10 && !header.links.iter().any(|l| l.url == u) {
-                    header.links.push(Link { label: link_label(&u), url: u });
-                }
-            } else if let Some(p) = phone(f) {
-                if header.phone.is_empty() {
-                    header.phone = p.to_owned();
-                }
-            } else {
-                leftover.push(fragment);
+                None => took = true,
             }
         }
-        let contact_line = leftover.len() < fragments(line).len();
+        let contact_line = took;
         if leftover.is_empty() {
             continue;
         }
@@ -172,15 +241,15 @@ pub fn read(lines: &[&str]) -> HeaderBlock {
             header.full_name = (*line).to_owned();
             continue;
         }
-        if contact_line || (leftover.len() == 1 && is_place(leftover[0])) {
+        if contact_line || (leftover.len() == 1 && is_place(&leftover[0])) {
             // What sits between contacts is a place, or the headline on a shared line.
             for f in leftover {
-                if header.location.is_empty() && is_place(f) {
-                    header.location = f.to_owned();
+                if header.location.is_empty() && is_place(&f) {
+                    header.location = f;
                 } else if header.headline.is_empty() && !header.full_name.is_empty() {
-                    header.headline = f.to_owned();
+                    header.headline = f;
                 } else {
-                    rest.push(f.to_owned());
+                    rest.push(f);
                 }
             }
             continue;
@@ -226,6 +295,19 @@ mod tests {
             ]
         );
         assert!(block.rest.is_empty());
+    }
+
+    #[test]
+    fn contacts_run_together_with_single_spaces() {
+        let block = read(&[
+            "Dana Okafor",
+            "dana@example.org +44 20 7946 0321 Leeds, United Kingdom GitHub: https://github.com/dokafor",
+        ]);
+        let h = block.header;
+        assert_eq!((h.email.as_str(), h.phone.as_str()), ("dana@example.org", "+44 20 7946 0321"));
+        assert_eq!(h.location, "Leeds, United Kingdom");
+        assert_eq!(h.links[0].url, "https://github.com/dokafor");
+        assert!(block.rest.is_empty(), "{:?}", block.rest);
     }
 
     #[test]

@@ -254,14 +254,14 @@ fn is_place(part: &str) -> bool {
     }
 }
 
-fn is_url(part: &str) -> bool {
+/// Whether `part` is one link ("https://…", "www.…", "github.com/…", "name.dev/path").
+pub fn is_url(part: &str) -> bool {
     let p = part.to_lowercase();
     !p.contains(' ')
         && (p.starts_with("http://")
             || p.starts_with("https://")
             || p.starts_with("www.")
-            || p.starts_with("github.com/")
-            || p.starts_with("gitlab.com/"))
+            || [".com/", ".org/", ".io/", ".dev/", ".net/", ".app/"].iter().any(|t| p.contains(t)))
 }
 
 /// Cuts the first date range out of `lines`.
@@ -304,10 +304,9 @@ pub fn job_head(lines: &[String], project: bool) -> Head {
             }
         }
     }
-    // One part with commas and no other: "Senior Engineer, Acme Ltd, London".
-    if pieces.len() == 1 && head.company.is_empty() && head.role.is_empty() {
-        let only = pieces.remove(0);
-        pieces = only.split(", ").map(str::to_owned).collect();
+    // Commas separate too: "Senior Engineer, Acme Ltd, London" (a project's name keeps its).
+    if !project {
+        pieces = pieces.iter().flat_map(|p| p.split(", ")).map(str::to_owned).collect();
     }
     let mut others = Vec::new();
     for piece in pieces {
@@ -409,11 +408,13 @@ pub fn sentences(text: &str) -> Vec<String> {
     out
 }
 
-/// Whether a text line right after a bullet continues it (a wrapped line).
+/// Whether a text line right after a bullet continues it (a wrapped line): it starts in
+/// lower case, or the bullet has not ended its sentence and the line holds no dates (a line
+/// with dates heads the next entry).
 pub fn continues(previous: &str, line: &str) -> bool {
     let first = line.chars().next().unwrap_or(' ');
-    let open = !previous.ends_with(['.', '!', '?', ':', ';']);
-    first.is_lowercase() || (open && (first.is_ascii_digit() || matches!(first, '(' | '&' | '%')))
+    let open = !previous.ends_with(['.', '!', '?', ';']);
+    first.is_lowercase() || (open && find_range(line).is_none())
 }
 
 /// Splits a skills line into its group name (before a colon) and items.
@@ -514,6 +515,8 @@ mod tests {
         );
         assert!(continues("Led the migration of", "twelve services to Kubernetes"));
         assert!(!continues("Led the migration.", "Built X"));
+        assert!(continues("Rewrote the routing service in", "Rust, cutting p99 by half."));
+        assert!(!continues("Built the invoicing service", "Engineer at Globex, 2017 - 2019"));
         assert_eq!(
             skill_line("Languages: Rust, Go, Python."),
             ("Languages".into(), vec!["Rust".into(), "Go".into(), "Python".into()])

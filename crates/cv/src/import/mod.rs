@@ -80,7 +80,18 @@ fn normalise(text: &str) -> String {
         .replace('\r', "\n")
         .replace('\t', "   ")
         .replace(['\u{a0}', '\u{2007}', '\u{202f}'], " ")
-        .replace(['\u{200b}', '\u{feff}'], "")
+        .replace(['\u{200b}', '\u{feff}', '\u{c}'], "")
+}
+
+/// Appends the next line of a wrapped paragraph: after a space, or straight on when the line
+/// broke after a word's hyphen ("non-" / "engineers" is "non-engineers").
+fn join_line(acc: &mut String, next: &str) {
+    let mut tail = acc.chars().rev();
+    let hyphenated = tail.next() == Some('-') && tail.next().is_some_and(char::is_alphabetic);
+    if !acc.is_empty() && !hyphenated {
+        acc.push(' ');
+    }
+    acc.push_str(next);
 }
 
 fn period(p: Option<DatePoint>, field: &'static str) -> Option<Period> {
@@ -117,8 +128,7 @@ fn group(lines: &[Line<'_>]) -> Vec<RawEntry> {
                         if after_bullet && e.bullets.last().is_some_and(|b| continues(b, t)) =>
                     {
                         if let Some(b) = e.bullets.last_mut() {
-                            b.push(' ');
-                            b.push_str(t);
+                            join_line(b, t);
                         }
                     }
                     Some(e) if !e.bullets.is_empty() && !prose => {
@@ -203,12 +213,25 @@ fn projects(
 ) {
     for raw in group(lines) {
         let head = job_head(&raw.head, true);
-        let (urls, notes): (Vec<String>, Vec<String>) =
-            head.extra.iter().cloned().partition(|p| !p.contains(' ') && p.contains('.'));
-        let link = urls
-            .into_iter()
-            .next()
-            .map(|u| if u.starts_with("http") { u } else { format!("https://{u}") });
+        // A link may share its line with the project's one-line summary.
+        let (mut link, mut notes) = (None, Vec::new());
+        for piece in &head.extra {
+            let mut words = Vec::new();
+            for w in piece.split_whitespace() {
+                if link.is_none() && entries::is_url(w) {
+                    link = Some(if w.starts_with("http") {
+                        w.to_owned()
+                    } else {
+                        format!("https://{w}")
+                    });
+                } else {
+                    words.push(w);
+                }
+            }
+            if !words.is_empty() {
+                notes.push(words.join(" "));
+            }
+        }
         let mut draft = EmploymentDraft::new(EmploymentKind::Project);
         draft.company.clone_from(&head.company);
         draft.start = period(head.start(), "start");
@@ -304,10 +327,7 @@ pub fn import_text(text: &str, max_bullets: usize) -> Imported {
     let has_summary = sections.iter().any(|s| s.kind == SectionKind::Summary);
     for line in block.rest {
         if !has_summary && (line.chars().count() >= 60 || line.ends_with('.')) {
-            if !out.document.summary.is_empty() {
-                out.document.summary.push(' ');
-            }
-            out.document.summary.push_str(&line);
+            join_line(&mut out.document.summary, &line);
         } else if out.unread.len() < MAX_UNREAD {
             out.unread.push(line);
         }
@@ -317,10 +337,7 @@ pub fn import_text(text: &str, max_bullets: usize) -> Imported {
         match section.kind {
             SectionKind::Summary => {
                 for t in section.lines.iter().filter_map(text_of) {
-                    if !out.document.summary.is_empty() {
-                        out.document.summary.push(' ');
-                    }
-                    out.document.summary.push_str(t);
+                    join_line(&mut out.document.summary, t);
                 }
             }
             SectionKind::Experience => {

@@ -139,8 +139,9 @@ fn nothing_readable_is_empty() {
     assert!(!import_text("Jane Doe", 20).is_empty());
 }
 
+/// Whitespace collapsed, and none after a hyphen (a line broken at a hyphen joins without).
 fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    s.split_whitespace().collect::<Vec<_>>().join(" ").replace("- ", "-")
 }
 
 fn cv_line() -> impl Strategy<Value = String> {

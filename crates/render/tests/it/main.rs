@@ -1,8 +1,10 @@
 //! The renderer's behaviours, through its public API: both templates render the sample CV,
 //! the document stays data, input bounds, the semaphore, memory over many renders, the SVG
-//! preview agreeing with the PDF, and (in `ats`) the PDF's text layer as an ATS reads it.
+//! preview agreeing with the PDF, (in `ats`) the PDF's text layer as an ATS reads it, and (in
+//! `reimport`) that text imported back.
 
 mod ats;
+mod reimport;
 
 use std::{
     sync::{
