@@ -127,11 +127,7 @@ impl CvImport {
             )));
         }
         let imported = import_text(text, config.max_bullets);
-        if imported.document.experience.is_empty()
-            && imported.document.education.is_empty()
-            && imported.document.skills.is_empty()
-            && imported.document.projects.is_empty()
-        {
+        if !imported.has_sections() {
             return Err(ImportError::Text(
                 "no CV could be read from text: it has no Experience, Projects, Education or \
                  Skills section (put each under a heading of its own)"

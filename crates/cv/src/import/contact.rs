@@ -1,6 +1,7 @@
 //! The block above a CV's first heading: the name, a headline, and the contact line(s) (email,
 //! phone, links, a place), whatever separates them ("|", "·", "•", two spaces, new lines).
 
+use super::parts;
 use crate::document::{Header, Link};
 
 /// What the block held that is not a contact: the name and headline go into the header, the
@@ -45,21 +46,6 @@ const TLDS: &[&str] = &[
     "eu", "ai", "page", "blog", "info",
 ];
 
-fn fragments(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for part in line.split(['|', '·', '•', '◦', '⋅', '\u{2022}', ';']) {
-        for piece in part.split("   ") {
-            for bit in piece.split(" - ").flat_map(|b| b.split(" – ")) {
-                let bit = bit.trim();
-                if !bit.is_empty() {
-                    out.push(bit);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// `fragment` without a leading "Email:", "Tel." or "LinkedIn -" label.
 fn unlabel(fragment: &str) -> &str {
     if let Some((label, rest)) = fragment.split_once([':', '：'])
@@ -81,11 +67,14 @@ fn email(fragment: &str) -> Option<&str> {
     .then_some(w)
 }
 
+/// What a phone number is written with besides digits.
+fn phone_char(c: char) -> bool {
+    c.is_ascii_digit() || matches!(c, '+' | '-' | '(' | ')' | '.' | ' ')
+}
+
 fn phone(fragment: &str) -> Option<&str> {
     let digits = fragment.chars().filter(char::is_ascii_digit).count();
-    let allowed = fragment
-        .chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '(' | ')' | '.' | ' '));
+    let allowed = fragment.chars().all(phone_char);
     (allowed && (7..=15).contains(&digits)).then_some(fragment)
 }
 
@@ -124,13 +113,6 @@ fn link_label(url: &str) -> String {
         }
     }
     "Website".to_owned()
-}
-
-fn is_place(fragment: &str) -> bool {
-    fragment.chars().count() <= 60 && !fragment.chars().any(|c| c.is_ascii_digit()) && {
-        let geo = freehire_normalize::parse_location(fragment);
-        !geo.cities.is_empty() || !geo.countries.is_empty()
-    }
 }
 
 fn name_like(text: &str) -> bool {
@@ -188,11 +170,7 @@ fn take_contacts(fragment: &str, header: &mut Header) -> Option<String> {
         } else {
             // The longest run of phone-like words from here.
             let mut end = i;
-            while end < words.len()
-                && words[end]
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '(' | ')' | '.'))
-            {
+            while end < words.len() && words[end].chars().all(phone_char) {
                 end += 1;
             }
             if end > i
@@ -221,7 +199,7 @@ pub fn read(lines: &[&str]) -> HeaderBlock {
     let mut header = Header::default();
     let mut rest = Vec::new();
     for line in lines {
-        let all = fragments(line);
+        let all = parts::split(line);
         let mut leftover: Vec<String> = Vec::new();
         let mut took = false;
         for fragment in &all {
@@ -241,10 +219,10 @@ pub fn read(lines: &[&str]) -> HeaderBlock {
             header.full_name = (*line).to_owned();
             continue;
         }
-        if contact_line || (leftover.len() == 1 && is_place(&leftover[0])) {
+        if contact_line || (leftover.len() == 1 && parts::is_city_or_country(&leftover[0])) {
             // What sits between contacts is a place, or the headline on a shared line.
             for f in leftover {
-                if header.location.is_empty() && is_place(&f) {
+                if header.location.is_empty() && parts::is_city_or_country(&f) {
                     header.location = f;
                 } else if header.headline.is_empty() && !header.full_name.is_empty() {
                     header.headline = f;

@@ -8,6 +8,7 @@
 //! other part is the company. With no role word the order decides: role, then company.
 
 use super::dates::{DatePoint, End, Range, find_range};
+use super::parts;
 
 /// One entry as read: its heading lines and its bullets (wrapped lines joined).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -214,24 +215,15 @@ fn has_word(s: &str, vocabulary: &[&str]) -> bool {
     lower_words(s).iter().any(|w| vocabulary.contains(&w.as_str()))
 }
 
-/// Splits a heading line (its dates already cut out) into its parts.
+/// Splits a heading line (its dates already cut out) into its parts, without the commas,
+/// brackets and dashes the cut left at their ends.
 fn parts(line: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for strong in line.split(['|', '·', '•', '\t']) {
-        for piece in strong.split("   ") {
-            for bit in piece.split(" — ").flat_map(|b| b.split(" – ")).flat_map(|b| b.split(" - "))
-            {
-                let bit = bit
-                    .trim()
-                    .trim_matches(|c: char| matches!(c, ',' | '(' | ')' | '-' | '–' | '—'));
-                let bit = bit.trim();
-                if !bit.is_empty() {
-                    out.push(bit.to_owned());
-                }
-            }
-        }
-    }
-    out
+    parts::split(line)
+        .into_iter()
+        .map(|p| p.trim_matches(|c: char| matches!(c, ',' | '(' | ')' | '-' | '–' | '—')).trim())
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// "Senior Engineer at Acme" → role, company.
@@ -247,21 +239,10 @@ fn split_at_word(part: &str) -> Option<(String, String)> {
     None
 }
 
+/// A city, a country or a work mode ("Remote").
 fn is_place(part: &str) -> bool {
-    part.chars().count() <= 60 && !part.chars().any(|c| c.is_ascii_digit()) && {
-        let geo = freehire_normalize::parse_location(part);
-        !geo.cities.is_empty() || !geo.countries.is_empty() || geo.work_mode.is_some()
-    }
-}
-
-/// Whether `part` is one link ("https://…", "www.…", "github.com/…", "name.dev/path").
-pub fn is_url(part: &str) -> bool {
-    let p = part.to_lowercase();
-    !p.contains(' ')
-        && (p.starts_with("http://")
-            || p.starts_with("https://")
-            || p.starts_with("www.")
-            || [".com/", ".org/", ".io/", ".dev/", ".net/", ".app/"].iter().any(|t| p.contains(t)))
+    parts::place(part)
+        .is_some_and(|g| !g.cities.is_empty() || !g.countries.is_empty() || g.work_mode.is_some())
 }
 
 /// Cuts the first date range out of `lines`.
@@ -310,7 +291,7 @@ pub fn job_head(lines: &[String], project: bool) -> Head {
     }
     let mut others = Vec::new();
     for piece in pieces {
-        if is_url(&piece) {
+        if parts::is_link(&piece) {
             head.extra.push(piece);
         } else if !project && head.role.is_empty() && has_word(&piece, ROLE_WORDS) {
             head.role = piece;

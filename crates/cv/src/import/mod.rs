@@ -6,6 +6,7 @@
 //! paragraph) the candidate pasted, wrapped lines joined, marker cut off. The reading:
 //!
 //! - [`lines`]: each line is blank, a bullet, a section heading or text;
+//! - [`parts`]: the separators of a contact or heading line, places and links;
 //! - [`contact`]: the block above the first heading is the name, a headline and the contacts;
 //! - [`entries`]: under Experience, Projects and Education, a heading block (role, company,
 //!   place, dates in any common order and spelling, [`dates`]) and its bullets; a descriptive
@@ -20,11 +21,12 @@ pub mod contact;
 pub mod dates;
 pub mod entries;
 pub mod lines;
+pub mod parts;
 
 use freehire_domain::{EmploymentDraft, EmploymentKind, Period};
 
 use self::dates::{DatePoint, End};
-use self::entries::{RawEntry, continues, education_head, job_head, sentences, skill_line};
+use self::entries::{Head, RawEntry, continues, education_head, job_head, sentences, skill_line};
 use self::lines::{Line, SectionKind, classify};
 use crate::document::{
     CvDocument, EducationEntry, ExperienceEntry, ProjectEntry, Section, SkillGroup,
@@ -61,6 +63,16 @@ pub struct Imported {
 }
 
 impl Imported {
+    /// Whether it holds any section a CV is read for (experience, projects, education,
+    /// skills): a name and a paragraph alone are not a CV.
+    pub fn has_sections(&self) -> bool {
+        let d = &self.document;
+        !(d.experience.is_empty()
+            && d.projects.is_empty()
+            && d.education.is_empty()
+            && d.skills.is_empty())
+    }
+
     /// Whether nothing was read at all.
     pub fn is_empty(&self) -> bool {
         self.document == CvDocument::default() && self.employments.is_empty()
@@ -171,6 +183,18 @@ fn stack_of<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     stack
 }
 
+/// The bank's employment of `kind` for an entry: its name, dates and the skills its lines
+/// mention.
+fn draft_of(kind: EmploymentKind, head: &Head, raw: &RawEntry) -> EmploymentDraft {
+    let mut draft = EmploymentDraft::new(kind);
+    draft.company.clone_from(&head.company);
+    draft.start = period(head.start(), "start");
+    draft.end = period(head.end(), "end");
+    draft.current = head.current();
+    draft.stack = stack_of(raw.head.iter().chain(&raw.bullets).map(String::as_str));
+    draft
+}
+
 fn work(
     doc: &mut CvDocument,
     bank: &mut Vec<ImportedEmployment>,
@@ -179,14 +203,9 @@ fn work(
 ) {
     for raw in group(lines) {
         let head = job_head(&raw.head, false);
-        let mut draft = EmploymentDraft::new(EmploymentKind::Job);
-        draft.company.clone_from(&head.company);
+        let mut draft = draft_of(EmploymentKind::Job, &head, &raw);
         draft.role.clone_from(&head.role);
         draft.location.clone_from(&head.location);
-        draft.start = period(head.start(), "start");
-        draft.end = period(head.end(), "end");
-        draft.current = head.current();
-        draft.stack = stack_of(raw.head.iter().chain(&raw.bullets).map(String::as_str));
         if doc.experience.len() < list_limit("experience") {
             doc.experience.push(ExperienceEntry {
                 company: head.company.clone(),
@@ -218,7 +237,7 @@ fn projects(
         for piece in &head.extra {
             let mut words = Vec::new();
             for w in piece.split_whitespace() {
-                if link.is_none() && entries::is_url(w) {
+                if link.is_none() && parts::is_link(w) {
                     link = Some(if w.starts_with("http") {
                         w.to_owned()
                     } else {
@@ -232,14 +251,9 @@ fn projects(
                 notes.push(words.join(" "));
             }
         }
-        let mut draft = EmploymentDraft::new(EmploymentKind::Project);
-        draft.company.clone_from(&head.company);
-        draft.start = period(head.start(), "start");
-        draft.end = period(head.end(), "end");
-        draft.current = head.current();
+        let mut draft = draft_of(EmploymentKind::Project, &head, &raw);
         draft.summary = notes.join(", ");
         draft.link = link.clone().unwrap_or_default();
-        draft.stack = stack_of(raw.head.iter().chain(&raw.bullets).map(String::as_str));
         if doc.projects.len() < list_limit("projects") {
             doc.projects.push(ProjectEntry {
                 name: head.company.clone(),
