@@ -55,6 +55,14 @@ enum Command {
         #[command(subcommand)]
         command: commands::experience::ExperienceCommand,
     },
+    /// Your answers to the usual application-form questions on a freehire server
+    /// (FREEHIRE_API_URL, FREEHIRE_API_KEY; a `full` key).
+    Screening {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(subcommand)]
+        command: commands::screening::ScreeningCommand,
+    },
     /// Talk to the assistant on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY).
     Chat {
         #[command(flatten)]
@@ -126,6 +134,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Experience { remote, command } => {
             return commands::experience::run(&remote, command, &mut std::io::stdout()).await;
+        }
+        Command::Screening { remote, command } => {
+            return commands::screening::run(&remote, command, &mut std::io::stdout()).await;
         }
         Command::Chat { remote, args } => {
             return commands::chat::run(remote.client()?, args).await;

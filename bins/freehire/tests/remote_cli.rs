@@ -105,6 +105,39 @@ async fn the_command_line_tracks_jobs_through_the_api() {
     let (ok, _, err) = run(&["saved-searches", "rm", &id]);
     assert!(!ok && err.contains("404"), "{err}");
 
+    // Screening answers: set in part, cleared, refused naming the field.
+    let (ok, out, err) = run(&["screening", "show"]);
+    assert!(ok && out.contains("may work in: not stated"), "{out}{err}");
+    let (ok, out, err) = run(&[
+        "screening",
+        "set",
+        "--country",
+        "DE",
+        "--country",
+        "fr",
+        "--salary",
+        "85000",
+        "--currency",
+        "eur",
+        "--period",
+        "year",
+        "--notice-days",
+        "30",
+        "--adult",
+        "yes",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("may work in: de, fr") && out.contains("85000 EUR per year"), "{out}");
+    assert!(out.contains("notice period: 30 days") && out.contains("18 or older: yes"), "{out}");
+    let (ok, out, err) = run(&["screening", "set", "--relocate", "no", "--clear", "notice"]);
+    assert!(ok && out.contains("would relocate: no"), "{out}{err}");
+    assert!(out.contains("notice period: not stated") && out.contains("85000 EUR"), "{out}");
+    let (ok, _, err) = run(&["screening", "set", "--currency", "euros"]);
+    assert!(!ok && err.contains("desired_salary_currency"), "{err}");
+    let (ok, out, _) = run(&["screening", "show", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(ok && json["data"]["desired_salary_currency"] == "EUR", "{out}");
+
     // Without a key, or with a wrong one, nothing happens.
     let (ok, _, err) = freehire(&[("FREEHIRE_API_URL", base.as_str())], &["track", "list"], "");
     assert!(!ok && err.contains("FREEHIRE_API_KEY"), "{err}");

@@ -188,6 +188,11 @@ impl AppState {
         freehire_app::cv_import::CvImport::new(self.cvs(), self.experience())
     }
 
+    /// The screening-answers service over the state's store (`/me/screening-answers`).
+    pub fn screening(&self) -> freehire_app::screening::Screening {
+        freehire_app::screening::Screening::new(self.store.clone())
+    }
+
     /// The experience-bank service over the state's store (what the experience routes call).
     pub fn experience(&self) -> freehire_app::experience::Experience {
         freehire_app::experience::Experience::new(self.store.clone())

@@ -37,6 +37,9 @@
 //! - [`reindex`]: rebuilding the whole search index from the store (`freehire reindex`);
 //! - [`search_slot`]: the search index a server reads, opened lazily (shared by the API and
 //!   the web pages);
+//! - [`screening`]: the candidate's screening answers (work authorisation, visa, desired
+//!   salary, notice, relocation, age), read and merged by the routes, the account page and the
+//!   assistant's `screening_answers_set`;
 //! - [`catalogue`]: jobs and companies as the pages and routes read them;
 //! - [`tracking`]: application tracking (view, save, dismiss, apply, stages, notes, the
 //!   pipeline, silence and follow-up drafts, CSV export and import), what the tracking routes
@@ -78,6 +81,7 @@ pub mod process;
 pub mod rederive;
 pub mod reindex;
 pub mod saved_searches;
+pub mod screening;
 pub mod search;
 pub mod search_engine;
 pub mod search_slot;

@@ -10,6 +10,8 @@
 //!   [`TurnStream`] of [`wire::TurnEvent`]s read from the server's event stream as they arrive;
 //! - the experience bank ([`experience`]): [`Client::experience`], [`Client::add_atom`],
 //!   [`Client::add_employment`] (a `cv`-scoped key is enough);
+//! - screening answers ([`screening`]): [`Client::screening_answers`],
+//!   [`Client::update_screening_answers`] (a `full` key);
 //! - CVs ([`cvs`]): [`Client::cvs`], [`Client::cv`], [`Client::cv_pdf`];
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
 //!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
@@ -21,6 +23,7 @@ mod client;
 pub mod cvs;
 mod error;
 pub mod experience;
+pub mod screening;
 pub mod wire;
 
 pub use assistant::TurnStream;

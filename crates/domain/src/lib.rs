@@ -25,6 +25,8 @@
 //!   [`AtomDraft`], [`Provenance`] and [`Author`] ([`provenance_for`]), [`claim_key`], and
 //!   [`user_said`], the provenance check with its negation guard (§4); merges, soft
 //!   duplicates and retrieval scores.
+//! - **Screening answers** ([`screening`], reference assistant.md §10.5): the facts application
+//!   forms ask, stored per account, and the merge patch that updates them.
 //! - **Boards**: [`Board`], [`NewBoard`], [`BoardHealth`] and the cooldown schedule.
 //! - **Slugs** (reference §3.12): [`slugify`], [`company_slug`], [`company_key`], [`job_slug`].
 //!
@@ -39,6 +41,7 @@ mod ids;
 mod job;
 pub mod plan;
 mod provider;
+pub mod screening;
 mod slug;
 mod structured;
 mod tracking;
@@ -66,6 +69,7 @@ pub use ids::{
 };
 pub use job::{Facets, Job, JobPosting, MAX_EXPERIENCE_YEARS, Salary, effective_posted_at};
 pub use provider::{BoardKey, CountryCode, Provider};
+pub use screening::{ScreeningAnswers, ScreeningPatch};
 pub use slug::{
     CompanySlug, PublicSlug, SHORTCODE_LEN, company_key, company_slug, job_slug, shortcode, slugify,
 };

@@ -58,6 +58,9 @@
 //! Plans ([`PlanRepo`], migration 0011) live in `usage_daily` and `usage_ledger`, the
 //! per-user gateway key ([`LlmKeyRepo`]) in `users.llm_key` / `llm_key_id`; see [`plans`].
 //!
+//! Screening answers ([`ScreeningRepo`], migration 0016) live in `users.screening_answers`, one
+//! JSON object changed by a merge patch in one statement.
+//!
 //! CV documents ([`CvRepo`], migrations 0014–0015, types in [`cvs`]) live in `cvs` (one base CV per
 //! user, one tailored copy per user and job) and `cv_revisions` (at most 100 per CV): content
 //! changes only through `freehire-cv`'s plans, committed in one transaction holding the CV's
@@ -116,7 +119,7 @@ pub use plans::StoredKey;
 pub use ports::{
     AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
     IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo,
-    ScheduleRepo, Store, TrackingRepo, TurnLeaseRepo,
+    ScheduleRepo, ScreeningRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
 // CV documents (issue 16).
 pub use ports::CvRepo;

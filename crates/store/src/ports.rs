@@ -15,7 +15,7 @@ use freehire_domain::experience::{Atom, AtomDraft, Employment, EmploymentDraft, 
 use freehire_cv::{Actor, CvState, EditConfig};
 use freehire_domain::CvId;
 use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
-use freehire_domain::{AtomId, Author, EmploymentId};
+use freehire_domain::{AtomId, Author, EmploymentId, ScreeningAnswers, ScreeningPatch};
 
 use crate::{
     AddedBoard,
@@ -1279,6 +1279,24 @@ pub trait CvRepo: Send + Sync {
     async fn cv_for_model(&self, owner: UserId, id: CvId) -> Result<Option<CvState>>;
 }
 
+/// The candidate's screening answers (reference assistant.md §10.5): one JSON object per
+/// account in `users.screening_answers` (migration 0016), changed only by a merge patch applied
+/// in one statement, so concurrent partial updates keep each other's fields.
+#[async_trait]
+pub trait ScreeningRepo: Send + Sync {
+    /// The owner's answers (all `None` until they state one); `None` for an owner that does
+    /// not exist.
+    async fn screening_answers(&self, owner: UserId) -> Result<Option<ScreeningAnswers>>;
+
+    /// Applies `patch` (absent fields untouched, cleared ones forgotten) and returns the
+    /// answers after it; `None` for an owner that does not exist.
+    async fn patch_screening_answers(
+        &self,
+        owner: UserId,
+        patch: &ScreeningPatch,
+    ) -> Result<Option<ScreeningAnswers>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -1300,6 +1318,7 @@ pub trait Store:
     + ExperienceRepo
     // CV documents (issue 16).
     + CvRepo
+    + ScreeningRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -17,6 +17,7 @@ pub(crate) mod cvs;
 mod notify;
 mod plans;
 mod saved_searches;
+mod screening;
 pub(crate) mod tracking;
 
 use std::marker::PhantomData;

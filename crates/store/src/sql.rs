@@ -324,4 +324,5 @@ pub(crate) mod cvs;
 pub(crate) mod notify;
 pub(crate) mod plans;
 pub(crate) mod saved_searches;
+pub(crate) mod screening;
 pub(crate) mod tracking;

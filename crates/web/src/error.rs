@@ -10,6 +10,7 @@ use freehire_app::AppError;
 use freehire_app::accounts::AccountError;
 use freehire_app::assistant::service::ServiceError;
 use freehire_app::saved_searches::SavedSearchError;
+use freehire_app::screening::ScreeningError;
 use freehire_app::tracking::TrackingError;
 use freehire_domain::DomainError;
 use freehire_store::StoreError;
@@ -134,6 +135,15 @@ impl From<AccountError> for WebError {
                 tracing::error!(error = %e, "page failed");
                 Self::Internal
             }
+        }
+    }
+}
+
+impl From<ScreeningError> for WebError {
+    fn from(e: ScreeningError) -> Self {
+        match e {
+            ScreeningError::NotFound => Self::NotFound,
+            ScreeningError::Store(e) => e.into(),
         }
     }
 }

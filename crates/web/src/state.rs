@@ -14,6 +14,7 @@ use freehire_app::cvs::{Cvs, RenderConfig, Renderer};
 use freehire_app::experience::Experience;
 use freehire_app::plans::Plans;
 use freehire_app::saved_searches::SavedSearches;
+use freehire_app::screening::Screening;
 use freehire_app::search_slot::SearchSlot;
 use freehire_app::throttle::Throttle;
 use freehire_app::tracking::Tracking;
@@ -35,6 +36,8 @@ pub struct WebState {
     pub saved: SavedSearches,
     /// The experience bank.
     pub experience: Experience,
+    /// The screening answers.
+    pub screening: Screening,
     /// CVs: edits through `cvedit`, revisions, the preview and the PDF (the binary passes the
     /// API's with [`WebState::with_cvs`]; `new` makes one with default limits).
     pub cvs: Cvs,
@@ -72,6 +75,7 @@ impl WebState {
             accounts,
             tracking: Tracking::new(store.clone()),
             experience: Experience::new(store.clone()),
+            screening: Screening::new(store.clone()),
             cvs: Cvs::new(
                 store.clone(),
                 Arc::new(Renderer::new(RenderConfig::default())),

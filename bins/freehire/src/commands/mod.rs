@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod migrate;
 pub mod reindex;
 pub mod remote;
+pub mod screening;
 pub mod search;
 pub mod users;
 

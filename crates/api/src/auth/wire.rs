@@ -138,7 +138,7 @@ pub struct ProfileBody {
 }
 
 /// A present field, `null` or not: `Some(None)` for `null`.
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+pub(crate) fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {
     Option::<T>::deserialize(d).map(Some)

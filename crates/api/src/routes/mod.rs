@@ -13,6 +13,7 @@ pub mod me;
 pub mod notifications;
 pub mod openapi;
 pub mod saved_searches;
+pub mod screening;
 pub mod search;
 pub mod tailoring;
 pub mod tracking;
@@ -50,6 +51,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(me::create_key))
         .routes(routes!(me::list_keys))
         .routes(routes!(me::delete_key))
+        .routes(routes!(screening::show, screening::update))
         .routes(routes!(tracking::view))
         .routes(routes!(tracking::apply))
         .routes(routes!(tracking::save))

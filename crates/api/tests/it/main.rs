@@ -43,6 +43,7 @@ mod openapi;
 mod outages;
 mod ratelimit;
 mod saved_searches;
+mod screening;
 mod search;
 mod server;
 mod tailoring;

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use freehire_app::assistant::{
     ASSISTANT_RESULT_CAP, BANK_TOOLS, Binding, DISCOVERY_TOOLS, INTERVIEW_TOOLS, Preset,
-    TRACKING_TOOLS, ToolDeps, all_tool_names, compose_session, normalize_preset, registry_for,
+    SCREENING_TOOLS, TRACKING_TOOLS, ToolDeps, all_tool_names, compose_session, normalize_preset,
+    registry_for,
 };
 use freehire_app::search_slot::SearchSlot;
 use freehire_app::tracking::{Tracking, TrackingFilter};
@@ -522,6 +523,9 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
         .unwrap();
     call(&own, grace, "apply_job", json!({"slug": interviewed})).await.unwrap();
     db.seed().await.saved_search(grace.id, SEARCH, QUERY, now()).await;
+    call(&own, grace, "screening_answers_set", json!({"desired_salary_amount": 123_456}))
+        .await
+        .unwrap();
     let job = w.job_id(2).await;
     let session = NewSession {
         owner: grace.id,
@@ -552,6 +556,7 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
             s.list_atoms(grace.id).await.unwrap(),
             s.list_employments(grace.id).await.unwrap().len(),
             s.experience_require_context(grace.id).await.unwrap(),
+            s.screening_answers(grace.id).await.unwrap(),
         );
         let tracking = Tracking::new(Arc::clone(&w.deps.store));
         let all = tracking.list(grace.id, TrackingFilter::All, 20, 0, now()).await.unwrap();
@@ -610,6 +615,11 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
             json!({"enabled": true}),
             Expect::Own("require_context", json!(true)),
         ),
+        (
+            "screening_answers_set",
+            json!({"notice_period_days": 30}),
+            Expect::Own("screening_answers", json!({"notice_period_days": 30})),
+        ),
         ("unsave_job", slug(&saved), Expect::Write),
         ("save_job", slug(&saved), Expect::Write),
         ("apply_job", slug(&tracked), Expect::Write),
@@ -645,6 +655,7 @@ pub async fn another_users_tracking_is_not_found(db: &TestDb) {
             "grace-secret-claim",
             EMPLOYER,
             "grace@example.com",
+            "123456",
         ] {
             assert!(!text.contains(secret), "{tool} {args} shows Grace's {secret:?}: {text}");
         }
@@ -710,7 +721,7 @@ pub async fn interview_context_carries_the_vacancy_and_the_stage(db: &TestDb) {
 
 /// The tool names a session of `preset` registers today.
 fn expected(preset: Preset, job: bool) -> Vec<&'static str> {
-    let mut names = [DISCOVERY_TOOLS, TRACKING_TOOLS, BANK_TOOLS].concat();
+    let mut names = [DISCOVERY_TOOLS, TRACKING_TOOLS, BANK_TOOLS, SCREENING_TOOLS].concat();
     if job && matches!(preset, Preset::Interview | Preset::Debrief) {
         names.extend_from_slice(INTERVIEW_TOOLS);
     }
@@ -862,4 +873,69 @@ pub async fn a_full_page_of_long_descriptions_fits_the_result_cap(db: &TestDb) {
     assert_eq!((page["total"].clone(), page["jobs"].as_array().unwrap().len()), (json!(25), 20));
     let description = page["jobs"][0]["description"].as_str().unwrap();
     assert!(description.ends_with('…') && description.starts_with("Ownership"), "clipped, marked");
+}
+
+// scenario: screening_answers_set records what the candidate stated
+/// A partial update in every preset: only the arguments sent change, the result lists what is
+/// still unstated, a bad value is refused naming its field and writes nothing, an empty call is
+/// refused, and `get_profile` shows the answers.
+pub async fn screening_answers_set_records_a_partial_update(db: &TestDb) {
+    let w = world(db).await;
+    let ada = &w.ada;
+    for preset in Preset::ALL {
+        let names = registry_for(&w.deps, &binding(preset, None)).names().join(",");
+        assert!(names.contains("screening_answers_set"), "{preset}: {names}");
+    }
+    let reg = w.registry();
+    let first = json!({
+        "authorized_countries": ["DE", "fr"],
+        "desired_salary_amount": 85_000,
+        "desired_salary_currency": "eur",
+        "desired_salary_period": "year",
+    });
+    let v = call(&reg, ada, "screening_answers_set", first).await.unwrap();
+    assert_eq!(v["screening_answers"]["authorized_countries"], json!(["de", "fr"]));
+    assert_eq!(v["screening_answers"]["desired_salary_currency"], "EUR");
+    assert_eq!(
+        v["unstated"],
+        json!([
+            "visa_sponsorship_needed",
+            "notice_period_days",
+            "willing_to_relocate",
+            "age_18_or_older"
+        ])
+    );
+    let v =
+        call(&reg, ada, "screening_answers_set", json!({"notice_period_days": 60})).await.unwrap();
+    assert_eq!(v["screening_answers"]["notice_period_days"], 60);
+    assert_eq!(v["screening_answers"]["desired_salary_amount"], 85_000, "kept: {v}");
+
+    // Bad values name their field; nothing is written.
+    let before = db.store().screening_answers(ada.id).await.unwrap();
+    for (args, field) in [
+        (
+            json!({"desired_salary_currency": "euros", "notice_period_days": 1}),
+            "desired_salary_currency",
+        ),
+        (json!({"authorized_countries": ["Germany"]}), "authorized_countries"),
+        (json!({"notice_period_days": -3}), "notice_period_days"),
+        (json!({"desired_salary_amount": 0}), "desired_salary_amount"),
+    ] {
+        let e = call(&reg, ada, "screening_answers_set", args.clone()).await.unwrap_err();
+        assert!(e.contains(field), "{args}: {e}");
+    }
+    let e = call(&reg, ada, "screening_answers_set", json!({"desired_salary_period": "week"}))
+        .await
+        .unwrap_err();
+    assert!(e.contains("desired_salary_period") || e.contains("year"), "{e}");
+    let e = call(&reg, ada, "screening_answers_set", json!({"provenance": "x"})).await.unwrap_err();
+    assert!(e.contains("provenance"), "unknown fields are refused: {e}");
+    let e = call(&reg, ada, "screening_answers_set", json!({})).await.unwrap_err();
+    assert!(e.starts_with("nothing to record"), "{e}");
+    assert_eq!(db.store().screening_answers(ada.id).await.unwrap(), before);
+
+    // The profile shows them.
+    let profile = call(&reg, ada, "get_profile", json!({})).await.unwrap();
+    assert_eq!(profile["screening_answers"]["notice_period_days"], 60, "{profile}");
+    assert_eq!(profile["screening_unstated"].as_array().unwrap().len(), 3, "{profile}");
 }

@@ -118,6 +118,7 @@ on_both_backends_db! {
         registries_follow_the_preset_matrix,
         session_prompts_name_only_registered_tools,
         a_full_page_of_long_descriptions_fits_the_result_cap,
+        screening_answers_set_records_a_partial_update,
     ],
     llmkey: [
         a_first_call_mints_a_key_from_the_template,

@@ -1,6 +1,7 @@
 //! The account pages in a browser, with JavaScript and without: sign up, read the file
 //! mailer's code, verify, sign out, sign in (a wrong password first), mint an API key (the API
-//! takes it), revoke it (the API refuses it), sign out.
+//! takes it), revoke it (the API refuses it), save screening answers (a bad one refused next to
+//! its field), sign out.
 
 use freehire_browser_tests::{Browser, Scripts};
 
@@ -83,6 +84,29 @@ async fn journey(b: &Browser, server: &Server, email: &str, shots: bool) {
     b.wait_gone("button[aria-label='Revoke laptop']").await.unwrap();
     assert!(b.count("code.token").await.unwrap() == 0, "the token is never shown again");
     assert_eq!(server.me_with_key(&token).await, 401, "a revoked key is refused");
+
+    // Screening answers: a bad value is refused next to its field, keeping what was typed; the
+    // saved answers come back into the form.
+    b.fill("#authorized_countries", "DE, fr").await.unwrap();
+    b.fill("#desired_salary_amount", "85,000").await.unwrap();
+    b.fill("#desired_salary_currency", "euros").await.unwrap();
+    b.click("#desired_salary_period option[value='year']").await.unwrap();
+    b.click("#willing_to_relocate option[value='no']").await.unwrap();
+    submit(b, "/account/screening").await;
+    b.wait_for("#desired_salary_currency-error").await.unwrap();
+    let value = |css: &'static str| async move {
+        b.wait_for(css).await.unwrap().prop("value").await.unwrap().unwrap_or_default()
+    };
+    assert_eq!(value("#authorized_countries").await, "DE, fr", "what was typed stays");
+    b.fill("#desired_salary_currency", "eur").await.unwrap();
+    submit(b, "/account/screening").await;
+    wait_at(b, "/account?done=screening").await;
+    assert_eq!(value("#authorized_countries").await, "DE, FR");
+    assert_eq!(value("#desired_salary_amount").await, "85000");
+    assert_eq!(value("#desired_salary_currency").await, "EUR");
+    assert_eq!(value("#desired_salary_period").await, "year");
+    assert_eq!(value("#willing_to_relocate").await, "no");
+    assert_eq!(value("#age_18_or_older").await, "", "not stated");
 
     sign_out(b).await;
     b.visit("/account").await.unwrap();

@@ -44,6 +44,7 @@ mod outbox;
 mod plans;
 mod saved_searches;
 mod schedule;
+mod screening;
 mod tracking;
 
 /// The adapter bodies both backends share, on PostgreSQL.

@@ -30,6 +30,7 @@ mod outbox;
 mod plans;
 mod saved_searches;
 mod schedule;
+mod screening;
 mod tracking;
 
 /// The adapter bodies both backends share, on SQLite.

@@ -19,6 +19,7 @@ mod outbox;
 mod plans;
 mod saved_searches;
 mod schedule;
+mod screening;
 mod tracking;
 mod writer_lease;
 
@@ -137,6 +138,11 @@ conformance! {
         a_token_hash_names_its_key_and_owner,
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
+    ],
+    screening: [
+        a_patch_sets_what_it_names_and_null_forgets,
+        concurrent_patches_of_different_fields_both_land,
+        an_unknown_owner_has_no_answers,
     ],
     experience: [
         employments_are_created_listed_found_replaced_and_deleted,

@@ -1,5 +1,6 @@
-//! `/account`: the signed-in account's page (profile, language and time zone, password
-//! change, API keys: mint, list, revoke; account deletion) and its POST actions. Signed out,
+//! `/account`: the signed-in account's page (profile, language and time zone, screening
+//! answers ([`super::screening`]), password change, API keys: mint, list, revoke; account
+//! deletion) and its POST actions. Signed out,
 //! every one of them redirects to `/login?next=%2Faccount`. Each action calls one
 //! [`Accounts`](freehire_app::accounts::Accounts) method, then redirects to the page with a
 //! fixed notice, or re-renders it with the message next to the field. A minted key's token is
@@ -20,6 +21,7 @@ use freehire_domain::{
 use freehire_store::ProfilePatch;
 
 use super::forms::{Errors, Fields, account_message, domain_message, see_other, sign_in_first};
+use super::screening::{ScreeningForm, patch_of as screening_patch};
 use crate::{WebError, WebState, error::render, layout::Ctx, layout::Layout, session};
 
 /// One API key in the list.
@@ -66,6 +68,8 @@ pub struct AccountPage {
     pub keys: Vec<KeyRow>,
     /// A key just minted: (name, token), shown this once.
     pub minted: Option<(String, String)>,
+    /// The screening answers.
+    pub screening: ScreeningForm,
 }
 
 fn notice(raw: Option<&str>) -> Option<&'static str> {
@@ -75,6 +79,7 @@ fn notice(raw: Option<&str>) -> Option<&'static str> {
     Some(match done.as_str() {
         "verified" => "Your email address is verified.",
         "profile" => "Your profile is saved.",
+        "screening" => "Your screening answers are saved.",
         "password" => "Your password is changed; other sessions are signed out.",
         "revoked" => "The key is revoked.",
         _ => return None,
@@ -89,7 +94,15 @@ async fn page(
     typed: Option<&Fields>,
 ) -> Result<AccountPage, WebError> {
     let keys = state.accounts.keys(user).await?;
-    let pick = |name: &str, stored: String| typed.map_or(stored, |f| f.get(name).to_owned());
+    let answers = state.screening.get(user.id).await?;
+    // What was typed goes back into the form it was typed in (the screening form says which
+    // it is in `form_id`).
+    let (screening_typed, profile_typed) = match typed {
+        Some(f) if f.get("form_id") == "screening" => (Some(f), None),
+        other => (None, other),
+    };
+    let pick =
+        |name: &str, stored: String| profile_typed.map_or(stored, |f| f.get(name).to_owned());
     Ok(AccountPage {
         layout: ctx.layout("Your account"),
         notice: None,
@@ -119,6 +132,7 @@ async fn page(
             })
             .collect(),
         minted: None,
+        screening: ScreeningForm::new(&answers, screening_typed),
     })
 }
 
@@ -181,6 +195,23 @@ pub async fn profile(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Re
             Ok(errors) => again(&state, &ctx, &user, errors, Some(&f)).await,
             Err(e) => ctx.error(e),
         },
+    }
+}
+
+/// `POST /account/screening`: the whole screening form; a blank field is forgotten.
+pub async fn screening(State(state): State<WebState>, ctx: Ctx, body: Bytes) -> Response {
+    let user = signed_in!(ctx);
+    let f = Fields::parse(&body);
+    let patch = match screening_patch(&f) {
+        Ok(p) => p,
+        Err(e) => {
+            let (field, message) = domain_message(&e);
+            return again(&state, &ctx, &user, Errors::one(field, message), Some(&f)).await;
+        }
+    };
+    match state.screening.set(user.id, &patch).await {
+        Ok(_) => see_other("/account?done=screening#screening", &[]),
+        Err(e) => ctx.error(WebError::from(e)),
     }
 }
 

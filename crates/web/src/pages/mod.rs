@@ -6,7 +6,7 @@
 //! | `GET /jobs/{slug}` | one job ([`jobs`]) |
 //! | `GET /companies`, `GET /companies/{slug}` | companies ([`companies`]) |
 //! | `GET/POST /signup`, `/login`, `/verify`, `/forgot`, `/reset`; `POST /verify/resend`, `/logout` | sign-up, sign-in and codes ([`auth`]) |
-//! | `GET /account`; `POST /account/profile`, `/account/password`, `/account/keys`, `/account/keys/{id}/revoke`, `/account/delete`, `/account/verify` | the account ([`account`]) |
+//! | `GET /account`; `POST /account/profile`, `/account/password`, `/account/screening`, `/account/keys`, `/account/keys/{id}/revoke`, `/account/delete`, `/account/verify` | the account ([`account`]) |
 //! | `POST /jobs/{slug}/save`, `/unsave`, `/dismiss`, `/undismiss`, `/apply` | a job's buttons ([`actions`]) |
 //! | `GET /assistant`, `/assistant/{id}`; `POST /assistant`, `/assistant/{id}/opening`, `/assistant/{id}/retry`, `/assistant/{id}/delete` | the assistant's rail and conversation ([`assistant`]) |
 //! | `GET /tracking`, `/tracking/followups`, `/tracking/{slug}`; `POST /tracking/applications/{id}/stage`, `/tracking/applications/{id}/notes`, `/tracking/{slug}/followup`, `/tracking/{slug}/clear` | the board, the follow-ups, one application ([`tracking`]) |
@@ -30,6 +30,7 @@ pub(crate) mod forms;
 pub mod jobs;
 pub mod notifications;
 pub mod saved;
+pub mod screening;
 pub mod search;
 pub mod tailoring;
 pub mod tracking;
@@ -110,6 +111,7 @@ pub fn routes() -> Router<WebState> {
         .route("/account", get(account::show))
         .route("/account/profile", post(account::profile))
         .route("/account/password", post(account::password))
+        .route("/account/screening", post(account::screening))
         .route("/account/keys", post(account::mint))
         .route("/account/keys/{id}/revoke", post(account::revoke))
         .route("/account/delete", post(account::delete))

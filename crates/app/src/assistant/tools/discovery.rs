@@ -166,7 +166,13 @@ async fn get_profile(s: Arc<Services>, owner: UserId, _: NoArgs) -> Result<Value
         .total;
     let bank =
         s.experience.bank(owner).await.map_err(|e| internal("get_profile", e.to_string()))?;
-    if searches.is_empty() && tracked == 0 && bank.atoms.is_empty() && bank.employments.is_empty() {
+    let screening = s.screening.get(owner).await.map_err(|e| internal("get_profile", e))?;
+    if searches.is_empty()
+        && tracked == 0
+        && bank.atoms.is_empty()
+        && bank.employments.is_empty()
+        && screening.is_empty()
+    {
         return Ok(json!({ "profile": null, "next": PROFILE_NEXT }));
     }
     let experience = json!({
@@ -205,6 +211,8 @@ async fn get_profile(s: Arc<Services>, owner: UserId, _: NoArgs) -> Result<Value
         "saved_searches": searches,
         "tracking": counts,
         "experience": experience,
+        "screening_answers": screening,
+        "screening_unstated": super::screening::unstated(&screening),
         "skills_profile": "freehire keeps no skills or specialisation profile yet: infer what \
              they look for from their saved searches and tracked vacancies, and ask only about \
              what those leave open",

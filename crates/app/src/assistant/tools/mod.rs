@@ -11,18 +11,20 @@
 //!   `assistant`), `track_job`, `my_jobs`;
 //! - [`experience`]: the seven `experience_*` tools of the bank, `add` and `update` bound to
 //!   the session (their `said` quote is checked against its transcript);
+//! - [`screening`]: `screening_answers_set`, a partial update of the candidate's screening
+//!   answers, in every preset;
 //! - [`interview`]: `interview_context`, bound to the session's job;
 //! - [`cv`]: the CV tools of a tailoring session, bound to its CV copy, its job and the turn's
 //!   batch;
 //! - [`view`]: the JSON shapes the model reads.
 //!
 //! [`registry_for`] composes a session's registry per §10.1 for the groups that exist: discovery,
-//! tracking and the experience bank for every preset, `interview_context` for an interview or
-//! debrief session bound to a job, the CV tools for a tailor session bound to a CV and a job
-//! (when the deployment has a CV service). The screening, mail, `cover_letter_draft` and
-//! `read_current_page` tools are not built yet, so no preset registers them (and
-//! [`compose_session`](super::compose_session) leaves the prompt sections about them out). The
-//! registry's result cap is [`ASSISTANT_RESULT_CAP`].
+//! tracking, the experience bank and screening for every preset, `interview_context` for an
+//! interview or debrief session bound to a job, the CV tools for a tailor session bound to a CV
+//! and a job (when the deployment has a CV service). The mail and `read_current_page` tools are
+//! not built yet, so no preset registers them (and [`compose_session`](super::compose_session)
+//! leaves the prompt sections about them out). The registry's result cap is
+//! [`ASSISTANT_RESULT_CAP`].
 //!
 //! Identity never comes from the arguments: every tool receives the session owner's
 //! [`UserId`] from the runner, and another user's job or application is "not found". A tool
@@ -33,6 +35,7 @@ pub mod cv;
 pub mod discovery;
 pub mod experience;
 pub mod interview;
+pub mod screening;
 pub mod tracking;
 pub mod view;
 
@@ -53,6 +56,7 @@ use crate::catalogue::Catalogue;
 use crate::cvs::Cvs;
 use crate::experience::Experience;
 use crate::saved_searches::SavedSearches;
+use crate::screening::Screening;
 use crate::search_slot::SearchSlot;
 use crate::tracking::Tracking;
 
@@ -85,15 +89,16 @@ pub struct Binding {
     pub batch: uuid::Uuid,
 }
 
-/// The session's registry per §10.1, result cap [`ASSISTANT_RESULT_CAP`]: discovery, tracking
-/// and the experience bank for every preset; `interview_context` for interview and debrief
-/// with a job. Tools not built yet (screening, CV, mail, `read_current_page`) are simply not
-/// registered.
+/// The session's registry per §10.1, result cap [`ASSISTANT_RESULT_CAP`]: discovery, tracking,
+/// the experience bank and `screening_answers_set` for every preset; `interview_context` for
+/// interview and debrief with a job; the CV tools for tailor with a CV and a job. Tools not
+/// built yet (mail, `read_current_page`) are simply not registered.
 pub fn registry_for(deps: &ToolDeps, binding: &Binding) -> Registry<UserId> {
     let services = Arc::new(Services::new(deps));
     let mut tools = discovery::tools(&services);
     tools.extend(tracking::tools(&services));
     tools.extend(experience::tools(&services, binding.session));
+    tools.push(screening::tool_for(&services));
     if let (Preset::Interview | Preset::Debrief, Some(job)) = (binding.preset, binding.job_id) {
         tools.push(interview::tool_for(&services, job));
     }
@@ -114,6 +119,7 @@ pub(crate) struct Services {
     pub(crate) catalogue: Catalogue,
     pub(crate) tracking: Tracking,
     pub(crate) experience: Experience,
+    pub(crate) screening: Screening,
     pub(crate) saved: SavedSearches,
     pub(crate) clock: fn() -> DateTime<Utc>,
 }
@@ -126,6 +132,7 @@ impl Services {
             catalogue: Catalogue::new(Arc::clone(&deps.store)),
             tracking: Tracking::new(Arc::clone(&deps.store)),
             experience: Experience::new(Arc::clone(&deps.store)),
+            screening: Screening::new(Arc::clone(&deps.store)),
             saved: SavedSearches::new(Arc::clone(&deps.store), deps.search.clone()),
             clock: deps.clock,
         }
