@@ -55,6 +55,15 @@ enum Command {
         #[command(subcommand)]
         command: commands::experience::ExperienceCommand,
     },
+    /// Your cover letters on a freehire server: draft one for a job from your confirmed
+    /// achievements, list, show, delete (FREEHIRE_API_URL, FREEHIRE_API_KEY; a `cv` key is
+    /// enough).
+    Letters {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+        #[command(subcommand)]
+        command: commands::letters::LettersCommand,
+    },
     /// Your answers to the usual application-form questions on a freehire server
     /// (FREEHIRE_API_URL, FREEHIRE_API_KEY; a `full` key).
     Screening {
@@ -134,6 +143,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Experience { remote, command } => {
             return commands::experience::run(&remote, command, &mut std::io::stdout()).await;
+        }
+        Command::Letters { remote, command } => {
+            return commands::letters::run(&remote, command, &mut std::io::stdout()).await;
         }
         Command::Screening { remote, command } => {
             return commands::screening::run(&remote, command, &mut std::io::stdout()).await;

@@ -7,7 +7,10 @@ mod common;
 
 use chrono::Utc;
 use common::freehire;
+use freehire_app::assistant::model::AssistantModel;
+use freehire_app::testing::openai::{ModelReply, OpenAiServer};
 use freehire_domain::{Facets, JobPosting, Provider};
+use freehire_llm::{OpenAiClient, OpenAiConfig};
 
 fn posting(id: &str, title: &str) -> JobPosting {
     JobPosting {
@@ -166,11 +169,24 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(freehire_api::serve(
-        listener,
-        freehire_api::AppState::new(store, accounts),
-        std::future::pending(),
-    ));
+    // A scripted model drafts cover letters: one paragraph on the first achievement shown.
+    let llm = OpenAiServer::start([]).await;
+    llm.answer_with(|req| {
+        let asked = req.body["messages"][1]["content"].as_str().unwrap_or_default();
+        let asked: serde_json::Value = serde_json::from_str(asked).unwrap_or_default();
+        let paragraph = serde_json::json!({"text": "I rebuilt the search indexer in Rust.",
+                                          "evidence_ids": [asked["evidence"][0]["id"]]});
+        ModelReply::text(
+            serde_json::json!({"greeting": "Dear team,", "paragraphs": [paragraph],
+                                            "closing": "Kind regards,"})
+            .to_string(),
+        )
+    });
+    let client = OpenAiClient::new(OpenAiConfig::new(llm.base_url(), "test-model")).unwrap();
+    let state = freehire_api::AppState::new(store, accounts);
+    let assistant = state.assistant.clone().with_model(Some(AssistantModel::new(client, None)));
+    let state = state.with_assistant(assistant);
+    tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
     let env = [("FREEHIRE_API_URL", base.as_str()), ("FREEHIRE_API_KEY", key.as_str())];
     let run = |args: &[&str]| freehire(&env, args, "");
 
@@ -269,6 +285,23 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     assert!(ok && out.contains("replaced") && out.contains("1 already banked"), "{out}{err}");
     let (ok, _, err) = run(&["cv", "import", "-"]);
     assert!(!ok && err.contains("text is empty"), "{err}");
+
+    // Cover letters: drafted from the imported (citable) achievements, listed, shown, deleted.
+    let (ok, out, err) = run(&["letters", "draft", &job, "--short"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("I rebuilt the search indexer in Rust."), "{out}");
+    assert!(out.contains("(short): 1 paragraphs citing 1 achievements"), "{out}");
+    let letter = out.lines().last().unwrap().split_whitespace().nth(1).unwrap().to_owned();
+    let (ok, out, err) = run(&["letters", "list"]);
+    assert!(ok && out.contains("Rust Engineer") && out.contains("1 letters"), "{out}{err}");
+    let (ok, out, err) = run(&["letters", "show", &letter]);
+    assert!(ok && out.starts_with("Dear team,"), "{out}{err}");
+    let (ok, out, err) = run(&["letters", "rm", &letter]);
+    assert!(ok && out.contains("deleted"), "{out}{err}");
+    let (ok, _, err) = run(&["letters", "show", &letter]);
+    assert!(!ok && err.contains("404"), "{err}");
+    let (ok, _, err) = run(&["letters", "draft", "no-such-job-1"]);
+    assert!(!ok && err.contains("404"), "{err}");
 
     // The cv key reaches nothing else.
     let (ok, _, err) = run(&["track", "list"]);

@@ -406,6 +406,17 @@ impl From<SavedSearchError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// The 402 of a refused charge: `quota_exceeded`, the body carrying the `allowance`.
+    pub fn quota(refusal: freehire_app::plans::Refusal) -> Self {
+        let extra = match refusal.body {
+            serde_json::Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        Self::new(ErrorCode::QuotaExceeded, refusal.message).with_extra(extra)
+    }
+}
+
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
         let message = e.to_string();
@@ -415,13 +426,7 @@ impl From<ServiceError> for ApiError {
                 Self::new(ErrorCode::InvalidParameter, message).with_param(field)
             }
             ServiceError::Unavailable => Self::new(ErrorCode::AssistantUnavailable, message),
-            ServiceError::Refused(refusal) => {
-                let extra = match refusal.body {
-                    serde_json::Value::Object(map) => map,
-                    _ => serde_json::Map::new(),
-                };
-                Self::new(ErrorCode::QuotaExceeded, refusal.message).with_extra(extra)
-            }
+            ServiceError::Refused(refusal) => Self::quota(refusal),
             ServiceError::QueueFull => Self::new(ErrorCode::TurnQueueFull, message),
             ServiceError::NothingToRetry => Self::new(ErrorCode::NothingToRetry, message),
             ServiceError::NotOpenable(m) => Self::new(ErrorCode::NotOpenable, m),

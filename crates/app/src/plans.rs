@@ -222,6 +222,32 @@ impl Plans {
         Ok(self.store.standing(user, feature, &self.policy, (self.clock)()).await?)
     }
 
+    /// Charges one use of `feature` under `reference` (a reference already charged costs
+    /// nothing): the charge to release if the work fails (none when nothing was charged), or
+    /// the refusal. A storage failure is the caller's to fail open on.
+    pub async fn consume(
+        &self,
+        user: UserId,
+        feature: Feature,
+        reference: &str,
+    ) -> Result<Result<Option<Charge>, Refusal>, PlanError> {
+        let now = (self.clock)();
+        let d = self.store.consume(user, feature, reference, &self.policy, now).await?;
+        if d.shadowed {
+            tracing::info!(
+                user = user.get(),
+                feature = feature.as_str(),
+                used = d.used,
+                limit = d.limit,
+                "plans: over the allowance (shadow mode)"
+            );
+        }
+        if !d.allowed {
+            return Ok(Err(refusal(&d)));
+        }
+        Ok(Ok((d.charge > 0).then(|| Charge { feature, reference: reference.to_owned() })))
+    }
+
     /// `chargeTurn(n)`: consume `assistant` under `<session>#turn-<n>`.
     async fn charge_turn(&self, user: UserId, session: SessionId, n: i64) -> Metered {
         let reference = turn_ref(session, n);

@@ -12,6 +12,8 @@
 //!   [`Client::add_employment`] (a `cv`-scoped key is enough);
 //! - screening answers ([`screening`]): [`Client::screening_answers`],
 //!   [`Client::update_screening_answers`] (a `full` key);
+//! - cover letters ([`letters`]): [`Client::draft_cover_letter`], [`Client::cover_letters`],
+//!   [`Client::cover_letter`], [`Client::delete_cover_letter`] (a `cv`-scoped key is enough);
 //! - CVs ([`cvs`]): [`Client::cvs`], [`Client::cv`], [`Client::cv_pdf`];
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
 //!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
@@ -23,6 +25,7 @@ mod client;
 pub mod cvs;
 mod error;
 pub mod experience;
+pub mod letters;
 pub mod screening;
 pub mod wire;
 

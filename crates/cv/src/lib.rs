@@ -26,6 +26,8 @@
 //!   ([`job_match`]).
 //! - [`import`]: reading a CV pasted as text into a document and the bank's employments and
 //!   claims ([`import_text`]).
+//! - [`letter`]: cover letters: the draft a model answers with and the gate that keeps only
+//!   paragraphs backed by the candidate's publishable achievements ([`letter::gate`]).
 //! - [`report`]: the tailor report of a tailored copy ([`TailorReport`]).
 //!
 //! Pure: no IO, no clock (coalescing takes `now`).
@@ -40,6 +42,7 @@ pub mod fit;
 pub mod gate;
 pub mod import;
 pub mod job_like;
+pub mod letter;
 pub mod op;
 pub mod order;
 pub mod path;

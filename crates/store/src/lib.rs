@@ -61,6 +61,9 @@
 //! Screening answers ([`ScreeningRepo`], migration 0016) live in `users.screening_answers`, one
 //! JSON object changed by a merge patch in one statement.
 //!
+//! Cover letters ([`CoverLetterRepo`], migration 0017, see [`letters`]) live in `cover_letters`,
+//! one per user and vacancy, replaced in place when drafted again.
+//!
 //! CV documents ([`CvRepo`], migrations 0014–0015, types in [`cvs`]) live in `cvs` (one base CV per
 //! user, one tailored copy per user and job) and `cv_revisions` (at most 100 per CV): content
 //! changes only through `freehire-cv`'s plans, committed in one transaction holding the CV's
@@ -78,6 +81,7 @@ pub mod cvs;
 mod error;
 pub mod experience;
 mod health;
+pub mod letters;
 mod model;
 mod notify;
 mod plan;
@@ -104,6 +108,7 @@ pub use assistant::{AssistantSession, NewSession, RAIL_PRESETS, SESSION_PRESETS,
 pub use cvs::{CommitOutcome, Cv, CvEdit, CvEvidence, CvKind, CvRevision, RevisionId};
 pub use error::{Result, StoreError};
 pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
+pub use letters::StoredLetter;
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
     ClaimOptions, Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage,
@@ -116,6 +121,7 @@ pub use notify::{
     NotificationRecord, NudgeCandidate, NudgeKind, ReminderId, Subscriber,
 };
 pub use plans::StoredKey;
+pub use ports::CoverLetterRepo;
 pub use ports::{
     AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
     IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo,

@@ -12,6 +12,8 @@ use freehire_domain::{
 use freehire_assistant::{Message, NewMessage, SessionId};
 use freehire_domain::experience::{Atom, AtomDraft, Employment, EmploymentDraft, MergePlan};
 // CV documents (issue 16).
+use crate::letters::StoredLetter;
+use freehire_cv::letter::{Band, Letter};
 use freehire_cv::{Actor, CvState, EditConfig};
 use freehire_domain::CvId;
 use freehire_domain::plan::{Decision, Feature, PlanPolicy, Standing};
@@ -1297,6 +1299,36 @@ pub trait ScreeningRepo: Send + Sync {
     ) -> Result<Option<ScreeningAnswers>>;
 }
 
+/// Cover letters (reference assistant.md §10.6): at most one per owner and vacancy in
+/// `cover_letters` (migration 0017). Every method is owner-scoped: another user's letter
+/// reads exactly like a missing one.
+#[async_trait]
+pub trait CoverLetterRepo: Send + Sync {
+    /// Stores `letter` as the owner's letter for `job`, replacing the one they had (its id and
+    /// `created_at` kept).
+    async fn save_cover_letter(
+        &self,
+        owner: UserId,
+        job: JobId,
+        band: Band,
+        letter: &Letter,
+        now: DateTime<Utc>,
+    ) -> Result<StoredLetter>;
+
+    /// One of the owner's letters.
+    async fn cover_letter(&self, owner: UserId, id: i64) -> Result<Option<StoredLetter>>;
+
+    /// The owner's letter for `job`.
+    async fn cover_letter_for_job(&self, owner: UserId, job: JobId)
+    -> Result<Option<StoredLetter>>;
+
+    /// The owner's letters, newest first.
+    async fn list_cover_letters(&self, owner: UserId) -> Result<Vec<StoredLetter>>;
+
+    /// Deletes one of the owner's letters; whether there was one.
+    async fn delete_cover_letter(&self, owner: UserId, id: i64) -> Result<bool>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -1319,6 +1351,7 @@ pub trait Store:
     // CV documents (issue 16).
     + CvRepo
     + ScreeningRepo
+    + CoverLetterRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -14,6 +14,7 @@ pub(crate) mod assistant;
 pub(crate) mod experience;
 // CV documents (issue 16).
 pub(crate) mod cvs;
+mod letters;
 mod notify;
 mod plans;
 mod saved_searches;

@@ -321,6 +321,7 @@ pub(crate) mod assistant;
 pub(crate) mod experience;
 // CV documents (issue 16).
 pub(crate) mod cvs;
+pub(crate) mod letters;
 pub(crate) mod notify;
 pub(crate) mod plans;
 pub(crate) mod saved_searches;

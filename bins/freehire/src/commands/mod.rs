@@ -6,6 +6,7 @@ pub mod cv;
 pub mod experience;
 pub mod ingest;
 pub mod jobs;
+pub mod letters;
 pub mod migrate;
 pub mod reindex;
 pub mod remote;

@@ -4,6 +4,7 @@ pub mod applications;
 pub mod assistant;
 pub mod auth;
 pub mod companies;
+pub mod cover_letters;
 pub mod cv_import;
 pub mod cvs;
 pub mod experience;
@@ -52,6 +53,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(me::list_keys))
         .routes(routes!(me::delete_key))
         .routes(routes!(screening::show, screening::update))
+        .routes(routes!(cover_letters::draft, cover_letters::list))
+        .routes(routes!(cover_letters::show, cover_letters::delete))
         .routes(routes!(tracking::view))
         .routes(routes!(tracking::apply))
         .routes(routes!(tracking::save))

@@ -30,6 +30,7 @@ mod assistant;
 mod battery;
 mod catalogue;
 mod companies;
+mod cover_letters;
 mod cv_import;
 mod cvs;
 mod errors;

@@ -259,6 +259,26 @@ async fn a_tailor_session_edits_with_cited_evidence_and_a_run_is_undone_whole(db
     assert_eq!(receipt["applied"], 1, "{receipt}");
     let after = cv_document(&ada, cv).await;
     assert_eq!(after["experience"][0]["bullets"][2], "Led a team of five engineers");
+    // The tool's cover letter: the tool step, the draft the tool asks for, the answer.
+    let paragraph = json!({"text": "At Acme I led a team of five engineers.", "evidence_ids": [id.to_string()]});
+    let invented = json!({"text": "I led a team of 50.", "evidence_ids": [id.to_string()]});
+    let letter =
+        json!({"greeting": "Dear team,", "paragraphs": [paragraph, invented], "closing": "Best,"});
+    llm.push([
+        ModelReply::call("l0", "cover_letter_draft", json!({"band": "short"})),
+        ModelReply::text(letter.to_string()),
+        ModelReply::text("Here is your letter."),
+    ]);
+    assert_eq!(ada.say(&session, "Write me a cover letter.").await.status, 200);
+    let drafted = last_result(&ada, &session, "cover_letter_draft").await;
+    assert_eq!(drafted["band"], "short", "{drafted}");
+    assert_eq!(drafted["dropped_paragraphs"], 1, "the invented number: {drafted}");
+    assert_eq!(drafted["paragraphs"][0]["evidence_ids"], json!([id.to_string()]));
+    let letters = ada.call(Method::GET, "/me/cover-letters", None).await;
+    assert_eq!(
+        letters.body["data"][0]["paragraphs"][0]["text"],
+        "At Acme I led a team of five engineers."
+    );
     assert_eq!(after["header"]["email"], "ada@example.com", "contacts stay on the copy");
     // Removing [0] and [2] of the three bullets (original indices) removes those two.
     turn(

@@ -107,7 +107,17 @@ async fn indexed(
     let index = EmbeddedIndex::open(dir.path()).unwrap();
     freehire_app::reindex::reindex(s, &index, now()).await.unwrap();
     let search = SearchSlot::open(Arc::new(index));
-    (ToolDeps { store: Arc::clone(&db.store), search, clock: now, cvs: None }, dir, slugs)
+    (
+        ToolDeps {
+            store: Arc::clone(&db.store),
+            search,
+            clock: now,
+            cvs: None,
+            cover_letters: None,
+        },
+        dir,
+        slugs,
+    )
 }
 
 fn binding(preset: Preset, job_id: Option<JobId>) -> Binding {
@@ -471,6 +481,7 @@ pub async fn my_jobs_defaults_to_ten_and_caps_at_twenty(db: &TestDb) {
         search: SearchSlot::none(),
         clock: now,
         cvs: None,
+        cover_letters: None,
     };
     let reg = registry_for(&deps, &binding(Preset::Chat, None));
     let len = |v: &Value| v["jobs"].as_array().unwrap().len();
@@ -735,6 +746,7 @@ pub async fn registries_follow_the_preset_matrix(db: &TestDb) {
         search: SearchSlot::none(),
         clock: now,
         cvs: None,
+        cover_letters: None,
     };
     let job = Some(JobId::new(1).unwrap());
     for preset in Preset::ALL {
@@ -793,6 +805,7 @@ pub async fn session_prompts_name_only_registered_tools(db: &TestDb) {
         search: SearchSlot::none(),
         clock: now,
         cvs: None,
+        cover_letters: None,
     };
     let every = all_tool_names();
     for preset in Preset::ALL {

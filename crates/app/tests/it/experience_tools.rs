@@ -42,6 +42,7 @@ async fn session(
         search: SearchSlot::none(),
         clock: now,
         cvs: None,
+        cover_letters: None,
     };
     let binding = Binding {
         session: session.id,

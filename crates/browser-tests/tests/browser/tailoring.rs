@@ -4,7 +4,8 @@
 //! and runs autopilot by itself; the model asks for a confirmation, which renders as Yes/No
 //! buttons; clicking Yes sends the claim as the candidate's own message, the model banks it
 //! (`stated_in_chat`, so citable) and writes the bullet citing it; the copy shows it, and
-//! "Undo this run" takes it back.
+//! "Undo this run" takes it back; "Draft a cover letter" writes a letter citing the confirmed
+//! achievement, signed with the CV's name.
 
 use freehire_app::testing::openai::{ModelReply, OpenAiServer};
 use freehire_browser_tests::{Browser, Scripts, Tools};
@@ -61,6 +62,18 @@ async fn tailor_confirm_with_yes_and_undo_the_run() {
             )
         }
         Some((call, _)) if call == "edit" => ModelReply::text("Added it to your CV."),
+        // The cover letter's draft: one paragraph on the first achievement it was shown.
+        _ if req.tool_names().is_empty() && req.system().starts_with("You write a cover letter") => {
+            let asked = req.body["messages"][1]["content"].as_str().unwrap_or_default();
+            let asked: serde_json::Value = serde_json::from_str(asked).unwrap_or_default();
+            let id = asked["evidence"][0]["id"].clone();
+            ModelReply::text(
+                json!({"greeting": "Dear Acme team,",
+                       "paragraphs": [{"text": "At Acme I led a team of five engineers.", "evidence_ids": [id]}],
+                       "closing": "Kind regards,"})
+                .to_string(),
+            )
+        }
         _ if req.tool_names().is_empty() => ModelReply::text("Done."),
         _ => ModelReply::call(
             "add",
@@ -116,6 +129,16 @@ async fn tailor_confirm_with_yes_and_undo_the_run() {
         b.wait_text("main", "Built the billing service").await.unwrap();
         let text = b.text("main").await.unwrap();
         assert!(!text.contains("Led a team of five engineers"), "the run is undone: {text}");
+
+        // A cover letter from the workspace: signed with the CV's name, citing the confirmed
+        // achievement.
+        b.visit(&session).await.unwrap();
+        b.click("#letter-band option[value='short']").await.unwrap();
+        b.click("#draft-letter").await.unwrap();
+        b.wait_text("#letter-text", "At Acme I led a team of five engineers.").await.unwrap();
+        b.wait_text("#letter-text", "Ada Lovelace").await.unwrap();
+        b.wait_text("#cover-letter", "short · cites 1 of your achievements").await.unwrap();
+        b.wait_text("#draft-letter", "Draft it again").await.unwrap();
     })
     .await;
 }

@@ -39,6 +39,7 @@ mod cvs;
 mod experience;
 mod ingest;
 mod jobs;
+mod letters;
 mod notify;
 mod outbox;
 mod plans;

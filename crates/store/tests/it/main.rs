@@ -13,6 +13,7 @@ mod fixtures;
 mod health;
 mod ingest;
 mod jobs;
+mod letters;
 mod notify;
 mod outages;
 mod outbox;
@@ -138,6 +139,9 @@ conformance! {
         a_token_hash_names_its_key_and_owner,
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
+    ],
+    letters: [
+        a_letter_is_kept_once_per_vacancy_and_replaced_in_place,
     ],
     screening: [
         a_patch_sets_what_it_names_and_null_forgets,

@@ -85,6 +85,7 @@ pub fn routes() -> Router<WebState> {
         .route("/cvs/{id}/preview/{page}", get(cvs::preview))
         .route("/cvs/{id}/batches/{batch}/undo", post(tailoring::undo_batch))
         .route("/tailor", post(tailoring::start))
+        .route("/cover-letters", post(tailoring::draft_letter))
         .route("/experience", get(experience::show))
         .route("/experience/employments", post(experience::add_employment))
         .route("/experience/employments/{id}/delete", post(experience::delete_employment))

@@ -289,6 +289,17 @@ impl AssistantService {
         Self { cvs: Some(cvs), ..self }
     }
 
+    /// The cover-letter service over this service's store, model and plans (drafting is
+    /// unavailable without a model).
+    pub fn cover_letters(&self) -> crate::cover_letters::CoverLetters {
+        crate::cover_letters::CoverLetters::new(
+            self.store.clone(),
+            self.model.clone(),
+            self.plans.clone(),
+            self.clock,
+        )
+    }
+
     /// The CV service, when one is attached.
     pub fn cvs(&self) -> Option<&crate::cvs::Cvs> {
         self.cvs.as_ref()
@@ -571,6 +582,12 @@ impl AssistantService {
             search: self.search.clone(),
             clock: self.clock,
             cvs: self.cvs.clone(),
+            cover_letters: Some(crate::cover_letters::CoverLetters::new(
+                self.store.clone(),
+                Some(model.clone()),
+                self.plans.clone(),
+                self.clock,
+            )),
         };
         let binding = Binding {
             session: session.id,

@@ -26,7 +26,7 @@
 //!   bullet written from it, the numbers in the bullet that the atom does not hold.
 //! - `cv_page_count`: the real render's page count.
 //!
-//! `cover_letter_draft` is not built: freehire has no cover-letter generation yet.
+//! `cover_letter_draft`, the last tool of the group, is in [`super::letter`].
 
 use std::sync::{Arc, LazyLock};
 

@@ -16,6 +16,7 @@
 //! - [`interview`]: `interview_context`, bound to the session's job;
 //! - [`cv`]: the CV tools of a tailoring session, bound to its CV copy, its job and the turn's
 //!   batch;
+//! - [`letter`]: `cover_letter_draft`, a tailor session's cover letter for its vacancy;
 //! - [`view`]: the JSON shapes the model reads.
 //!
 //! [`registry_for`] composes a session's registry per §10.1 for the groups that exist: discovery,
@@ -35,6 +36,7 @@ pub mod cv;
 pub mod discovery;
 pub mod experience;
 pub mod interview;
+pub mod letter;
 pub mod screening;
 pub mod tracking;
 pub mod view;
@@ -53,6 +55,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use super::{ASSISTANT_RESULT_CAP, Preset};
 use crate::catalogue::Catalogue;
+use crate::cover_letters::CoverLetters;
 use crate::cvs::Cvs;
 use crate::experience::Experience;
 use crate::saved_searches::SavedSearches;
@@ -71,6 +74,8 @@ pub struct ToolDeps {
     pub clock: fn() -> DateTime<Utc>,
     /// The CV service (renderer and edit limits); without it no CV tool is registered.
     pub cvs: Option<Cvs>,
+    /// The cover-letter service; without it a tailor session has no `cover_letter_draft`.
+    pub cover_letters: Option<CoverLetters>,
 }
 
 /// What a session binds tools to.
@@ -91,7 +96,8 @@ pub struct Binding {
 
 /// The session's registry per §10.1, result cap [`ASSISTANT_RESULT_CAP`]: discovery, tracking,
 /// the experience bank and `screening_answers_set` for every preset; `interview_context` for
-/// interview and debrief with a job; the CV tools for tailor with a CV and a job. Tools not
+/// interview and debrief with a job; the CV tools for tailor with a CV and a job (with
+/// `cover_letter_draft` when the deployment drafts letters). Tools not
 /// built yet (mail, `read_current_page`) are simply not registered.
 pub fn registry_for(deps: &ToolDeps, binding: &Binding) -> Registry<UserId> {
     let services = Arc::new(Services::new(deps));
@@ -108,6 +114,9 @@ pub fn registry_for(deps: &ToolDeps, binding: &Binding) -> Registry<UserId> {
         let bound =
             cv::CvBinding { cv, job, batch: binding.batch.to_string(), session: binding.session };
         tools.extend(cv::tools(&services, cvs, &bound));
+        if let Some(letters) = &deps.cover_letters {
+            tools.push(letter::tool_for(&services, letters, job));
+        }
     }
     Registry::new(tools).with_max_result_bytes(ASSISTANT_RESULT_CAP)
 }
