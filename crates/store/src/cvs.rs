@@ -93,6 +93,15 @@ pub struct CvRevision {
     pub created_at: DateTime<Utc>,
 }
 
+impl CvRevision {
+    /// Whether an undo may still take it back: not an undo, not reverted, and a change (a
+    /// tailored copy's first revision, "Created from your base CV", changed nothing).
+    pub fn undoable(&self) -> bool {
+        let seed = self.ops.is_empty() && self.inverse.is_empty();
+        !(self.is_undo || self.reverted || seed)
+    }
+}
+
 /// An edit to commit: the ops, who makes them, and the note kept on the revision.
 #[derive(Debug, Clone, Copy)]
 pub struct CvEdit<'a> {

@@ -114,6 +114,9 @@ pub struct RevisionView {
     pub is_undo: bool,
     /// An undo has reverted it.
     pub reverted: bool,
+    /// An undo may take it back (false for undos, reverted revisions and a tailored copy's
+    /// first revision, "Created from your base CV").
+    pub undoable: bool,
     pub created_at: DateTime<Utc>,
 }
 
@@ -129,6 +132,7 @@ impl From<&CvRevision> for RevisionView {
             batch: r.change.batch.clone(),
             is_undo: r.is_undo,
             reverted: r.reverted,
+            undoable: r.undoable(),
             created_at: r.created_at,
         }
     }

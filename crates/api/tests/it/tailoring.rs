@@ -167,6 +167,19 @@ async fn tailoring_starts_once_resumes_and_refuses_what_it_cannot_do(db: TestDb)
     let read = ada.call(Method::GET, &format!("/assistant/sessions/{session}"), None).await;
     assert_eq!(read.body["data"]["session"]["preset"], "tailor", "{read:?}");
     assert_eq!(read.body["data"]["session"]["job"], slug.as_str());
+    // The copy's history starts with its seed, which cannot be undone.
+    let feed = ada.call(Method::GET, &format!("/me/cvs/{cv}/revisions"), None).await;
+    assert_eq!(feed.status, 200, "{feed:?}");
+    let seed = &feed.body["data"][0];
+    assert_eq!(feed.body["data"].as_array().unwrap().len(), 1, "{feed:?}");
+    assert_eq!(
+        (seed["title"].as_str(), seed["actor"].as_str()),
+        (Some("Created from your base CV"), Some("system"))
+    );
+    assert_eq!(seed["undoable"], false);
+    let undo =
+        ada.call(Method::POST, &format!("/me/cvs/{cv}/revisions/{}/undo", seed["id"]), None).await;
+    assert_eq!((undo.status, undo.body["code"].as_str()), (409, Some("cannot_undo")), "{undo:?}");
     // The vacancy is on the board at `preparing`.
     let track = ada.call(Method::GET, &format!("/me/tracking/{slug}"), None).await;
     assert_eq!(track.status, 200, "{track:?}");

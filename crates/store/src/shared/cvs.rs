@@ -39,6 +39,18 @@ fn json<T: serde::Serialize>(value: &T, column: &'static str) -> Result<String> 
 }
 
 /// An undo of `revision`, which was undone already.
+/// The title of a tailored copy's first revision.
+pub(crate) const SEED_TITLE: &str = "Created from your base CV";
+
+/// The refusal to undo a revision that changed nothing (a copy's seed).
+fn nothing_to_undo(revision: &CvRevision) -> EditError {
+    EditError::CannotUndo(Box::new(EditError::InvalidOp {
+        at: None,
+        path: format!("revision {}", revision.seq),
+        reason: format!("\"{}\" is where this CV's history starts", revision.title),
+    }))
+}
+
 fn already_undone(revision: &CvRevision) -> EditError {
     EditError::CannotUndo(Box::new(EditError::InvalidOp {
         at: None,
@@ -106,20 +118,34 @@ where
         job: JobId,
         now: DateTime<Utc>,
     ) -> Result<Option<(Cv, bool)>> {
+        let mut tx = pool.begin().await?;
         let created = sqlx::query(sql::TAILOR)
             .bind(owner.get())
             .bind(job.get())
             .bind(Stamp(now))
-            .execute(pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected()
             > 0;
         let row: Option<CvRecord> = sqlx::query_as(sql::TAILORED)
             .bind(owner.get())
             .bind(job.get())
-            .fetch_optional(pool)
+            .fetch_optional(&mut *tx)
             .await?;
-        Ok(row.map(CvRecord::into_cv).transpose()?.map(|cv| (cv, created)))
+        let Some(cv) = row.map(CvRecord::into_cv).transpose()? else {
+            tx.rollback().await?;
+            return Ok(None);
+        };
+        if created {
+            sqlx::query(sql::SEED_REVISION)
+                .bind(cv.id.get())
+                .bind(SEED_TITLE)
+                .bind(Stamp(now))
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await.map_err(crate::error::committing)?;
+        Ok(Some((cv, created)))
     }
 
     pub async fn set_cv_session(
@@ -339,6 +365,9 @@ where
         for target in targets {
             if target.reverted {
                 return Ok(Err(already_undone(target)));
+            }
+            if target.ops.is_empty() && target.inverse.is_empty() {
+                return Ok(Err(nothing_to_undo(target)));
             }
             let planned = match plan_undo(&state, &target.inverse, &target.title, config) {
                 Ok(planned) => planned,

@@ -48,6 +48,13 @@ pub(crate) const TAILOR: &str = "INSERT INTO cvs \
      FROM cvs WHERE user_id = $1 AND kind = 'base' \
      ON CONFLICT (user_id, job_id) WHERE kind = 'tailored' DO NOTHING";
 
+/// The first revision of a new tailored copy `$1` (reference §11.3 step 4): a system entry
+/// with no ops, so nothing undoes it (`$2` its title, `$3` now).
+pub(crate) const SEED_REVISION: &str = "INSERT INTO cv_revisions \
+     (cv_id, seq, actor, origin, title, ops, inverse, is_undo, created_at) \
+     SELECT id, 1, 'system', 'template', $2, '[]', '[]', false, $3 \
+     FROM cvs WHERE id = $1";
+
 pub(crate) const TAILORED: &str = concat!(
     "SELECT ",
     cv_columns!(),

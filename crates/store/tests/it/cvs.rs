@@ -133,15 +133,29 @@ pub async fn a_tailored_copy_is_made_once_and_needs_a_base(db: &TestDb) {
     assert_eq!((copy.kind, copy.job_id), (CvKind::Tailored, Some(job)));
     assert_ne!(copy.id, base_id);
     assert_eq!(copy.state, base_state(), "a copy of the base CV");
+    // Its history starts with "Created from your base CV", which nothing undoes.
+    let seed = revisions(s, &u, copy.id).await;
+    assert_eq!(seed.len(), 1, "{seed:?}");
+    assert_eq!((seed[0].seq, seed[0].title.as_str()), (1, "Created from your base CV"));
+    assert_eq!(seed[0].change.actor, Actor::System);
+    assert!(!seed[0].undoable());
+    let cfg = EditConfig::default();
+    let e = refused(
+        s.undo_cv(u.id, copy.id, seed[0].id, Actor::Candidate, &cfg, t(2, 10)).await.unwrap(),
+    );
+    assert_eq!(e.code(), "cannot_undo");
+    assert!(e.to_string().contains("where this CV's history starts"), "{e}");
     let (again, created) = s.tailor_cv(u.id, job, t(2, 11)).await.unwrap().unwrap();
     assert!(!created);
     assert_eq!(again, copy);
+    assert_eq!(revisions(s, &u, copy.id).await.len(), 1, "seeded once");
     // Racing bootstraps of another vacancy make one copy.
     let (a, b) =
         tokio::join!(s.tailor_cv(u.id, other, t(2, 12)), s.tailor_cv(u.id, other, t(2, 12)));
     let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
     assert_eq!(a.0.id, b.0.id);
     assert!(a.1 ^ b.1, "exactly one of them created it");
+    assert_eq!(revisions(s, &u, a.0.id).await.len(), 1, "one seed for the raced copy");
     let listed: Vec<_> = s.list_cvs(u.id).await.unwrap().into_iter().map(|c| c.id).collect();
     assert_eq!(listed, [base_id, a.0.id, copy.id], "the base first, then newest first");
     // The copy outlives its vacancy.

@@ -86,7 +86,7 @@ pub struct RevisionRow {
     pub actor: &'static str,
     /// When.
     pub at: String,
-    /// Whether it can still be undone (not an undo, not reverted).
+    /// Whether it can still be undone (not an undo, not reverted, not a copy's seed).
     pub undoable: bool,
 }
 
@@ -256,7 +256,7 @@ async fn editor(
                 title: r.title.clone(),
                 actor: r.change.actor.as_str(),
                 at: super::saved::day(ctx, r.created_at),
-                undoable: !r.is_undo && !r.reverted,
+                undoable: r.undoable(),
             })
             .collect(),
         errors,
