@@ -16,8 +16,6 @@
 //!   default), the 402 body of a refusal, and the usage report;
 //! - [`llmkey`]: per-user gateway keys (the `KeyGateway` port, the Bifrost governance
 //!   adapter, the resolver that mints a user's key on first use);
-//! - [`cover_letters`]: drafting a cover letter from the candidate's publishable achievements
-//!   (metered, gated, signed, saved), for the route, the workspace and the assistant's tool;
 //! - [`boards`]: adding boards from careers URLs and importing them from CSV files;
 //! - [`board_catalogue`]: the bundled board catalogue (~14,600 real board URLs) and the seed that
 //!   imports it through board recognition (`freehire boards seed`);
@@ -68,7 +66,6 @@ pub mod board_catalogue;
 pub mod boards;
 pub mod catalogue;
 pub mod config;
-pub mod cover_letters;
 pub mod cv_import;
 pub mod cvs;
 pub mod demo;

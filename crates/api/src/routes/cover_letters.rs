@@ -1,6 +1,6 @@
 //! `/api/v1/me/cover-letters*`: the candidate's cover letters (reference assistant.md §10.6),
 //! one per vacancy. `POST` drafts one through
-//! [`CoverLetters`](freehire_app::cover_letters::CoverLetters) (the chain the assistant's
+//! [`CoverLetters`](freehire_app::assistant::cover_letters::CoverLetters) (the chain the assistant's
 //! `cover_letter_draft` runs): 201 with the letter, each paragraph citing the achievements it
 //! rests on; 402 `quota_exceeded` with the allowance when today's `cover-letter` allowance is
 //! spent; 409 `conflict` when the bank has nothing the candidate may cite yet;
@@ -13,7 +13,7 @@ use axum::{
     http::StatusCode,
 };
 use chrono::{DateTime, Utc};
-use freehire_app::cover_letters::{CoverLetterError, Source, WithJob};
+use freehire_app::assistant::cover_letters::{CoverLetterError, Source, WithJob};
 use freehire_cv::letter::Band;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -19,6 +19,10 @@
 //! [`model`] configures the model ([`AssistantModel`]: `LLM_*`, per-user gateway keys) and
 //! the spend tags of a turn ([`spend_tags`]).
 //!
+//! [`cover_letters`] drafts a cover letter from the candidate's publishable achievements on the
+//! same model (metered, gated, signed, saved), for the route, the workspace and the tailor
+//! session's `cover_letter_draft`.
+//!
 //! [`turns`] holds [`TurnLocks`](turns::TurnLocks), one running turn per session and one
 //! waiting.
 //!
@@ -32,6 +36,7 @@
 //! (60,000), enough for a page of search hits while keeping one result from crowding the
 //! context window.
 
+pub mod cover_letters;
 pub mod model;
 mod preset;
 mod prompt;

@@ -18,8 +18,8 @@ use axum::{
     extract::{Path, State},
     response::Response,
 };
+use freehire_app::assistant::cover_letters::{CoverLetterError, Source};
 use freehire_app::assistant::service::SessionView;
-use freehire_app::cover_letters::{CoverLetterError, Source};
 use freehire_cv::letter::Band;
 use freehire_domain::User;
 

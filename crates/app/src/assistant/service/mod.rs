@@ -291,8 +291,8 @@ impl AssistantService {
 
     /// The cover-letter service over this service's store, model and plans (drafting is
     /// unavailable without a model).
-    pub fn cover_letters(&self) -> crate::cover_letters::CoverLetters {
-        crate::cover_letters::CoverLetters::new(
+    pub fn cover_letters(&self) -> crate::assistant::cover_letters::CoverLetters {
+        crate::assistant::cover_letters::CoverLetters::new(
             self.store.clone(),
             self.model.clone(),
             self.plans.clone(),
@@ -582,7 +582,7 @@ impl AssistantService {
             search: self.search.clone(),
             clock: self.clock,
             cvs: self.cvs.clone(),
-            cover_letters: Some(crate::cover_letters::CoverLetters::new(
+            cover_letters: Some(crate::assistant::cover_letters::CoverLetters::new(
                 self.store.clone(),
                 Some(model.clone()),
                 self.plans.clone(),

@@ -1,6 +1,6 @@
 //! `cover_letter_draft` (reference assistant.md §10.6), a tailor session's tool: drafts the
 //! candidate's cover letter for the session's vacancy through
-//! [`CoverLetters::draft`](crate::cover_letters::CoverLetters::draft), the chain the HTTP route
+//! [`CoverLetters::draft`](crate::assistant::cover_letters::CoverLetters::draft), the chain the HTTP route
 //! runs (the same evidence, gate and storage), charged as the tool's own use
 //! ([`Source::Tool`]). A refused allowance is a tool error the model relays, not a 402; a bank
 //! with nothing citable tells the model to ask for a confirmation first. The result is the
@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{Services, internal, tool};
-use crate::cover_letters::{CoverLetterError, CoverLetters, Source};
+use crate::assistant::cover_letters::{CoverLetterError, CoverLetters, Source};
 
 /// What the model relays when the allowance is spent.
 pub const ALLOWANCE_SPENT: &str = "the candidate has used today's cover-letter allowance; tell \

@@ -54,8 +54,8 @@ use schemars::JsonSchema;
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{ASSISTANT_RESULT_CAP, Preset};
+use crate::assistant::cover_letters::CoverLetters;
 use crate::catalogue::Catalogue;
-use crate::cover_letters::CoverLetters;
 use crate::cvs::Cvs;
 use crate::experience::Experience;
 use crate::saved_searches::SavedSearches;

@@ -31,7 +31,7 @@ use freehire_search::DescriptionFormat;
 use freehire_store::{Store, StoreError, StoredLetter};
 use serde_json::json;
 
-use crate::assistant::model::AssistantModel;
+use super::model::AssistantModel;
 use crate::describe;
 use crate::experience::{Experience, ExperienceError};
 use crate::plans::{Charge, Plans, Refusal};
