@@ -8,9 +8,12 @@
 //!
 //! - **steady** (the headline): one streamed turn per session, each of another account, as on
 //!   a server with that many users at once (100 tokens each), the
-//!   requests arriving at a steady rate, one every 2.5 ms, so that all 200 are streaming
-//!   together (the last arrives after 0.5 s, the first ends after 2 s; the figure printed
-//!   says how many were open at once at most). The API process's RSS per open turn (peak
+//!   requests arriving at a steady rate, one every 7.5 ms, so that all 200 are streaming
+//!   together (the last arrives after 1.5 s, the first ends after 2 s; the figure printed
+//!   says how many were open at once at most). At one every 2.5 ms (`BENCH_ARRIVAL_US=2500`,
+//!   400 new turns a second) the two cores of the machines measured are saturated by the
+//!   API process, the database and this process's client and model together, and the
+//!   figure is their queue, as in the burst below. The API process's RSS per open turn (peak
 //!   during the turns minus the idle process after a warm-up, over the most turns open at
 //!   once; target ≤ 512 KB), its CPU time per turn (user + system, from `/proc`), and the time
 //!   from sending the request to the stream's first frame (`: open`, p50/p99/max; target p99
@@ -24,15 +27,16 @@
 //!   after the first, the share of its bytes that is a byte-identical prefix of the previous
 //!   request (mean, p10, min; target ≥ 80 %).
 //!
-//! Each phase runs against an API process of its own (started, warmed up with a few turns,
-//! then left idle for half a second before its idle RSS is read), so no phase inherits
+//! Each phase runs against an API process of its own (started, warmed up with a few turns one
+//! after another and [`WARM_TOGETHER`] at once, then left idle for half a second before its
+//! idle RSS is read), so no phase inherits
 //! another's resident memory.
 //!
 //! Tuning, by environment variable: `BENCH_BACKEND=sqlite|postgres` runs one backend (default
 //! both); `BENCH_TURNS` the turns of the steady and burst phases (default 200);
 //! `BENCH_TOKENS` the tokens of each of their answers (default 100) and `BENCH_TOKEN_MS` the
 //! model's pause before each token (default 20); `BENCH_ARRIVAL_US` the steady phase's
-//! interval between two requests, in microseconds (default 2500); `BENCH_SESSION_TURNS` the
+//! interval between two requests, in microseconds (default 7500); `BENCH_SESSION_TURNS` the
 //! turns of the cache session (default 200).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -48,6 +52,13 @@ use freehire_store::testing::TestDb;
 use support::{Api, Endpoint, account_token, create_session, database_url, send, stream};
 
 fn main() {
+    // The model streams on a runtime of its own (one thread), so its 10,000 tokens a second do
+    // not delay the client's tasks whose clocks measure the API process.
+    let model_runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let settings = Settings::from_env();
+    let model = model_runtime.block_on(OpenAiServer::repeating(settings.reply(3)));
+    model.record(false);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let only = std::env::var("BENCH_BACKEND").ok();
@@ -57,7 +68,7 @@ fn main() {
             }
             let db =
                 if backend == "sqlite" { TestDb::sqlite().await } else { TestDb::postgres().await };
-            run(backend, &db).await;
+            run(backend, &db, &model, &settings).await;
             db.teardown().await;
         }
     });
@@ -82,7 +93,7 @@ impl Settings {
             turns: env_count("BENCH_TURNS", 200),
             tokens: env_count("BENCH_TOKENS", 100),
             token_every: Duration::from_millis(env_count("BENCH_TOKEN_MS", 20) as u64),
-            arrival: Duration::from_micros(env_count("BENCH_ARRIVAL_US", 2500) as u64),
+            arrival: Duration::from_micros(env_count("BENCH_ARRIVAL_US", 7500) as u64),
             session_turns: env_count("BENCH_SESSION_TURNS", 200),
         }
     }
@@ -190,6 +201,9 @@ fn most_open(timings: &[Timing]) -> usize {
     usize::try_from(most).unwrap_or(0)
 }
 
+/// The warm-up's turns sent at once.
+const WARM_TOGETHER: usize = 40;
+
 /// One API process on the bench's database, with an account and a warm-up behind it.
 struct Server {
     api: Api,
@@ -208,11 +222,23 @@ impl Server {
         let endpoint = Arc::new(api.endpoint.clone());
         let client = reqwest::Client::builder().pool_max_idle_per_host(512).build().unwrap();
         let server = Self { api, pid, endpoint, client, token };
-        // Warm-up: a few turns end to end (pools, caches, the first allocations).
+        // Warm-up: a few turns end to end (caches, the first allocations), then a few dozen
+        // at once, so that the pools hold the connections a busy server keeps open (each
+        // opened on demand, with its handshake, and kept for minutes) rather than opening
+        // them while the measured turns wait.
         model.repeat(settings.reply(3));
         for _ in 0..5 {
             let id = server.session().await;
             server.turn(id, Instant::now()).await;
+        }
+        let mut ids = Vec::with_capacity(WARM_TOGETHER);
+        for _ in 0..WARM_TOGETHER {
+            ids.push(server.session().await);
+        }
+        let together: Vec<_> =
+            ids.into_iter().map(|id| tokio::spawn(server.turn(id, Instant::now()))).collect();
+        for task in together {
+            task.await.unwrap();
         }
         server
     }
@@ -379,20 +405,16 @@ async fn cache_session(backend: &str, server: &Server, model: &OpenAiServer, set
     );
 }
 
-async fn run(backend: &str, db: &TestDb) {
-    let settings = Settings::from_env();
-    let model = OpenAiServer::repeating(settings.reply(3)).await;
-    model.record(false);
-
-    let steady = Server::start(db, &model, &settings, 1).await;
-    concurrent(db, backend, "steady", &steady, &model, &settings, settings.arrival).await;
+async fn run(backend: &str, db: &TestDb, model: &OpenAiServer, settings: &Settings) {
+    let steady = Server::start(db, model, settings, 1).await;
+    concurrent(db, backend, "steady", &steady, model, settings, settings.arrival).await;
     steady.stop();
 
-    let burst = Server::start(db, &model, &settings, 2).await;
-    concurrent(db, backend, "burst", &burst, &model, &settings, Duration::ZERO).await;
+    let burst = Server::start(db, model, settings, 2).await;
+    concurrent(db, backend, "burst", &burst, model, settings, Duration::ZERO).await;
     burst.stop();
 
-    let alone = Server::start(db, &model, &settings, 3).await;
-    cache_session(backend, &alone, &model, &settings).await;
+    let alone = Server::start(db, model, settings, 3).await;
+    cache_session(backend, &alone, model, settings).await;
     alone.stop();
 }

@@ -29,8 +29,9 @@ pub async fn open(url: &DatabaseUrl, search: &SearchEngineArgs) -> Result<Servic
     Ok(Services { store, engine })
 }
 
-/// Connects to `url` (a PostgreSQL store's pools sized by `FREEHIRE_DATABASE_POOL_SIZE` and
-/// `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE`, [`PoolSizes::from_lookup`]) and applies
+/// Connects to `url` (a PostgreSQL store's pools sized by `FREEHIRE_DATABASE_POOL_SIZE`,
+/// `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE` and `FREEHIRE_DATABASE_TRANSCRIPT_POOL_SIZE`,
+/// [`PoolSizes::from_lookup`]) and applies
 /// pending migrations.
 pub async fn open_store(url: &DatabaseUrl) -> Result<Arc<dyn Store>, AppError> {
     let sizes = PoolSizes::from_lookup(|name| std::env::var(name).ok());

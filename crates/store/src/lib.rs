@@ -129,7 +129,10 @@ pub use ports::{
 };
 // CV documents (issue 16).
 pub use ports::CvRepo;
-pub use postgres::{DEFAULT_COORDINATION_POOL_SIZE, DEFAULT_POOL_SIZE, PgStore, PoolSizes};
+pub use postgres::{
+    DEFAULT_COORDINATION_POOL_SIZE, DEFAULT_POOL_SIZE, DEFAULT_TRANSCRIPT_POOL_SIZE, PgStore,
+    PoolSizes,
+};
 pub use saved_searches::{
     DEFAULT_DIGEST_HOUR, NewSavedSearch, NewSubscription, Notification, NotificationJobs,
     NotificationPage, NotificationSettings, NotifiedJob, SavedSearch, SavedSearchInsert,

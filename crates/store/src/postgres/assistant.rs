@@ -4,12 +4,21 @@
 //! appends to one session may compute the same `seq`: the later insert's unique violation is
 //! reported, and the caller retries. The lease writes and the session's label and last use
 //! go through the coordination pool ([`PgStore`]'s `quick`: commits that skip the WAL flush);
-//! the messages (the transcript) commit on the main pool, each waiting for its flush. Lease
-//! times are the server's clock.
+//! the messages (the transcript) commit on the transcript pool ([`PgStore`]'s `transcript`),
+//! each waiting for its flush, so a burst of them never holds the connections a request's reads
+//! wait for. Lease times are the server's clock.
 
 use super::{PgStore, Shared, retry_once_if_lost};
 
-crate::shared::assistant::assistant_repos!(PgStore, Shared, pool, pool, quick, retry_once_if_lost);
+crate::shared::assistant::assistant_repos!(
+    PgStore,
+    Shared,
+    pool,
+    pool,
+    quick,
+    transcript,
+    retry_once_if_lost
+);
 
 impl PgStore {
     /// The database server's clock ([`TurnLeaseRepo::lease_clock`](crate::TurnLeaseRepo)).

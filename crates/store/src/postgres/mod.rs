@@ -21,8 +21,11 @@
 //!
 //! Pools ([`PoolSizes`]): the main pool (at most [`DEFAULT_POOL_SIZE`], 10, connections;
 //! `FREEHIRE_DATABASE_POOL_SIZE`) serves the reads and every write that must survive a crash
-//! of the database server, each commit waiting for its WAL flush (the transcript's messages
-//! among them); the coordination pool (at most [`DEFAULT_COORDINATION_POOL_SIZE`], 4;
+//! of the database server, each commit waiting for its WAL flush; the transcript pool (at most
+//! [`DEFAULT_TRANSCRIPT_POOL_SIZE`], 10; `FREEHIRE_DATABASE_TRANSCRIPT_POOL_SIZE`) serves the
+//! assistant's message appends, which also wait for their flush and come in bursts while
+//! turns stream, so that they never hold the connections a request's reads wait for; the
+//! coordination pool (at most [`DEFAULT_COORDINATION_POOL_SIZE`], 4;
 //! `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE`) serves the writes a turn makes around its
 //! start whose loss in such a crash is harmless, which commit without waiting for the flush
 //! (see [`PgStore`]'s `quick`). Connections open on demand, so an idle process holds one or
@@ -106,12 +109,22 @@ pub struct PgStore {
     /// transcript's messages are never written here. The flush costs 1–5 ms per commit on the machines measured
     /// (`docs/ARCHITECTURE.md`, "Turn start on PostgreSQL").
     quick: PgPool,
+    /// The transcript pool: the assistant's message appends (see the module docs). Each
+    /// waits for its WAL flush (1–5 ms, shared by the commits flushed together); with 200
+    /// turns streaming they held every connection of the main pool, so a new turn's reads
+    /// before its first byte queued behind them (`docs/ARCHITECTURE.md`, "Turn start on
+    /// PostgreSQL").
+    transcript: PgPool,
 }
 
 /// The main pool's connections unless configured. Larger pools did not shorten the turn start
 /// of the `assistant` bench on a 2-core machine (more backends only share the same CPUs);
 /// raise it where the database server has cores to spare.
 pub const DEFAULT_POOL_SIZE: u32 = 10;
+
+/// The transcript pool's connections unless configured (the appends of the turns streaming
+/// at once; group commit flushes them together).
+pub const DEFAULT_TRANSCRIPT_POOL_SIZE: u32 = 10;
 
 /// The coordination pool's connections unless configured (the lease claims and plan charges
 /// of turns starting together, and their label and last-use stamps).
@@ -124,17 +137,24 @@ pub struct PoolSizes {
     pub main: u32,
     /// The coordination pool: the writes that do not ([`PgStore`]'s `quick`).
     pub coordination: u32,
+    /// The transcript pool: the assistant's message appends ([`PgStore`]'s `transcript`).
+    pub transcript: u32,
 }
 
 impl Default for PoolSizes {
     fn default() -> Self {
-        Self { main: DEFAULT_POOL_SIZE, coordination: DEFAULT_COORDINATION_POOL_SIZE }
+        Self {
+            main: DEFAULT_POOL_SIZE,
+            coordination: DEFAULT_COORDINATION_POOL_SIZE,
+            transcript: DEFAULT_TRANSCRIPT_POOL_SIZE,
+        }
     }
 }
 
 impl PoolSizes {
-    /// The sizes from `FREEHIRE_DATABASE_POOL_SIZE` and
-    /// `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE` as `lookup` reads them; one missing, not a
+    /// The sizes from `FREEHIRE_DATABASE_POOL_SIZE`,
+    /// `FREEHIRE_DATABASE_COORDINATION_POOL_SIZE` and `FREEHIRE_DATABASE_TRANSCRIPT_POOL_SIZE`
+    /// as `lookup` reads them; one missing, not a
     /// number or below 1 is its default.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
         let size = |name: &str, default: u32| {
@@ -148,6 +168,10 @@ impl PoolSizes {
             coordination: size(
                 "FREEHIRE_DATABASE_COORDINATION_POOL_SIZE",
                 DEFAULT_COORDINATION_POOL_SIZE,
+            ),
+            transcript: size(
+                "FREEHIRE_DATABASE_TRANSCRIPT_POOL_SIZE",
+                DEFAULT_TRANSCRIPT_POOL_SIZE,
             ),
         }
     }
@@ -194,11 +218,12 @@ impl PgStore {
     /// Connects with explicit options and pools of at most `sizes` connections.
     pub async fn connect_with_sizes(options: PgConnectOptions, sizes: PoolSizes) -> Result<Self> {
         let pool = pool_options(sizes.main).connect_with(options.clone()).await?;
+        let transcript = pool_options(sizes.transcript).connect_lazy_with(options.clone());
         // The coordination pool's commits skip the WAL flush (see [`PgStore::quick`]).
         let quick = pool_options(sizes.coordination)
             .connect_with(options.options([("synchronous_commit", "off")]))
             .await?;
-        Ok(Self { pool, quick })
+        Ok(Self { pool, quick, transcript })
     }
 
     /// The pool, for adapters of later capabilities that share the database.
@@ -229,6 +254,7 @@ impl Store for PgStore {
     async fn close(&self) {
         self.pool.close().await;
         self.quick.close().await;
+        self.transcript.close().await;
     }
 }
 
@@ -243,11 +269,19 @@ mod tests {
             let sizes = PoolSizes::from_lookup(|name| match name {
                 "FREEHIRE_DATABASE_POOL_SIZE" => Some(" 40 ".to_owned()),
                 "FREEHIRE_DATABASE_COORDINATION_POOL_SIZE" => coordination.map(str::to_owned),
+                "FREEHIRE_DATABASE_TRANSCRIPT_POOL_SIZE" => Some("12".to_owned()),
                 _ => None,
             });
-            assert_eq!(sizes, PoolSizes { main: 40, coordination: DEFAULT_COORDINATION_POOL_SIZE });
+            assert_eq!(
+                sizes,
+                PoolSizes {
+                    main: 40,
+                    coordination: DEFAULT_COORDINATION_POOL_SIZE,
+                    transcript: 12
+                }
+            );
         }
         assert_eq!(PoolSizes::from_lookup(|_| None), PoolSizes::default());
-        assert_eq!(PoolSizes::default(), PoolSizes { main: 10, coordination: 4 });
+        assert_eq!(PoolSizes::default(), PoolSizes { main: 10, coordination: 4, transcript: 10 });
     }
 }

@@ -39,6 +39,29 @@ impl ChargeRecord {
     }
 }
 
+/// [`CHARGE_SNAPSHOT`](crate::sql::plans::CHARGE_SNAPSHOT)'s row: the day's count and a
+/// [`ChargeRecord`].
+#[derive(sqlx::FromRow)]
+pub(crate) struct ChargeSnapshot {
+    pub used: i64,
+    #[sqlx(flatten)]
+    pub reads: ChargeRecord,
+}
+
+impl ChargeSnapshot {
+    /// The day's count, the standing charges and the tier columns (see
+    /// [`ChargeRecord::split`]).
+    pub fn split(row: Option<Self>) -> (i64, i64, Option<TierRecord>) {
+        match row {
+            Some(r) => {
+                let (charged, tier) = ChargeRecord::split(Some(r.reads));
+                (r.used, charged, tier)
+            }
+            None => (0, 0, None),
+        }
+    }
+}
+
 /// `llm_key`, `llm_key_id` of an account.
 #[derive(sqlx::FromRow)]
 pub(crate) struct KeyRecord {

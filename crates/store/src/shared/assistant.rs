@@ -326,10 +326,10 @@ where
 /// writes on `self.$writer`, reads on `self.$reader` through `$reads` (PostgreSQL's
 /// `retry_once_if_lost`; SQLite runs them once), the lease writes and the session's label
 /// and last use (`set_session_label`, `touch_session`, `label_and_touch_session`) on
-/// `self.$lease` (PostgreSQL's
-/// coordination pool, SQLite's writer). The messages are always on `self.$writer`.
+/// `self.$lease` (PostgreSQL's coordination pool, SQLite's writer), and the messages on
+/// `self.$journal` (PostgreSQL's transcript pool, SQLite's writer).
 macro_rules! assistant_repos {
-    ($store:ty, $shared:ty, $writer:ident, $reader:ident, $lease:ident, $reads:path) => {
+    ($store:ty, $shared:ty, $writer:ident, $reader:ident, $lease:ident, $journal:ident, $reads:path) => {
         #[async_trait::async_trait]
         impl $crate::AssistantRepo for $store {
             async fn create_session(
@@ -405,7 +405,7 @@ macro_rules! assistant_repos {
                 msg: &freehire_assistant::NewMessage,
                 now: chrono::DateTime<chrono::Utc>,
             ) -> $crate::Result<Option<freehire_assistant::Message>> {
-                <$shared>::insert_message(&self.$writer, id, owner, msg, now).await
+                <$shared>::insert_message(&self.$journal, id, owner, msg, now).await
             }
 
             async fn session_messages(

@@ -2,7 +2,9 @@
 //! run unchanged, over the statements of [`sql::plans`]. The adapters pass their pool (on
 //! SQLite, the writer pool for writes) and the transaction (`BEGIN IMMEDIATE` on SQLite).
 //!
-//! A charge is one transaction of as few round trips as its rules allow (six when it
+//! SQLite's charge (PostgreSQL's adapter charges with a compare-and-set and falls back to this
+//! one after lost races, `postgres::plans`) is one transaction of as few round trips as its
+//! rules allow (six when it
 //! charges, four when it does not, `BEGIN` and the end included): ensure and lock the day's
 //! counter in one upsert ([`sql::LOCK_DAY`]), read in one statement whether the reference is
 //! already charged and the tier ([`sql::CHARGE_READS`], after the lock), [`decide`], and when

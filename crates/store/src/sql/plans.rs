@@ -62,3 +62,25 @@ pub(crate) const CLAIM_KEY: &str =
 /// Clears the key only where it is still the given secret.
 pub(crate) const CLEAR_KEY: &str =
     "UPDATE users SET llm_key = NULL, llm_key_id = NULL WHERE id = $1 AND llm_key = $2";
+
+/// PostgreSQL's charge, first statement: the day's count (0 without a counter), whether the
+/// reference's charge stands and the tier columns, read without a lock; no row when the
+/// account is gone ([`CAS_CHARGE`] then commits it only if the count is unchanged).
+pub(crate) const CHARGE_SNAPSHOT: &str = "SELECT \
+     coalesce((SELECT used FROM usage_daily WHERE user_id = $1 AND feature = $2 AND day = $3), 0) \
+     AS used, (SELECT count(*) FROM usage_ledger \
+     WHERE user_id = $1 AND feature = $2 AND ref = $4 AND kind = 'consume') AS charged, \
+     pro_until, ultra_until FROM users WHERE id = $1";
+
+/// PostgreSQL's charge, second statement and its own commit: sets the day's counter to `$6`
+/// only where it still holds `$5`, the count [`CHARGE_SNAPSHOT`] read (or creates it at `$6`
+/// where there was none), and inserts the ledger row of `$8` units under reference `$4` only
+/// when the counter moved: one row affected is the charge made, none a lost race (the caller
+/// reads again). The conflict's update waits for a concurrent charge or release of the same
+/// counter and then compares against what that one committed.
+pub(crate) const CAS_CHARGE: &str = "WITH counter AS ( \
+     INSERT INTO usage_daily (user_id, feature, day, used, updated_at) VALUES ($1, $2, $3, $6, $7) \
+     ON CONFLICT (user_id, feature, day) DO UPDATE SET used = EXCLUDED.used, \
+     updated_at = EXCLUDED.updated_at WHERE usage_daily.used = $5 RETURNING 1) \
+     INSERT INTO usage_ledger (user_id, feature, day, kind, delta, ref, created_at) \
+     SELECT $1, $2, $3, 'consume', $8, $4, $7 FROM counter";

@@ -15,7 +15,7 @@ where
     op().await
 }
 
-crate::shared::assistant::assistant_repos!(SqliteStore, Shared, writer, pool, writer, once);
+crate::shared::assistant::assistant_repos!(SqliteStore, Shared, writer, pool, writer, writer, once);
 
 impl SqliteStore {
     /// This machine's clock: every process on a SQLite file runs on it

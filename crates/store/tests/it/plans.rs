@@ -202,6 +202,10 @@ pub async fn concurrent_charges_never_pass_an_enforced_allowance(db: &TestDb) {
     let st = db.store().standing(u.id, Feature::Assistant, &policy, t(3, 10)).await.unwrap();
     assert_eq!(st.used, 10);
     assert!(st.refuses());
+    // The ledger agrees with the counter: no charge counted twice or lost.
+    let ledger =
+        "SELECT count(*) FROM usage_ledger WHERE feature = 'assistant' AND kind = 'consume'";
+    assert_eq!(db.scalar(ledger).await, 10);
     for s in stores {
         s.close().await;
     }

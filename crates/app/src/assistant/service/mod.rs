@@ -599,7 +599,13 @@ impl AssistantService {
         let composed = compose_session(&deps, &binding, user.language.primary());
         let bound = model.bind(user.id).await;
         let cancel = CancellationToken::new();
-        let start = match self.locks.claim(session.id, cancel.clone()).await {
+        // The claim and the count the charge names its turn by are independent round trips:
+        // sent together.
+        let (claimed, counted) = tokio::join!(
+            self.locks.claim(session.id, cancel.clone()),
+            self.store.count_user_turns(session.id)
+        );
+        let start = match claimed {
             Ok(Claim::Run(guard)) => Start::Run(guard),
             Ok(Claim::Queued(queued)) => Start::Queued(queued, self.config.queue_wait),
             Err(TurnLockError::QueueFull) => return Err(ServiceError::QueueFull),
@@ -608,7 +614,7 @@ impl AssistantService {
         // A refusal drops `start`, giving the claim back. Nothing awaits between the charge
         // and the launch, so a request dropped now cannot strand it.
         let behind = matches!(start, Start::Queued(..));
-        let charge = self.meter(user.id, session.id, preset, &input, behind).await?;
+        let charge = self.meter(user.id, session.id, preset, &input, behind, counted).await?;
         let last_user = match &input {
             TurnInput::Prompt(text) => Some(text.clone()),
             TurnInput::Continue => retried,
@@ -650,7 +656,8 @@ impl AssistantService {
     /// Metering before anything is streamed; the charge to release if the turn fails.
     /// `behind` says the turn waits for a running one, which counts as the turn before it
     /// (its prompt may not be stored yet), so two messages sent at once are charged as two
-    /// turns under two references.
+    /// turns under two references. `counted` is the session's user turns as read beside the
+    /// claim.
     async fn meter(
         &self,
         owner: UserId,
@@ -658,8 +665,9 @@ impl AssistantService {
         preset: Preset,
         input: &TurnInput,
         behind: bool,
+        counted: freehire_store::Result<i64>,
     ) -> Result<Option<crate::plans::Charge>, ServiceError> {
-        let turns = match self.store.count_user_turns(session).await {
+        let turns = match counted {
             Ok(n) => n + i64::from(behind && matches!(input, TurnInput::Prompt(_))),
             Err(e) => {
                 // Fails open (§13.5): the turn runs uncharged.
