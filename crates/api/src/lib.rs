@@ -71,16 +71,20 @@ pub const MAX_BODY_BYTES: u64 = 1 << 20;
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The whole router: the routes of `routes::api` (each mounted with its documentation), the
-/// 404/405 fallbacks and the layers.
+/// public reads' rate limits ([`ratelimit::public`]), the 404/405 fallbacks and the layers.
 pub fn router(state: AppState) -> Router {
     let (api, _document) = routes::api().split_for_parts();
-    api.fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .with_state(state)
-        .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
-        .layer(axum::middleware::from_fn(wire::body_limit))
-        .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
-        .layer(TraceLayer::new_for_http())
+    api.route_layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        ratelimit::public::public_limits,
+    ))
+    .fallback(not_found)
+    .method_not_allowed_fallback(method_not_allowed)
+    .with_state(state)
+    .layer(axum::middleware::from_fn_with_state(REQUEST_TIMEOUT, deadline::deadline))
+    .layer(axum::middleware::from_fn(wire::body_limit))
+    .layer(CatchPanicLayer::custom(|_| ApiError::internal("handler panicked").into_response()))
+    .layer(TraceLayer::new_for_http())
 }
 
 /// The OpenAPI 3.1 document of the API (served at `GET /api/v1/openapi.json`): the fixed

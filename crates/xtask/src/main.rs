@@ -161,6 +161,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-search", "percolate"),
     ("freehire-api", "auth"),
     ("freehire-api", "tracking"),
+    ("freehire-api", "ratelimit"),
     ("freehire-web", "page"),
     ("freehire-render", "render"),
     ("freehire-api-server", "assistant"),

@@ -7,8 +7,8 @@
 //!
 //! | bucket | limit | period | one more every | used by |
 //! |---|---|---|---|---|
-//! | [`Bucket::PublicRead`] | 600 | 1 min | 100 ms | (later) search, facets, a job, companies |
-//! | [`Bucket::AgentSearch`] | 300 | 1 min | 200 ms | (later) agent search |
+//! | [`Bucket::PublicRead`] | 600 | 1 min | 100 ms | the job list, a job, search, facets, companies, a company ([`public`]) |
+//! | [`Bucket::AgentSearch`] | 300 | 1 min | 200 ms | agent search ([`public`]) |
 //! | [`Bucket::Register`] | 5 | 1 min | 12 s | `POST /auth/register` |
 //! | [`Bucket::Login`] | 10 | 1 min | 6 s | `POST /auth/login` |
 //! | [`Bucket::VerifyRequest`] | 5 | 1 min | 12 s | `POST /auth/verify/request` |
@@ -18,7 +18,10 @@
 //! | [`Bucket::TracerLink`] | 60 | 1 min | 1 s | (later) `GET /cv/:token` |
 //! | [`Bucket::Contribution`] | 20 | 1 min | 3 s | (later) outbound-fetch endpoints, per user |
 //!
-//! Two ways to use it, one per bucket on a route:
+//! Three ways to use it, one per bucket on a route:
+//!
+//! - **The public reads**, per API key or client IP: [`public::public_limits`], a route layer
+//!   of the whole router, limits the routes of [`public::PUBLIC_ROUTES`].
 //!
 //! - **By client IP, as a route layer**: `.route(path, post(h).layer(limit(&state,
 //!   Bucket::Register)))` ([`limit`]); the client IP is [`crate::client_ip::ClientIp`].
@@ -45,6 +48,7 @@ mod headers;
 mod layer;
 mod limiter;
 mod policy;
+pub mod public;
 mod throttle;
 
 pub use headers::{LIMIT, Limited, REMAINING, RESET, RateInfo};

@@ -11,7 +11,7 @@ use crate::{
     extract::{CompanyQuery, ListQuery, Slug},
     openapi::{
         Errors,
-        code::{InvalidParameter, NotFound, Unavailable},
+        code::{InvalidParameter, NotFound, RateLimited, Unauthorized, Unavailable},
     },
     view::{CompanyDetail, CompanyView, JobView, ListEnvelope, ListMeta},
 };
@@ -20,10 +20,15 @@ use crate::{
 /// contains the slugified text; `limit`/`offset` page as every list does.
 #[utoipa::path(
     get, path = "/companies", tag = "companies", operation_id = "list_companies",
+    security((), ("api_key" = [])),
     params(CompanyQuery, ListQuery),
     responses(
-        (status = 200, description = "A page of companies.", body = ListEnvelope<CompanyView>),
-        Errors<(InvalidParameter, Unavailable)>,
+        (status = 200, description = "A page of companies.", body = ListEnvelope<CompanyView>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn list(
@@ -50,10 +55,15 @@ pub struct Detail {
 /// One company and a page of its open jobs; a company without open jobs is not found.
 #[utoipa::path(
     get, path = "/companies/{slug}", tag = "companies", operation_id = "get_company",
+    security((), ("api_key" = [])),
     params(Slug<CompanySlug>, ListQuery),
     responses(
-        (status = 200, description = "The company and a page of its open jobs.", body = Detail),
-        Errors<(InvalidParameter, NotFound, Unavailable)>,
+        (status = 200, description = "The company and a page of its open jobs.", body = Detail, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, NotFound, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn show(

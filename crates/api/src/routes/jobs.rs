@@ -8,7 +8,7 @@ use crate::{
     extract::{ListQuery, Slug},
     openapi::{
         Errors,
-        code::{InvalidParameter, NotFound, Unavailable},
+        code::{InvalidParameter, NotFound, RateLimited, Unauthorized, Unavailable},
     },
     view::{JobView, ListEnvelope, ListMeta, Single},
 };
@@ -16,10 +16,15 @@ use crate::{
 /// Open, non-duplicate jobs, newest first.
 #[utoipa::path(
     get, path = "/jobs", tag = "jobs", operation_id = "list_jobs",
+    security((), ("api_key" = [])),
     params(ListQuery),
     responses(
-        (status = 200, description = "A page of open jobs.", body = ListEnvelope<JobView>),
-        Errors<(InvalidParameter, Unavailable)>,
+        (status = 200, description = "A page of open jobs.", body = ListEnvelope<JobView>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn list(
@@ -37,10 +42,15 @@ pub async fn list(
 /// One job by public slug, open or closed; unknown is not found.
 #[utoipa::path(
     get, path = "/jobs/{slug}", tag = "jobs", operation_id = "get_job",
+    security((), ("api_key" = [])),
     params(Slug<PublicSlug>),
     responses(
-        (status = 200, description = "The job, open or closed.", body = Single<JobView>),
-        Errors<(InvalidParameter, NotFound, Unavailable)>,
+        (status = 200, description = "The job, open or closed.", body = Single<JobView>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, NotFound, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn show(

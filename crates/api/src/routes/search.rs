@@ -21,7 +21,10 @@ use crate::{
     extract::{AgentQuery, FacetsQuery, SearchQuery},
     openapi::{
         Errors,
-        code::{InvalidParameter, InvalidQuery, SearchUnavailable, Unavailable},
+        code::{
+            InvalidParameter, InvalidQuery, RateLimited, SearchUnavailable, Unauthorized,
+            Unavailable,
+        },
     },
     view::{FacetsData, IgnoredParamView, JobView, SearchHit, SearchMeta},
 };
@@ -65,10 +68,15 @@ async fn index(state: &AppState) -> Result<Arc<dyn SearchIndex>, ApiError> {
 /// Hits for the query, as the index holds them (truncated description, no internal id).
 #[utoipa::path(
     get, path = "/jobs/search", tag = "search", operation_id = "search_jobs",
+    security((), ("api_key" = [])),
     params(SearchQuery),
     responses(
-        (status = 200, description = "A page of hits.", body = Hits<SearchHit>),
-        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable)>,
+        (status = 200, description = "A page of hits.", body = Hits<SearchHit>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn search(
@@ -87,10 +95,15 @@ pub async fn search(
 /// `description_format` ([`search::agent_hits`]).
 #[utoipa::path(
     get, path = "/agent/jobs/search", tag = "search", operation_id = "agent_search_jobs",
+    security((), ("api_key" = [])),
     params(AgentQuery),
     responses(
-        (status = 200, description = "A page of hits, each the full job.", body = Hits<JobView>),
-        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable, Unavailable)>,
+        (status = 200, description = "A page of hits, each the full job.", body = Hits<JobView>, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn agent_search(
@@ -110,10 +123,15 @@ pub async fn agent_search(
 /// Value counts per facet and numeric stats for the query's matches.
 #[utoipa::path(
     get, path = "/jobs/facets", tag = "search", operation_id = "job_facets",
+    security((), ("api_key" = [])),
     params(FacetsQuery),
     responses(
-        (status = 200, description = "Value counts and numeric stats.", body = FacetsAnswer),
-        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable)>,
+        (status = 200, description = "Value counts and numeric stats.", body = FacetsAnswer, headers(
+            ("x-ratelimit-limit" = u32, description = "Requests the caller's bucket allows at once (absent when the limits are off)."),
+            ("x-ratelimit-remaining" = u32, description = "Requests left now."),
+            ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
+        )),
+        Errors<(InvalidParameter, InvalidQuery, SearchUnavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn facets(

@@ -42,6 +42,7 @@ mod meili;
 mod missing_index;
 mod openapi;
 mod outages;
+mod public_limits;
 mod ratelimit;
 mod saved_searches;
 mod screening;
