@@ -5,7 +5,7 @@
 
 use axum::{
     extract::FromRequestParts,
-    http::{header::AUTHORIZATION, request::Parts},
+    http::{HeaderMap, header::AUTHORIZATION, request::Parts},
 };
 use freehire_app::accounts::Credential;
 use freehire_domain::{ApiKeyScope, Role};
@@ -50,10 +50,12 @@ fn unauthorized() -> ApiError {
     )
 }
 
-/// The caller of a request, if any.
-async fn caller(parts: &Parts, state: &AppState) -> Result<Option<Caller>, ApiError> {
-    if let Some(header) = parts.headers.get(AUTHORIZATION) {
-        let token = header
+/// The bearer token a request sends: `None` without an `Authorization` header, a 401 for one
+/// that is not `Bearer <token>`.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<Result<&str, ApiError>> {
+    let header = headers.get(AUTHORIZATION)?;
+    Some(
+        header
             .to_str()
             .ok()
             .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
@@ -63,13 +65,21 @@ async fn caller(parts: &Parts, state: &AppState) -> Result<Option<Caller>, ApiEr
                     ErrorCode::Unauthorized,
                     "the Authorization header must be `Bearer <API key>`",
                 )
-            })?;
-        return match state.accounts.key_user(token).await? {
+            }),
+    )
+}
+
+/// The 401 of a key that is not (or no longer) valid.
+pub(crate) fn invalid_key() -> ApiError {
+    ApiError::new(ErrorCode::Unauthorized, "the API key is not valid: unknown, deleted or expired")
+}
+
+/// The caller of a request, if any.
+async fn caller(parts: &Parts, state: &AppState) -> Result<Option<Caller>, ApiError> {
+    if let Some(token) = bearer(&parts.headers) {
+        return match state.accounts.key_user(token?).await? {
             Some((user, scope)) => Ok(Some(Caller { user, credential: Credential::Key(scope) })),
-            None => Err(ApiError::new(
-                ErrorCode::Unauthorized,
-                "the API key is not valid: unknown, deleted or expired",
-            )),
+            None => Err(invalid_key()),
         };
     }
     let Some(token) = session_token(&parts.headers) else {

@@ -13,13 +13,16 @@
 
 use axum::{
     extract::{MatchedPath, Request, State},
-    http::header::AUTHORIZATION,
     middleware::Next,
     response::{IntoResponse, Response},
 };
 
 use super::{Bucket, Subject};
-use crate::{ApiError, AppState, ErrorCode, client_ip::ClientIp};
+use crate::{
+    ApiError, AppState,
+    auth::gate::{bearer, invalid_key},
+    client_ip::ClientIp,
+};
 
 /// The limited routes (their path templates under the router) and their buckets.
 pub const PUBLIC_ROUTES: [(&str, Bucket); 7] = [
@@ -37,31 +40,20 @@ pub fn bucket_of(template: &str) -> Option<Bucket> {
     PUBLIC_ROUTES.iter().find(|(path, _)| *path == template).map(|(_, bucket)| *bucket)
 }
 
-/// The bearer token of a request, if it sends an `Authorization` header at all (`Some("")`
-/// for one that is not `Bearer <token>`, which the key lookup refuses).
-fn bearer(request: &Request) -> Option<String> {
-    let header = request.headers().get(AUTHORIZATION)?;
-    let value = header.to_str().unwrap_or_default();
-    let token = value.strip_prefix("Bearer ").or_else(|| value.strip_prefix("bearer "));
-    Some(token.unwrap_or_default().trim().to_owned())
-}
-
 /// Who the request counts against: its API key, else its client IP; `None` to pass
 /// uncounted (see the module docs), `Err` for a key that is not valid.
 async fn subject(
     state: &AppState,
-    token: Option<String>,
+    token: Option<Result<String, ApiError>>,
     ip: Option<ClientIp>,
 ) -> Result<Option<Subject>, ApiError> {
     let Some(token) = token else {
         return Ok(ip.map(|ClientIp(ip)| Subject::Ip(ip)));
     };
+    let token = token?;
     match state.accounts.key_user(&token).await {
         Ok(Some(_)) => Ok(Some(Subject::account(format!("api-key:{token}")))),
-        Ok(None) => Err(ApiError::new(
-            ErrorCode::Unauthorized,
-            "the API key is not valid: unknown, deleted or expired",
-        )),
+        Ok(None) => Err(invalid_key()),
         Err(e) => {
             tracing::warn!(error = %e, "rate limits: cannot look the API key up; the request passes uncounted");
             Ok(None)
@@ -79,7 +71,8 @@ pub async fn public_limits(
     let Some(bucket) = bucket.filter(|_| state.limits.is_enabled()) else {
         return next.run(request).await;
     };
-    let token = bearer(&request);
+    // Owned: the request is not held across the key lookup.
+    let token = bearer(request.headers()).map(|t| t.map(str::to_owned));
     let ip = ClientIp::of(request.extensions(), request.headers(), &state.trusted_proxies).ok();
     let subject = match subject(&state, token, ip).await {
         Ok(Some(subject)) => subject,
