@@ -14,7 +14,10 @@ use axum::{
     extract::{FromRequestParts, Path},
     http::request::Parts,
 };
-use freehire_domain::{CompanySlug, DomainError, PublicSlug};
+use freehire_app::catalogue::MAX_CITIES;
+use freehire_app::posting_url::PostingUrl;
+use freehire_app::suggest::{DEFAULT_SUGGESTIONS, MAX_SUGGESTIONS};
+use freehire_domain::{CompanySlug, CountryCode, DomainError, PublicSlug};
 use freehire_search::{
     AgentSearchRequest, DEFAULT_LIMIT, Endpoint, Facet, FacetsRequest, JobQuery, MAX_LIMIT,
     MAX_Q_BYTES, MAX_Q_WORDS, MAX_VALUE_CHARS, MAX_VALUES, MAX_WINDOW, MAX_WITHIN_DAYS,
@@ -244,6 +247,160 @@ impl IntoParams for AgentQuery {
 impl IntoParams for FacetsQuery {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         grammar(Endpoint::Facets)
+    }
+}
+
+/// `url` of `GET /jobs/find`: the posting's address, canonicalised ([`PostingUrl`]).
+#[derive(Debug, Clone)]
+pub struct FindQuery(pub PostingUrl);
+
+/// `q`, `country` and `limit` of `GET /geo/cities`.
+#[derive(Debug, Clone)]
+pub struct CitiesQuery(pub CityLookup);
+
+/// What `GET /geo/cities` looks for.
+#[derive(Debug, Clone)]
+pub struct CityLookup {
+    /// The typed text (blank finds nothing).
+    pub q: String,
+    /// Only cities of this country.
+    pub country: Option<CountryCode>,
+    /// How many at most (1..=[`MAX_CITIES`], default [`CITIES_DEFAULT`]).
+    pub limit: usize,
+}
+
+/// Cities `GET /geo/cities` answers when `limit` is absent.
+pub const CITIES_DEFAULT: usize = 10;
+
+/// `q` and `limit` of `GET /suggest`.
+#[derive(Debug, Clone)]
+pub struct SuggestQuery(pub SuggestLookup);
+
+/// What `GET /suggest` completes.
+#[derive(Debug, Clone)]
+pub struct SuggestLookup {
+    /// The typed text (blank completes nothing).
+    pub q: String,
+    /// How many at most (clamped to 1..=[`MAX_SUGGESTIONS`]).
+    pub limit: usize,
+}
+
+/// `page` of a sitemap: absent for the sitemap index, else a page from 1.
+#[derive(Debug, Clone, Copy)]
+pub struct SitemapQuery(pub Option<u32>);
+
+from_query!(FindQuery, |p: &[(String, String)]| {
+    let url = p.iter().find(|(k, _)| k == "url").map(|(_, v)| v.as_str());
+    match url {
+        Some(url) => Ok(PostingUrl::parse(url)?),
+        None => Err(ApiError::bad_param("url", "", "is required: the posting's address")),
+    }
+});
+from_query!(CitiesQuery, |p: &[(String, String)]| -> Result<CityLookup, ApiError> {
+    let first = |name: &str| p.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let country = match first("country").filter(|c| !c.trim().is_empty()) {
+        Some(raw) => Some(CountryCode::parse(raw.trim()).map_err(|_| {
+            ApiError::bad_param("country", raw, "must be an ISO 3166-1 alpha-2 code such as \"de\"")
+        })?),
+        None => None,
+    };
+    let limit = match first("limit") {
+        Some(raw) => usize::try_from(integer("limit", raw)?.clamp(1, MAX_CITIES as i64))
+            .unwrap_or(CITIES_DEFAULT),
+        None => CITIES_DEFAULT,
+    };
+    Ok(CityLookup { q: first("q").unwrap_or_default().to_owned(), country, limit })
+});
+from_query!(SuggestQuery, |p: &[(String, String)]| -> Result<SuggestLookup, ApiError> {
+    let first = |name: &str| p.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+    let limit = match first("limit") {
+        Some(raw) => usize::try_from(integer("limit", raw)?.clamp(1, MAX_SUGGESTIONS as i64))
+            .unwrap_or(DEFAULT_SUGGESTIONS),
+        None => DEFAULT_SUGGESTIONS,
+    };
+    Ok(SuggestLookup { q: first("q").unwrap_or_default().to_owned(), limit })
+});
+from_query!(SitemapQuery, |p: &[(String, String)]| -> Result<Option<u32>, ApiError> {
+    let Some((_, raw)) = p.iter().find(|(k, _)| k == "page") else {
+        return Ok(None);
+    };
+    let page = integer("page", raw)?;
+    if page < 1 {
+        return Err(ApiError::bad_param("page", raw, "must be 1 or more"));
+    }
+    Ok(Some(u32::try_from(page).unwrap_or(u32::MAX)))
+});
+
+impl IntoParams for FindQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            optional(
+                "url",
+                "The posting's address as pasted (http or https; tracking parameters, the \
+                 fragment, `www.` and a trailing slash do not matter).",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .max_length(Some(freehire_app::posting_url::MAX_URL_LEN)),
+            )
+            .required(Required::True)
+            .build(),
+        ]
+    }
+}
+
+impl IntoParams for CitiesQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            query(
+                "q",
+                "The typed text: cities whose name, or a word of it, starts with it (accents \
+                 and case ignored). Blank finds nothing.",
+                ObjectBuilder::new().schema_type(Type::String),
+            ),
+            query(
+                "country",
+                "Only cities of this country (ISO 3166-1 alpha-2, any case).",
+                ObjectBuilder::new().schema_type(Type::String).pattern(Some("^[A-Za-z]{2}$")),
+            ),
+            query(
+                "limit",
+                &format!(
+                    "Cities at most: {CITIES_DEFAULT} when absent, clamped to 1..={MAX_CITIES}."
+                ),
+                int_schema(),
+            ),
+        ]
+    }
+}
+
+impl IntoParams for SuggestQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![
+            query(
+                "q",
+                "The typed text: titles, companies, skills and categories starting with it, or \
+                 with a word that does (accents and case ignored). Blank completes nothing.",
+                ObjectBuilder::new().schema_type(Type::String),
+            ),
+            query(
+                "limit",
+                &format!(
+                    "Suggestions at most: {DEFAULT_SUGGESTIONS} when absent, clamped to \
+                     1..={MAX_SUGGESTIONS}."
+                ),
+                int_schema(),
+            ),
+        ]
+    }
+}
+
+impl IntoParams for SitemapQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        vec![query(
+            "page",
+            "A page of the sitemap (from 1); absent for the sitemap index listing every page.",
+            int_schema().minimum(Some(1)),
+        )]
     }
 }
 

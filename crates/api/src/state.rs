@@ -24,7 +24,7 @@ use freehire_store::Store;
 
 use crate::auth::cookie::CookieConfig;
 use crate::client_ip::TrustedProxies;
-use crate::ratelimit::{RateLimitConfig, RateLimits};
+use crate::ratelimit::{RateLimitConfig, RateLimits, SharedLimits};
 use crate::sse::SseConfig;
 
 /// What every handler can reach.
@@ -42,6 +42,9 @@ pub struct AppState {
     pub clock: fn() -> DateTime<Utc>,
     /// The rate limits of the routes that use them.
     pub limits: RateLimits,
+    /// The public reads' buckets kept in the database, on PostgreSQL (every API process on it
+    /// counts a caller together); `None` on SQLite or with the limits off.
+    pub shared_limits: Option<SharedLimits>,
     /// The proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: TrustedProxies,
     /// Which webhook destinations saved-search subscriptions may name.
@@ -52,6 +55,10 @@ pub struct AppState {
     pub sse: SseConfig,
     /// The CV renderer (one per process: its semaphore bounds the renders of every request).
     pub renderer: Arc<freehire_app::cvs::Renderer>,
+    /// The process's suggestion index (`GET /suggest`), rebuilt from the store when stale.
+    pub suggestions: freehire_app::suggest::Suggestions,
+    /// The public site sitemaps point at (`FREEHIRE_PUBLIC_URL`).
+    pub public_url: String,
     /// The limits of CV edits (`CV_MAX_BULLETS`, `CV_EDIT_ALLOW_BULLET_TRUNCATION`).
     pub cv_edit: freehire_cv::EditConfig,
 }
@@ -73,7 +80,11 @@ impl AppState {
             Arc::new(freehire_app::cvs::Renderer::new(freehire_app::cvs::RenderConfig::default()));
         let cv_edit = cv_edit_from_env();
         let cvs = freehire_app::cvs::Cvs::new(store.clone(), renderer.clone(), cv_edit);
+        let shared_limits = shared_limits(&store, &RateLimitConfig::default());
         Self {
+            suggestions: freehire_app::suggest::Suggestions::new(store.clone()),
+            shared_limits,
+            public_url: freehire_app::notify::DEFAULT_PUBLIC_URL.to_owned(),
             assistant: assistant.with_cvs(cvs),
             sse: SseConfig::default(),
             store,
@@ -147,7 +158,23 @@ impl AppState {
         .with_config(AssistantConfig::from_env());
         let base = Self::new(store, accounts);
         let assistant = assistant.with_cvs(base.cvs());
-        Self { search, cookie, webhooks, assistant, ..base }
+        let public_url = std::env::var("FREEHIRE_PUBLIC_URL")
+            .ok()
+            .map(|u| u.trim().to_owned())
+            .filter(|u| !u.is_empty())
+            .unwrap_or(base.public_url.clone());
+        Self { search, cookie, webhooks, assistant, public_url, ..base }
+    }
+
+    /// The same state suggesting titles and companies from these floors on.
+    pub fn with_suggest_floors(self, floors: freehire_store::SuggestFloors) -> Self {
+        let suggestions = self.suggestions.clone().with_floors(floors);
+        Self { suggestions, ..self }
+    }
+
+    /// The same state with sitemaps pointing at `public_url`.
+    pub fn with_public_url(self, public_url: impl Into<String>) -> Self {
+        Self { public_url: public_url.into(), ..self }
     }
 
     /// The same state with this assistant service.
@@ -220,7 +247,8 @@ impl AppState {
 
     /// The same state with fresh rate limits under `config`.
     pub fn with_rate_limits(self, config: &RateLimitConfig) -> Self {
-        Self { limits: RateLimits::new(config), ..self }
+        let shared_limits = shared_limits(&self.store, config);
+        Self { limits: RateLimits::new(config), shared_limits, ..self }
     }
 
     /// The same state believing `X-Forwarded-For` from these proxies.
@@ -255,4 +283,13 @@ fn cv_edit_from_env() -> freehire_cv::EditConfig {
     config.allow_bullet_truncation = std::env::var("CV_EDIT_ALLOW_BULLET_TRUNCATION")
         .is_ok_and(|v| v.trim().eq_ignore_ascii_case("true"));
     config
+}
+
+/// The shared public buckets on PostgreSQL ([`SharedLimits`]); none on SQLite, whose one
+/// process limits in memory.
+fn shared_limits(store: &Arc<dyn Store>, config: &RateLimitConfig) -> Option<SharedLimits> {
+    match store.backend() {
+        freehire_store::Backend::Postgres => SharedLimits::new(store.clone(), config),
+        freehire_store::Backend::Sqlite => None,
+    }
 }

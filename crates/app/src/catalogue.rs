@@ -6,17 +6,25 @@
 //! - [`Catalogue::job`]: one job by public slug, open or closed, with its copies (the open
 //!   jobs of the same role cluster: the same role posted for other cities);
 //! - [`Catalogue::companies`] and [`Catalogue::company`]: companies derived from the open
-//!   jobs, and one company with a page of its open jobs.
+//!   jobs, and one company with a page of its open jobs;
+//! - [`Catalogue::find_by_url`]: the posting at a pasted address ([`PostingUrl`]);
+//! - [`Catalogue::cities`]: canonical city names completing typed text (the gazetteer's);
+//! - [`Catalogue::job_sitemap`] and [`Catalogue::company_sitemap`]: numbered pages of the
+//!   open jobs and the companies, [`SITEMAP_PAGE_SIZE`] entries each, for search engines.
 //!
 //! `now` comes from the caller (it anchors the effective posted dates of companies).
 
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use freehire_domain::{CompanySlug, Job, PublicSlug};
-use freehire_store::{Company, CompanyFilter, CompanyList, JobList, ListPage, Store};
+use freehire_domain::{CompanySlug, CountryCode, Job, PublicSlug};
+pub use freehire_normalize::{CityMatch, MAX_CITIES};
+use freehire_store::{
+    Company, CompanyFilter, CompanyList, JobList, ListPage, SITEMAP_PAGE_SIZE, SitemapPage, Store,
+};
 
 use crate::AppError;
+use crate::posting_url::PostingUrl;
 
 /// Read access to the catalogue.
 #[derive(Clone)]
@@ -104,4 +112,44 @@ impl Catalogue {
         let jobs = self.store.company_jobs(slug, page).await?;
         Ok(Some(CompanyDetail { company, jobs }))
     }
+
+    /// The posting stored at `url` (any of its [`PostingUrl::forms`]), open or closed; when
+    /// several are, the open canonical one first, then any open one, then the oldest.
+    pub async fn find_by_url(&self, url: &PostingUrl) -> Result<Option<Job>, AppError> {
+        let found = self.store.jobs_by_urls(&url.forms()).await?;
+        Ok(found
+            .into_iter()
+            .min_by_key(|job| (!job.is_open(), job.duplicate_of.is_some(), job.id.get())))
+    }
+
+    /// Canonical city names starting with `query` (or with a word that does), in `country`
+    /// when given, most populous first, at most `limit` (1..=[`MAX_CITIES`]).
+    pub fn cities(
+        &self,
+        query: &str,
+        country: Option<&CountryCode>,
+        limit: usize,
+    ) -> Vec<CityMatch> {
+        freehire_normalize::complete_city(query, country, limit)
+    }
+
+    /// Page `page` (from 1) of the jobs sitemap; an empty page past the end.
+    pub async fn job_sitemap(&self, page: u32) -> Result<SitemapPage, AppError> {
+        Ok(self.store.sitemap_jobs(sitemap_offset(page), SITEMAP_PAGE_SIZE).await?)
+    }
+
+    /// Page `page` (from 1) of the companies sitemap; an empty page past the end.
+    pub async fn company_sitemap(&self, page: u32) -> Result<SitemapPage, AppError> {
+        Ok(self.store.sitemap_companies(sitemap_offset(page), SITEMAP_PAGE_SIZE).await?)
+    }
+}
+
+/// Where sitemap page `page` (from 1; 0 is read as 1) starts.
+fn sitemap_offset(page: u32) -> u64 {
+    u64::from(page.max(1) - 1) * u64::from(SITEMAP_PAGE_SIZE)
+}
+
+/// How many pages a sitemap of `total` entries has (at least one, which may be empty).
+pub fn sitemap_pages(total: u64) -> u64 {
+    total.div_ceil(u64::from(SITEMAP_PAGE_SIZE)).max(1)
 }

@@ -77,6 +77,7 @@ pub mod llmkey;
 pub mod market;
 pub mod notify;
 pub mod plans;
+pub mod posting_url;
 pub mod process;
 pub mod rederive;
 pub mod reindex;
@@ -87,6 +88,7 @@ pub mod search_engine;
 pub mod search_slot;
 pub mod search_sync;
 pub mod startup;
+pub mod suggest;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod throttle;

@@ -46,7 +46,7 @@ pub use derive::{
     Draft, Rederived, Structured, complete, derive, draft_salary, posting, rederive, source_posting,
 };
 pub use fingerprint::{role_fingerprint, role_key};
-pub use geo::{Geo, parse_location};
+pub use geo::{CityMatch, Geo, MAX_CITIES, complete_city, parse_location};
 pub use salary::{SalaryParts, salary};
 pub use skills::{
     canonical as canonical_skill, label as skill_label, mentioned as skills_mentioned,

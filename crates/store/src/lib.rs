@@ -64,6 +64,10 @@
 //! Cover letters ([`CoverLetterRepo`], migration 0017, see [`letters`]) live in `cover_letters`,
 //! one per user and vacancy, replaced in place when drafted again.
 //!
+//! Rate-limit cells ([`RateCellRepo`], migration 0018, see [`rates`]) live in `rate_cells`
+//! (UNLOGGED on PostgreSQL): one GCRA cell per bucket and subject, counted or refused in one
+//! upsert, so every API process on one database counts a caller together.
+//!
 //! CV documents ([`CvRepo`], migrations 0014–0015, types in [`cvs`]) live in `cvs` (one base CV per
 //! user, one tailored copy per user and job) and `cv_revisions` (at most 100 per CV): content
 //! changes only through `freehire-cv`'s plans, committed in one transaction holding the CV's
@@ -76,6 +80,7 @@ mod accounts;
 mod assistant;
 mod bind;
 mod companies;
+pub mod rates;
 // CV documents (issue 16).
 pub mod cvs;
 mod error;
@@ -111,9 +116,10 @@ pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
 pub use letters::StoredLetter;
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
-    ClaimOptions, Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage,
-    OutboxItem, OutboxKind, Refreshed, RunStatus, ScheduleDefaults, ScheduleOverride, SeenJob,
-    SeenPosting, UnseenScope, UpsertOutcome, Upserted,
+    ClaimOptions, Company, CompanyFilter, CompanyList, CompanyTerm, DerivedUpdate, JobKey, JobList,
+    ListPage, OutboxItem, OutboxKind, Refreshed, RunStatus, SITEMAP_PAGE_SIZE, ScheduleDefaults,
+    ScheduleOverride, SeenJob, SeenPosting, SitemapEntry, SitemapPage, SuggestFloors,
+    SuggestionTerms, TermCount, UnseenScope, UpsertOutcome, Upserted,
 };
 pub use notify::{
     DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,
@@ -124,8 +130,8 @@ pub use plans::StoredKey;
 pub use ports::CoverLetterRepo;
 pub use ports::{
     AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
-    IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, SavedSearchRepo,
-    ScheduleRepo, ScreeningRepo, Store, TrackingRepo, TurnLeaseRepo,
+    IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, RateCellRepo,
+    SavedSearchRepo, ScheduleRepo, ScreeningRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
 // CV documents (issue 16).
 pub use ports::CvRepo;

@@ -105,6 +105,83 @@ pub struct JobList {
     pub total: u64,
 }
 
+/// The most entries one sitemap page holds ([`SitemapPage`]; the protocol allows 50,000).
+pub const SITEMAP_PAGE_SIZE: u32 = 10_000;
+
+/// One page of a sitemap: the entries and how many the whole sitemap holds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SitemapPage {
+    /// The page's entries, in the sitemap's order.
+    pub entries: Vec<SitemapEntry>,
+    /// Entries in the whole sitemap.
+    pub total: u64,
+}
+
+/// One sitemap entry: a public slug (a job's or a company's) and when it last changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SitemapEntry {
+    /// The job's public slug or the company's slug.
+    pub slug: String,
+    /// Its last change (a company: its jobs' latest).
+    pub last_modified: chrono::DateTime<chrono::Utc>,
+}
+
+/// The floors a term must reach to be suggested (reference search-ingest §5.12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SuggestFloors {
+    /// Jobs a title must carry (`SUGGEST_TITLE_FLOOR`, 25).
+    pub title: u32,
+    /// Jobs a company must have (`SUGGEST_COMPANY_FLOOR`, 5).
+    pub company: u32,
+}
+
+impl SuggestFloors {
+    /// The most terms of one kind read.
+    pub const CAP: u32 = 20_000;
+}
+
+impl Default for SuggestFloors {
+    /// The reference's floors: 25 jobs for a title, 5 for a company.
+    fn default() -> Self {
+        Self { title: 25, company: 5 }
+    }
+}
+
+/// What suggestions complete over: the open, non-duplicate jobs' titles and companies above
+/// their floors, and every skill and category, each with its jobs, most first (at most
+/// [`SuggestFloors::CAP`] of each).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SuggestionTerms {
+    /// Titles, exactly as posted.
+    pub titles: Vec<TermCount>,
+    /// Companies.
+    pub companies: Vec<CompanyTerm>,
+    /// Skill slugs.
+    pub skills: Vec<TermCount>,
+    /// Category values.
+    pub categories: Vec<TermCount>,
+}
+
+/// A term and the open jobs carrying it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TermCount {
+    /// The term.
+    pub text: String,
+    /// Open, non-duplicate jobs carrying it.
+    pub jobs: u64,
+}
+
+/// A company and its open jobs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompanyTerm {
+    /// Its slug.
+    pub slug: String,
+    /// A name its jobs carry.
+    pub name: String,
+    /// Open, non-duplicate jobs.
+    pub jobs: u64,
+}
+
 /// Filter for listing boards.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BoardFilter {

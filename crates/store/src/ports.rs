@@ -12,7 +12,9 @@ use freehire_domain::{
 use freehire_assistant::{Message, NewMessage, SessionId};
 use freehire_domain::experience::{Atom, AtomDraft, Employment, EmploymentDraft, MergePlan};
 // CV documents (issue 16).
+use crate::SitemapPage;
 use crate::letters::StoredLetter;
+use crate::rates::{RateQuota, RateTake};
 use freehire_cv::letter::{Band, Letter};
 use freehire_cv::{Actor, CvState, EditConfig};
 use freehire_domain::CvId;
@@ -215,6 +217,21 @@ pub trait JobRepo: Send + Sync {
 
     /// A job by its source key, open or closed.
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>>;
+
+    /// The jobs (open or closed) whose posting URL is exactly one of `urls`, by id
+    /// (`GET /jobs/find` passes the forms one address can take).
+    async fn jobs_by_urls(&self, urls: &[String]) -> Result<Vec<Job>>;
+
+    /// A page of the jobs sitemap: the open, non-duplicate jobs by id, `limit` (clamped to
+    /// 1..=[`crate::SITEMAP_PAGE_SIZE`]) from `offset`, with their total.
+    async fn sitemap_jobs(&self, offset: u64, limit: u32) -> Result<SitemapPage>;
+
+    /// The terms `GET /suggest` completes over: titles and companies with at least `floors`
+    /// open, non-duplicate jobs, every skill and category, each with its jobs, most first.
+    async fn suggestion_terms(
+        &self,
+        floors: crate::SuggestFloors,
+    ) -> Result<crate::SuggestionTerms>;
 }
 
 /// Companies, derived from the catalogue: the open, non-duplicate jobs grouped by company
@@ -239,6 +256,10 @@ pub trait CompanyRepo: Send + Sync {
     /// A company's open, non-duplicate jobs, newest `created_at` first (ties by id, newest
     /// first), with their total.
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList>;
+
+    /// A page of the companies sitemap: companies by slug, `limit` (clamped to
+    /// 1..=[`crate::SITEMAP_PAGE_SIZE`]) from `offset`, each with its jobs' latest change.
+    async fn sitemap_companies(&self, offset: u64, limit: u32) -> Result<SitemapPage>;
 }
 
 /// The board catalogue.
@@ -1329,6 +1350,26 @@ pub trait CoverLetterRepo: Send + Sync {
     async fn delete_cover_letter(&self, owner: UserId, id: i64) -> Result<bool>;
 }
 
+/// Rate-limit cells shared by every process on the database (reference search-ingest §6.3,
+/// migration 0018): one GCRA cell per bucket and subject in `rate_cells`, so several API
+/// processes count one caller together. See [`rates`](crate::rates).
+#[async_trait]
+pub trait RateCellRepo: Send + Sync {
+    /// Counts one request against `subject`'s cell of `bucket`, or refuses it, in one
+    /// atomic statement: concurrent takes from any process never count more than `quota`
+    /// allows. Time is the database server's clock on PostgreSQL, this machine's on SQLite.
+    async fn take_rate_cell(
+        &self,
+        bucket: &str,
+        subject: &[u8],
+        quota: RateQuota,
+    ) -> Result<RateTake>;
+
+    /// Deletes the cells whose bucket is full again (they read exactly like a new subject);
+    /// how many.
+    async fn sweep_rate_cells(&self) -> Result<u64>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -1352,6 +1393,7 @@ pub trait Store:
     + CvRepo
     + ScreeningRepo
     + CoverLetterRepo
+    + RateCellRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -19,6 +19,8 @@ mod notify;
 mod plans;
 mod saved_searches;
 mod screening;
+mod sitemaps;
+mod suggest;
 pub(crate) mod tracking;
 
 use std::marker::PhantomData;

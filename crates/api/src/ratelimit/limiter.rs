@@ -193,6 +193,21 @@ impl Key {
     }
 }
 
+/// How the shared cells ([`super::SharedLimits`]) store `subject`: a tag byte, then its
+/// fixed-size [`Key`] (the IPv4 address, the IPv6 /64, or the account's SHA-256).
+pub(crate) fn subject_bytes(subject: &Subject) -> Vec<u8> {
+    let key = Key::of(subject);
+    let (tag, bytes): (u8, &[u8]) = match &key {
+        Key::V4(octets) => (4, octets),
+        Key::V6Net(net) => (6, net),
+        Key::Account(digest) => (b'a', digest),
+    };
+    let mut out = Vec::with_capacity(1 + bytes.len());
+    out.push(tag);
+    out.extend_from_slice(bytes);
+    out
+}
+
 /// A key as governor sees it: `commit: false` is a peek, decided but not written back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Probe {

@@ -42,17 +42,22 @@
 //! The web pages' forms count against the same buckets through [`EdgeLimits`] (their
 //! `freehire_app::throttle::Throttle`).
 //!
-//! The state is per process: several API processes each count separately.
+//! The state is per process, except for the public reads on PostgreSQL: there
+//! [`SharedLimits`] keeps their buckets in the database (`rate_cells`), so every API process
+//! on it counts a caller together (one statement a check, failing open). The sign-in routes'
+//! buckets stay per process.
 
 mod headers;
 mod layer;
 mod limiter;
 mod policy;
 pub mod public;
+mod shared;
 mod throttle;
 
 pub use headers::{LIMIT, Limited, REMAINING, RESET, RateInfo};
 pub use layer::{RateLimitLayer, RateLimited, limit};
 pub use limiter::{ManualClock, RETAIN_EVERY, RateLimits};
 pub use policy::{Bucket, MAX_SUBJECTS, Quota, RateLimitConfig, Subject, SwitchError};
+pub use shared::{SWEEP_EVERY, SharedLimits};
 pub use throttle::EdgeLimits;

@@ -5,10 +5,13 @@
 //! per client IP ([`ClientIp`]: `X-Forwarded-For` counts only from a trusted proxy).
 //!
 //! [`public_limits`] is a route layer of the whole API router: after routing it looks the
-//! matched path up in [`PUBLIC_ROUTES`] and limits nothing else. A counted request answers the
+//! matched path up in [`PUBLIC_ROUTES`] and limits nothing else. On PostgreSQL the buckets
+//! are [`super::SharedLimits`] (shared by every API process on the database), else the
+//! in-process [`super::RateLimits`]. A counted request answers the
 //! `X-RateLimit-*` headers, a refused one 429 with `Retry-After`. The limiter fails open: a
 //! request whose peer address is unknown (a router not served by [`crate::serve_with`]) or
-//! whose key cannot be looked up (the database) passes uncounted, and then the headers are
+//! whose key cannot be looked up or whose shared bucket cannot be read (the database) passes
+//! uncounted, and then the headers are
 //! absent.
 
 use axum::{
@@ -25,9 +28,15 @@ use crate::{
 };
 
 /// The limited routes (their path templates under the router) and their buckets.
-pub const PUBLIC_ROUTES: [(&str, Bucket); 7] = [
+pub const PUBLIC_ROUTES: [(&str, Bucket); 13] = [
     ("/api/v1/jobs", Bucket::PublicRead),
     ("/api/v1/jobs/{slug}", Bucket::PublicRead),
+    ("/api/v1/jobs/find", Bucket::PublicRead),
+    ("/api/v1/jobs/{slug}/copies", Bucket::PublicRead),
+    ("/api/v1/geo/cities", Bucket::PublicRead),
+    ("/api/v1/suggest", Bucket::PublicRead),
+    ("/api/v1/jobs/sitemap", Bucket::PublicRead),
+    ("/api/v1/companies/sitemap", Bucket::PublicRead),
     ("/api/v1/jobs/search", Bucket::PublicRead),
     ("/api/v1/jobs/facets", Bucket::PublicRead),
     ("/api/v1/companies", Bucket::PublicRead),
@@ -79,7 +88,11 @@ pub async fn public_limits(
         Ok(None) => return next.run(request).await,
         Err(refused) => return refused.into_response(),
     };
-    match state.limits.check(bucket, &[subject]) {
+    let checked = match &state.shared_limits {
+        Some(shared) => shared.check(bucket, &subject).await,
+        None => state.limits.check(bucket, &[subject]),
+    };
+    match checked {
         Err(limited) => limited.into_response(),
         Ok(info) => {
             let mut response = next.run(request).await;

@@ -10,12 +10,14 @@ pub mod cvs;
 pub mod experience;
 pub mod health;
 pub mod jobs;
+pub mod lookup;
 pub mod me;
 pub mod notifications;
 pub mod openapi;
 pub mod saved_searches;
 pub mod screening;
 pub mod search;
+pub mod sitemaps;
 pub mod tailoring;
 pub mod tracking;
 
@@ -31,6 +33,12 @@ pub fn api() -> OpenApiRouter<AppState> {
     let v1 = OpenApiRouter::new()
         .routes(routes!(jobs::list))
         .routes(routes!(jobs::show))
+        .routes(routes!(lookup::find))
+        .routes(routes!(lookup::copies))
+        .routes(routes!(lookup::cities))
+        .routes(routes!(lookup::suggest))
+        .routes(routes!(sitemaps::jobs))
+        .routes(routes!(sitemaps::companies))
         .routes(routes!(search::search))
         .routes(routes!(search::facets))
         .routes(routes!(search::agent_search))

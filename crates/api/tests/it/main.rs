@@ -38,6 +38,7 @@ mod experience;
 mod facets;
 mod http;
 mod jobs;
+mod lookup;
 mod meili;
 mod missing_index;
 mod openapi;

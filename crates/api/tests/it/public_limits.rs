@@ -30,7 +30,17 @@ async fn get(
     path: &str,
     headers: &[(&str, &str)],
 ) -> (u16, Option<(u64, u64)>, Option<u64>, Value) {
-    let mut request = server.http.get(format!("{}{path}", server.base));
+    get_at(&server.http, &server.base, path, headers).await
+}
+
+/// [`get`] on the server at `base`.
+async fn get_at(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Option<(u64, u64)>, Option<u64>, Value) {
+    let mut request = http.get(format!("{base}{path}"));
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
@@ -98,6 +108,20 @@ async fn the_public_reads_share_a_bucket_per_caller(server: &Server) {
     assert_eq!((status, rate), (200, None));
 }
 
+/// A second API process on the same database (its own pool, its own in-process limits) with
+/// `tight`'s quotas: the base URL it serves.
+async fn second_process(db: &TestDb) -> (String, tempfile::TempDir) {
+    let config = RateLimitConfig::on().with_quota(Bucket::PublicRead, Quota::new(3, MINUTE));
+    let mail = tempfile::tempdir().unwrap();
+    let state =
+        crate::server::state(db.second_store().await, mail.path()).with_rate_limits(&config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let limits = freehire_api::ServerLimits::default();
+    tokio::spawn(freehire_api::serve_with(listener, state, limits, std::future::pending()));
+    (base, mail)
+}
+
 async fn no_header_when_the_limits_are_off(db: TestDb) {
     let server =
         Server::start_mapped(db, |state| state.with_rate_limits(&RateLimitConfig::off())).await;
@@ -138,5 +162,22 @@ mod postgres {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn no_header_when_the_limits_are_off() {
         super::no_header_when_the_limits_are_off(TestDb::postgres().await).await;
+    }
+
+    // scenario: Every API process on one PostgreSQL database counts a caller together
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_processes_share_the_public_buckets() {
+        let server = tight(TestDb::postgres().await).await;
+        let (other, _mail) = second_process(&server.db).await;
+        // Two reads on the first process, one on the second: the caller's bucket is empty.
+        assert_eq!(get(&server, "/api/v1/jobs", &[]).await.1, Some((3, 2)));
+        assert_eq!(get(&server, "/api/v1/companies", &[]).await.1, Some((3, 1)));
+        assert_eq!(get_at(&server.http, &other, "/api/v1/jobs", &[]).await.1, Some((3, 0)));
+        // Refused on either process.
+        let (status, rate, retry, _) = get_at(&server.http, &other, "/api/v1/jobs", &[]).await;
+        assert_eq!((status, rate), (429, Some((3, 0))));
+        assert!(retry.is_some_and(|s| (1..=20).contains(&s)), "{retry:?}");
+        assert_eq!(get(&server, "/api/v1/jobs", &[]).await.0, 429);
+        server.db.teardown().await;
     }
 }

@@ -6,6 +6,7 @@
 //! the string settles it ("Atlanta, Georgia", "Cambridge, MA"). A bare "Remote" is not
 //! `global`; `global` comes only from worldwide/anywhere/international words.
 
+mod cities;
 mod gazetteer;
 
 use std::collections::BTreeSet;
@@ -13,6 +14,7 @@ use std::collections::BTreeSet;
 use freehire_domain::{CountryCode, Region, WorkMode};
 
 use crate::text::key;
+pub use cities::{CityMatch, MAX_CITIES, complete_city};
 pub use gazetteer::{GAZETTEER, Gazetteer, Place};
 
 /// What a location string says about where a job is.

@@ -80,4 +80,8 @@ impl CompanyRepo for PgStore {
         retry_once_if_lost(|| async move { Shared::company_jobs(&self.pool, slug, page).await })
             .await
     }
+
+    async fn sitemap_companies(&self, offset: u64, limit: u32) -> Result<crate::SitemapPage> {
+        retry_once_if_lost(|| Shared::sitemap_companies(&self.pool, offset, limit)).await
+    }
 }

@@ -254,6 +254,36 @@ impl JobRepo for PgStore {
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>> {
         retry_once_if_lost(|| async move { Shared::job_by_key(&self.pool, key).await }).await
     }
+
+    async fn jobs_by_urls(&self, urls: &[String]) -> Result<Vec<Job>> {
+        if urls.is_empty() {
+            return Ok(Vec::new());
+        }
+        retry_once_if_lost(|| async move {
+            let rows = sqlx::query_as(concat!(
+                "SELECT ",
+                job_columns!(),
+                " FROM jobs WHERE url = ANY($1) ORDER BY id"
+            ))
+            .bind(List(urls))
+            .fetch_all(&self.pool)
+            .await?;
+            jobs(rows)
+        })
+        .await
+    }
+
+    async fn sitemap_jobs(&self, offset: u64, limit: u32) -> Result<crate::SitemapPage> {
+        retry_once_if_lost(|| Shared::sitemap_jobs(&self.pool, offset, limit)).await
+    }
+
+    async fn suggestion_terms(
+        &self,
+        floors: crate::SuggestFloors,
+    ) -> Result<crate::SuggestionTerms> {
+        let skills = crate::sql::suggest::SKILLS_POSTGRES;
+        retry_once_if_lost(|| Shared::suggestion_terms(&self.pool, skills, floors)).await
+    }
 }
 
 /// Upserts postings on `conn` (inside the caller's transaction), queueing search rows.

@@ -46,6 +46,7 @@ mod letters;
 mod notify;
 mod outbox;
 mod plans;
+mod rates;
 mod saved_searches;
 mod schedule;
 mod screening;

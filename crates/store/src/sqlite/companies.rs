@@ -73,4 +73,8 @@ impl CompanyRepo for SqliteStore {
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
         Shared::company_jobs(&self.pool, slug, page).await
     }
+
+    async fn sitemap_companies(&self, offset: u64, limit: u32) -> Result<crate::SitemapPage> {
+        Shared::sitemap_companies(&self.pool, offset, limit).await
+    }
 }

@@ -250,6 +250,32 @@ impl JobRepo for SqliteStore {
     async fn job_by_key(&self, key: &JobKey) -> Result<Option<Job>> {
         Shared::job_by_key(&self.pool, key).await
     }
+
+    async fn jobs_by_urls(&self, urls: &[String]) -> Result<Vec<Job>> {
+        if urls.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query_as(concat!(
+            "SELECT ",
+            job_columns!(),
+            " FROM jobs WHERE url IN (SELECT value FROM json_each($1)) ORDER BY id"
+        ))
+        .bind(List(urls))
+        .fetch_all(&self.pool)
+        .await?;
+        jobs(rows)
+    }
+
+    async fn sitemap_jobs(&self, offset: u64, limit: u32) -> Result<crate::SitemapPage> {
+        Shared::sitemap_jobs(&self.pool, offset, limit).await
+    }
+
+    async fn suggestion_terms(
+        &self,
+        floors: crate::SuggestFloors,
+    ) -> Result<crate::SuggestionTerms> {
+        Shared::suggestion_terms(&self.pool, crate::sql::suggest::SKILLS_SQLITE, floors).await
+    }
 }
 
 /// Upserts postings on `conn` (inside the caller's transaction), queueing search rows.

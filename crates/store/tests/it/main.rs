@@ -18,6 +18,7 @@ mod notify;
 mod outages;
 mod outbox;
 mod plans;
+mod rates;
 mod saved_searches;
 mod schedule;
 mod screening;
@@ -139,6 +140,11 @@ conformance! {
         a_token_hash_names_its_key_and_owner,
         touch_writes_at_most_once_per_interval,
         deleting_a_user_removes_their_codes_and_keys,
+    ],
+    rates: [
+        a_burst_is_counted_and_the_next_refused,
+        concurrent_takes_never_pass_the_quota,
+        time_refills_and_the_sweep_drops_only_full_cells,
     ],
     letters: [
         a_letter_is_kept_once_per_vacancy_and_replaced_in_place,
