@@ -79,6 +79,10 @@ enum Command {
         #[command(flatten)]
         args: commands::chat::ChatArgs,
     },
+    /// Look the catalogue up on a freehire server, no key needed (FREEHIRE_API_URL): a
+    /// posting by its address, a job's copies, city names, completions.
+    #[command(flatten)]
+    Lookup(commands::lookup::LookupCommand),
     #[command(flatten)]
     Catalogue(Catalogue),
 }
@@ -152,6 +156,9 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Chat { remote, args } => {
             return commands::chat::run(remote.client()?, args).await;
+        }
+        Command::Lookup(command) => {
+            return commands::lookup::run(command, &mut std::io::stdout()).await;
         }
         Command::Catalogue(command) => command,
     };

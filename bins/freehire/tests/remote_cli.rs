@@ -307,3 +307,48 @@ async fn the_command_line_keeps_the_experience_bank_with_a_cv_key() {
     let (ok, _, err) = run(&["track", "list"]);
     assert!(!ok && err.contains("403"), "{err}");
 }
+
+// scenario: The command line looks the catalogue up without a key
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_looks_the_catalogue_up_without_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("data/freehire.db").display());
+    let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
+    let written = store
+        .upsert_jobs(&[posting("1", "Rust Engineer"), posting("2", "Rust Engineer")], Utc::now())
+        .await
+        .unwrap();
+    assert!(store.set_duplicate_of(written[1].id, Some(written[0].id)).await.unwrap());
+    let jobs = store.jobs_by_ids(&[written[0].id, written[1].id]).await.unwrap();
+    let (one, two) = (jobs[0].public_slug.as_str().to_owned(), jobs[1].public_slug.as_str());
+    let mail = tempfile::tempdir().unwrap();
+    let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(freehire_api::serve(
+        listener,
+        freehire_api::AppState::new(store, accounts),
+        std::future::pending(),
+    ));
+    // No key at all: the lookups are public.
+    let env = [("FREEHIRE_API_URL", base.as_str()), ("FREEHIRE_API_KEY", "")];
+    let run = |args: &[&str]| freehire(&env, args, "");
+
+    let (ok, out, err) = run(&["find", "HTTPS://ACME.example/jobs/1/?utm_source=x#top"]);
+    assert!(ok && out.contains(&one) && out.contains("Rust Engineer at Acme"), "{out}{err}");
+    let (ok, _, err) = run(&["find", "https://acme.example/jobs/404"]);
+    assert!(!ok && err.contains("no job at this address"), "{err}");
+    let (ok, _, err) = run(&["find", "acme.example/jobs/1"]);
+    assert!(!ok && err.contains("url"), "{err}");
+
+    let (ok, out, err) = run(&["copies", &one, "--json"]);
+    assert!(ok, "{err}");
+    let copies: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(copies[0]["public_slug"], two, "{out}");
+
+    let (ok, out, err) = run(&["cities", "ber", "--country", "de", "--limit", "3"]);
+    assert!(ok && out.lines().next() == Some("Berlin (de)"), "{out}{err}");
+
+    let (ok, out, err) = run(&["suggest", "rus"]);
+    assert!(ok && out.contains("Rust  [skill]  1 jobs"), "{out}{err}");
+}

@@ -19,13 +19,13 @@ pub(crate) const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::fro
 /// Longest a body may go without a byte (a turn's stream sends a keepalive every 15 s).
 const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// A client of one server, authenticated by one API key.
+/// A client of one server, authenticated by one API key (or keyless, for the public reads).
 #[derive(Clone)]
 pub struct Client {
     pub(crate) http: reqwest::Client,
     /// The server's origin (and path prefix, if it is mounted under one), ending in `/`.
     pub(crate) base: Url,
-    pub(crate) key: SecretString,
+    pub(crate) key: Option<SecretString>,
 }
 
 impl std::fmt::Debug for Client {
@@ -37,6 +37,16 @@ impl std::fmt::Debug for Client {
 impl Client {
     /// A client of the server at `api_url` (e.g. `https://freehire.example`), sending `key`.
     pub fn new(api_url: &str, key: SecretString) -> Result<Self, ClientError> {
+        Self::with_key(api_url, Some(key))
+    }
+
+    /// A keyless client of the server at `api_url`: the public reads only (the catalogue's
+    /// lookups), counted against the caller's IP.
+    pub fn public(api_url: &str) -> Result<Self, ClientError> {
+        Self::with_key(api_url, None)
+    }
+
+    fn with_key(api_url: &str, key: Option<SecretString>) -> Result<Self, ClientError> {
         let bad = |reason| ClientError::BadUrl { url: api_url.to_owned(), reason };
         let mut base = Url::parse(api_url.trim()).map_err(|_| bad("not an absolute URL"))?;
         if !matches!(base.scheme(), "http" | "https") {
@@ -191,7 +201,10 @@ impl Client {
             reason: "cannot join the route to it",
         })?;
         let shown = url.to_string();
-        let mut request = self.http.request(method, url).bearer_auth(self.key.expose_secret());
+        let mut request = self.http.request(method, url);
+        if let Some(key) = &self.key {
+            request = request.bearer_auth(key.expose_secret());
+        }
         if let Some(body) = body {
             request = request.json(body);
         }

@@ -15,6 +15,8 @@
 //! - cover letters ([`letters`]): [`Client::draft_cover_letter`], [`Client::cover_letters`],
 //!   [`Client::cover_letter`], [`Client::delete_cover_letter`] (a `cv`-scoped key is enough);
 //! - CVs ([`cvs`]): [`Client::cvs`], [`Client::cv`], [`Client::cv_pdf`];
+//! - the catalogue's public lookups ([`lookup`], keyless through [`Client::public`]):
+//!   [`Client::find_job`], [`Client::job_copies`], [`Client::cities`], [`Client::suggest`];
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
 //!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
 //!
@@ -26,6 +28,7 @@ pub mod cvs;
 mod error;
 pub mod experience;
 pub mod letters;
+pub mod lookup;
 pub mod screening;
 pub mod wire;
 

@@ -1,5 +1,7 @@
 /* freehire: the pages' own enhancements (no build, no framework). Every page works without
    this file; with it:
+   - [data-complete]: completions of the search box and the city field from the public
+     lookups (see completions below);
    - [data-copy]: a button copying the text of the element its value selects (hidden until
      this script shows it, since it does nothing without a script);
    - the tracking board (#board): a card dragged onto another column posts the card's own
@@ -444,7 +446,44 @@
     });
   }
 
+  /* [data-complete]: an input whose <datalist> (its `list`) is filled, as the job seeker
+     types, from a public lookup answering {data: [...]}: the value of each item's
+     `data-complete-value` field (the search box completes from /api/v1/suggest, the city
+     field from /api/v1/geo/cities). Typing stays plain text without this file. */
+  function completions(root) {
+    root.querySelectorAll("input[data-complete]").forEach(function (input) {
+      if (input.dataset.completeReady) return;
+      input.dataset.completeReady = "1";
+      var list = document.getElementById(input.getAttribute("list"));
+      if (!list) return;
+      var timer = null;
+      var asked = "";
+      input.addEventListener("input", function () {
+        clearTimeout(timer);
+        timer = setTimeout(function () {
+          var text = input.value.trim();
+          if (!text || text === asked) return;
+          asked = text;
+          fetch(input.dataset.complete + "?limit=8&q=" + encodeURIComponent(text), { credentials: "same-origin" })
+            .then(function (res) { if (!res.ok) throw new Error(String(res.status)); return res.json(); })
+            .then(function (body) {
+              if (input.value.trim() !== text) return;
+              list.replaceChildren();
+              (body.data || []).forEach(function (item) {
+                var option = document.createElement("option");
+                option.value = item[input.dataset.completeValue];
+                if (item.country) option.label = option.value + " (" + item.country.toUpperCase() + ")";
+                list.appendChild(option);
+              });
+            })
+            .catch(function () { asked = ""; });
+        }, 150);
+      });
+    });
+  }
+
   function enhance(root) {
+    completions(root);
     copyButtons(root);
     board(root);
     chat(root);

@@ -7,6 +7,7 @@ pub mod experience;
 pub mod ingest;
 pub mod jobs;
 pub mod letters;
+pub mod lookup;
 pub mod migrate;
 pub mod reindex;
 pub mod remote;

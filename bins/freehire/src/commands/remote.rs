@@ -32,6 +32,14 @@ impl Remote {
             .context("no API key: set FREEHIRE_API_KEY (or pass --api-key)")?;
         Ok(Client::new(&self.api_url, SecretString::from(key.trim().to_owned()))?)
     }
+
+    /// A client for the public reads: with the key when one is set, else keyless.
+    pub(crate) fn public_client(&self) -> anyhow::Result<Client> {
+        match self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+            Some(key) => Ok(Client::new(&self.api_url, SecretString::from(key.to_owned()))?),
+            None => Ok(Client::public(&self.api_url)?),
+        }
+    }
 }
 
 /// Which tracked jobs to list.

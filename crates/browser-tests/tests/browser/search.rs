@@ -188,3 +188,56 @@ async fn the_search_page_works_from_the_keyboard_with_a_visible_focus() {
     })
     .await;
 }
+
+// scenario: The search box and the city field complete as the job seeker types
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_search_box_and_the_city_field_complete_as_one_types() {
+    let (server, b) = served(Scripts::On).await;
+    b.check("the_search_box_and_the_city_field_complete_as_one_types", LIMIT, async {
+        // What the API completes "s" with first: typing it offers it.
+        let url = format!("{}/api/v1/suggest?q=s&limit=1", server.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        let first = body["data"][0]["text"].as_str().unwrap_or_else(|| panic!("{body}")).to_owned();
+        b.visit("/jobs").await.unwrap();
+        b.fill("#q", &first).await.unwrap();
+        b.wait_for(&format!("#q-options option[value=\"{first}\"]")).await.unwrap();
+
+        b.fill("#city", "Berl").await.unwrap();
+        let berlin = b.wait_for("#city-options option[value=\"Berlin\"]").await.unwrap();
+        assert_eq!(berlin.attr("label").await.unwrap().as_deref(), Some("Berlin (DE)"));
+        // The completed city is a filter: the search carries it.
+        b.fill("#q", "").await.unwrap();
+        b.fill("#city", "Berlin").await.unwrap();
+        b.click("form.query button[type=submit]").await.unwrap();
+        b.wait_location("carry the city", |l| l.contains("city=Berlin")).await.unwrap();
+        crate::common::wait_total(&b, server.api_total("city=Berlin").await).await;
+    })
+    .await;
+}
+
+// scenario: A pasted link opens its posting
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pasted_link_opens_its_posting() {
+    let (server, b) = served(Scripts::Off).await;
+    b.check("a_pasted_link_opens_its_posting", LIMIT, async {
+        let slug = server.first_slug().await;
+        let job = server.api_job(&slug).await;
+        let link = job["url"].as_str().unwrap();
+        // Pasted as a share button gives it: upper-case host, a tracking parameter, a fragment.
+        let pasted = format!("{}?utm_source=share#apply", link.replacen("https://", "HTTPS://", 1));
+        b.visit("/").await.unwrap();
+        b.click("a[href='/find']").await.unwrap();
+        b.fill("#url", &pasted).await.unwrap();
+        b.click("#find-form button[type=submit]").await.unwrap();
+        let to = format!("/jobs/{slug}");
+        b.wait_location("open the posting", |l| l == to).await.unwrap();
+        assert_eq!(b.text("h1").await.unwrap(), job["title"].as_str().unwrap());
+
+        b.visit("/find").await.unwrap();
+        b.fill("#url", "https://nowhere.example/jobs/1").await.unwrap();
+        b.click("#find-form button[type=submit]").await.unwrap();
+        let problem = b.wait_text("#find-problem", "No posting").await.unwrap();
+        assert!(problem.contains("catalogue"), "{problem}");
+    })
+    .await;
+}

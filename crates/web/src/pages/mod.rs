@@ -26,6 +26,7 @@ pub mod companies;
 pub mod cv_import;
 pub mod cvs;
 pub mod experience;
+pub mod find;
 pub(crate) mod forms;
 pub mod jobs;
 pub mod notifications;
@@ -48,6 +49,7 @@ pub fn routes() -> Router<WebState> {
     Router::new()
         .route("/", get(search::page))
         .route("/jobs", get(search::page))
+        .route("/find", get(find::page))
         .route("/jobs/{slug}", get(jobs::page))
         .route("/jobs/{slug}/save", post(actions::save))
         .route("/jobs/{slug}/unsave", post(actions::unsave))
