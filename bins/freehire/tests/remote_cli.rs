@@ -351,4 +351,17 @@ async fn the_command_line_looks_the_catalogue_up_without_a_key() {
 
     let (ok, out, err) = run(&["suggest", "rus"]);
     assert!(ok && out.contains("Rust  [skill]  1 jobs"), "{out}{err}");
+
+    // The manual jobs have no boards: the fleet is ok on its jobs alone.
+    let (ok, out, err) = run(&["status"]);
+    assert!(ok && out.contains("fleet: ok"), "{out}{err}");
+    assert!(out.contains("catalogue: 1 open jobs, 1 companies, 1 providers, 0 boards"), "{out}");
+    assert!(out.contains("  manual: ok (0 boards"), "{out}");
+    let (ok, out, err) = run(&["status", "--json"]);
+    assert!(ok, "{err}");
+    let both: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (both["status"]["verdict"].as_str(), both["catalog"]["exact"].as_bool()),
+        (Some("ok"), Some(true))
+    );
 }

@@ -1,4 +1,5 @@
-//! `freehire-worker`: the ingest scheduler loop.
+//! `freehire-worker`: the ingest scheduler loop, the notification engines and the hourly
+//! daily rollups (`job_daily_stats`, `site_status_daily`).
 //!
 //! Thin on purpose: parse the config, open and migrate the store, build the adapter registry,
 //! then either run one provider now (`--once`) or claim due providers until SIGINT/SIGTERM.
@@ -182,7 +183,9 @@ async fn run(config: Config) -> anyhow::Result<()> {
             let engines = run_engines(&notifier, cadences, &cancel, &Utc::now);
             let ingest =
                 run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now);
-            tokio::join!(engines, ingest);
+            let status = freehire_app::status::Status::new(store.clone());
+            let rollups = freehire_app::status::run_rollups(&status, &cancel, &Utc::now);
+            tokio::join!(engines, ingest, rollups);
         }
     }
     store.close().await;

@@ -90,6 +90,8 @@ use crate::{ErrorBody, ErrorCode};
         (name = "search", description = "The search grammar over the search index."),
         (name = "companies", description = "Companies derived from the open jobs."),
         (name = "meta", description = "This document."),
+        (name = "operations", description = "The ingest fleet's health and the catalogue's \
+            scale, for operators and status pages."),
         (name = "tracking", description = "Your saved, dismissed and applied jobs, their \
             stages, notes, timelines and follow-ups (cookie or API key)."),
         (name = "saved searches", description = "Saved searches, their subscriptions and shared boards."),

@@ -88,6 +88,7 @@ pub mod search_engine;
 pub mod search_slot;
 pub mod search_sync;
 pub mod startup;
+pub mod status;
 pub mod suggest;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

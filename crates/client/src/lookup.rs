@@ -1,6 +1,7 @@
 //! The catalogue's public lookups (keyless; [`Client::public`] is enough): the posting at an
 //! address (`GET /jobs/find`), a job's copies (`GET /jobs/{slug}/copies`), city names
-//! (`GET /geo/cities`) and completions (`GET /suggest`).
+//! (`GET /geo/cities`), completions (`GET /suggest`), and the operators' figures
+//! (`GET /status`, `GET /stats/catalog`).
 
 use reqwest::Method;
 use serde::{Deserialize, Serialize};
@@ -108,6 +109,68 @@ impl Client {
             path.push_str(&format!("&limit={limit}"));
         }
         let found: Envelope<Vec<Suggestion>> = self.call(Method::GET, &path, None::<&()>).await?;
+        Ok(found.data)
+    }
+}
+
+/// `GET /status`: the ingest fleet.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct FleetStatus {
+    /// `ok`, `degraded`, `down`, `starting` or `empty`.
+    pub verdict: String,
+    /// The newest job's first sighting.
+    pub last_job_added_at: Option<String>,
+    /// Each provider.
+    pub providers: Vec<ProviderStatus>,
+}
+
+/// One provider of [`FleetStatus`].
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ProviderStatus {
+    /// Its name.
+    pub provider: String,
+    /// Its verdict.
+    pub verdict: String,
+    /// Live boards.
+    pub boards: u64,
+    /// Boards whose last crawl succeeded.
+    pub healthy: u64,
+    /// Boards failing.
+    pub failing: u64,
+    /// Boards never crawled.
+    pub never_crawled: u64,
+    /// Open jobs.
+    pub open_jobs: u64,
+    /// The last successful crawl.
+    pub last_success_at: Option<String>,
+}
+
+/// `GET /stats/catalog`: the catalogue's scale (the daily rollups are left out here).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct CatalogStats {
+    /// Whether the counts are exact.
+    pub exact: bool,
+    /// Open, non-duplicate jobs.
+    pub open_jobs: u64,
+    /// Companies with an open job.
+    pub companies: u64,
+    /// Providers with an open job.
+    pub providers: u64,
+    /// Live boards.
+    pub boards: u64,
+}
+
+impl Client {
+    /// `GET /status`.
+    pub async fn status(&self) -> Result<FleetStatus, ClientError> {
+        let found: Envelope<FleetStatus> = self.call(Method::GET, "status", None::<&()>).await?;
+        Ok(found.data)
+    }
+
+    /// `GET /stats/catalog`.
+    pub async fn catalog_stats(&self) -> Result<CatalogStats, ClientError> {
+        let found: Envelope<CatalogStats> =
+            self.call(Method::GET, "stats/catalog", None::<&()>).await?;
         Ok(found.data)
     }
 }

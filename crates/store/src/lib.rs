@@ -64,6 +64,9 @@
 //! Cover letters ([`CoverLetterRepo`], migration 0017, see [`letters`]) live in `cover_letters`,
 //! one per user and vacancy, replaced in place when drafted again.
 //!
+//! Operators' figures ([`StatsRepo`], migration 0020): the fleet per provider, the catalogue's
+//! counts, and the daily rollups the worker writes to `job_daily_stats` and `site_status_daily`.
+//!
 //! Rate-limit cells ([`RateCellRepo`], migration 0018, see [`rates`]) live in `rate_cells`
 //! (UNLOGGED on PostgreSQL): one GCRA cell per bucket and subject, counted or refused in one
 //! upsert, so every API process on one database counts a caller together.
@@ -81,6 +84,7 @@ mod assistant;
 mod bind;
 mod companies;
 pub mod rates;
+mod stats;
 // CV documents (issue 16).
 pub mod cvs;
 mod error;
@@ -131,8 +135,9 @@ pub use ports::CoverLetterRepo;
 pub use ports::{
     AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
     IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, RateCellRepo,
-    SavedSearchRepo, ScheduleRepo, ScreeningRepo, Store, TrackingRepo, TurnLeaseRepo,
+    SavedSearchRepo, ScheduleRepo, ScreeningRepo, StatsRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
+pub use stats::{CatalogCounts, DailyStats, DayVerdict, FleetStatus, ProviderStatus};
 // CV documents (issue 16).
 pub use ports::CvRepo;
 pub use postgres::{

@@ -1370,6 +1370,30 @@ pub trait RateCellRepo: Send + Sync {
     async fn sweep_rate_cells(&self) -> Result<u64>;
 }
 
+/// The operators' figures (reference search-ingest §6.4, §11.1; migration 0020): the ingest
+/// fleet, the catalogue's scale and the daily rollups.
+#[async_trait]
+pub trait StatsRepo: Send + Sync {
+    /// Each provider's live boards (healthy, failing, cooling at `now`, never crawled, the
+    /// last success) and open jobs, and when a job was last added.
+    async fn fleet_status(&self, now: DateTime<Utc>) -> Result<crate::FleetStatus>;
+
+    /// The catalogue's counts, exact.
+    async fn catalog_counts(&self) -> Result<crate::CatalogCounts>;
+
+    /// Writes `day`'s rollups (its jobs added and closed, the open catalogue, the fleet's
+    /// verdict), replacing an earlier run's.
+    async fn record_daily(
+        &self,
+        day: chrono::NaiveDate,
+        fleet: &crate::DayVerdict,
+        now: DateTime<Utc>,
+    ) -> Result<()>;
+
+    /// The rollups from `since` on, newest first.
+    async fn daily_stats(&self, since: chrono::NaiveDate) -> Result<Vec<crate::DailyStats>>;
+}
+
 /// Everything the application needs from storage.
 #[async_trait]
 pub trait Store:
@@ -1394,6 +1418,7 @@ pub trait Store:
     + ScreeningRepo
     + CoverLetterRepo
     + RateCellRepo
+    + StatsRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -20,6 +20,7 @@ mod plans;
 mod saved_searches;
 mod screening;
 mod sitemaps;
+mod stats;
 mod suggest;
 pub(crate) mod tracking;
 

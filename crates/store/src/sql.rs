@@ -328,5 +328,6 @@ pub(crate) mod rates;
 pub(crate) mod saved_searches;
 pub(crate) mod screening;
 pub(crate) mod sitemaps;
+pub(crate) mod stats;
 pub(crate) mod suggest;
 pub(crate) mod tracking;

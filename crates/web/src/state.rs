@@ -28,6 +28,8 @@ pub struct WebState {
     pub accounts: Accounts,
     /// Jobs and companies.
     pub catalogue: Catalogue,
+    /// The ingest fleet's health and the catalogue's size (`/status`).
+    pub status: freehire_app::status::Status,
     /// The search index (the API's slot).
     pub search: SearchSlot,
     /// Saves, dismissals, applications and their stages.
@@ -82,7 +84,8 @@ impl WebState {
                 freehire_cv::EditConfig::default(),
             ),
             saved: SavedSearches::new(store.clone(), search.clone()),
-            catalogue: Catalogue::new(store),
+            catalogue: Catalogue::new(store.clone()),
+            status: freehire_app::status::Status::new(store),
             search,
             clock: Utc::now,
             secure_cookies: false,

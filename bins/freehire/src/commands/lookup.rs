@@ -49,6 +49,9 @@ pub enum LookupCommand {
         remote: Remote,
     },
     /// Completions of what you are typing: titles, companies, skills, categories.
+    /// The server's health: the ingest fleet's verdict, each provider's boards, the
+    /// catalogue's size.
+    Status(StatusArgs),
     Suggest {
         /// What you have typed.
         text: String,
@@ -60,6 +63,15 @@ pub enum LookupCommand {
         #[command(flatten)]
         remote: Remote,
     },
+}
+
+/// The server's health: the ingest fleet's verdict, each provider, the catalogue's size.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    out: Output,
+    #[command(flatten)]
+    remote: Remote,
 }
 
 /// How to print.
@@ -76,7 +88,8 @@ pub async fn run(command: LookupCommand, out: &mut impl Write) -> anyhow::Result
         LookupCommand::Find { remote, .. }
         | LookupCommand::Copies { remote, .. }
         | LookupCommand::Cities { remote, .. }
-        | LookupCommand::Suggest { remote, .. } => remote,
+        | LookupCommand::Suggest { remote, .. }
+        | LookupCommand::Status(StatusArgs { remote, .. }) => remote,
     };
     let client = remote.public_client()?;
     match command {
@@ -107,6 +120,32 @@ pub async fn run(command: LookupCommand, out: &mut impl Write) -> anyhow::Result
             }
             for city in &cities {
                 writeln!(out, "{} ({})", city.value, city.country)?;
+            }
+        }
+        LookupCommand::Status(StatusArgs { out: how, .. }) => {
+            let (fleet, catalog) = tokio::try_join!(client.status(), client.catalog_stats())?;
+            if how.json {
+                return json(out, &serde_json::json!({"status": fleet, "catalog": catalog}));
+            }
+            let last = fleet.last_job_added_at.as_deref().unwrap_or("never");
+            writeln!(out, "fleet: {} (last job added {last})", fleet.verdict)?;
+            writeln!(
+                out,
+                "catalogue: {} open jobs, {} companies, {} providers, {} boards",
+                catalog.open_jobs, catalog.companies, catalog.providers, catalog.boards
+            )?;
+            for p in &fleet.providers {
+                writeln!(
+                    out,
+                    "  {}: {} ({} boards: {} healthy, {} failing, {} not crawled; {} open jobs)",
+                    p.provider,
+                    p.verdict,
+                    p.boards,
+                    p.healthy,
+                    p.failing,
+                    p.never_crawled,
+                    p.open_jobs
+                )?;
             }
         }
         LookupCommand::Suggest { text, limit, out: how, .. } => {

@@ -18,6 +18,7 @@ pub mod saved_searches;
 pub mod screening;
 pub mod search;
 pub mod sitemaps;
+pub mod status;
 pub mod tailoring;
 pub mod tracking;
 
@@ -39,6 +40,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(lookup::suggest))
         .routes(routes!(sitemaps::jobs))
         .routes(routes!(sitemaps::companies))
+        .routes(routes!(status::status))
+        .routes(routes!(status::catalog))
         .routes(routes!(search::search))
         .routes(routes!(search::facets))
         .routes(routes!(search::agent_search))

@@ -49,5 +49,6 @@ mod saved_searches;
 mod screening;
 mod search;
 mod server;
+mod status;
 mod tailoring;
 mod tracking;

@@ -49,6 +49,14 @@ async fn every_page_is_shot_at_a_phone_and_a_desktop_width() {
         b.wait_for("main h1").await.unwrap();
         shoot(&b, "company").await;
 
+        b.visit("/find").await.unwrap();
+        b.wait_for("#find-form").await.unwrap();
+        shoot(&b, "find").await;
+
+        b.visit("/status").await.unwrap();
+        b.wait_for("#verdict").await.unwrap();
+        shoot(&b, "status").await;
+
         b.visit("/no-such-page").await.unwrap();
         b.wait_for("main h1").await.unwrap();
         shoot(&b, "not-found").await;

@@ -241,3 +241,25 @@ async fn a_pasted_link_opens_its_posting() {
     })
     .await;
 }
+
+// scenario: The status page shows the fleet as the API reports it
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_status_page_shows_the_fleet_as_the_api_reports_it() {
+    let (server, b) = served(Scripts::Off).await;
+    b.check("the_status_page_shows_the_fleet_as_the_api_reports_it", LIMIT, async {
+        let url = format!("{}/api/v1/status", server.base);
+        let api: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        let providers = api["data"]["providers"].as_array().unwrap();
+        assert!(!providers.is_empty(), "the demo catalogue has boards: {api}");
+        b.visit("/").await.unwrap();
+        b.click("footer a[href='/status']").await.unwrap();
+        b.wait_location("open the status page", |l| l == "/status").await.unwrap();
+        assert_eq!(b.text("#verdict").await.unwrap(), api["data"]["verdict"].as_str().unwrap());
+        assert_eq!(b.count("#providers tbody tr").await.unwrap(), providers.len());
+        let first = b.text("#providers tbody tr td").await.unwrap();
+        assert_eq!(first, providers[0]["provider"].as_str().unwrap());
+        let size = b.text("#catalogue-size").await.unwrap();
+        assert!(size.starts_with(&format!("{} open jobs", server.jobs)), "{size}");
+    })
+    .await;
+}

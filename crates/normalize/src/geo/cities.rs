@@ -1,6 +1,6 @@
 //! City completion for `GET /geo/cities?q=&country=` (reference search-ingest §5.9): the
 //! gazetteer's canonical city names (the values of the `city` facet and filter) whose lookup
-//! key starts with the typed text's, or has a word that does ("york" finds New York), most
+//! key starts with the typed text's, or has a word that does ("york" finds New York City), most
 //! populous first, optionally within one country.
 
 use std::sync::LazyLock;
@@ -88,7 +88,7 @@ mod tests {
     #[test]
     fn accents_case_and_inner_words_are_ignored() {
         assert!(names(&complete_city("SAO PAU", None, 5)).contains(&"São Paulo"));
-        assert!(names(&complete_city("york", None, 10)).contains(&"New York"));
+        assert!(names(&complete_city("york", None, 10)).contains(&"New York City"));
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod rates;
 mod saved_searches;
 mod schedule;
 mod screening;
+mod stats;
 mod tracking;
 
 /// The adapter bodies both backends share, on SQLite.

@@ -22,6 +22,7 @@ mod rates;
 mod saved_searches;
 mod schedule;
 mod screening;
+mod stats;
 mod tracking;
 mod writer_lease;
 
@@ -145,6 +146,10 @@ conformance! {
         a_burst_is_counted_and_the_next_refused,
         concurrent_takes_never_pass_the_quota,
         time_refills_and_the_sweep_drops_only_full_cells,
+    ],
+    stats: [
+        the_fleet_counts_boards_by_health_and_open_jobs,
+        a_daily_rollup_counts_the_day_and_is_rewritten,
     ],
     letters: [
         a_letter_is_kept_once_per_vacancy_and_replaced_in_place,

@@ -33,6 +33,7 @@ pub mod notifications;
 pub mod saved;
 pub mod screening;
 pub mod search;
+pub mod status;
 pub mod tailoring;
 pub mod tracking;
 
@@ -50,6 +51,7 @@ pub fn routes() -> Router<WebState> {
         .route("/", get(search::page))
         .route("/jobs", get(search::page))
         .route("/find", get(find::page))
+        .route("/status", get(status::page))
         .route("/jobs/{slug}", get(jobs::page))
         .route("/jobs/{slug}/save", post(actions::save))
         .route("/jobs/{slug}/unsave", post(actions::unsave))

@@ -1,0 +1,80 @@
+//! The operators' figures ([`StatsRepo`](crate::StatsRepo)): the ingest fleet's health per
+//! provider ([`FleetStatus`]), the catalogue's scale ([`CatalogCounts`]) and the daily rollups
+//! the worker writes ([`DailyStats`]).
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+/// The ingest fleet now: when a job was last added, and each provider's boards.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FleetStatus {
+    /// The newest job's first sighting; `None` for an empty catalogue.
+    pub last_job_added_at: Option<DateTime<Utc>>,
+    /// One row per provider with a live (pending or active) board or an open job, by name.
+    pub providers: Vec<ProviderStatus>,
+}
+
+/// One provider's boards and open jobs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderStatus {
+    /// The provider (`greenhouse`, …).
+    pub provider: String,
+    /// Live boards (pending or active).
+    pub boards: u64,
+    /// Boards whose last crawl succeeded.
+    pub healthy: u64,
+    /// Boards failing since their last success.
+    pub failing: u64,
+    /// Boards in a cooldown now.
+    pub cooling: u64,
+    /// Boards never crawled yet.
+    pub never_crawled: u64,
+    /// The provider's last successful crawl of any board.
+    pub last_success_at: Option<DateTime<Utc>>,
+    /// Its open, non-duplicate jobs.
+    pub open_jobs: u64,
+    /// Its newest job's first sighting.
+    pub last_job_added_at: Option<DateTime<Utc>>,
+}
+
+/// The catalogue's scale, counted exactly.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CatalogCounts {
+    /// Open, non-duplicate jobs.
+    pub open_jobs: u64,
+    /// Open jobs marked as copies of another.
+    pub duplicates: u64,
+    /// Companies with an open job.
+    pub companies: u64,
+    /// Providers with an open job.
+    pub providers: u64,
+    /// Live boards (pending or active).
+    pub boards: u64,
+}
+
+/// What the worker records of the fleet for a day ([`crate::StatsRepo::record_daily`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DayVerdict {
+    /// The fleet's verdict (`ok`, `degraded`, `down`, `empty`).
+    pub verdict: String,
+    /// Live boards.
+    pub boards: u64,
+    /// Failing boards.
+    pub failing: u64,
+}
+
+/// One UTC day of the catalogue, as the worker's rollup wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DailyStats {
+    /// The day.
+    pub day: NaiveDate,
+    /// Jobs first seen that day.
+    pub added: u64,
+    /// Jobs closed that day.
+    pub removed: u64,
+    /// Open, non-duplicate jobs when it was computed.
+    pub open_jobs: u64,
+    /// The fleet's verdict when it was computed, if recorded.
+    pub verdict: Option<String>,
+    /// When it was computed.
+    pub computed_at: DateTime<Utc>,
+}
