@@ -104,6 +104,11 @@ struct Config {
     #[command(flatten)]
     notify: NotifyArgs,
 
+    /// Serve this process's metrics (Prometheus text at `/metrics`: ingest runs, postings,
+    /// deliveries) on this address, e.g. `127.0.0.1:9187`. Unset: not served.
+    #[arg(long, env = "FREEHIRE_WORKER_METRICS_ADDR")]
+    metrics_addr: Option<std::net::SocketAddr>,
+
     /// Log format. Levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -124,6 +129,14 @@ async fn main() -> std::process::ExitCode {
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {
+    if let Some(addr) = config.metrics_addr {
+        metrics_exporter_prometheus::PrometheusBuilder::new()
+            .set_buckets(&freehire_app::telemetry::BUCKETS)?
+            .with_http_listener(addr)
+            .install()
+            .map_err(|e| anyhow::anyhow!("cannot serve metrics on {addr}: {e}"))?;
+        tracing::info!(%addr, "metrics served at /metrics");
+    }
     let worker_id = config
         .worker_id
         .clone()

@@ -31,7 +31,12 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     let board = NewBoard { key, company: "Reedsy".into(), url: None, status: BoardStatus::Pending };
     store.add_board(&board, Utc::now()).await.unwrap();
 
+    let metrics = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap()
+    };
     let mut child = Command::new(env!("CARGO_BIN_EXE_freehire-worker"))
+        .env("FREEHIRE_WORKER_METRICS_ADDR", metrics.to_string())
         .env("FREEHIRE_DATABASE_URL", format!("sqlite://{}", path.display()))
         .env("FREEHIRE_ATS_REPLAY_URL", server.origin().url().to_string())
         .env("FREEHIRE_INGEST_HOST_RATE", "1000")
@@ -57,6 +62,29 @@ async fn the_worker_crawls_due_providers_and_stops_on_sigterm() {
     // the API does) sees the documents.
     let deadline = Instant::now() + Duration::from_secs(60);
     index_reaches(&dir.path().join("index"), total, deadline, "the index never caught up").await;
+
+    // scenario: The worker serves its ingest metrics
+    // The run is counted on the worker's own metrics listener.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let text = loop {
+        let text = match reqwest::get(format!("http://{metrics}/metrics")).await {
+            Ok(res) => res.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        };
+        if text.contains("freehire_ingest_runs_total{provider=\"ashby\",outcome=\"ok\"}") {
+            break text;
+        }
+        assert!(Instant::now() < deadline, "no ingest run on /metrics:\n{text}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let inserted = text
+        .lines()
+        .find(|l| {
+            l.starts_with("freehire_ingest_postings_total{provider=\"ashby\",outcome=\"inserted\"}")
+        })
+        .unwrap_or_else(|| panic!("{text}"));
+    let counted: f64 = inserted.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(counted >= total as f64, "every job ingested is counted: {inserted}");
     let boards = store.list_boards(&Default::default()).await.unwrap();
     assert_eq!(boards[0].status, BoardStatus::Active, "the first crawl activates the board");
 

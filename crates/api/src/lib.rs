@@ -43,6 +43,7 @@ pub mod client_ip;
 mod deadline;
 mod error;
 pub mod extract;
+pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;
 mod routes;
@@ -74,10 +75,12 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// public reads' rate limits ([`ratelimit::public`]), the 404/405 fallbacks and the layers.
 pub fn router(state: AppState) -> Router {
     let (api, _document) = routes::api().split_for_parts();
+    metrics::handle();
     api.route_layer(axum::middleware::from_fn_with_state(
         state.clone(),
         ratelimit::public::public_limits,
     ))
+    .route_layer(axum::middleware::from_fn(metrics::track))
     .fallback(not_found)
     .method_not_allowed_fallback(method_not_allowed)
     .with_state(state)

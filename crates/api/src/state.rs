@@ -57,6 +57,8 @@ pub struct AppState {
     pub renderer: Arc<freehire_app::cvs::Renderer>,
     /// The process's suggestion index (`GET /suggest`), rebuilt from the store when stale.
     pub suggestions: freehire_app::suggest::Suggestions,
+    /// The bearer token `GET /metrics` wants (`FREEHIRE_METRICS_TOKEN`); none: open.
+    pub metrics_token: Option<String>,
     /// The public site sitemaps point at (`FREEHIRE_PUBLIC_URL`).
     pub public_url: String,
     /// The limits of CV edits (`CV_MAX_BULLETS`, `CV_EDIT_ALLOW_BULLET_TRUNCATION`).
@@ -85,6 +87,7 @@ impl AppState {
             suggestions: freehire_app::suggest::Suggestions::new(store.clone()),
             shared_limits,
             public_url: freehire_app::notify::DEFAULT_PUBLIC_URL.to_owned(),
+            metrics_token: None,
             assistant: assistant.with_cvs(cvs),
             sse: SseConfig::default(),
             store,
@@ -163,7 +166,11 @@ impl AppState {
             .map(|u| u.trim().to_owned())
             .filter(|u| !u.is_empty())
             .unwrap_or(base.public_url.clone());
-        Self { search, cookie, webhooks, assistant, public_url, ..base }
+        let metrics_token = std::env::var("FREEHIRE_METRICS_TOKEN")
+            .ok()
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty());
+        Self { search, cookie, webhooks, assistant, public_url, metrics_token, ..base }
     }
 
     /// The same state suggesting titles and companies from these floors on.

@@ -90,6 +90,7 @@ pub mod search_sync;
 pub mod startup;
 pub mod status;
 pub mod suggest;
+pub mod telemetry;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod throttle;

@@ -43,6 +43,17 @@ pub async fn hits(
     query: &JobQuery,
     now: DateTime<Utc>,
 ) -> Result<(SearchResults, JobQuery), AppError> {
+    let started = std::time::Instant::now();
+    let answer = hits_once(index, query, now).await;
+    crate::telemetry::search(index.engine(), "search", started.elapsed());
+    answer
+}
+
+async fn hits_once(
+    index: &dyn SearchIndex,
+    query: &JobQuery,
+    now: DateTime<Utc>,
+) -> Result<(SearchResults, JobQuery), AppError> {
     match index.search(SearchRequest::new(query, now)).await {
         Ok(results) => Ok((results, query.clone())),
         Err(IndexError::Rejected(reason)) if !query.active_filter_params().is_empty() => {
@@ -106,7 +117,10 @@ pub async fn facets(
     request: &FacetsRequest,
     now: DateTime<Utc>,
 ) -> Result<FacetCounts, AppError> {
-    let mut counts = facet_counts(index, request, now).await?;
+    let started = std::time::Instant::now();
+    let counts = facet_counts(index, request, now).await;
+    crate::telemetry::search(index.engine(), "facets", started.elapsed());
+    let mut counts = counts?;
     for facet in &request.facets {
         counts.facets.entry(*facet).or_default();
     }

@@ -173,6 +173,11 @@ pub trait SearchIndex: Send + Sync {
 
     /// Runs a search.
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError>;
+
+    /// The engine's name in metrics (`embedded`, `meilisearch`).
+    fn engine(&self) -> &'static str {
+        "other"
+    }
 }
 
 /// The answer to a facets request (reference §5.9): the number of matching jobs and the

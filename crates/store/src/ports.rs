@@ -1381,6 +1381,9 @@ pub trait StatsRepo: Send + Sync {
     /// The catalogue's counts, exact.
     async fn catalog_counts(&self) -> Result<crate::CatalogCounts>;
 
+    /// The search outboxes' backlogs: upserts, then deletes.
+    async fn outbox_backlog(&self) -> Result<(crate::OutboxDepth, crate::OutboxDepth)>;
+
     /// Writes `day`'s rollups (its jobs added and closed, the open catalogue, the fleet's
     /// verdict), replacing an earlier run's.
     async fn record_daily(

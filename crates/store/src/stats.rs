@@ -62,6 +62,15 @@ pub struct DayVerdict {
     pub failing: u64,
 }
 
+/// One search outbox's backlog: rows waiting for the drain and the oldest one's age.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutboxDepth {
+    /// Rows waiting.
+    pub rows: u64,
+    /// The oldest waiting row's creation.
+    pub oldest: Option<DateTime<Utc>>,
+}
+
 /// One UTC day of the catalogue, as the worker's rollup wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DailyStats {

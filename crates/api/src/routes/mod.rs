@@ -12,6 +12,7 @@ pub mod health;
 pub mod jobs;
 pub mod lookup;
 pub mod me;
+pub mod metrics;
 pub mod notifications;
 pub mod openapi;
 pub mod saved_searches;
@@ -138,5 +139,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(assistant::usage));
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
+        .routes(routes!(metrics::metrics))
         .nest("/api/v1", v1)
 }

@@ -506,6 +506,24 @@ async fn a_turn_runs_end_to_end_against_an_openai_protocol_server(db: TestDb) {
     let last = &requests[3].body["messages"];
     assert_eq!(last.as_array().unwrap().len(), 6, "system, user, call, result, call, result");
     assert_eq!(ada.used().await, 1, "one turn, one charge");
+    // The turn is counted by preset and stop reason on /metrics.
+    let metrics =
+        reqwest::get(format!("{}/metrics", server.base)).await.unwrap().text().await.unwrap();
+    assert!(
+        metrics
+            .contains("freehire_assistant_turns_total{preset=\"chat\",stop_reason=\"end_turn\"}"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("freehire_assistant_turn_duration_seconds_bucket{preset=\"chat\""),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(
+            "freehire_model_call_duration_seconds_count{feature=\"assistant\",outcome=\"ok\"}"
+        ),
+        "every model call is timed: {metrics}"
+    );
     server.db.teardown().await;
 }
 

@@ -40,6 +40,7 @@ mod http;
 mod jobs;
 mod lookup;
 mod meili;
+mod metrics;
 mod missing_index;
 mod openapi;
 mod outages;

@@ -105,6 +105,10 @@ impl AssistantModel {
     /// The model one turn of `user` runs on (see the module docs). Never fails: without a
     /// key of the user's own, the service key.
     pub async fn bind(&self, user: UserId) -> Arc<dyn ChatModel> {
+        Arc::new(Measured(self.bind_key(user).await))
+    }
+
+    async fn bind_key(&self, user: UserId) -> Arc<dyn ChatModel> {
         let Some(keys) = &self.keys else {
             return Arc::new(self.client.clone());
         };
@@ -119,6 +123,25 @@ impl AssistantModel {
             secret,
             refused: AtomicBool::new(false),
         })
+    }
+}
+
+/// A model whose every call is timed into `freehire_model_call_duration_seconds`, labelled
+/// by the call's feature tag and its outcome.
+struct Measured(Arc<dyn ChatModel>);
+
+#[async_trait]
+impl ChatModel for Measured {
+    async fn chat(&self, request: ChatRequest<'_>) -> Result<Choice, LlmError> {
+        let feature = request
+            .headers
+            .iter()
+            .find(|(name, _)| name == "x-bf-dim-feature")
+            .map_or("untagged", |(_, value)| crate::telemetry::feature_label(value));
+        let started = std::time::Instant::now();
+        let answer = self.0.chat(request).await;
+        crate::telemetry::model_call(feature, answer.is_ok(), started.elapsed());
+        answer
     }
 }
 

@@ -144,6 +144,13 @@ async fn run_claimed(
             }
         }
     };
+    match &result {
+        Ok(stats) => {
+            let outcome = if stats.interrupted() { "interrupted" } else { "ok" };
+            crate::telemetry::ingest_run(provider.as_str(), outcome, stats);
+        }
+        Err(_) => crate::telemetry::ingest_run_failed(provider.as_str()),
+    }
     let status = match &result {
         Ok(stats) if stats.interrupted() => RunStatus::Interrupted,
         Ok(_) => RunStatus::Ok,

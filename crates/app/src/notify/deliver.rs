@@ -68,6 +68,7 @@ impl Notifier {
                     .await?;
             }
         }
+        crate::telemetry::deliveries(sent, failed);
         Ok((sent, failed))
     }
 

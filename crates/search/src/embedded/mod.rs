@@ -334,6 +334,10 @@ fn add_all(
 
 #[async_trait]
 impl SearchIndex for EmbeddedIndex {
+    fn engine(&self) -> &'static str {
+        "embedded"
+    }
+
     async fn upsert(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
         self.blocking(move |inner| inner.write(|fields, w| add_all(fields, w, &docs))).await
     }

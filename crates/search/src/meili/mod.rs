@@ -230,6 +230,10 @@ impl MeiliIndex {
 
 #[async_trait]
 impl SearchIndex for MeiliIndex {
+    fn engine(&self) -> &'static str {
+        "meilisearch"
+    }
+
     async fn upsert(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
         self.prepare().await?;
         if docs.is_empty() {

@@ -17,6 +17,10 @@ impl StatsRepo for PgStore {
         retry_once_if_lost(|| Shared::catalog_counts(&self.pool)).await
     }
 
+    async fn outbox_backlog(&self) -> Result<(crate::OutboxDepth, crate::OutboxDepth)> {
+        retry_once_if_lost(|| Shared::outbox_backlog(&self.pool)).await
+    }
+
     async fn record_daily(
         &self,
         day: NaiveDate,

@@ -5,8 +5,8 @@ use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Type};
 
 use super::Shared;
 use crate::{
-    CatalogCounts, DailyStats, DayVerdict, FleetStatus, ProviderStatus, Result, StoreError,
-    bind::Stamp, rows::count, sql::stats as sql,
+    CatalogCounts, DailyStats, DayVerdict, FleetStatus, OutboxDepth, ProviderStatus, Result,
+    StoreError, bind::Stamp, rows::count, sql::stats as sql,
 };
 
 /// A provider's boards as [`sql::FLEET_BOARDS`] reads them.
@@ -26,6 +26,7 @@ where
     DayRow: for<'r> FromRow<'r, DB::Row>,
     (String, i64, Option<Stamp>): for<'r> FromRow<'r, DB::Row>,
     (i64, i64, i64, i64, i64): for<'r> FromRow<'r, DB::Row>,
+    (i64, Option<Stamp>, i64, Option<Stamp>): for<'r> FromRow<'r, DB::Row>,
 {
     /// The fleet per provider at `now`.
     pub async fn fleet_status(pool: &Pool<DB>, now: DateTime<Utc>) -> Result<FleetStatus> {
@@ -74,6 +75,16 @@ where
         }
         providers.sort_by(|a, b| a.provider.cmp(&b.provider));
         Ok(FleetStatus { last_job_added_at, providers })
+    }
+
+    /// Both search outboxes' backlogs (upserts, deletes).
+    pub async fn outbox_backlog(pool: &Pool<DB>) -> Result<(OutboxDepth, OutboxDepth)> {
+        let (up, up_oldest, del, del_oldest): (i64, Option<Stamp>, i64, Option<Stamp>) =
+            sqlx::query_as(sql::OUTBOXES).fetch_one(pool).await?;
+        Ok((
+            OutboxDepth { rows: count(up), oldest: up_oldest.map(Into::into) },
+            OutboxDepth { rows: count(del), oldest: del_oldest.map(Into::into) },
+        ))
     }
 
     /// The catalogue's counts.

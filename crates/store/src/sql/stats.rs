@@ -20,6 +20,12 @@ pub(crate) const FLEET_JOBS: &str = "SELECT source, \
        max(created_at) \
      FROM jobs GROUP BY source ORDER BY source";
 
+/// Both search outboxes' depth and oldest row (upserts, then deletes).
+pub(crate) const OUTBOXES: &str = "SELECT \
+       (SELECT count(*) FROM search_outbox), (SELECT min(created_at) FROM search_outbox), \
+       (SELECT count(*) FROM search_delete_outbox), \
+       (SELECT min(created_at) FROM search_delete_outbox)";
+
 /// The catalogue's counts in one row.
 pub(crate) const CATALOG: &str = "SELECT \
        (SELECT count(*) FROM jobs WHERE closed_at IS NULL AND duplicate_of IS NULL), \

@@ -17,6 +17,10 @@ impl StatsRepo for SqliteStore {
         Shared::catalog_counts(&self.pool).await
     }
 
+    async fn outbox_backlog(&self) -> Result<(crate::OutboxDepth, crate::OutboxDepth)> {
+        Shared::outbox_backlog(&self.pool).await
+    }
+
     async fn record_daily(
         &self,
         day: NaiveDate,

@@ -24,6 +24,7 @@ pub async fn the_fleet_counts_boards_by_health_and_open_jobs(s: &dyn Store) {
     let empty = s.fleet_status(t(5, 9)).await.unwrap();
     assert_eq!((empty.last_job_added_at, empty.providers.len()), (None, 0));
     assert_eq!(s.catalog_counts().await.unwrap(), CatalogCounts::default());
+    assert_eq!(s.outbox_backlog().await.unwrap(), Default::default());
 
     for (provider, name) in [
         ("greenhouse", "Acme"),
@@ -51,6 +52,11 @@ pub async fn the_fleet_counts_boards_by_health_and_open_jobs(s: &dyn Store) {
         .unwrap();
     s.upsert_jobs(&[posting("manual", "m1", "Designer")], t(4, 12)).await.unwrap();
     assert!(s.set_duplicate_of(written[1].id, Some(written[0].id)).await.unwrap());
+
+    // The drain has not run: every write waits in the outboxes, the oldest from the first.
+    let (upserts, deletes) = s.outbox_backlog().await.unwrap();
+    assert!(upserts.rows >= 2 && deletes.rows <= 1, "{upserts:?} {deletes:?}");
+    assert_eq!(upserts.oldest, Some(t(3, 9)));
 
     let fleet = s.fleet_status(t(4, 11)).await.unwrap();
     assert_eq!(fleet.last_job_added_at, Some(t(4, 12)));

@@ -87,6 +87,8 @@ pub struct Launch {
     pub cancel: CancellationToken,
     /// Gives the charge back; `None` when nothing was charged.
     pub release: Option<Release>,
+    /// The preset the turn runs as (its metrics' label).
+    pub preset: &'static str,
 }
 
 /// The events of a spawned turn, ending with exactly one [`Event::Result`]. Dropping it does
@@ -142,10 +144,16 @@ impl Stream for TurnEvents {
 struct ChannelSink {
     events: mpsc::Sender<Event>,
     result: Mutex<Option<oneshot::Sender<Event>>>,
+    /// The preset and the turn's start, for its metrics.
+    preset: &'static str,
+    started: std::time::Instant,
 }
 
 impl ChannelSink {
     fn finish(&self, event: Event) {
+        if let Event::Result { stop_reason, .. } = &event {
+            crate::telemetry::turn_ended(self.preset, stop_reason.as_str(), self.started.elapsed());
+        }
         let sender = self.result.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
         if let Some(sender) = sender {
             // A reader that has gone does not want it; the turn goes on regardless.
@@ -156,6 +164,9 @@ impl ChannelSink {
 
 impl EventSink for ChannelSink {
     fn emit(&self, event: Event) {
+        if let Event::Usage { input_tokens, output_tokens } = &event {
+            crate::telemetry::turn_tokens(self.preset, *input_tokens, *output_tokens);
+        }
         if event.is_terminal() {
             self.finish(event);
         } else {
@@ -169,14 +180,30 @@ impl EventSink for ChannelSink {
 pub fn launch(launch: Launch) -> TurnEvents {
     let (events, events_rx) = mpsc::channel(EVENT_BUFFER);
     let (result, result_rx) = oneshot::channel();
-    let sink = ChannelSink { events, result: Mutex::new(Some(result)) };
+    let sink = ChannelSink {
+        events,
+        result: Mutex::new(Some(result)),
+        preset: launch.preset,
+        started: std::time::Instant::now(),
+    };
     tokio::spawn(drive(launch, sink));
     TurnEvents { events: events_rx, result: Some(result_rx) }
 }
 
 async fn drive(launch: Launch, sink: ChannelSink) {
-    let Launch { runner, session, owner, registry, system, config, input, start, cancel, release } =
-        launch;
+    let Launch {
+        runner,
+        session,
+        owner,
+        registry,
+        system,
+        config,
+        input,
+        start,
+        cancel,
+        release,
+        ..
+    } = launch;
     let mut release = release;
     let guard = match start {
         Start::Run(guard) => guard,
@@ -311,6 +338,7 @@ mod tests {
                 start,
                 cancel,
                 release: Some(release),
+                preset: "chat",
             })
         }
     }
@@ -406,7 +434,12 @@ mod tests {
     async fn a_full_buffer_drops_events_but_never_the_result() {
         let (events, events_rx) = mpsc::channel(EVENT_BUFFER);
         let (result, result_rx) = oneshot::channel();
-        let sink = ChannelSink { events, result: Mutex::new(Some(result)) };
+        let sink = ChannelSink {
+            events,
+            result: Mutex::new(Some(result)),
+            preset: "chat",
+            started: std::time::Instant::now(),
+        };
         for n in 0..EVENT_BUFFER * 3 {
             sink.emit(Event::AssistantText { text: n.to_string() });
         }

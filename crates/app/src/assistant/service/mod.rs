@@ -650,6 +650,7 @@ impl AssistantService {
             start,
             cancel,
             release,
+            preset: preset.as_str(),
         }))
     }
 
