@@ -47,6 +47,8 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// The request body is not JSON (`Content-Type`).
     UnsupportedMediaType,
+    /// The `Accept` header rules out every answer the route can give.
+    NotAcceptable,
     /// No caller, or credentials that do not hold (a wrong password, an unknown key).
     Unauthorized,
     /// A caller the route does not accept (a key scope, a cookie-only route, a role, an
@@ -95,13 +97,14 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in table order.
-    pub const ALL: [Self; 27] = [
+    pub const ALL: [Self; 28] = [
         Self::InvalidParameter,
         Self::BadRequest,
         Self::UriTooLong,
         Self::HeadersTooLarge,
         Self::PayloadTooLarge,
         Self::UnsupportedMediaType,
+        Self::NotAcceptable,
         Self::Unauthorized,
         Self::Forbidden,
         Self::InvalidQuery,
@@ -134,6 +137,7 @@ impl ErrorCode {
             Self::HeadersTooLarge => "headers_too_large",
             Self::PayloadTooLarge => "payload_too_large",
             Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::NotAcceptable => "not_acceptable",
             Self::Unauthorized => "unauthorized",
             Self::Forbidden => "forbidden",
             Self::InvalidQuery => "invalid_query",
@@ -169,6 +173,7 @@ impl ErrorCode {
             Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::NotAcceptable => StatusCode::NOT_ACCEPTABLE,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
             Self::Forbidden => StatusCode::FORBIDDEN,
             Self::PaymentRequired | Self::QuotaExceeded => StatusCode::PAYMENT_REQUIRED,

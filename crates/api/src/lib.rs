@@ -43,6 +43,7 @@ pub mod client_ip;
 mod deadline;
 mod error;
 pub mod extract;
+pub mod mcp;
 pub mod metrics;
 pub mod openapi;
 pub mod ratelimit;

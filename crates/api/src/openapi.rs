@@ -90,6 +90,8 @@ use crate::{ErrorBody, ErrorCode};
         (name = "search", description = "The search grammar over the search index."),
         (name = "companies", description = "Companies derived from the open jobs."),
         (name = "meta", description = "This document."),
+        (name = "mcp", description = "The Model Context Protocol (streamable HTTP, stateless): \
+            the public tools for anyone, your own with an API key."),
         (name = "operations", description = "The ingest fleet's health and the catalogue's \
             scale, for operators and status pages."),
         (name = "tracking", description = "Your saved, dismissed and applied jobs, their \
@@ -216,6 +218,7 @@ pub mod code {
         HeadersTooLarge,
         PayloadTooLarge,
         UnsupportedMediaType,
+        NotAcceptable,
         Unauthorized,
         Forbidden,
         InvalidQuery,
@@ -296,6 +299,10 @@ const fn meaning(code: ErrorCode) -> &'static str {
         ErrorCode::HeadersTooLarge => "the request head is larger than the server reads.",
         ErrorCode::PayloadTooLarge => "the announced request body is over 1 MiB.",
         ErrorCode::UnsupportedMediaType => "the request body is not JSON (`Content-Type`).",
+        ErrorCode::NotAcceptable => {
+            "the `Accept` header rules out every answer the route gives (MCP: send \
+             `Accept: application/json, text/event-stream`)."
+        }
         ErrorCode::Unauthorized => {
             "no session or API key, or one that does not hold (a wrong password, an unknown, \
              expired or revoked key or session)."

@@ -66,6 +66,18 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// What the assistant's tools are built from, for the MCP server: the store, the search
+    /// slot, the clock and the CV service (no cover letters: they need a session).
+    pub fn tool_deps(&self) -> freehire_app::assistant::tools::ToolDeps {
+        freehire_app::assistant::tools::ToolDeps {
+            store: self.store.clone(),
+            search: self.search.clone(),
+            clock: self.clock,
+            cvs: self.assistant.cvs().cloned(),
+            cover_letters: None,
+        }
+    }
+
     /// State over a store and its accounts service, with the system clock, a cookie without
     /// `Secure`, no search index, the reference's rate limits and no trusted proxy.
     pub fn new(store: Arc<dyn Store>, accounts: Accounts) -> Self {

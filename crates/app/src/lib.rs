@@ -75,6 +75,8 @@ pub mod experience;
 pub mod ingest;
 pub mod llmkey;
 pub mod market;
+/// The MCP server's tools (see [`assistant::tools::mcp`]).
+pub use assistant::tools::mcp;
 pub mod notify;
 pub mod plans;
 pub mod posting_url;

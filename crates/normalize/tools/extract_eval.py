@@ -7,6 +7,14 @@ Each record: id, fixture, title, company, location (joined the way adapters join
 Labels are written by hand in tests/data/labels.tsv; this script never produces them.
 
 Usage: python3 tools/extract_eval.py /path/to/shared/fixtures/ats
+       python3 tools/extract_eval.py --eval /path/to/shared/fixtures/ats
+
+The second form writes tests/data/postings_new.json (hand labels in tests/data/labels_new.tsv)
+from the 90 boards in ashby-eval/ instead, and nothing else. Selection rule, deterministic: the
+boards in sorted file-name order; inside a board its jobs sorted by job id; a job whose input
+(title, location, description excerpt) is identical to one already kept is skipped; the first
+PER_BOARD (4) kept jobs of each board are taken (all of a board with fewer). Records have the same
+shape as postings.json: id "ashby-eval/<board>:<job id>", company = the board name.
 """
 import html
 import json
@@ -14,7 +22,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-root = sys.argv[1]
+args = [a for a in sys.argv[1:] if a != "--eval"]
+root = args[0]
 EXCERPT = 4000
 out = []
 
@@ -49,6 +58,32 @@ def ashby(path, fixture, company):
     for j in json.load(open(path))["jobs"]:
         locs = [j.get("location") or ""] + [s.get("location") or "" for s in j.get("secondaryLocations", [])]
         add(fixture, j["id"], j["title"], company, "; ".join(l for l in locs if l), j.get("descriptionHtml"))
+
+
+if "--eval" in sys.argv[1:]:
+    import os
+    PER_BOARD = 4
+    kept, seen = [], set()
+    for name in sorted(f for f in os.listdir(f"{root}/ashby-eval") if f.endswith(".json")):
+        board = name[: -len(".json")]
+        jobs = sorted(json.load(open(f"{root}/ashby-eval/{name}"))["jobs"], key=lambda j: j["id"])
+        taken = 0
+        for j in jobs:
+            if taken == PER_BOARD:
+                break
+            out.clear()
+            locs = [j.get("location") or ""] + [s.get("location") or "" for s in j.get("secondaryLocations", [])]
+            add(f"ashby-eval/{board}", j["id"], j["title"], board, "; ".join(l for l in locs if l), j.get("descriptionHtml"))
+            r = out[0]
+            k = (r["title"], r["location"], r["description"])
+            if k in seen:
+                continue
+            seen.add(k)
+            kept.append(r)
+            taken += 1
+    json.dump(kept, open("tests/data/postings_new.json", "w"), indent=1, ensure_ascii=False)
+    print(len(kept), "postings from", len({r["fixture"] for r in kept}), "boards")
+    sys.exit(0)
 
 
 for board in ["Diagrid", "Windsurf", "anara", "cartesia", "hiverge", "mobbin.com", "reedsy"]:

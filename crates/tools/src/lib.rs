@@ -28,6 +28,8 @@
 //!   becomes the truncation envelope `{truncated, note, partial}` with `partial` cut on a
 //!   character boundary so that the whole envelope fits the cap. Error envelopes are never
 //!   capped.
+//! - [`renamed`] offers a tool under another name (another surface's vocabulary), the same
+//!   implementation behind it.
 //! - [`repair`] holds the one argument repair the assistant applies (trailing junk after the
 //!   first JSON value), the concatenation check that keeps two payloads from being run as one,
 //!   and the rules for what a tool runs with and what is stored (arguments that are not JSON
@@ -40,6 +42,7 @@ mod decode;
 mod error;
 mod panic;
 mod registry;
+mod renamed;
 pub mod repair;
 mod schema;
 mod tool;
@@ -48,5 +51,6 @@ pub use decode::{decode_args, decode_args_with_schema};
 pub use error::ToolError;
 pub use panic::panic_message;
 pub use registry::{CallResult, DEFAULT_CALL_TIMEOUT, Registry};
+pub use renamed::renamed;
 pub use schema::{NoArgs, schema_for, strict_schema};
 pub use tool::{CallContext, FnTool, Owner, Tool, from_fn};

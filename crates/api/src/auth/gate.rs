@@ -27,6 +27,11 @@ pub struct Caller {
 #[derive(Debug, Clone)]
 pub struct OptionalUser(pub Option<Caller>);
 
+/// A bearer API key if one is sent, with its scope (a key that is not valid is refused);
+/// the session cookie is not read (the MCP endpoint answers programs, not the browser).
+#[derive(Debug, Clone)]
+pub struct KeyCaller(pub Option<(freehire_domain::User, ApiKeyScope)>);
+
 /// The cookie or a `full` key.
 #[derive(Debug, Clone)]
 pub struct User(pub Caller);
@@ -94,6 +99,20 @@ impl FromRequestParts<AppState> for OptionalUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         Ok(Self(caller(parts, state).await?))
+    }
+}
+
+impl FromRequestParts<AppState> for KeyCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let Some(token) = bearer(&parts.headers) else {
+            return Ok(Self(None));
+        };
+        match state.accounts.key_user(token?).await? {
+            Some(found) => Ok(Self(Some(found))),
+            None => Err(invalid_key()),
+        }
     }
 }
 

@@ -28,7 +28,7 @@ use crate::{
 };
 
 /// The limited routes (their path templates under the router) and their buckets.
-pub const PUBLIC_ROUTES: [(&str, Bucket); 13] = [
+pub const PUBLIC_ROUTES: [(&str, Bucket); 14] = [
     ("/api/v1/jobs", Bucket::PublicRead),
     ("/api/v1/jobs/{slug}", Bucket::PublicRead),
     ("/api/v1/jobs/find", Bucket::PublicRead),
@@ -42,6 +42,7 @@ pub const PUBLIC_ROUTES: [(&str, Bucket); 13] = [
     ("/api/v1/companies", Bucket::PublicRead),
     ("/api/v1/companies/{slug}", Bucket::PublicRead),
     ("/api/v1/agent/jobs/search", Bucket::AgentSearch),
+    ("/mcp", Bucket::AgentSearch),
 ];
 
 /// The bucket of a matched path template, if it is a public read.

@@ -11,6 +11,7 @@ pub mod experience;
 pub mod health;
 pub mod jobs;
 pub mod lookup;
+pub mod mcp;
 pub mod me;
 pub mod metrics;
 pub mod notifications;
@@ -140,5 +141,6 @@ pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::health))
         .routes(routes!(metrics::metrics))
+        .routes(routes!(mcp::mcp))
         .nest("/api/v1", v1)
 }

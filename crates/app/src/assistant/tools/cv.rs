@@ -687,3 +687,77 @@ mod tests {
         assert_eq!(request_confirmation(ok).unwrap()["status"], AWAITING);
     }
 }
+
+/// `cv_get` arguments when no CV is bound (the MCP server): which of the caller's CVs.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CvIdArgs {
+    /// The CV's id, from `cv_list`.
+    pub id: IdArg,
+}
+
+/// The CV tools of a caller with no tailoring session (the MCP server): `cv_list`, the
+/// caller's CVs, and `cv_get`, one of them by id as the tailoring `cv_get` reads it (without
+/// contact details). Another user's CV reads as a missing one.
+pub(crate) fn read_tools(s: &Arc<Services>, cvs: &Cvs) -> Vec<Arc<dyn Tool<UserId>>> {
+    let (list, get) = (cvs.clone(), cvs.clone());
+    vec![
+        tool(
+            s,
+            "cv_list",
+            "The candidate's CVs, newest change first: {cvs: [{id, kind (base or tailored), \
+             title, template_id, job (the vacancy's public_slug of a tailored copy), \
+             updated_at}]}.",
+            move |s, owner, _: NoArgs| {
+                let cvs = list.clone();
+                async move { cv_list(&s, owner, &cvs).await }
+            },
+        ),
+        tool(
+            s,
+            "cv_get",
+            "One of the candidate's CVs by its id from cv_list: title, template_id and the \
+             document, without contact details.",
+            move |_s, owner, a: CvIdArgs| {
+                let cvs = get.clone();
+                async move {
+                    let raw = a.id.raw();
+                    let unknown = || format!("no CV with id {raw:?}: use an id from cv_list");
+                    let id: CvId = raw.parse().map_err(|_| unknown())?;
+                    let state = match cvs.for_model(owner, id).await {
+                        Err(CvError::NotFound(_)) => return Err(unknown()),
+                        other => other.map_err(|e| cv_failure("cv_get", e))?,
+                    };
+                    Ok::<_, String>(json!({
+                        "id": id.to_string(),
+                        "title": state.title,
+                        "template_id": state.template_id,
+                        "document": state.document,
+                    }))
+                }
+            },
+        ),
+    ]
+}
+
+async fn cv_list(s: &Services, owner: UserId, cvs: &Cvs) -> Result<Value, String> {
+    let mut all = cvs.list(owner).await.map_err(|e| cv_failure("cv_list", e))?;
+    all.sort_by_key(|cv| std::cmp::Reverse(cv.updated_at));
+    let job_ids: Vec<JobId> = all.iter().filter_map(|cv| cv.job_id).collect();
+    let jobs = s.store.jobs_by_ids(&job_ids).await.map_err(|e| internal("cv_list", e))?;
+    let slug_of =
+        |id: JobId| jobs.iter().find(|j| j.id == id).map(|j| j.public_slug.as_str().to_owned());
+    let listed: Vec<Value> = all
+        .iter()
+        .map(|cv| {
+            json!({
+                "id": cv.id.to_string(),
+                "kind": cv.kind.as_str(),
+                "title": cv.state.title,
+                "template_id": cv.state.template_id,
+                "job": cv.job_id.and_then(slug_of),
+                "updated_at": cv.updated_at,
+            })
+        })
+        .collect();
+    Ok(json!({ "cvs": listed }))
+}

@@ -15,13 +15,13 @@ use freehire_search::{
     SCALAR_PARAMS,
 };
 use freehire_store::ListPage;
-use freehire_tools::{NoArgs, Tool};
+use freehire_tools::{NoArgs, Owner, Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, Serializer, ser::SerializeMap};
 use serde_json::{Value, json};
 
 use super::view::{CompanyView, JobView};
-use super::{Services, internal, tool};
+use super::{Services, internal, public_tool, tool};
 use crate::assistant::ASSISTANT_RESULT_CAP;
 use crate::tracking::TrackingFilter;
 use crate::{AppError, describe, market};
@@ -51,16 +51,33 @@ pub const PROFILE_NEXT: &str = "The candidate has not set anything up yet: no sa
      you pick up where they left off next time.";
 
 pub(super) fn tools(s: &Arc<Services>) -> Vec<Arc<dyn Tool<UserId>>> {
+    let mut tools = vec![tool(
+        s,
+        "get_profile",
+        "What freehire knows about the candidate: their account (language, time zone), \
+         their saved searches (what they look for) and a summary of their tracking board. \
+         Call it first, before asking them anything.",
+        get_profile,
+    )];
+    tools.extend(public_tools(s));
+    tools.push(tool(
+        s,
+        "present_jobs",
+        "Shows vacancies to the candidate as cards: the only way to show vacancies. Pass \
+         each public_slug verbatim with one `note` sentence, optional `why_fits` and \
+         `concerns`. One call per group (a `heading` for a second group), before writing \
+         text about them. Returns a receipt {presented, dropped}.",
+        present_jobs,
+    ));
+    tools
+}
+
+/// The discovery tools that read only the public catalogue, for any owner (the owner is not
+/// read): `facets`, `search_jobs`, `get_job`, `get_company`, `market_fit`. The MCP server
+/// offers them to anonymous callers too.
+pub(crate) fn public_tools<O: Owner>(s: &Arc<Services>) -> Vec<Arc<dyn Tool<O>>> {
     vec![
-        tool(
-            s,
-            "get_profile",
-            "What freehire knows about the candidate: their account (language, time zone), \
-             their saved searches (what they look for) and a summary of their tracking board. \
-             Call it first, before asking them anything.",
-            get_profile,
-        ),
-        tool(
+        public_tool(
             s,
             "facets",
             "Live value counts of every search filter (facet) and numeric ranges over the \
@@ -68,7 +85,7 @@ pub(super) fn tools(s: &Arc<Services>) -> Vec<Arc<dyn Tool<UserId>>> {
              filtering; never invent a value or a skill slug.",
             facets,
         ),
-        tool(
+        public_tool(
             s,
             "search_jobs",
             "Searches open vacancies: free text plus filters. Returns {total, limit, offset, \
@@ -76,19 +93,19 @@ pub(super) fn tools(s: &Arc<Services>) -> Vec<Arc<dyn Tool<UserId>>> {
              the results from this one call.",
             search_jobs,
         ),
-        tool(
+        public_tool(
             s,
             "get_job",
             "One vacancy by its public_slug, with its description as markdown.",
             get_job,
         ),
-        tool(
+        public_tool(
             s,
             "get_company",
             "One company by its slug (company_slug of a job) and its first 10 open vacancies.",
             get_company,
         ),
-        tool(
+        public_tool(
             s,
             "market_fit",
             "Measures how much of the market a set of skills reaches: of the vacancies matching \
@@ -96,15 +113,6 @@ pub(super) fn tools(s: &Arc<Services>) -> Vec<Arc<dyn Tool<UserId>>> {
              (skills few vacancies list) and the most listed skills. `skills` is the set being \
              measured, not a filter.",
             market_fit,
-        ),
-        tool(
-            s,
-            "present_jobs",
-            "Shows vacancies to the candidate as cards: the only way to show vacancies. Pass \
-             each public_slug verbatim with one `note` sentence, optional `why_fits` and \
-             `concerns`. One call per group (a `heading` for a second group), before writing \
-             text about them. Returns a receipt {presented, dropped}.",
-            present_jobs,
         ),
     ]
 }
@@ -249,7 +257,7 @@ impl Serialize for FacetsOut {
     }
 }
 
-async fn facets(s: Arc<Services>, _: UserId, a: FacetsArgs) -> Result<Value, String> {
+async fn facets(s: Arc<Services>, a: FacetsArgs) -> Result<Value, String> {
     let params = filter_params(a.filters.as_ref())?;
     let index = s.index().await?;
     let request = FacetsRequest::parse(&params).map_err(|e| e.to_string())?;
@@ -299,7 +307,7 @@ pub fn clip(text: String, bytes: usize) -> String {
     format!("{}…", &text[..end])
 }
 
-async fn search_jobs(s: Arc<Services>, _: UserId, a: SearchJobsArgs) -> Result<Value, String> {
+async fn search_jobs(s: Arc<Services>, a: SearchJobsArgs) -> Result<Value, String> {
     let limit = match a.limit {
         Some(n) if n > 0 => u32::try_from(n).unwrap_or(MAX_SEARCH_LIMIT).min(MAX_SEARCH_LIMIT),
         _ => DEFAULT_SEARCH_LIMIT,
@@ -346,7 +354,7 @@ pub(super) fn required_slug(slug: &str) -> Result<&str, String> {
     if slug.is_empty() { Err("slug is required".to_owned()) } else { Ok(slug) }
 }
 
-async fn get_job(s: Arc<Services>, _: UserId, a: SlugArgs) -> Result<Value, String> {
+async fn get_job(s: Arc<Services>, a: SlugArgs) -> Result<Value, String> {
     let raw = required_slug(&a.slug)?;
     let missing = || format!("no vacancy with slug {raw:?}");
     let slug = PublicSlug::parse(raw).map_err(|_| missing())?;
@@ -375,7 +383,7 @@ pub struct CompanyArgs {
     pub slug: String,
 }
 
-async fn get_company(s: Arc<Services>, _: UserId, a: CompanyArgs) -> Result<Value, String> {
+async fn get_company(s: Arc<Services>, a: CompanyArgs) -> Result<Value, String> {
     let raw = required_slug(&a.slug)?;
     let missing = || format!("no company with slug {raw:?}");
     let slug = CompanySlug::parse(raw).map_err(|_| missing())?;
@@ -410,7 +418,7 @@ struct MarketFit {
     coherence_percent: u8,
 }
 
-async fn market_fit(s: Arc<Services>, _: UserId, a: MarketFitArgs) -> Result<Value, String> {
+async fn market_fit(s: Arc<Services>, a: MarketFitArgs) -> Result<Value, String> {
     let mut skills: Vec<String> = Vec::new();
     for skill in a.skills.iter().map(|x| x.trim()).filter(|x| !x.is_empty()) {
         if !skills.iter().any(|k| k == skill) {

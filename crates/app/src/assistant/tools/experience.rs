@@ -45,6 +45,14 @@ pub(super) fn tools(
     s: &Arc<Services>,
     session: SessionId,
 ) -> Vec<Arc<dyn Tool<freehire_domain::UserId>>> {
+    let mut tools = read_tools(s);
+    tools.extend(write_tools(s, session));
+    tools
+}
+
+/// The tools that only read the bank: `experience_search`, `experience_get`,
+/// `experience_employments` (no session needed: the MCP server offers them too).
+pub(crate) fn read_tools(s: &Arc<Services>) -> Vec<Arc<dyn Tool<freehire_domain::UserId>>> {
     vec![
         tool(
             s,
@@ -67,6 +75,15 @@ pub(super) fn tools(
              `name` and `link`.",
             employments,
         ),
+    ]
+}
+
+/// The tools that write the bank, `add` and `update` bound to `session`'s transcript.
+fn write_tools(
+    s: &Arc<Services>,
+    session: SessionId,
+) -> Vec<Arc<dyn Tool<freehire_domain::UserId>>> {
+    vec![
         tool(
             s,
             "experience_add",

@@ -37,6 +37,7 @@ pub mod discovery;
 pub mod experience;
 pub mod interview;
 pub mod letter;
+pub mod mcp;
 pub mod screening;
 pub mod tracking;
 pub mod view;
@@ -46,10 +47,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use freehire_assistant::SessionId;
-use freehire_domain::{CvId, JobId, UserId};
+use freehire_domain::{CvId, EventSource, JobId, UserId};
 use freehire_search::SearchIndex;
 use freehire_store::Store;
-use freehire_tools::{Registry, Tool, from_fn};
+use freehire_tools::{Owner, Registry, Tool, from_fn};
 use schemars::JsonSchema;
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -131,10 +132,17 @@ pub(crate) struct Services {
     pub(crate) screening: Screening,
     pub(crate) saved: SavedSearches,
     pub(crate) clock: fn() -> DateTime<Utc>,
+    /// Who an application the tools record came from (the assistant's, or the candidate's
+    /// own through the MCP server).
+    pub(crate) source: EventSource,
 }
 
 impl Services {
-    fn new(deps: &ToolDeps) -> Self {
+    pub(crate) fn new(deps: &ToolDeps) -> Self {
+        Self::with_source(deps, EventSource::Assistant)
+    }
+
+    pub(crate) fn with_source(deps: &ToolDeps, source: EventSource) -> Self {
         Self {
             store: Arc::clone(&deps.store),
             search: deps.search.clone(),
@@ -144,6 +152,7 @@ impl Services {
             screening: Screening::new(Arc::clone(&deps.store)),
             saved: SavedSearches::new(Arc::clone(&deps.store), deps.search.clone()),
             clock: deps.clock,
+            source,
         }
     }
 
@@ -165,6 +174,24 @@ impl Services {
 pub(crate) fn internal(tool: &str, error: impl std::fmt::Display) -> String {
     tracing::warn!(tool, error = %error, "assistant tool failed");
     format!("{tool} failed on freehire's side; try again in a moment")
+}
+
+/// A tool for any owner from `async fn(services, args)`: it reads nothing of the owner's.
+pub(crate) fn public_tool<O, A, Out, F, Fut>(
+    services: &Arc<Services>,
+    name: &'static str,
+    description: &'static str,
+    f: F,
+) -> Arc<dyn Tool<O>>
+where
+    O: Owner,
+    A: DeserializeOwned + JsonSchema + Send + 'static,
+    Out: Serialize + 'static,
+    F: Fn(Arc<Services>, A) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Out, String>> + Send + 'static,
+{
+    let services = Arc::clone(services);
+    Arc::new(from_fn(name, description, move |_ctx, _: O, args: A| f(Arc::clone(&services), args)))
 }
 
 /// A tool from `async fn(services, owner, args)`.

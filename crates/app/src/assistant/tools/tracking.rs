@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use freehire_domain::{EventSource, PublicSlug, Stage, UserId};
+use freehire_domain::{PublicSlug, Stage, UserId};
 use freehire_tools::Tool;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -99,7 +99,7 @@ async fn apply_job(s: Arc<Services>, owner: UserId, a: SlugArgs) -> Result<Track
     let raw = required_slug(&a.slug)?;
     let slug = slug_of(raw)?;
     let input = ApplyInput::default();
-    let state = s.tracking.apply_from(owner, &slug, input, EventSource::Assistant, s.now()).await;
+    let state = s.tracking.apply_from(owner, &slug, input, s.source, s.now()).await;
     state.map(view).map_err(|e| failure("apply_job", raw, e))
 }
 
@@ -143,6 +143,48 @@ async fn track_job(s: Arc<Services>, owner: UserId, a: TrackJobArgs) -> Result<T
     };
     let state = s.tracking.update(owner, &slug, TrackPatch { stage, notes }, s.now()).await;
     state.map(view).map_err(|e| failure("track_job", raw, e))
+}
+
+/// `stage` arguments (the MCP server's half of `track_job`).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct StageArgs {
+    /// The vacancy's public_slug.
+    pub slug: String,
+    /// The new application stage.
+    #[schemars(extend("enum" = ["preparing", "applied", "screening", "responded", "interview", "offer", "accepted", "rejected", "withdrawn", "expired"]))]
+    pub stage: String,
+}
+
+/// `note` arguments (the MCP server's other half of `track_job`).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NoteArgs {
+    /// The vacancy's public_slug.
+    pub slug: String,
+    /// The note to add to the application (appended on a line of its own).
+    pub note: String,
+}
+
+/// `track_job` split in two for the MCP server: `stage` moves a tracked vacancy to another
+/// stage, `note` appends a note (both [`track_job`] underneath).
+pub(crate) fn stage_and_note(s: &Arc<Services>) -> Vec<Arc<dyn Tool<UserId>>> {
+    vec![
+        tool(
+            s,
+            "stage",
+            "Moves a tracked vacancy to another application stage.",
+            |s, owner, a: StageArgs| {
+                track_job(s, owner, TrackJobArgs { slug: a.slug, stage: Some(a.stage), note: None })
+            },
+        ),
+        tool(
+            s,
+            "note",
+            "Adds a note to a tracked vacancy's application (appended on a line of its own).",
+            |s, owner, a: NoteArgs| {
+                track_job(s, owner, TrackJobArgs { slug: a.slug, stage: None, note: Some(a.note) })
+            },
+        ),
+    ]
 }
 
 /// `my_jobs` arguments.
