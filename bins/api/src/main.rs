@@ -1,7 +1,7 @@
 //! `freehire-api`: serves the HTTP API and the web pages.
 //!
 //! Thin on purpose: parse the config, open the store, apply pending migrations, compose the
-//! JSON API's router with the web pages (`freehire_web::app`: `/api/*` and `/health` to the
+//! JSON API's router with the web pages (`freehire_web::app`: `/api/*`, `/health`, `/metrics` and `/mcp` to the
 //! API, everything else to the pages, over one accounts service and one search slot), serve until
 //! SIGINT/SIGTERM (within the header-read timeout and connection cap of
 //! `freehire_api::ServerLimits`), then finish in-flight requests and close the pool.

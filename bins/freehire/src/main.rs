@@ -79,6 +79,13 @@ enum Command {
         #[command(flatten)]
         args: commands::chat::ChatArgs,
     },
+    /// Serve MCP on standard input and output for desktop MCP clients (Claude Desktop, IDE
+    /// agents), forwarding to a freehire server's /mcp (FREEHIRE_API_URL; FREEHIRE_API_KEY adds
+    /// your own tools: tracking, CVs, the experience bank).
+    Mcp {
+        #[command(flatten)]
+        remote: commands::remote::Remote,
+    },
     /// Look the catalogue up on a freehire server, no key needed (FREEHIRE_API_URL): a
     /// posting by its address, a job's copies, city names, completions.
     #[command(flatten)]
@@ -157,6 +164,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chat { remote, args } => {
             return commands::chat::run(remote.client()?, args).await;
         }
+        Command::Mcp { remote } => return commands::mcp::run(&remote).await,
         Command::Lookup(command) => {
             return commands::lookup::run(command, &mut std::io::stdout()).await;
         }

@@ -34,6 +34,14 @@ pub enum ClientError {
         /// A 402 `quota_exceeded`'s standing: used, limit and when it resets.
         allowance: Option<Box<crate::wire::Allowance>>,
     },
+    /// The MCP bridge could not connect to the server's `/mcp`, or its own transport failed.
+    #[error("MCP with {url}: {message}")]
+    Mcp {
+        /// The MCP endpoint (or `stdio`).
+        url: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The server answered 2xx with a body this client cannot read.
     #[error("unexpected answer from {url}: {reason}")]
     Unexpected {

@@ -17,6 +17,8 @@
 //! - CVs ([`cvs`]): [`Client::cvs`], [`Client::cv`], [`Client::cv_pdf`];
 //! - the catalogue's public lookups ([`lookup`], keyless through [`Client::public`]):
 //!   [`Client::find_job`], [`Client::job_copies`], [`Client::cities`], [`Client::suggest`];
+//! - [`mcp::Bridge`]: `freehire mcp`, an MCP server on standard input and output forwarding to
+//!   the server's `POST /mcp`;
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
 //!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
 //!
@@ -29,6 +31,7 @@ mod error;
 pub mod experience;
 pub mod letters;
 pub mod lookup;
+pub mod mcp;
 pub mod screening;
 pub mod wire;
 

@@ -69,6 +69,8 @@ pub struct Ctx {
     pub secure: bool,
     /// Who sent the request (for the rate limits).
     pub client: Client,
+    /// The site's origin as the browser reached it (`http://host:port`, from `Host`).
+    pub origin: String,
 }
 
 impl Ctx {
@@ -148,6 +150,15 @@ impl FromRequestParts<WebState> for Ctx {
                 .filter_map(|v| v.to_str().ok().map(str::to_owned))
                 .collect(),
         };
-        Ok(Self { viewer, csrf, now: (state.clock)(), tz, secure: state.secure_cookies, client })
+        let host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_graphic()))
+            .unwrap_or("127.0.0.1:8080");
+        let scheme = if state.secure_cookies { "https" } else { "http" };
+        let origin = format!("{scheme}://{host}");
+        let secure = state.secure_cookies;
+        Ok(Self { viewer, csrf, now: (state.clock)(), tz, secure, client, origin })
     }
 }

@@ -7,8 +7,8 @@
 //! [`freehire_app::accounts::Accounts`], [`freehire_app::tracking::Tracking`],
 //! [`freehire_app::saved_searches::SavedSearches`]) and render; nothing here reaches the store.
 //!
-//! - [`app`] is the composition the binary serves: the JSON API's router answers `/api/*` and
-//!   `/health` (its own JSON 404/405 there), this crate's [`router`] everything else (its own
+//! - [`app`] is the composition the binary serves: the JSON API's router answers `/api/*`,
+//!   `/health`, `/metrics` and `/mcp` (its own JSON 404/405 there), this crate's [`router`] everything else (its own
 //!   HTML 404). The API router is passed in, so neither crate depends on the other.
 //! - [`WebState`] is what the pages reach: the accounts service, the catalogue, the search slot
 //!   (the API's, shared), the clock and whether cookies are `Secure`.
@@ -84,7 +84,7 @@ async fn deadline(request: Request, next: Next) -> Response {
 }
 
 /// What the binary serves: `api` (the JSON API's router, with its own fallbacks and layers)
-/// for `/api`, `/api/*` and `/health`, the pages for everything else.
+/// for `/api`, `/api/*`, `/health`, `/metrics` and `/mcp`, the pages for everything else.
 ///
 /// The choice is made on the path by a plain service, not by routes: a route with a capture
 /// (`/api/{*rest}`) would hand its capture to the API's own path extractors, which then see
@@ -98,9 +98,10 @@ pub fn app(state: WebState, api: Router) -> Router {
     }))
 }
 
-/// Whether a path is the JSON API's: `/health`, `/api` and everything under `/api/`.
+/// Whether a path is the API's: `/health`, `/metrics`, `/mcp`, `/api` and everything under
+/// `/api/`.
 fn is_api(path: &str) -> bool {
-    path == "/health" || path == "/api" || path.starts_with("/api/")
+    matches!(path, "/health" | "/metrics" | "/mcp" | "/api") || path.starts_with("/api/")
 }
 
 #[cfg(test)]
@@ -109,10 +110,10 @@ mod tests {
 
     #[test]
     fn api_paths_go_to_the_api() {
-        for path in ["/health", "/api", "/api/", "/api/v1/jobs/some-slug"] {
+        for path in ["/health", "/metrics", "/mcp", "/api", "/api/", "/api/v1/jobs/some-slug"] {
             assert!(is_api(path), "{path}");
         }
-        for path in ["/", "/jobs", "/apis", "/health/x", "/jobs/api"] {
+        for path in ["/", "/jobs", "/apis", "/health/x", "/jobs/api", "/mcp/x", "/metricsx"] {
             assert!(!is_api(path), "{path}");
         }
     }

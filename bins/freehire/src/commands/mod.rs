@@ -8,6 +8,7 @@ pub mod ingest;
 pub mod jobs;
 pub mod letters;
 pub mod lookup;
+pub mod mcp;
 pub mod migrate;
 pub mod reindex;
 pub mod remote;

@@ -33,6 +33,20 @@ impl Remote {
         Ok(Client::new(&self.api_url, SecretString::from(key.trim().to_owned()))?)
     }
 
+    /// The API server's URL.
+    pub(crate) fn api_url(&self) -> &str {
+        &self.api_url
+    }
+
+    /// The API key, when one is set.
+    pub(crate) fn key(&self) -> Option<SecretString> {
+        self.api_key
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(|k| SecretString::from(k.to_owned()))
+    }
+
     /// A client for the public reads: with the key when one is set, else keyless.
     pub(crate) fn public_client(&self) -> anyhow::Result<Client> {
         match self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {

@@ -74,6 +74,14 @@ async fn journey(b: &Browser, server: &Server, email: &str, shots: bool) {
     assert!(token.starts_with("fhk_"), "a key, not {token:?}");
     assert_eq!(server.me_with_key(&token).await, 200, "the API takes the minted key");
     b.wait_text("#keys ~ .table-wrap, section[aria-labelledby=keys]", "laptop").await.unwrap();
+    // The MCP section names this server's endpoint with the new key, and an MCP client
+    // configured from it is answered as the key's owner.
+    let endpoint = b.text("#mcp-url").await.unwrap();
+    assert_eq!(endpoint, format!("{}/mcp", server.base), "the endpoint as the browser reached it");
+    let config = b.text("#mcp-http").await.unwrap();
+    assert!(config.contains(&endpoint) && config.contains(&token), "{config}");
+    assert!(b.text("#mcp-stdio").await.unwrap().contains("\"args\": [\"mcp\"]"));
+    assert_eq!(server.mcp_whoami(&endpoint, &token).await, email, "the snippet's key works");
     if shots {
         shoot(b, "account").await;
     }

@@ -126,6 +126,27 @@ impl Server {
         client.get(&url).bearer_auth(key).send().await.unwrap().status().as_u16()
     }
 
+    /// The email `whoami` answers over MCP at `endpoint` with `key` (one stateless
+    /// `tools/call`, as an MCP client sends it).
+    pub async fn mcp_whoami(&self, endpoint: &str, key: &str) -> String {
+        let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "whoami", "arguments": {}}});
+        let answer = reqwest::Client::new()
+            .post(endpoint)
+            .bearer_auth(key)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18")
+            .json(&call)
+            .send()
+            .await
+            .unwrap();
+        let status = answer.status();
+        let text = answer.text().await.unwrap();
+        let body: serde_json::Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("MCP answered {status} {text:?}: {e}"));
+        body["result"]["structuredContent"]["email"].as_str().unwrap_or_default().to_owned()
+    }
+
     /// Where the file mailer writes.
     pub fn mail_dir(&self) -> PathBuf {
         self.dir.path().join("mail")

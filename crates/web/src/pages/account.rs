@@ -68,8 +68,17 @@ pub struct AccountPage {
     pub keys: Vec<KeyRow>,
     /// A key just minted: (name, token), shown this once.
     pub minted: Option<(String, String)>,
+    /// The site's origin, for the MCP client configuration.
+    pub origin: String,
     /// The screening answers.
     pub screening: ScreeningForm,
+}
+
+impl AccountPage {
+    /// The key the MCP snippets show: the one just minted, else a placeholder.
+    pub fn mcp_key(&self) -> &str {
+        self.minted.as_ref().map_or("fhk_…", |(_, token)| token.as_str())
+    }
 }
 
 fn notice(raw: Option<&str>) -> Option<&'static str> {
@@ -132,6 +141,7 @@ async fn page(
             })
             .collect(),
         minted: None,
+        origin: ctx.origin.clone(),
         screening: ScreeningForm::new(&answers, screening_typed),
     })
 }
