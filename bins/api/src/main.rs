@@ -63,6 +63,10 @@ struct Config {
     /// Log format. Log levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+
+    /// Errors to Sentry (off by default).
+    #[command(flatten)]
+    sentry: freehire_app::process::SentryArgs,
 }
 
 async fn shutdown_signal() {
@@ -72,7 +76,15 @@ async fn shutdown_signal() {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    freehire_app::process::serve_main(|c: &Config| c.log_format, run).await
+    freehire_app::process::serve_main(
+        concat!("freehire-api@", env!("CARGO_PKG_VERSION")),
+        |c: &Config| freehire_app::process::Observability {
+            log_format: c.log_format,
+            sentry: c.sentry.clone(),
+        },
+        run,
+    )
+    .await
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {

@@ -112,6 +112,10 @@ struct Config {
     /// Log format. Levels come from `RUST_LOG` (default `info`).
     #[arg(long, env = "FREEHIRE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
+
+    /// Errors to Sentry (off by default).
+    #[command(flatten)]
+    sentry: freehire_app::process::SentryArgs,
 }
 
 /// Cancels `token` on SIGINT or SIGTERM.
@@ -125,7 +129,15 @@ fn cancel_on_signal(token: CancellationToken) {
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    freehire_app::process::serve_main(|c: &Config| c.log_format, run).await
+    freehire_app::process::serve_main(
+        concat!("freehire-worker@", env!("CARGO_PKG_VERSION")),
+        |c: &Config| freehire_app::process::Observability {
+            log_format: c.log_format,
+            sentry: c.sentry.clone(),
+        },
+        run,
+    )
+    .await
 }
 
 async fn run(config: Config) -> anyhow::Result<()> {

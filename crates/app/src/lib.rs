@@ -71,6 +71,7 @@ pub mod cvs;
 pub mod demo;
 pub mod describe;
 mod error;
+pub mod error_reporting;
 pub mod experience;
 pub mod ingest;
 pub mod llmkey;
