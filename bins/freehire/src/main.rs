@@ -6,6 +6,8 @@
 
 mod commands;
 
+use std::io::Write;
+
 use clap::{Parser, Subcommand};
 use freehire_store::{DEFAULT_DATABASE_URL, DatabaseUrl};
 
@@ -23,8 +25,37 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Search the index the worker fills (the filters of `GET /api/v1/jobs/search`).
+    /// Sign the command line in to a server (the key is stored in your configuration
+    /// directory, readable by you alone), see who it is signed in as, or sign out.
+    #[command(subcommand)]
+    Auth(commands::auth::AuthCommand),
+    /// Search jobs on a server (FREEHIRE_API_URL; the agent search, descriptions as Markdown),
+    /// or with `--local` the index on this machine.
     Search(commands::search::SearchCommand),
+    /// Value counts of every filter over the jobs matching yours: the valid names and values.
+    Facets(commands::discover::FacetsCommand),
+    /// How much of the market a set of skills reaches: the share of matching jobs listing at
+    /// least one, per-skill counts, gaps and the most listed skills.
+    MarketFit(commands::discover::MarketFitCommand),
+    /// One job by its slug.
+    Job(commands::discover::JobCommand),
+    /// One company and its open jobs.
+    Company(commands::discover::CompanyCommand),
+    /// Your applications: save, unsave, apply, stage, note, my (a full key).
+    #[command(flatten)]
+    Board(commands::board::BoardCommand),
+    /// Print shell completions for bash, zsh, fish, elvish or powershell.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages (roff): `freehire.1` and one `freehire-<command>.1` per command.
+    #[command(hide = true)]
+    Man {
+        /// The folder to write them in.
+        #[arg(long)]
+        dir: std::path::PathBuf,
+    },
     /// Track jobs and applications on a freehire server (FREEHIRE_API_URL, FREEHIRE_API_KEY).
     Track {
         #[command(flatten)]
@@ -139,9 +170,30 @@ fn main() -> std::process::ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    let out = &mut std::io::stdout();
     let command = match cli.command {
-        // Search reads the index only: no database needed.
-        Command::Search(cmd) => return commands::search::run(cmd, &mut std::io::stdout()).await,
+        Command::Auth(cmd) => {
+            return commands::auth::run(cmd, &mut std::io::stdin().lock(), out).await;
+        }
+        Command::Facets(cmd) => return commands::discover::facets(cmd, out).await,
+        Command::MarketFit(cmd) => return commands::discover::market_fit(cmd, out).await,
+        Command::Job(cmd) => return commands::discover::job(cmd, out).await,
+        Command::Company(cmd) => return commands::discover::company(cmd, out).await,
+        Command::Board(cmd) => return commands::board::run(cmd, out).await,
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "freehire", out);
+            return Ok(());
+        }
+        Command::Man { dir } => {
+            let command = <Cli as clap::CommandFactory>::command();
+            std::fs::create_dir_all(&dir)?;
+            clap_mangen::generate_to(command, &dir)?;
+            writeln!(out, "man pages written to {}", dir.display())?;
+            return Ok(());
+        }
+        // Search reads a server or the index only: no database needed.
+        Command::Search(cmd) => return commands::search::run(cmd, out).await,
         Command::Track { remote, command } => {
             return commands::remote::track(&remote, command, &mut std::io::stdout()).await;
         }
@@ -201,4 +253,15 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
     };
     store.close().await;
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    // Every flag name unique per command, every default valid (clap's own checks).
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -64,6 +64,8 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
         freehire(url.clone(), replay.clone(), &["ingest", "--once", "ashby"]).await;
     assert!(ok, "{err}");
     assert!(out.contains("1 boards, 1 crawled, 0 failed"), "{out}");
+    // Not a terminal: the progress is a plain line on standard error, not a bar.
+    assert!(err.contains("ingest ashby: 1/1 boards (done)"), "{err}");
     // Pacing cannot be turned off from the environment: a zero rate is refused.
     let (ok, _, err) = output(
         Command::new(env!("CARGO_BIN_EXE_freehire"))
@@ -106,6 +108,7 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
     let (ok, out, err) = freehire(url.clone(), replay, &["reindex"]).await;
     assert!(ok, "{err}");
     assert!(out.contains(&format!("indexed {total} documents from {total} jobs")), "{out}");
+    assert!(err.contains(&format!("reindex: {total} jobs (done)")), "{err}");
     let index = freehire_search::EmbeddedIndex::open_read_only(&dir.path().join("index")).unwrap();
     assert_eq!(indexed_total(&index).await.unwrap(), total);
 

@@ -14,32 +14,9 @@ mod common;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
 
-use chrono::Utc;
-use common::freehire;
-use freehire_app::search_slot::SearchSlot;
-use freehire_domain::{Facets, JobPosting, Provider};
-use freehire_search::{EmbeddedIndex, SearchDocument, SearchIndex, indexable};
+use common::api_with_jobs;
 use serde_json::Value;
-
-fn posting(id: &str, title: &str) -> JobPosting {
-    JobPosting {
-        source: Provider::parse("manual").unwrap(),
-        external_id: id.into(),
-        url: format!("https://acme.example/jobs/{id}"),
-        title: title.into(),
-        company: "Acme".into(),
-        location: "Berlin, Germany".into(),
-        description: "<p>Build systems in Rust.</p>".into(),
-        remote: false,
-        posted_at: None,
-        facets: Facets { skills: vec!["rust".into()], ..Facets::default() },
-        salary: None,
-        role_fingerprint: String::new(),
-        structured: Default::default(),
-    }
-}
 
 fn text(out: &std::process::Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
@@ -97,36 +74,7 @@ fn drive(venv: &Path, api_url: &str, key: Option<&str>) -> Value {
 async fn a_desktop_mcp_client_searches_and_saves_over_stdio() {
     let venv = tokio::task::spawn_blocking(python_client).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("data/freehire.db").display());
-    let db = [("FREEHIRE_DATABASE_URL", url.as_str())];
-    let (ok, _, err) =
-        freehire(&db, &["users", "create", "me@example.com", "--verified"], "correct horse\n");
-    assert!(ok, "{err}");
-    let (ok, key, err) = freehire(&db, &["keys", "create", "--user", "me@example.com"], "");
-    assert!(ok, "{err}");
-    let key = key.trim().to_owned();
-
-    let store = freehire_app::startup::open_store(&url.parse().unwrap()).await.unwrap();
-    store
-        .upsert_jobs(&[posting("1", "Rust Engineer"), posting("2", "Go Engineer")], Utc::now())
-        .await
-        .unwrap();
-    let jobs = store.list_open_jobs(freehire_store::ListPage::new(10, 0)).await.unwrap().jobs;
-    let index = EmbeddedIndex::open(&dir.path().join("index")).unwrap();
-    let docs =
-        jobs.iter().filter(|j| indexable(j)).map(|j| SearchDocument::from_job(j, Utc::now()));
-    index.upsert(docs.collect()).await.unwrap();
-    let index: Arc<dyn SearchIndex> = Arc::new(index);
-
-    let mail = tempfile::tempdir().unwrap();
-    let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), mail.path());
-    let state = freehire_api::AppState {
-        search: SearchSlot::open(index),
-        ..freehire_api::AppState::new(store, accounts)
-    };
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(freehire_api::serve(listener, state, std::future::pending()));
+    let (base, key) = api_with_jobs(dir.path()).await;
 
     let (venv2, base2) = (venv.clone(), base.clone());
     let keyless = tokio::task::spawn_blocking(move || drive(&venv2, &base2, None)).await.unwrap();

@@ -14,6 +14,8 @@ fn freehire(index_dir: &Path, args: &[&str]) -> (bool, String, String) {
     output(
         Command::new(env!("CARGO_BIN_EXE_freehire"))
             .args(args)
+            // The index on this machine, not a server.
+            .arg("--local")
             .env("FREEHIRE_INDEX_DIR", index_dir)
             // Search needs no database: a URL nothing answers proves it is not opened.
             .env("FREEHIRE_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none"),

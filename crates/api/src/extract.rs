@@ -71,6 +71,11 @@ pub struct CompanyQuery(pub CompanyFilter);
 #[derive(Debug, Clone)]
 pub struct SearchQuery(pub JobQuery);
 
+/// The filter of `POST /market/coverage`: the search grammar's parameters, checked as search
+/// checks them (a bad value is a 400 naming it), kept as sent for the coverage to narrow.
+#[derive(Debug, Clone)]
+pub struct MarketQuery(pub Vec<(String, String)>);
+
 /// The search grammar of `GET /agent/jobs/search`, with `description_format`.
 #[derive(Debug, Clone)]
 pub struct AgentQuery(pub AgentSearchRequest);
@@ -84,6 +89,9 @@ from_query!(CompanyQuery, |p: &[(String, String)]| Ok::<_, ApiError>(CompanyFilt
     q: p.iter().find(|(name, _)| name == "q").map(|(_, value)| value.clone()),
 }));
 from_query!(SearchQuery, |p: &[(String, String)]| JobQuery::parse(p, Endpoint::Search));
+from_query!(MarketQuery, |p: &[(String, String)]| {
+    JobQuery::parse(p, Endpoint::Search).map(|_| p.to_vec())
+});
 from_query!(AgentQuery, |p: &[(String, String)]| AgentSearchRequest::parse(p));
 from_query!(FacetsQuery, |p: &[(String, String)]| FacetsRequest::parse(p));
 
@@ -233,6 +241,12 @@ impl IntoParams for CompanyQuery {
 }
 
 impl IntoParams for SearchQuery {
+    fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
+        grammar(Endpoint::Search)
+    }
+}
+
+impl IntoParams for MarketQuery {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
         grammar(Endpoint::Search)
     }

@@ -76,8 +76,22 @@ pub async fn import_csv(
     input: impl Read,
     at: DateTime<Utc>,
 ) -> Result<ImportReport, AppError> {
+    import_csv_with(store, input, at, &crate::progress::Silent).await
+}
+
+/// [`import_csv`], telling `progress` of the rows handled (the file is read whole first, so
+/// the total is known).
+pub async fn import_csv_with(
+    store: &dyn Store,
+    input: impl Read,
+    at: DateTime<Utc>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<ImportReport, AppError> {
     let mut report = ImportReport::default();
-    for row in freehire_ingest::parse_board_csv(input) {
+    let rows = freehire_ingest::parse_board_csv(input);
+    let _phase = crate::progress::Phase::begin(progress, "rows", Some(rows.len() as u64));
+    for row in rows {
+        progress.advance(1);
         let row = match row {
             Ok(row) => row,
             Err(e) => {

@@ -82,6 +82,7 @@ pub mod notify;
 pub mod plans;
 pub mod posting_url;
 pub mod process;
+pub mod progress;
 pub mod rederive;
 pub mod reindex;
 pub mod saved_searches;

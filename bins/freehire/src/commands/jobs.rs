@@ -61,7 +61,10 @@ pub async fn run(store: &dyn Store, cmd: JobsCommand, out: &mut impl Write) -> a
             }
         }
         JobsCommand::Rederive { batch } => {
-            let stats = freehire_app::rederive::rederive_all(store, batch, Utc::now()).await?;
+            let progress = super::progress::CliProgress::new("rederive");
+            let stats =
+                freehire_app::rederive::rederive_all_with(store, batch, Utc::now(), &progress)
+                    .await?;
             writeln!(
                 out,
                 "{} jobs re-derived, {} changed and queued for re-indexing",

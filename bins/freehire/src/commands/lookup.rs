@@ -48,10 +48,10 @@ pub enum LookupCommand {
         #[command(flatten)]
         remote: Remote,
     },
-    /// Completions of what you are typing: titles, companies, skills, categories.
     /// The server's health: the ingest fleet's verdict, each provider's boards, the
     /// catalogue's size.
     Status(StatusArgs),
+    /// Completions of what you are typing: titles, companies, skills, categories.
     Suggest {
         /// What you have typed.
         text: String,

@@ -9,14 +9,10 @@ use super::remote::Remote;
 /// Serves MCP on stdio until the client closes it. Logs go to standard error: standard output
 /// carries the protocol.
 pub async fn run(remote: &Remote) -> anyhow::Result<()> {
-    let key = remote.key();
-    let bridge = freehire_client::mcp::Bridge::connect(remote.api_url(), key.as_ref())
-        .await
-        .with_context(|| {
-            format!(
-                "cannot open MCP with the freehire server at {} (FREEHIRE_API_URL)",
-                remote.api_url()
-            )
+    let (url, key) = (remote.api_url()?, remote.key()?);
+    let bridge =
+        freehire_client::mcp::Bridge::connect(&url, key.as_ref()).await.with_context(|| {
+            format!("cannot open MCP with the freehire server at {url} (FREEHIRE_API_URL)")
         })?;
     bridge.serve_stdio().await?;
     Ok(())

@@ -1,15 +1,20 @@
 //! One module per command group.
 
+pub mod auth;
+pub mod board;
 pub mod boards;
 pub mod chat;
 pub mod cv;
+pub mod discover;
 pub mod experience;
+pub mod filters;
 pub mod ingest;
 pub mod jobs;
 pub mod letters;
 pub mod lookup;
 pub mod mcp;
 pub mod migrate;
+pub mod progress;
 pub mod reindex;
 pub mod remote;
 pub mod screening;

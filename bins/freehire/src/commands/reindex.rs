@@ -25,7 +25,8 @@ pub struct ReindexArgs {
 pub async fn run(store: &dyn Store, args: ReindexArgs, out: &mut impl Write) -> anyhow::Result<()> {
     let engine = args.search.config()?;
     let index = search_engine::open_named(&engine, Access::Write).await?;
-    let stats = freehire_app::reindex::reindex(store, index.as_ref(), Utc::now())
+    let progress = super::progress::CliProgress::new("reindex");
+    let stats = freehire_app::reindex::reindex_with(store, index.as_ref(), Utc::now(), &progress)
         .await
         .context("rebuilding the search index")?;
     writeln!(

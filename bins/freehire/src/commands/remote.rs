@@ -8,38 +8,34 @@ use anyhow::Context;
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand, ValueEnum};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
-use freehire_client::{Client, DEFAULT_API_URL, wire::Card};
+use freehire_client::{Client, DEFAULT_API_URL, credentials, wire::Card};
 use freehire_domain::Stage;
 use secrecy::SecretString;
 
-/// Which server, with which key.
+/// Which server, with which key: the flags or the environment, else what `freehire auth
+/// login` stored, else the local server without a key.
 #[derive(Debug, Args)]
 pub struct Remote {
-    /// The API server's URL.
-    #[arg(long, global = true, env = "FREEHIRE_API_URL", default_value = DEFAULT_API_URL)]
-    api_url: String,
-    /// An API key (`fhk_…`; `freehire keys create` or the account page mints one).
+    /// The API server's URL [default: the stored sign-in's server, else http://127.0.0.1:8080].
+    #[arg(long, global = true, env = "FREEHIRE_API_URL")]
+    api_url: Option<String>,
+    /// An API key (`fhk_…`; `freehire auth login`, the account page or `freehire keys create`
+    /// mints one) [default: the stored sign-in's key].
     #[arg(long, global = true, env = "FREEHIRE_API_KEY", hide_env_values = true)]
     api_key: Option<String>,
 }
 
+/// Where a key came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySource {
+    /// `--api-key` or `FREEHIRE_API_KEY`.
+    Environment,
+    /// The stored sign-in.
+    Stored,
+}
+
 impl Remote {
-    pub(crate) fn client(&self) -> anyhow::Result<Client> {
-        let key = self
-            .api_key
-            .clone()
-            .filter(|k| !k.trim().is_empty())
-            .context("no API key: set FREEHIRE_API_KEY (or pass --api-key)")?;
-        Ok(Client::new(&self.api_url, SecretString::from(key.trim().to_owned()))?)
-    }
-
-    /// The API server's URL.
-    pub(crate) fn api_url(&self) -> &str {
-        &self.api_url
-    }
-
-    /// The API key, when one is set.
-    pub(crate) fn key(&self) -> Option<SecretString> {
+    fn given_key(&self) -> Option<SecretString> {
         self.api_key
             .as_deref()
             .map(str::trim)
@@ -47,13 +43,64 @@ impl Remote {
             .map(|k| SecretString::from(k.to_owned()))
     }
 
-    /// A client for the public reads: with the key when one is set, else keyless.
+    fn given_url(&self) -> Option<&str> {
+        self.api_url.as_deref().map(str::trim).filter(|u| !u.is_empty())
+    }
+
+    /// The stored sign-in, when it is for the server in use (an unreadable file is an error).
+    fn stored(&self) -> anyhow::Result<Option<credentials::Credentials>> {
+        let path = credentials::default_path()?;
+        let stored = credentials::load(&path)?;
+        Ok(stored.filter(|c| self.given_url().is_none_or(|url| same_server(url, &c.api_url))))
+    }
+
+    /// The server's URL and the key to send, with where the key came from.
+    pub(crate) fn resolve(&self) -> anyhow::Result<(String, Option<(SecretString, KeySource)>)> {
+        let stored = self.stored()?;
+        let url = match (self.given_url(), &stored) {
+            (Some(url), _) => url.to_owned(),
+            (None, Some(c)) => c.api_url.clone(),
+            (None, None) => DEFAULT_API_URL.to_owned(),
+        };
+        let key = match (self.given_key(), stored) {
+            (Some(key), _) => Some((key, KeySource::Environment)),
+            (None, Some(c)) => Some((c.key, KeySource::Stored)),
+            (None, None) => None,
+        };
+        Ok((url, key))
+    }
+
+    pub(crate) fn client(&self) -> anyhow::Result<Client> {
+        let (url, key) = self.resolve()?;
+        let (key, _) = key.context(
+            "no API key: run freehire auth login, or set FREEHIRE_API_KEY (or pass --api-key)",
+        )?;
+        Ok(Client::new(&url, key)?)
+    }
+
+    /// The API server's URL.
+    pub(crate) fn api_url(&self) -> anyhow::Result<String> {
+        Ok(self.resolve()?.0)
+    }
+
+    /// The API key, when one is set or stored.
+    pub(crate) fn key(&self) -> anyhow::Result<Option<SecretString>> {
+        Ok(self.resolve()?.1.map(|(key, _)| key))
+    }
+
+    /// A client for the public reads: with the key when one is set or stored, else keyless.
     pub(crate) fn public_client(&self) -> anyhow::Result<Client> {
-        match self.api_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
-            Some(key) => Ok(Client::new(&self.api_url, SecretString::from(key.to_owned()))?),
-            None => Ok(Client::public(&self.api_url)?),
+        let (url, key) = self.resolve()?;
+        match key {
+            Some((key, _)) => Ok(Client::new(&url, key)?),
+            None => Ok(Client::public(&url)?),
         }
     }
+}
+
+/// Whether two API URLs name one server (a trailing slash does not matter).
+pub(crate) fn same_server(a: &str, b: &str) -> bool {
+    a.trim().trim_end_matches('/') == b.trim().trim_end_matches('/')
 }
 
 /// Which tracked jobs to list.
@@ -69,16 +116,19 @@ pub enum Filter {
     Applied,
     /// Jobs on the board (with a stage).
     Board,
+    /// Dismissed jobs.
+    Dismissed,
 }
 
 impl Filter {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Filter::All => "all",
             Filter::Viewed => "viewed",
             Filter::Saved => "saved",
             Filter::Applied => "applied",
             Filter::Board => "board",
+            Filter::Dismissed => "dismissed",
         }
     }
 }
@@ -187,6 +237,15 @@ pub async fn track(remote: &Remote, cmd: TrackCommand, out: &mut impl Write) -> 
         TrackCommand::Stage { slug, stage } => client.set_stage(&slug, stage).await?,
         TrackCommand::Note { slug, text } => client.set_notes(&slug, &text).await?,
     };
+    write_track(out, &track)
+}
+
+/// One tracked job's state as a line: its application's stage and day, else whether it is
+/// saved.
+pub(crate) fn write_track(
+    out: &mut impl Write,
+    track: &freehire_client::wire::Track,
+) -> anyhow::Result<()> {
     let slug = track.job_slug.as_deref().unwrap_or("?");
     match &track.application {
         Some(app) => writeln!(
@@ -195,7 +254,8 @@ pub async fn track(remote: &Remote, cmd: TrackCommand, out: &mut impl Write) -> 
             app.stage.as_deref().unwrap_or("no stage"),
             app.applied_at.map(|at| format!(", applied {}", day(at))).unwrap_or_default()
         )?,
-        None => writeln!(out, "{slug}: not applied")?,
+        None if track.saved_at.is_some() => writeln!(out, "{slug}: saved, not applied")?,
+        None => writeln!(out, "{slug}: not saved, not applied")?,
     }
     Ok(())
 }
@@ -249,7 +309,7 @@ pub async fn saved_searches(
     Ok(())
 }
 
-fn write_cards(
+pub(crate) fn write_cards(
     out: &mut impl Write,
     cards: &[Card],
     total: u64,

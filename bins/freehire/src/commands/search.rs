@@ -4,42 +4,27 @@
 
 use std::{io::Write, sync::Arc};
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use clap::Args;
-use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
 use freehire_api::view::{FacetsData, SearchHit, SearchMeta};
 use freehire_app::search::{Found, SearchArgs};
 use freehire_app::search_engine::{self, Access, SearchEngineArgs, SearchEngineConfig};
-use freehire_search::{Facet, SearchIndex};
+use freehire_search::SearchIndex;
+
+use super::filters::FilterArgs;
+use super::remote::Remote;
 use serde::Serialize;
 
 /// How many values `--facets` prints per facet.
 const TOP_VALUES: usize = 8;
 
-/// `freehire search [WORDS…] [filters] [--facets] [--limit N] [--json]`
+/// `freehire search [WORDS…] [filters] [--facets] [--limit N] [--json] [--local]`
 #[derive(Debug, Args)]
 pub struct SearchCommand {
     /// Words to find in the title, company, description or location (all must match).
     words: Vec<String>,
-    /// Country codes (`de`, `us`); repeat or comma-join for any of them.
-    #[arg(long, value_name = "CODES")]
-    countries: Vec<String>,
-    /// Regions (`eu`, `north_america`, `none` = no region).
-    #[arg(long, value_name = "REGIONS")]
-    regions: Vec<String>,
-    /// Work mode: remote, hybrid or onsite.
-    #[arg(long, value_name = "MODE")]
-    work_mode: Vec<String>,
-    /// Skills (`rust`, `go`).
-    #[arg(long, value_name = "SKILLS")]
-    skills: Vec<String>,
-    /// Seniority (`junior`, `senior`, `staff`, …).
-    #[arg(long, value_name = "GRADES")]
-    seniority: Vec<String>,
-    /// Any other search parameter, as over HTTP: `--param sort=salary_min`,
-    /// `--param skills_exclude=php`, `--param posted_within_days=7`.
-    #[arg(long = "param", value_name = "KEY=VALUE", value_parser = key_value)]
-    params: Vec<(String, String)>,
+    #[command(flatten)]
+    filters: FilterArgs,
     /// Also count the values of every facet over all matches.
     #[arg(long)]
     facets: bool,
@@ -49,40 +34,30 @@ pub struct SearchCommand {
     /// Hits to skip.
     #[arg(long)]
     offset: Option<u32>,
-    /// Print the API's JSON (`/api/v1/jobs/search`, plus `facets` as `/api/v1/jobs/facets`
-    /// answers with `--facets`).
+    /// Print the API's JSON (agent search's `{data, meta}`, each hit the full job with its
+    /// description as Markdown; `--local`: `/api/v1/jobs/search`'s hits), plus `facets` as
+    /// `/api/v1/jobs/facets` answers with `--facets`.
     #[arg(long)]
     json: bool,
-    /// The search index the worker fills (the same options as the API's).
+    /// Search the index on this machine directly (the worker's, FREEHIRE_INDEX_DIR or
+    /// Meilisearch) instead of a server.
+    #[arg(long)]
+    local: bool,
+    /// The search index, with `--local` (the same options as the API's).
     #[command(flatten)]
     search: SearchEngineArgs,
-}
-
-fn key_value(raw: &str) -> Result<(String, String), String> {
-    match raw.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.to_owned())),
-        _ => Err(format!("expected KEY=VALUE, got {raw:?}")),
-    }
+    /// The server, without `--local`.
+    #[command(flatten)]
+    remote: Remote,
 }
 
 impl SearchCommand {
     fn args(&self) -> SearchArgs {
         let text = self.words.join(" ");
-        let filters = [
-            ("countries", &self.countries),
-            ("regions", &self.regions),
-            ("work_mode", &self.work_mode),
-            ("skills", &self.skills),
-            ("seniority", &self.seniority),
-        ];
         SearchArgs {
             text: (!text.trim().is_empty()).then_some(text),
-            filters: filters
-                .into_iter()
-                .filter(|(_, values)| !values.is_empty())
-                .map(|(name, values)| (name.to_owned(), values.clone()))
-                .collect(),
-            extra: self.params.clone(),
+            filters: self.filters.filters(),
+            extra: self.filters.extra(),
             limit: self.limit,
             offset: self.offset,
             facets: self.facets,
@@ -105,14 +80,40 @@ pub async fn open_index(args: &SearchEngineArgs) -> anyhow::Result<Arc<dyn Searc
     Ok(search_engine::open_named(&engine, Access::Read).await?)
 }
 
-/// Runs the search and prints it to `out`.
+/// Runs the search (on the server, or `--local` on the index) and prints it to `out`.
 pub async fn run(cmd: SearchCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    if !cmd.local {
+        return remote(&cmd, out).await;
+    }
     let index = open_index(&cmd.search).await?;
     let found = freehire_app::search::search(index.as_ref(), &cmd.args(), Utc::now()).await?;
     if cmd.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&json(found))?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&json(&found))?)?;
     } else {
         write!(out, "{}", render(&found))?;
+    }
+    Ok(())
+}
+
+/// The search through the server's agent search (and its facets with `--facets`).
+async fn remote(cmd: &SearchCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    let client = cmd.remote.public_client()?;
+    let mut params = cmd.args().params();
+    params.retain(|(name, _)| name != "facets");
+    let mut answer = client.search(&params).await?;
+    if cmd.facets {
+        let counted: Vec<(String, String)> =
+            params.iter().filter(|(k, _)| k != "limit" && k != "offset").cloned().collect();
+        let facets = client.facets(&counted).await?;
+        answer["facets"] = facets["data"].clone();
+    }
+    if cmd.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+    } else {
+        write!(out, "{}", super::discover::render_jobs(&answer))?;
+        if let Some(facets) = answer.get("facets") {
+            write!(out, "{}", super::discover::render_facets(facets, TOP_VALUES))?;
+        }
     }
     Ok(())
 }
@@ -128,75 +129,22 @@ struct JsonAnswer {
     facets: Option<FacetsData>,
 }
 
-fn json(found: Found) -> JsonAnswer {
+fn json(found: &Found) -> JsonAnswer {
     JsonAnswer {
         data: found.results.hits.iter().map(SearchHit::new).collect(),
         meta: SearchMeta::of(&found.query, found.results.total),
-        facets: found.facets.map(FacetsData::from),
+        facets: found.facets.clone().map(FacetsData::from),
     }
 }
 
 /// The hits as an aligned table with the page and total under it, the ignored parameters,
-/// and with `--facets` the most frequent values of each facet.
+/// and with `--facets` the most frequent values of each facet: the API's answer as the remote
+/// search prints it ([`super::discover::render_jobs`], [`super::discover::render_facets`]).
 pub fn render(found: &Found) -> String {
-    let mut out = String::new();
-    let hits = &found.results.hits;
-    let total = found.results.total;
-    if hits.is_empty() {
-        out.push_str(&format!("No jobs on this page ({total} match).\n"));
-    } else {
-        let mut table = Table::new();
-        table
-            .load_style(UTF8_BORDERS_ONLY)
-            .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(160)
-            .set_header(["TITLE", "COMPANY", "LOCATION", "MODE", "POSTED", "SLUG"]);
-        for hit in hits {
-            let posted = DateTime::<Utc>::from_timestamp(hit.posted_ts, 0)
-                .map(|t| t.format("%Y-%m-%d").to_string())
-                .unwrap_or_default();
-            let mode = hit.values(Facet::WorkMode).first().map_or("", String::as_str);
-            table.add_row([
-                hit.title.as_str(),
-                hit.company.as_str(),
-                hit.location.as_str(),
-                mode,
-                &posted,
-                hit.public_slug.as_str(),
-            ]);
-        }
-        out.push_str(&format!("{table}\n"));
-        let first = u64::from(found.query.page.offset) + 1;
-        let last = u64::from(found.query.page.offset) + hits.len() as u64;
-        out.push_str(&format!("{first}-{last} of {total} jobs\n"));
-    }
-    for ignored in &found.query.ignored_params {
-        match &ignored.did_you_mean {
-            Some(hint) => {
-                out.push_str(&format!("ignored: {} (did you mean {hint}?)\n", ignored.param))
-            }
-            None => out.push_str(&format!("ignored: {}\n", ignored.param)),
-        }
-    }
-    if let Some(counts) = &found.facets {
-        let shown: Vec<(&str, String)> = counts
-            .facets
-            .iter()
-            .filter(|(_, values)| !values.is_empty())
-            .map(|(facet, values)| {
-                let mut line: Vec<String> =
-                    values.iter().take(TOP_VALUES).map(|(v, n)| format!("{v} {n}")).collect();
-                if values.len() > TOP_VALUES {
-                    line.push(format!("… {} more", values.len() - TOP_VALUES));
-                }
-                (facet.param(), line.join(" · "))
-            })
-            .collect();
-        out.push_str(&format!("\nFacets over {} matching jobs:\n", counts.total));
-        let width = shown.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
-        for (name, line) in shown {
-            out.push_str(&format!("  {name:<width$}  {line}\n"));
-        }
+    let answer = serde_json::to_value(json(found)).unwrap_or_default();
+    let mut out = super::discover::render_jobs(&answer);
+    if let Some(facets) = answer.get("facets") {
+        out.push_str(&super::discover::render_facets(facets, TOP_VALUES));
     }
     out
 }
@@ -216,7 +164,7 @@ mod tests {
         if let Some(mode) = mode {
             facets.insert("work_mode".to_owned(), vec![mode.to_owned()]);
         }
-        let ts = DateTime::parse_from_rfc3339(&format!("2026-11-{day:02}T10:00:00Z"))
+        let ts = chrono::DateTime::parse_from_rfc3339(&format!("2026-11-{day:02}T10:00:00Z"))
             .unwrap()
             .timestamp();
         SearchDocument {
@@ -292,13 +240,5 @@ mod tests {
         assert!(text.contains("  skills     s0 10 · s1 9"), "{text}");
         assert!(text.contains("s7 3 · … 2 more\n"), "{text}");
         assert!(!text.contains("domains"), "empty facets are not listed: {text}");
-    }
-
-    #[test]
-    fn params_need_a_key_and_a_value() {
-        assert_eq!(key_value("sort=salary_min").unwrap(), ("sort".into(), "salary_min".into()));
-        assert_eq!(key_value("q=a=b").unwrap(), ("q".into(), "a=b".into()));
-        assert!(key_value("sort").is_err());
-        assert!(key_value("=x").is_err());
     }
 }

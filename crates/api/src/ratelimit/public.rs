@@ -28,7 +28,7 @@ use crate::{
 };
 
 /// The limited routes (their path templates under the router) and their buckets.
-pub const PUBLIC_ROUTES: [(&str, Bucket); 14] = [
+pub const PUBLIC_ROUTES: [(&str, Bucket); 15] = [
     ("/api/v1/jobs", Bucket::PublicRead),
     ("/api/v1/jobs/{slug}", Bucket::PublicRead),
     ("/api/v1/jobs/find", Bucket::PublicRead),
@@ -39,6 +39,7 @@ pub const PUBLIC_ROUTES: [(&str, Bucket); 14] = [
     ("/api/v1/companies/sitemap", Bucket::PublicRead),
     ("/api/v1/jobs/search", Bucket::PublicRead),
     ("/api/v1/jobs/facets", Bucket::PublicRead),
+    ("/api/v1/market/coverage", Bucket::PublicRead),
     ("/api/v1/companies", Bucket::PublicRead),
     ("/api/v1/companies/{slug}", Bucket::PublicRead),
     ("/api/v1/agent/jobs/search", Bucket::AgentSearch),

@@ -11,6 +11,7 @@ pub mod experience;
 pub mod health;
 pub mod jobs;
 pub mod lookup;
+pub mod market;
 pub mod mcp;
 pub mod me;
 pub mod metrics;
@@ -47,6 +48,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(search::search))
         .routes(routes!(search::facets))
         .routes(routes!(search::agent_search))
+        .routes(routes!(market::coverage))
         .routes(routes!(companies::list))
         .routes(routes!(companies::show))
         .routes(routes!(openapi::document))

@@ -54,7 +54,7 @@ struct Ignored {
     ignored_params: Vec<IgnoredParam>,
 }
 
-async fn index(state: &AppState) -> Result<Arc<dyn SearchIndex>, ApiError> {
+pub(crate) async fn index(state: &AppState) -> Result<Arc<dyn SearchIndex>, ApiError> {
     state.search.get().await.map_err(|status| {
         let why = match status {
             SearchStatus::Missing => "the search index is not built yet (the worker builds it)",

@@ -39,6 +39,7 @@ mod facets;
 mod http;
 mod jobs;
 mod lookup;
+mod market;
 mod mcp;
 mod meili;
 mod metrics;

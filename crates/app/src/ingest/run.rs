@@ -105,6 +105,21 @@ pub async fn run_provider(
     cancel: &CancellationToken,
     clock: Clock<'_>,
 ) -> Result<RunStats, AppError> {
+    run_provider_with(store, registry, provider, config, cancel, clock, &crate::progress::Silent)
+        .await
+}
+
+/// [`run_provider`], telling `progress` of each board finished (crawled, failed, cooling or
+/// not started).
+pub async fn run_provider_with(
+    store: &dyn Store,
+    registry: &Sources,
+    provider: &Provider,
+    config: &IngestConfig,
+    cancel: &CancellationToken,
+    clock: Clock<'_>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<RunStats, AppError> {
     let source = registry.require(provider)?;
     let filter = BoardFilter {
         provider: Some(provider.clone()),
@@ -122,6 +137,7 @@ pub async fn run_provider(
         .collect();
     let mut stats = RunStats { boards: boards.len() as u64, ..RunStats::default() };
     tracing::info!(%provider, boards = boards.len(), "ingest run started");
+    let phase = crate::progress::Phase::begin(progress, "boards", Some(boards.len() as u64));
 
     let done = AtomicU64::new(0);
     let crawling = stream::iter(boards.iter())
@@ -130,12 +146,14 @@ pub async fn run_provider(
             let cooldowns = &cooldowns;
             async move {
                 if cancel.is_cancelled() {
+                    progress.advance(1);
                     return (board, Ok(BoardOutcome::NotStarted));
                 }
                 let identity = (board.key.board.to_ascii_lowercase(), board.key.region.clone());
                 let cooldown = cooldowns.get(&identity).copied();
                 let outcome = crawl(store, source, board, cooldown, config, clock).await;
                 done.fetch_add(1, Ordering::Relaxed);
+                progress.advance(1);
                 (board, outcome)
             }
         })
@@ -158,6 +176,7 @@ pub async fn run_provider(
         // Never taken: the heartbeat loops until the crawl finishes and drops it.
         () = heartbeat => Vec::new(),
     };
+    drop(phase);
 
     let mut proven = Vec::new();
     for (board, outcome) in outcomes {

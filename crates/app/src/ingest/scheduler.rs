@@ -19,7 +19,7 @@ use freehire_ingest::{Sources, error_chain};
 use freehire_store::{ClaimOptions, RunStatus, ScheduleDefaults, Store};
 use tokio_util::sync::CancellationToken;
 
-use super::{Clock, IngestConfig, RunStats, run_provider};
+use super::{Clock, IngestConfig, RunStats};
 use crate::{
     AppError, BusyProvider,
     search_sync::{DrainTarget, drain},
@@ -77,6 +77,24 @@ pub async fn run_once(
     cancel: &CancellationToken,
     clock: Clock<'_>,
 ) -> Result<RunStats, AppError> {
+    let silent = crate::progress::Silent;
+    run_once_with(store, registry, provider, config, take_over, search, cancel, clock, &silent)
+        .await
+}
+
+/// [`run_once`], telling `progress` of the boards as they finish.
+#[allow(clippy::too_many_arguments)]
+pub async fn run_once_with(
+    store: &dyn Store,
+    registry: &Sources,
+    provider: &Provider,
+    config: &WorkerConfig,
+    take_over: bool,
+    search: Option<&DrainTarget>,
+    cancel: &CancellationToken,
+    clock: Clock<'_>,
+    progress: &dyn crate::progress::Progress,
+) -> Result<RunStats, AppError> {
     let (worker, defaults) = (&config.worker_id, config.schedule);
     if take_over {
         if let Some(previous) =
@@ -93,7 +111,7 @@ pub async fn run_once(
             expiry: defaults.timeout,
         })));
     }
-    let stats = run_claimed(store, registry, provider, config, cancel, clock).await?;
+    let stats = run_claimed(store, registry, provider, config, cancel, clock, progress).await?;
     if let Some(target) = search {
         sync_search(store, target, clock).await;
         target.release(store).await;
@@ -118,9 +136,18 @@ async fn run_claimed(
     config: &WorkerConfig,
     cancel: &CancellationToken,
     clock: Clock<'_>,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<RunStats, AppError> {
     let stop = cancel.child_token();
-    let run = run_provider(store, registry, provider, &config.ingest, &stop, clock);
+    let run = crate::ingest::run::run_provider_with(
+        store,
+        registry,
+        provider,
+        &config.ingest,
+        &stop,
+        clock,
+        progress,
+    );
     tokio::pin!(run);
     let mut beat = tokio::time::interval_at(
         tokio::time::Instant::now() + config.heartbeat,
@@ -184,8 +211,16 @@ pub async fn run_worker(
         while !cancel.is_cancelled() {
             match store.claim_due_provider(&config.worker_id, config.schedule, clock()).await {
                 Ok(Some(provider)) => {
-                    if let Err(e) =
-                        run_claimed(store, registry, &provider, config, cancel, clock).await
+                    if let Err(e) = run_claimed(
+                        store,
+                        registry,
+                        &provider,
+                        config,
+                        cancel,
+                        clock,
+                        &crate::progress::Silent,
+                    )
+                    .await
                     {
                         tracing::error!(%provider, error = %error_chain(&e), "ingest run failed");
                     }

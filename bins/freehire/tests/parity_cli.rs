@@ -1,0 +1,112 @@
+//! The reference client's commands against a real API server: `freehire auth login` with a
+//! password (the key minted and stored 0600 in the configuration directory), `auth status`,
+//! then `search`, `facets`, `market-fit`, `job`, `company`, `save`, `stage`, `note`, `my` and
+//! `unsave` with the stored key and `--json`; `auth logout` forgets it; a wrong password
+//! stores nothing; `FREEHIRE_API_KEY` wins over the stored key.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+
+use common::{api_with_jobs, freehire};
+use serde_json::Value;
+
+// scenario: The command line signs in and works the board like the reference's client
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_clients_commands_work_with_a_stored_sign_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, _key) = api_with_jobs(dir.path()).await;
+    let config = dir.path().join("config");
+    let config = config.to_str().unwrap();
+    let env = [("FREEHIRE_API_URL", base.as_str()), ("XDG_CONFIG_HOME", config)];
+    // Each run blocks this test's thread; the server answers on the runtime's other one.
+    let run = |args: &[&str], stdin: &str| {
+        let answer = freehire(&env, args, stdin);
+        std::future::ready(answer)
+    };
+    let json =
+        |out: &str| -> Value { serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}")) };
+
+    let (ok, out, err) = run(&["auth", "status"], "").await;
+    assert!(ok && out.contains("not signed in"), "{out}{err}");
+    // A wrong password is the server's refusal, and nothing is stored.
+    let (ok, _, err) = run(&["auth", "login", "--email", "me@example.com"], "wrong horse\n").await;
+    assert!(!ok && err.contains("401"), "{err}");
+    let creds = dir.path().join("config/freehire/credentials.json");
+    assert!(!creds.exists());
+
+    let (ok, out, err) = run(&["auth", "login"], "me@example.com\ncorrect horse\n").await;
+    assert!(ok && out.contains("signed in to") && out.contains("me@example.com"), "{out}{err}");
+    let mode = std::fs::metadata(&creds).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the stored key is the user's alone");
+    let (ok, out, err) = run(&["auth", "status", "--json"], "").await;
+    assert!(ok, "{err}");
+    let status = json(&out);
+    assert_eq!(status["account"]["email"], "me@example.com", "{out}");
+    assert!(status["key_from"].as_str().unwrap().ends_with("credentials.json"), "{out}");
+
+    // The catalogue, keyless reads with the stored key sent.
+    let (ok, out, err) = run(&["search", "engineer", "--json"], "").await;
+    assert!(ok, "{err}");
+    let found = json(&out);
+    assert_eq!(found["meta"]["total"], 2, "{out}");
+    let slug = found["data"][0]["public_slug"].as_str().unwrap().to_owned();
+    let (ok, out, err) = run(&["search", "engineer", "--skills", "rust"], "").await;
+    assert!(ok && out.contains("Rust Engineer") && !out.contains("Go Engineer"), "{out}{err}");
+    assert!(out.contains("1-1 of 1 jobs"), "{out}");
+    let (ok, out, err) = run(&["search", "--country", "germany"], "").await;
+    assert!(!ok && err.contains("countries"), "the server names the bad value: {out}{err}");
+    let (ok, out, err) = run(&["facets", "--only", "skills", "--json"], "").await;
+    assert!(ok, "{err}");
+    assert_eq!(json(&out)["data"]["facets"]["skills"]["rust"], 1, "{out}");
+    let (ok, out, err) = run(&["facets"], "").await;
+    assert!(ok && out.contains("Facets over 2 matching jobs"), "{out}{err}");
+    let (ok, out, err) = run(&["market-fit", "rust", "cobol", "--json"], "").await;
+    assert!(ok, "{err}");
+    let fit = json(&out);
+    assert_eq!(
+        (fit["data"]["covered"].as_u64(), fit["data"]["total"].as_u64()),
+        (Some(1), Some(2)),
+        "{out}"
+    );
+    assert_eq!(fit["data"]["gaps"], serde_json::json!(["cobol"]));
+    let (ok, out, err) = run(&["market-fit", "rust"], "").await;
+    assert!(ok && out.contains("1 of 2 matching jobs (50"), "{out}{err}");
+    let (ok, out, err) = run(&["job", &slug], "").await;
+    assert!(ok && out.contains("at Acme") && out.contains(&format!("slug: {slug}")), "{out}{err}");
+    let (ok, out, err) = run(&["company", "acme", "--json"], "").await;
+    assert!(ok, "{err}");
+    assert_eq!(json(&out)["data"]["company"]["job_count"], 2, "{out}");
+
+    // The board, with the stored key.
+    let (ok, out, err) = run(&["save", &slug], "").await;
+    assert!(ok && out.contains("saved, not applied"), "{out}{err}");
+    let (ok, out, err) = run(&["stage", &slug, "interview", "--json"], "").await;
+    assert!(ok, "{err}");
+    assert_eq!(json(&out)["data"]["application"]["stage"], "interview", "{out}");
+    let (ok, _, err) = run(&["note", &slug, "panel on Monday"], "").await;
+    assert!(ok, "{err}");
+    let (ok, out, err) = run(&["my", "--json"], "").await;
+    assert!(ok, "{err}");
+    let mine = json(&out);
+    assert_eq!(mine["data"][0]["job_slug"], slug.as_str(), "{out}");
+    assert_eq!(mine["data"][0]["notes"], "panel on Monday", "{out}");
+    let (ok, out, err) = run(&["my"], "").await;
+    assert!(ok && out.contains(&slug) && out.contains("interview"), "{out}{err}");
+
+    // The environment's key wins over the stored one.
+    let bogus = [
+        ("FREEHIRE_API_URL", base.as_str()),
+        ("XDG_CONFIG_HOME", config),
+        ("FREEHIRE_API_KEY", "fhk_bogus"),
+    ];
+    let (ok, _, err) = freehire(&bogus, &["my"], "");
+    assert!(!ok && err.contains("401"), "{err}");
+
+    let (ok, out, err) = run(&["auth", "logout"], "").await;
+    assert!(ok && out.contains("signed out"), "{out}{err}");
+    assert!(!creds.exists());
+    let (ok, _, err) = run(&["save", &slug], "").await;
+    assert!(!ok && err.contains("freehire auth login"), "{err}");
+}
