@@ -217,6 +217,7 @@ const BENCHES: &[(&str, &str)] = &[
     ("freehire-api", "auth"),
     ("freehire-api", "tracking"),
     ("freehire-api", "ratelimit"),
+    ("freehire-api", "mcp"),
     ("freehire-web", "page"),
     ("freehire-render", "render"),
     ("freehire-api-server", "assistant"),

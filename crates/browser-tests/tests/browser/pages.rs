@@ -57,6 +57,10 @@ async fn every_page_is_shot_at_a_phone_and_a_desktop_width() {
         b.wait_for("#verdict").await.unwrap();
         shoot(&b, "status").await;
 
+        b.visit("/market?skills=python,+rust,+kubernetes&work_mode=remote").await.unwrap();
+        b.wait_for("#coverage").await.unwrap();
+        shoot(&b, "market").await;
+
         b.visit("/no-such-page").await.unwrap();
         b.wait_for("main h1").await.unwrap();
         shoot(&b, "not-found").await;

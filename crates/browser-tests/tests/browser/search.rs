@@ -242,6 +242,46 @@ async fn a_pasted_link_opens_its_posting() {
     .await;
 }
 
+// scenario: A job seeker measures the market fit of their skills
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_market_fit_page_measures_skills_as_the_api_does() {
+    let (server, b) = served(Scripts::Off).await;
+    b.check("the_market_fit_page_measures_skills_as_the_api_does", LIMIT, async {
+        let url = format!("{}/api/v1/market/coverage", server.base);
+        let body = serde_json::json!({"skills": ["python", "rust", "cobol"]});
+        let api: serde_json::Value = reqwest::Client::new()
+            .post(&url)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        b.visit("/").await.unwrap();
+        b.click("nav a[href='/market']").await.unwrap();
+        b.wait_location("open the market page", |l| l == "/market").await.unwrap();
+        b.fill("#skills", "python, rust, cobol").await.unwrap();
+        b.click("#market-form button[type=submit]").await.unwrap();
+        b.wait_for("#coverage").await.unwrap();
+        let data = &api["data"];
+        assert_eq!(b.text("#covered").await.unwrap(), data["covered"].to_string(), "{api}");
+        assert_eq!(b.text("#total").await.unwrap(), data["total"].to_string(), "{api}");
+        assert_eq!(b.count("#skills-table tbody tr").await.unwrap(), 3);
+        assert!(b.text("#gaps").await.unwrap().contains("cobol"), "cobol is a gap");
+        // A top skill links to the search it stands for.
+        let first = b.text("#top-skills li a").await.unwrap();
+        assert_eq!(first, data["top_skills"][0]["skill"].as_str().unwrap());
+        b.click("#top-skills li a").await.unwrap();
+        b.wait_location("open the search", |l| l.starts_with("/jobs?skills=")).await.unwrap();
+
+        b.visit("/market?skills=rust&countries=germany").await.unwrap();
+        let problem = b.wait_text("#market-problem", "countries").await.unwrap();
+        assert!(problem.contains("germany"), "{problem}");
+    })
+    .await;
+}
+
 // scenario: The status page shows the fleet as the API reports it
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_status_page_shows_the_fleet_as_the_api_reports_it() {

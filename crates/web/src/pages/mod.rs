@@ -29,6 +29,7 @@ pub mod experience;
 pub mod find;
 pub(crate) mod forms;
 pub mod jobs;
+pub mod market;
 pub mod notifications;
 pub mod saved;
 pub mod screening;
@@ -51,6 +52,7 @@ pub fn routes() -> Router<WebState> {
         .route("/", get(search::page))
         .route("/jobs", get(search::page))
         .route("/find", get(find::page))
+        .route("/market", get(market::page))
         .route("/status", get(status::page))
         .route("/jobs/{slug}", get(jobs::page))
         .route("/jobs/{slug}/save", post(actions::save))
