@@ -29,13 +29,14 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 /// The tools that need a key, for the error an anonymous (or `cv`-key) caller gets.
-const SIGNED_ONLY: [(&str, &str); 12] = [
+const SIGNED_ONLY: [(&str, &str); 13] = [
     ("whoami", "an API key"),
     ("cv_list", "an API key"),
     ("cv_get", "an API key"),
     ("experience_search", "an API key"),
     ("experience_get", "an API key"),
     ("experience_employments", "an API key"),
+    ("experience_add", "an API key"),
     ("save", "a full API key"),
     ("unsave", "a full API key"),
     ("apply", "a full API key"),

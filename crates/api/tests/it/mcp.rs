@@ -155,6 +155,14 @@ async fn a_key_reaches_its_scope_and_its_own_data_only(db: TestDb) {
     assert_eq!(data(&got)["title"], "Ada's CV");
     let save = call(&ada_cv, "save", json!({"slug": "x"})).await;
     assert!(error_text(&save).contains("full API key"), "a cv key does not track: {save:?}");
+    // An MCP client banks an achievement as its own reading: no CV cites it until Ada confirms.
+    let added =
+        call(&ada_cv, "experience_add", json!({"claim": "Cut p99 latency from 20s to 1s"})).await;
+    assert_eq!(data(&added)["can_write_cv"], false, "{added:?}");
+    let quoted = call(&ada_cv, "experience_add", json!({"claim": "x", "said": "I did x"})).await;
+    assert!(error_text(&quoted).contains("said"), "no quote over MCP: {quoted:?}");
+    let bank = ada.get("/me/experience").await;
+    assert!(bank.body.to_string().contains("agent_inferred"), "{bank:?}");
     ada_cv.cancel().await.unwrap();
 
     let bob = verified_user(&s, "bob@example.com").await;

@@ -24,3 +24,15 @@ fn evaluation_meets_the_floors() {
         assert!(s.recall() >= recall, "{facet} recall {:.3} < {recall}", s.recall());
     }
 }
+
+// The second set, text only (no adapter): printed for the report, floors enforced on the
+// adapter's path in freehire-app.
+#[test]
+fn the_second_set_is_scored() {
+    let report = super::evaluation::evaluate_new();
+    println!("{}", report.table());
+    for miss in &report.misses {
+        println!("  {miss}");
+    }
+    assert_eq!(report.postings, 350, "every labelled posting of the second set");
+}

@@ -89,7 +89,7 @@ fn write_tools(
             "experience_add",
             "Banks one achievement. Put the candidate's verbatim words in `said`: only a quote \
              they wrote, containing every word and number of the claim, makes it citable in a CV.",
-            move |s, owner, a: AddArgs| add(s, owner, session, a),
+            move |s, owner, a: AddArgs| add(s, owner, Some(session), a),
         ),
         tool(
             s,
@@ -376,6 +376,45 @@ pub struct AddArgs {
     pub said: Option<String>,
 }
 
+/// `experience_add` arguments over MCP: there is no transcript to quote.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct McpAddArgs {
+    /// The achievement, one sentence.
+    pub claim: String,
+    /// What made it hard or what it changed.
+    pub context: Option<String>,
+    /// Its figures ("p99 20s → 1s").
+    pub metrics: Option<Vec<String>>,
+    /// Canonical skill slugs.
+    pub skills: Option<Vec<String>>,
+    /// The role it happened in, from `experience_employments`; leave out when none fits.
+    pub employment_id: Option<IdArg>,
+}
+
+/// `experience_add` for the MCP server: the achievement is banked as the client's reading
+/// (`agent_inferred`), which no CV may cite until the candidate confirms it on freehire.
+pub(crate) fn mcp_add_tool(s: &Arc<Services>) -> Arc<dyn Tool<freehire_domain::UserId>> {
+    tool(
+        s,
+        "experience_add",
+        "Banks one achievement of the candidate's. It is recorded as your reading, not their \
+         statement: no CV cites it until they confirm it on freehire's experience page \
+         (/experience). Returns the achievement with `can_write_cv: false`.",
+        |s, owner, a: McpAddArgs| {
+            let a = AddArgs {
+                claim: a.claim,
+                context: a.context,
+                metrics: a.metrics,
+                skills: a.skills,
+                employment_id: a.employment_id,
+                said: None,
+            };
+            add(s, owner, None, a)
+        },
+    )
+}
+
 /// The employment an argument names, or the error listing the owner's roles.
 async fn resolve_employment(
     s: &Services,
@@ -410,7 +449,7 @@ async fn resolve_employment(
 async fn add(
     s: Arc<Services>,
     owner: freehire_domain::UserId,
-    session: SessionId,
+    session: Option<SessionId>,
     a: AddArgs,
 ) -> Result<Value, String> {
     let employment_id = resolve_employment(&s, owner, a.employment_id.as_ref()).await?;
@@ -420,10 +459,16 @@ async fn add(
         context: a.context.unwrap_or_default(),
         metrics: a.metrics.unwrap_or_default(),
         skills: a.skills.unwrap_or_default(),
-        source_ref: format!("session:{session}"),
+        source_ref: session.map_or_else(|| "mcp".to_owned(), |s| format!("session:{s}")),
     };
-    let author =
-        author_for(&s, owner, session, a.said.as_deref(), &draft.claim, &draft.metrics).await;
+    // Without a session there is no transcript to quote: an MCP client's addition is its own
+    // reading until the candidate confirms it.
+    let author = match session {
+        Some(session) => {
+            author_for(&s, owner, session, a.said.as_deref(), &draft.claim, &draft.metrics).await
+        }
+        None => Author::Agent,
+    };
     let added =
         s.experience.add_atom(owner, draft.clone(), author, AddMode::Interactive, s.now()).await;
     match added.map_err(|e| failure("experience_add", e))? {

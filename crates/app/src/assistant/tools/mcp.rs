@@ -4,7 +4,7 @@
 //! | caller | tools |
 //! |---|---|
 //! | anyone | `facets`, `search`, `job`, `company`, `market_fit` (read-only) |
-//! | an API key of either scope | + `whoami`, `cv_list`, `cv_get`, `experience_search`, `experience_get`, `experience_employments` |
+//! | an API key of either scope | + `whoami`, `cv_list`, `cv_get`, `experience_search`, `experience_get`, `experience_employments`, `experience_add` |
 //! | a `full` key | + `save`, `unsave`, `apply`, `stage`, `note`, `my_jobs` |
 //!
 //! `search` is `search_jobs`, `job` `get_job`, `company` `get_company`, `save`/`unsave`/`apply`
@@ -13,8 +13,10 @@
 //! through the HTTP routes. What the tools act on is the key's owner, never an argument, so
 //! another user's job, application or CV is "not found". Arguments are decoded strictly
 //! (unknown fields are refused by name) and a failure is the tool's `{"error": …}`, as the
-//! model reads it. Writing CV claims (the bank's `add`/`update`, `cv_edit`) stays with the
-//! assistant's sessions, where a claim is checked against what the candidate said.
+//! model reads it. `experience_add` banks an achievement as the client's reading
+//! (`agent_inferred`): with no transcript to quote, nothing an MCP client writes is citable in a
+//! CV until the candidate confirms it on freehire. Editing CVs and confirming claims stay with
+//! the assistant's sessions and the candidate's own pages.
 
 use std::sync::Arc;
 
@@ -60,6 +62,7 @@ const APPEND: Hints = Hints { read_only: false, destructive: false, idempotent: 
 fn hints(name: &str) -> Hints {
     match name {
         "save" | "apply" => ADD,
+        "experience_add" => APPEND,
         "unsave" | "stage" => CHANGE,
         "note" => APPEND,
         _ => READ,
@@ -127,6 +130,7 @@ impl McpTools {
                     tools.extend(cv::read_tools(&s, cvs));
                 }
                 tools.extend(experience::read_tools(&s));
+                tools.push(experience::mcp_add_tool(&s));
                 let registry = Registry::new(tools).with_max_result_bytes(ASSISTANT_RESULT_CAP);
                 Tools::Signed(user, registry)
             }
