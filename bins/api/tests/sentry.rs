@@ -101,7 +101,7 @@ async fn a_start_up_error_reaches_sentry_scrubbed() {
     assert!(event.get("server_name").is_none(), "{raw}");
 }
 
-// scenario: Without a DSN nothing is sent
+// (the same scenario: without a DSN nothing is sent)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_dsn_nothing_is_sent() {
     let (_dsn, received) = sentry_server().await;

@@ -13,17 +13,23 @@ use crate::title::TitleTerm;
 pub const TITLE_PHRASES: &[(&str, Category)] = {
     use Category::*;
     &[
+        ("legal cashier", Finance),
         ("executive assistant", Operations),
         ("administrative assistant", Operations),
         ("office manager", Operations),
         ("chief of staff", Operations),
         ("business operations", Operations),
         ("revenue operations", Operations),
+        ("operations manager", Operations),
+        ("customer care", Support),
         ("sales operations", Operations),
         ("bizops", Operations),
         ("product marketing", Marketing),
         ("product marketer", Marketing),
         ("growth marketing", Marketing),
+        ("head of growth", Marketing),
+        ("growth lead", Marketing),
+        ("growth manager", Marketing),
         ("marketing", Marketing),
         ("marketer", Marketing),
         ("seo", Marketing),
@@ -85,6 +91,7 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("bookkeeper", Finance),
         ("fp&a", Finance),
         ("treasury", Finance),
+        ("smart contract auditor", Security),
         ("auditor", Finance),
         ("counsel", Legal),
         ("lawyer", Legal),
@@ -158,8 +165,10 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("ai/ml", MlAi),
         ("ai engineer", AiEngineering),
         ("llm engineer", AiEngineering),
+        ("applied ai", AiEngineering),
         ("genai engineer", AiEngineering),
         ("data engineer", DataEngineering),
+        ("data infrastructure", DataEngineering),
         ("analytics engineer", DataEngineering),
         ("etl developer", DataEngineering),
         ("data scientist", DataScience),
@@ -219,6 +228,8 @@ pub const TITLE_PHRASES: &[(&str, Category)] = {
         ("ui developer", Frontend),
         ("react developer", Frontend),
         ("react engineer", Frontend),
+        ("next.js", Frontend),
+        ("nextjs", Frontend),
         ("backend", Backend),
         ("back-end", Backend),
         ("back end", Backend),
@@ -312,6 +323,77 @@ pub const TECH_WORDS: &[(&str, bool)] = &[
     ("dentist", false),
     ("annotator", false),
 ];
+
+/// Where a compound title's head (the role it names) ends: at the first spaced dash, bar,
+/// colon, comma or opening parenthesis, or at a hyphen joining a word to a capitalised one
+/// ("Backend Engineer-Sales Customer Care team"); the whole title when there is none.
+pub fn head_end(title: &str) -> usize {
+    const SEPARATORS: [&str; 7] = [" - ", " – ", " — ", " | ", ": ", " (", ", "];
+    let spaced = SEPARATORS.iter().filter_map(|sep| title.find(sep)).min();
+    let bytes = title.as_bytes();
+    let joined = (1..bytes.len().saturating_sub(1)).find(|&i| {
+        bytes[i] == b'-' && bytes[i - 1].is_ascii_alphabetic() && bytes[i + 1].is_ascii_uppercase()
+    });
+    spaced.into_iter().chain(joined).min().unwrap_or(title.len())
+}
+
+/// The engineering categories: a title whose head names one of them may be made more
+/// specific by another of them later in the title ("Software Engineer, Front-end").
+const ENGINEERING: &[Category] = {
+    use Category::*;
+    &[
+        SoftwareEngineering,
+        Backend,
+        Frontend,
+        Fullstack,
+        Mobile,
+        Devops,
+        Sre,
+        NetworkEngineering,
+        DataEngineering,
+        DataScience,
+        DataAnalytics,
+        MlAi,
+        AiEngineering,
+        Qa,
+        Security,
+        Hardware,
+        Embedded,
+        Blockchain,
+        Architecture,
+    ]
+};
+
+/// The category of a title read as a job seeker reads it: the role its head names wins. An
+/// engineering head may be made more specific by an engineering phrase later in the title
+/// (the most specific wins); nothing else overrides the head. So "Software Engineer,
+/// Front-end (SEO)" is frontend, "Software Engineer, Product/UX" software engineering,
+/// "Backend Engineer-Sales Customer Care team" backend and "Marketing Manager - Developer
+/// Tools" marketing. A head naming no role leaves the whole title to [`from_title`].
+pub fn from_title_text(title: &str, hits: &[Hit<TitleTerm>]) -> Option<Category> {
+    let lower = title.to_lowercase();
+    // Offsets are the lowercased title's: read the head there (equal for ASCII titles).
+    let end = if lower.len() == title.len() { head_end(title) } else { head_end(&lower) };
+    let Some(head) = from_title_iter(hits.iter().filter(|h| h.end <= end)) else {
+        return from_title(hits);
+    };
+    if !ENGINEERING.contains(&head) {
+        return Some(head);
+    }
+    from_title_iter(hits.iter().filter(|h| match h.term {
+        TitleTerm::Category(_, c) => ENGINEERING.contains(&c),
+        _ => false,
+    }))
+}
+
+fn from_title_iter<'a>(hits: impl Iterator<Item = &'a Hit<TitleTerm>>) -> Option<Category> {
+    hits.filter_map(|h| match h.term {
+        TitleTerm::Category(rank, c) => Some((rank, c)),
+        _ => None,
+    })
+    .min_by_key(|(rank, _)| *rank)
+    .map(|(_, c)| c)
+}
 
 /// The category of the most specific title phrase.
 pub fn from_title(hits: &[Hit<TitleTerm>]) -> Option<Category> {

@@ -35,13 +35,15 @@ pub struct Draft {
 /// Derives every facet of a draft. Pure and deterministic; unknowns stay empty.
 pub fn derive(draft: &Draft) -> Facets {
     let s = &draft.structured;
-    let body = text::visible_text(&draft.description);
+    let body = text::blocks_text(&draft.description);
     let lower = body.to_ascii_lowercase();
     let hits = description::scan_lowered(&body, &lower);
     let title_hits = title::scan_title(&draft.title);
 
     // Geography: structured → location → title restriction → description eligibility.
     let mut geo = geo::parse_location(&draft.location);
+    // Whether the location names a place at all (before the title or description pin one).
+    let placeless = geo.is_unpinned() && geo.cities.is_empty();
     if geo.is_unpinned() {
         let pin = eligibility::from_title(&draft.title);
         let pin = if pin.is_empty() { eligibility::from_description(&body, &hits) } else { pin };
@@ -59,11 +61,15 @@ pub fn derive(draft: &Draft) -> Facets {
     }
     let cities = if s.cities.is_empty() { geo.cities } else { s.cities.clone() };
 
+    // A structured work mode, then the location's marker, then what the description states
+    // (a hybrid or on-site statement is more specific than a platform's bare remote flag),
+    // then the flag, which counts only when the location names no place: platforms set it on
+    // office postings ("Tel Aviv Office", "Montreal HQ") as a company default.
     let work_mode = s
         .work_mode
-        .or(draft.remote.then_some(WorkMode::Remote))
         .or(geo.work_mode)
-        .or_else(|| work_mode::from_description(&hits));
+        .or_else(|| work_mode::from_description(&hits))
+        .or((draft.remote && placeless).then_some(WorkMode::Remote));
 
     let seniority = s
         .seniority
@@ -71,7 +77,7 @@ pub fn derive(draft: &Draft) -> Facets {
         .or_else(|| seniority::from_description(&hits));
     let category = s
         .category
-        .or_else(|| category::from_title(&title_hits))
+        .or_else(|| category::from_title_text(&draft.title, &title_hits))
         .or_else(|| category::from_description(&lower));
     let is_tech = category::is_tech(category, &title_hits);
 

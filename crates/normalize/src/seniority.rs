@@ -109,12 +109,39 @@ pub const MASKS: &[&str] = &[
 
 /// The highest grade among the title's hits.
 pub fn from_title(hits: &[Hit<TitleTerm>]) -> Option<Seniority> {
-    hits.iter()
-        .filter_map(|h| match h.term {
-            TitleTerm::Seniority(s) => Some(s),
-            _ => None,
-        })
-        .max()
+    let grades = hits.iter().filter_map(|h| match h.term {
+        TitleTerm::Seniority(s) => Some(s),
+        _ => None,
+    });
+    // An intern is an intern whoever they work for ("CEO Founder Associate Intern").
+    let mut highest = None;
+    for grade in grades {
+        if grade == Seniority::Intern {
+            return Some(grade);
+        }
+        highest = highest.max(Some(grade));
+    }
+    highest
+}
+
+/// Whether a title part is only grades ("Senior" of "Senior / Staff SRE"): a grade
+/// alternative within one title, not a title of its own.
+fn grades_only(part: &str) -> bool {
+    let hits = crate::title::scan_title(part);
+    let lower = part.to_lowercase();
+    let mut rest = lower.clone().into_bytes();
+    for h in hits.iter().filter(|h| matches!(h.term, TitleTerm::Seniority(_))) {
+        for b in rest.iter_mut().take(h.end.min(lower.len())).skip(h.start) {
+            *b = b' ';
+        }
+    }
+    let grades: Vec<&Hit<TitleTerm>> =
+        hits.iter().filter(|h| matches!(h.term, TitleTerm::Seniority(_))).collect();
+    // "Tech Lead" and "Team Lead" name a role: a part of them is a title.
+    let one_word = grades.iter().all(|h| !lower.get(h.start..h.end).unwrap_or(" ").contains(' '));
+    !grades.is_empty()
+        && one_word
+        && !String::from_utf8_lossy(&rest).chars().any(char::is_alphabetic)
 }
 
 /// The grade of a title that may offer alternatives ("Solution Architect / Senior Solution
@@ -126,13 +153,18 @@ pub fn from_title_text(title: &str) -> Option<Seniority> {
 
 /// [`from_title_text`] reusing the hits of the whole title.
 pub fn from_title_and_hits(title: &str, hits: &[Hit<TitleTerm>]) -> Option<Seniority> {
-    if !(title.contains(" / ") || title.contains(" | ") || title.contains(" or ")) {
+    if !(title.contains(" / ") || title.contains(" or ")) {
         return from_title(hits);
     }
     let lower = title.to_lowercase();
-    // Only spaced separators split alternatives: "UI/UX" is one word pair, not two titles.
-    let alternatives: Vec<&str> =
-        lower.split(" / ").flat_map(|a| a.split(" | ")).flat_map(|a| a.split(" or ")).collect();
+    // Only spaced separators split alternatives: "UI/UX" is one word pair, not two titles. A
+    // bar sets off a team or a place ("Senior Software Engineer | Backend"), never a title; a
+    // part that is only grades ("Senior / Staff SRE") is a grade choice within one title.
+    let alternatives: Vec<&str> = lower
+        .split(" / ")
+        .flat_map(|a| a.split(" or "))
+        .filter(|part| !grades_only(part))
+        .collect();
     if alternatives.len() > 1 {
         let grades: Vec<Option<Seniority>> =
             alternatives.iter().map(|a| from_title(&crate::title::scan_title(a))).collect();

@@ -149,8 +149,77 @@ fn adjacent(text: &str, a_end: usize, b_start: usize) -> bool {
         return false;
     }
     let gap = text[a_end..b_start].trim().to_ascii_lowercase();
-    matches!(gap.as_str(), "," | "/" | "&" | "and" | "or" | ", and" | ", or" | "" | "+" | "|" | ";")
-        && b_start - a_end <= 6
+    matches!(
+        gap.as_str(),
+        "," | "/" | "&" | "and" | "or" | ", and" | ", or" | "" | "+" | "|" | ";" | "•"
+    ) && b_start - a_end <= 8
+}
+
+/// Words after a mention that make it the name of a team, a company or a market, not a skill
+/// of the role ("ML teams", "our Talent Acquisition Partner", "the enterprise sales team").
+const NOT_A_SKILL_AFTER: &[&str] = &[
+    "team",
+    "teams",
+    "partner",
+    "partners",
+    "department",
+    "org",
+    "organization",
+    "organizations",
+    "company",
+    "companies",
+    "startup",
+    "startups",
+    "industry",
+    "industries",
+    "leaders",
+    "leadership",
+    "function",
+];
+
+/// Words before a mention that make it part of a job title ("the Director, Product
+/// Management", "the Manager of Account Management").
+const NOT_A_SKILL_BEFORE: &[&str] =
+    &["director of", "manager of", "head of", "vp of", "director,", "manager,", "vp,"];
+
+/// Whether the mention at `start..end` names a team, a company, a market or a title rather
+/// than a skill, or is the tail of a dotted name ("Node.js" is not `js`).
+fn not_a_skill(text: &str, start: usize, end: usize) -> bool {
+    let before = &text[..start];
+    if before.ends_with('.')
+        && before[..before.len() - 1].chars().next_back().is_some_and(char::is_alphanumeric)
+    {
+        return true;
+    }
+    let next = text[end..]
+        .trim_start()
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if NOT_A_SKILL_AFTER.contains(&next.as_str()) {
+        return true;
+    }
+    let tail: Vec<&str> = before.split_whitespace().rev().take(2).collect();
+    let prev = match tail.as_slice() {
+        [one, two] => format!("{two} {one}"),
+        [one] => (*one).to_owned(),
+        _ => String::new(),
+    }
+    .to_ascii_lowercase();
+    NOT_A_SKILL_BEFORE.iter().any(|p| prev.ends_with(p))
+}
+
+/// Whether a word sits in a run of capitalised words (a heading such as "What Will Make Us
+/// Love You" or "The Impact You'll Make"): the word before is capitalised, and the word after
+/// is too or the block ends.
+fn in_title_case(text: &str, start: usize, end: usize) -> bool {
+    let capitalised = |w: &str| w.chars().next().is_some_and(char::is_uppercase);
+    let prev = text[..start].split_whitespace().next_back().unwrap_or("");
+    let after = text[end..].trim_start();
+    let next = after.split_whitespace().next().unwrap_or("");
+    let block_ends = after.is_empty() || after.starts_with('•');
+    capitalised(prev) && !prev.ends_with(['.', ':', '!', '?']) && (capitalised(next) || block_ends)
 }
 
 /// The canonical skills a description mentions, after the guards; `category` is the
@@ -180,6 +249,9 @@ pub fn from_hits(
         };
         let in_list = neighbour(i.checked_sub(1).and_then(|j| hits.get(j)), true)
             || neighbour(hits.get(i + 1), false);
+        if not_a_skill(text, hit.start, hit.end) {
+            continue;
+        }
         let ok = match guard {
             Guard::None => true,
             Guard::List => in_list && &text[hit.start..hit.end] == skill.label,
@@ -199,11 +271,13 @@ pub fn from_hits(
                     .next_back()
                     .is_none_or(|c| matches!(c, '.' | '!' | '?' | ':' | '•' | '·'));
                 let next_word = after.trim_start().split(|c: char| !c.is_alphanumeric()).next();
+                let heading = in_title_case(text, hit.start, hit.end);
                 &text[hit.start..hit.end] == skill.label
                     && !after.starts_with('-')
                     && !next_word.is_some_and(|w| w.eq_ignore_ascii_case("to"))
                     && (in_list
                         || (!sentence_start
+                            && !heading
                             && unguarded.iter().filter(|&&s| s != idx).count() >= TECH_CONTEXT))
             }
         };

@@ -12,8 +12,59 @@ pub fn visible_text(html: &str) -> String {
     collapse_whitespace(&decoded)
 }
 
+/// The elements that end a block of text (a paragraph, a list item, a heading, a cell).
+const BLOCKS: &[&str] = &[
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "br",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "td",
+    "th",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "blockquote",
+    "dt",
+    "dd",
+    "table",
+    "pre",
+    "hr",
+];
+
+/// [`visible_text`] with a bullet (` • `) where a block element opens or closes, so a list item
+/// or a heading reads as its own sentence ("execution • Make bold decisions"): what the facet
+/// derivation reads. The role fingerprint keeps [`visible_text`].
+pub fn blocks_text(html: &str) -> String {
+    let stripped = strip_tags_with(html, true);
+    let decoded = html_escape::decode_html_entities(&stripped);
+    let collapsed = collapse_whitespace(&decoded);
+    // One bullet between two blocks, none before the first or after the last.
+    let mut out = String::with_capacity(collapsed.len());
+    for part in collapsed.split('•').map(str::trim).filter(|p| !p.is_empty()) {
+        if !out.is_empty() {
+            out.push_str(" • ");
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 /// Replaces every tag with a space and removes the contents of `script` and `style` elements.
 fn strip_tags(html: &str) -> Cow<'_, str> {
+    strip_tags_with(html, false)
+}
+
+fn strip_tags_with(html: &str, blocks: bool) -> Cow<'_, str> {
     if !html.contains('<') {
         return Cow::Borrowed(html);
     }
@@ -28,15 +79,21 @@ fn strip_tags(html: &str) -> Cow<'_, str> {
             return Cow::Owned(out);
         };
         let tag = &after[1..end];
-        out.push(' ');
         rest = &after[end + 1..];
         let name: String = tag
             .trim_start()
+            .trim_start_matches('/')
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric())
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        if name == "script" || name == "style" {
+        if blocks && BLOCKS.contains(&name.as_str()) {
+            out.push_str(" • ");
+        } else {
+            out.push(' ');
+        }
+        let closing = tag.trim_start().starts_with('/');
+        if !closing && (name == "script" || name == "style") {
             let close = format!("</{name}");
             let lower = rest.to_ascii_lowercase();
             match lower.find(&close) {

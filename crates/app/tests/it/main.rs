@@ -8,6 +8,7 @@ mod assistant_tools;
 mod board_catalogue;
 mod boards;
 mod experience_tools;
+mod facets_eval;
 mod llmkey;
 mod notify;
 mod notify_match;

@@ -115,10 +115,15 @@ fn tiers_salary(c: &Compensation) -> Option<freehire_domain::Salary> {
 fn posting(job: Job) -> RawPosting {
     let mut location = String::new();
     add_location(&mut location, job.location.as_deref().unwrap_or_default());
-    let mut countries: Vec<_> = address_country(job.address.as_ref()).into_iter().collect();
+    // A remote job's postal addresses are where the company sits, not where the job may be
+    // done (the page shows the location text, which the normaliser reads): only an office
+    // job's addresses are its countries.
+    let remote = job.is_remote == Some(true);
+    let office = |a: Option<&Address>| if remote { None } else { address_country(a) };
+    let mut countries: Vec<_> = office(job.address.as_ref()).into_iter().collect();
     for s in &job.secondary_locations {
         add_location(&mut location, s.location.as_deref().unwrap_or_default());
-        countries.extend(address_country(s.address.as_ref()));
+        countries.extend(office(s.address.as_ref()));
     }
     let mut p = RawPosting {
         native_id: job.id,
@@ -170,5 +175,30 @@ impl Source for Ashby {
         let postings =
             page.jobs.into_iter().filter(|j| j.is_listed != Some(false)).map(posting).collect();
         Ok(BoardListing { postings, ..BoardListing::default() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn job(remote: bool) -> Job {
+        serde_json::from_value(serde_json::json!({
+            "id": "j1", "title": "Engineer", "jobUrl": "https://jobs.ashbyhq.com/acme/j1",
+            "location": "London", "isRemote": remote,
+            "address": {"postalAddress": {"addressCountry": "UK"}},
+            "secondaryLocations": [{"location": "Dublin",
+                "address": {"postalAddress": {"addressCountry": "Ireland"}}}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn an_office_jobs_addresses_are_its_countries_a_remote_jobs_are_not() {
+        let office = posting(job(false));
+        let codes: Vec<&str> = office.countries.iter().map(|c| c.as_str()).collect();
+        assert_eq!(codes, ["gb", "ie"], "UK is gb");
+        assert!(posting(job(true)).countries.is_empty(), "the company's address, not the job's");
     }
 }

@@ -28,6 +28,10 @@ pub(crate) fn country(raw: &str) -> Option<CountryCode> {
     if raw.is_empty() {
         return None;
     }
+    // "UK" is what people write for the United Kingdom, whose ISO code is GB.
+    if raw.eq_ignore_ascii_case("uk") {
+        return CountryCode::parse("gb").ok();
+    }
     let found = match raw.len() {
         2 => celes::Country::from_alpha2(raw).ok(),
         3 => celes::Country::from_alpha3(raw).ok(),

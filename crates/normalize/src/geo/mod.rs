@@ -231,17 +231,33 @@ fn ats_code_triple(piece: &str) -> Option<[&str; 3]> {
 /// Every place a part can denote: the whole key, an upper-case code, or the key with noise
 /// words stripped from both ends.
 /// The flag says the places came from an upper-case code.
+/// A name that is an area ("APAC", "EMEA") is the area, not a town of the same name ("Apac",
+/// Uganda).
+fn without_homonym_towns(found: &[Place]) -> Vec<Place> {
+    if found.iter().any(|p| matches!(p, Place::Area(_))) {
+        found.iter().filter(|p| !matches!(p, Place::City(_))).copied().collect()
+    } else {
+        found.to_vec()
+    }
+}
+
 fn part_places(g: &Gazetteer, raw: &str) -> (Vec<Place>, bool) {
     let k = key(raw);
     if k.is_empty() {
         return (Vec::new(), false);
     }
-    if let Some(found) = g.names.get(&k) {
-        return (found.clone(), false);
-    }
+    // Two capitals are a code when they are one ("WA" is Washington, never Wa in Ghana): read
+    // before the names ("UK", "SF" are names).
     let trimmed = raw.trim();
-    if trimmed.len() == 2 && trimmed.bytes().all(|b| b.is_ascii_uppercase()) {
-        return (g.codes.get(trimmed).cloned().unwrap_or_default(), true);
+    let capitals = trimmed.len() == 2 && trimmed.bytes().all(|b| b.is_ascii_uppercase());
+    if capitals && let Some(found) = g.codes.get(trimmed) {
+        return (found.clone(), true);
+    }
+    if let Some(found) = g.names.get(&k) {
+        return (without_homonym_towns(found), false);
+    }
+    if capitals {
+        return (Vec::new(), true);
     }
     let words: Vec<&str> = k.split(' ').collect();
     let mut lo = 0;
@@ -255,7 +271,7 @@ fn part_places(g: &Gazetteer, raw: &str) -> (Vec<Place>, bool) {
     if (lo, hi) != (0, words.len()) && lo < hi {
         let inner = words[lo..hi].join(" ");
         if let Some(found) = g.names.get(&inner) {
-            return (found.clone(), false);
+            return (without_homonym_towns(found), false);
         }
         // An upper-case code left after the noise ("Remote US", "US-based").
         if hi - lo == 1 {

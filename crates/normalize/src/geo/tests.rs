@@ -39,6 +39,8 @@ fn location_table() {
         ("San Francisco, CA; New York, NY", &["us"], &["north_america"], &["New York City", "San Francisco"]),
         ("*HQ - San Francisco, CA", &["us"], &["north_america"], &["San Francisco"]),
         ("London, UK", &["gb"], &["uk"], &["London"]),
+        ("Seattle, WA", &["us"], &["north_america"], &["Seattle"]),
+        ("APAC", &[], &["apac"], &[]),
         ("London", &["gb"], &["uk"], &["London"]),
         ("London, Ontario", &["ca"], &["north_america"], &["London"]),
         ("Bangalore", &["in"], &["apac"], &["Bengaluru"]),

@@ -87,9 +87,15 @@ fn structured_values_win() {
     );
     assert_eq!(f.countries, [CountryCode::parse("de").unwrap()], "derived countries stay");
 
-    let mut remote_flag = draft("Engineer", "Berlin", "");
+    let mut remote_flag = draft("Engineer", "United States", "");
     remote_flag.remote = true;
+    assert_eq!(derive(&remote_flag).work_mode, None, "a flag on a located posting");
+    remote_flag.location = String::new();
     assert_eq!(derive(&remote_flag).work_mode, Some(WorkMode::Remote), "the source's remote flag");
+    // On an office's location the flag is the company's default, not the role's.
+    let mut office = draft("Engineer", "Tel Aviv Office", "");
+    office.remote = true;
+    assert_eq!(derive(&office).work_mode, None);
 }
 
 // scenario: Title is not evidence
@@ -311,4 +317,78 @@ fn odd_input_never_panics() {
         );
         let _ = role_key(&d.company, &d.title);
     }
+}
+
+// The defect classes seen on real postings (issue 18), each as the job seeker reads it.
+
+// scenario: A team suffix after a bar keeps the grade
+#[test]
+fn a_team_suffix_after_a_bar_keeps_the_grade() {
+    let f = derive(&draft("Senior Software Engineer | Backend", "Berlin", ""));
+    assert_eq!(f.seniority, Some(Seniority::Senior));
+    assert_eq!(f.category, Some(Category::Backend));
+}
+
+// scenario: Grade alternatives written with spaces give the higher grade
+#[test]
+fn grade_alternatives_with_spaces_give_the_higher_grade() {
+    assert_eq!(
+        derive(&draft("Senior / Staff SRE", "Remote", "")).seniority,
+        Some(Seniority::Staff)
+    );
+    assert_eq!(
+        derive(&draft("Staff / Principal Engineer", "Remote", "")).seniority,
+        Some(Seniority::Principal)
+    );
+    // Alternatives that are whole titles with different grades still settle nothing.
+    assert_eq!(
+        derive(&draft("Solution Architect / Senior Solution Architect", "Remote", "")).seniority,
+        None
+    );
+}
+
+// scenario: Skills are read when the category is unknown
+#[test]
+fn skills_are_read_when_the_category_is_unknown() {
+    let d = draft(
+        "Member of Technical Staff, Post-Training",
+        "San Francisco",
+        "<p>You will run post-training experiments.</p><h3>Requirements</h3><ul><li>Experience \
+         with PyTorch and distributed training</li><li>Comfortable operating jobs on \
+         Kubernetes</li></ul>",
+    );
+    let f = derive(&d);
+    assert!(f.skills.iter().any(|s| s == "pytorch"), "{:?}", f.skills);
+    assert!(f.skills.iter().any(|s| s == "kubernetes"), "{:?}", f.skills);
+}
+
+// scenario: A compound title's head names the role
+#[test]
+fn a_compound_titles_head_names_the_role() {
+    let backend = derive(&draft("Backend Engineer-Sales Customer Care team", "Berlin", ""));
+    assert_eq!(backend.category, Some(Category::Backend));
+    let seo = draft("Staff Software Engineer, Full-Stack Front-end (SEO Engineering)", "US", "");
+    assert_eq!(derive(&seo).category, Some(Category::Frontend));
+    // The head's family holds: a marketing role about developer tools stays marketing.
+    let marketing = derive(&draft("Marketing Manager - Developer Tools", "Berlin", ""));
+    assert_eq!(marketing.category, Some(Category::Marketing));
+}
+
+// scenario: An intern is an intern whoever they work for
+#[test]
+fn an_intern_is_an_intern_whoever_they_work_for() {
+    let f = derive(&draft("CEO Founder Associate Intern", "New York", ""));
+    assert_eq!(f.seniority, Some(Seniority::Intern));
+}
+
+// scenario: The text is more specific than a remote flag
+#[test]
+fn the_text_is_more_specific_than_a_remote_flag() {
+    let mut d = draft(
+        "Financial Controller",
+        "",
+        "<p>This position will be hybrid based out of our Lehi, UT HQ.</p>",
+    );
+    d.remote = true;
+    assert_eq!(derive(&d).work_mode, Some(WorkMode::Hybrid));
 }
