@@ -139,3 +139,51 @@ async fn add_an_ashby_board_ingest_it_and_serve_it() {
         );
     }
 }
+
+// scenario: A board that cannot be reached
+#[tokio::test]
+async fn a_board_that_cannot_be_reached_is_named_with_its_class() {
+    // Every ATS request goes to a port nothing listens on: a connection refused.
+    let closed = {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("freehire.db").display());
+    let add = &["boards", "add", "https://jobs.ashbyhq.com/cartesia", "--company", "Cartesia"];
+    let (ok, _, err) = freehire(url.clone(), closed.clone(), add).await;
+    assert!(ok, "{err}");
+
+    let (ok, out, err) =
+        freehire(url.clone(), closed.clone(), &["ingest", "--once", "ashby"]).await;
+    assert!(ok, "{err}");
+    assert!(out.contains("1 boards, 0 crawled, 1 failed"), "{out}");
+    let line = out.lines().find(|l| l.contains("failed ashby/cartesia")).unwrap_or_default();
+    assert!(
+        line.contains("failed ashby/cartesia (Cartesia): connect: ")
+            && line.contains("https://api.ashbyhq.com/posting-api/job-board/cartesia"),
+        "each failed board with its class and message:\n{out}"
+    );
+
+    let (ok, out, _) = freehire(url.clone(), closed.clone(), &["boards", "list"]).await;
+    assert!(ok, "{out}");
+    let row = out.lines().find(|l| l.contains("cartesia")).unwrap_or_default();
+    assert!(row.contains("connect: ") && row.contains(" 1 "), "health columns:\n{out}");
+    assert!(out.contains("1 boards, 1 failing, 0 cooling"), "{out}");
+
+    // Two more failures: the third starts a cooldown, shown until when.
+    for _ in 0..2 {
+        let (ok, _, err) =
+            freehire(url.clone(), closed.clone(), &["ingest", "--once", "ashby"]).await;
+        assert!(ok, "{err}");
+    }
+    let (ok, out, _) =
+        freehire(url.clone(), closed.clone(), &["boards", "list", "--failing"]).await;
+    assert!(ok, "{out}");
+    assert!(out.contains("1 boards, 1 failing, 1 cooling"), "{out}");
+    let whole =
+        out.lines().find(|l| l.starts_with("ashby/cartesia: connect: ")).unwrap_or_default();
+    assert!(whole.contains("posting-api/job-board/cartesia"), "the whole error:\n{out}");
+    let (ok, out, _) = freehire(url.clone(), closed, &["ingest", "--once", "ashby"]).await;
+    assert!(ok && out.contains("0 failed, 1 cooling"), "a cooling board is not fetched:\n{out}");
+}

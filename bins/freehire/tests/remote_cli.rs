@@ -327,7 +327,7 @@ async fn the_command_line_looks_the_catalogue_up_without_a_key() {
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(freehire_api::serve(
         listener,
-        freehire_api::AppState::new(store, accounts),
+        freehire_api::AppState::new(store.clone(), accounts),
         std::future::pending(),
     ));
     // No key at all: the lookups are public.
@@ -363,5 +363,28 @@ async fn the_command_line_looks_the_catalogue_up_without_a_key() {
     assert_eq!(
         (both["status"]["verdict"].as_str(), both["catalog"]["exact"].as_bool()),
         (Some("ok"), Some(true))
+    );
+
+    // A board that cannot be reached is named with the kind and text of its error.
+    let key = freehire_domain::BoardKey::new(Provider::parse("greenhouse").unwrap(), "Globex", "")
+        .unwrap();
+    let board = freehire_domain::NewBoard {
+        key: key.clone(),
+        company: "Globex".into(),
+        url: None,
+        status: freehire_domain::BoardStatus::Active,
+    };
+    store.add_board(&board, Utc::now()).await.unwrap();
+    let error =
+        "GET https://boards-api.greenhouse.io/v1/boards/globex/jobs: network error: dns error";
+    let class = freehire_domain::FailureClass::Dns;
+    store.record_board_failure(&key, class, error, Utc::now()).await.unwrap();
+    let (ok, out, err) = run(&["status"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("  greenhouse: down (1 boards: 0 healthy, 1 failing, 0 cooling"), "{out}");
+    assert!(out.contains("    failing by kind: dns 1"), "{out}");
+    assert!(
+        out.contains(&format!("    failing greenhouse/Globex (Globex): 1 failures: dns: {error}")),
+        "{out}"
     );
 }

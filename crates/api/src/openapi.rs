@@ -358,8 +358,8 @@ const fn meaning(code: ErrorCode) -> &'static str {
 /// for `#[schema(schema_with = …)]` on the wire types.
 pub mod vocab {
     use freehire_domain::{
-        Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, Region, SalaryPeriod,
-        Seniority, TechFlag, WorkMode,
+        Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, FailureClass, Region,
+        SalaryPeriod, Seniority, TechFlag, WorkMode,
     };
     use utoipa::openapi::{Object, ObjectBuilder, Type, schema::Array};
 
@@ -398,6 +398,7 @@ pub mod vocab {
         english_level, english_levels: EnglishLevel;
         salary_period, salary_periods: SalaryPeriod;
         tech_flag, tech_flags: TechFlag;
+        failure_class, failure_classes: FailureClass;
         closed_reason, closed_reasons: ClosedReason;
     }
 

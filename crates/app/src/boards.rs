@@ -4,7 +4,7 @@
 use std::io::Read;
 
 use chrono::{DateTime, Utc};
-use freehire_domain::{BoardKey, BoardStatus, NewBoard};
+use freehire_domain::{Board, BoardHealth, BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_store::{AddedBoard, BoardFilter, Store};
 
 use crate::AppError;
@@ -107,4 +107,59 @@ pub async fn import_csv_with(
         }
     }
     Ok(report)
+}
+
+/// A board beside its crawl health (`None` until it is first crawled).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardWithHealth {
+    /// The board.
+    pub board: Board,
+    /// Its health.
+    pub health: Option<BoardHealth>,
+}
+
+impl BoardWithHealth {
+    /// Whether it is failing since its last success.
+    pub fn is_failing(&self) -> bool {
+        self.health.as_ref().is_some_and(|h| h.consecutive_failures > 0)
+    }
+}
+
+/// Which boards [`list_with_health`] lists.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardListing {
+    /// Only this provider's.
+    pub provider: Option<Provider>,
+    /// Only boards failing since their last success.
+    pub failing_only: bool,
+}
+
+/// Every board (of a provider) with its health, in the store's board order: two reads, joined
+/// by board identity (health rows are keyed by the board folded to lowercase).
+pub async fn list_with_health(
+    store: &dyn Store,
+    listing: &BoardListing,
+) -> Result<Vec<BoardWithHealth>, AppError> {
+    let filter = BoardFilter { provider: listing.provider.clone(), statuses: vec![] };
+    let boards = store.list_boards(&filter).await?;
+    let mut healths: std::collections::HashMap<(String, String, String), BoardHealth> = store
+        .board_healths(listing.provider.as_ref())
+        .await?
+        .into_iter()
+        .map(|h| {
+            let key = (h.key.provider.to_string(), h.key.board.clone(), h.key.region.clone());
+            (key, h)
+        })
+        .collect();
+    let rows = boards
+        .into_iter()
+        .map(|board| {
+            let k = &board.key;
+            let identity = (k.provider.to_string(), k.board.to_ascii_lowercase(), k.region.clone());
+            let health = healths.remove(&identity);
+            BoardWithHealth { board, health }
+        })
+        .filter(|row| !listing.failing_only || row.is_failing())
+        .collect();
+    Ok(rows)
 }

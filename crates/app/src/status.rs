@@ -1,6 +1,6 @@
 //! The operators' view (reference search-ingest §6.4, §11.1): [`Status`] answers
 //! `GET /status` (the ingest fleet's verdict, when a job was last added, a rollup per
-//! provider) and `GET /stats/catalog` (the catalogue's scale and its last days), and writes the
+//! provider with its worst failing boards and their failures by class) and `GET /stats/catalog` (the catalogue's scale and its last days), and writes the
 //! daily rollups the worker runs ([`Status::rollup`], [`run_rollups`]).
 //!
 //! **The verdict** ([`verdict`], pure), per provider and for the fleet, from the live boards:
@@ -14,7 +14,10 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use freehire_store::{CatalogCounts, DailyStats, DayVerdict, FleetStatus, ProviderStatus, Store};
+use freehire_domain::FailureClass;
+use freehire_store::{
+    CatalogCounts, DailyStats, DayVerdict, FailingBoard, FleetStatus, ProviderStatus, Store,
+};
 use tokio_util::sync::CancellationToken;
 
 use crate::AppError;
@@ -25,6 +28,8 @@ pub const DOWN_AFTER: Duration = Duration::hours(24);
 pub const STALE_AFTER: Duration = Duration::hours(48);
 /// More than this share of crawled boards failing is `degraded`.
 pub const DEGRADED_SHARE: f64 = 0.10;
+/// Failing boards `GET /status` names per provider (the worst ones).
+pub const FAILING_SHOWN: u32 = 20;
 /// Days of rollups `GET /stats/catalog` answers.
 pub const DAILY_DAYS: i64 = 30;
 /// How often the worker rewrites today's and yesterday's rollups.
@@ -133,7 +138,20 @@ pub struct FleetReport {
     /// The newest job's first sighting.
     pub last_job_added_at: Option<DateTime<Utc>>,
     /// Each provider, by name, with its own verdict.
-    pub providers: Vec<(ProviderStatus, Verdict)>,
+    pub providers: Vec<ProviderReport>,
+}
+
+/// One provider's figures, verdict and failing boards.
+#[derive(Debug, Clone)]
+pub struct ProviderReport {
+    /// Boards and jobs.
+    pub status: ProviderStatus,
+    /// Its verdict.
+    pub verdict: Verdict,
+    /// Its worst [`FAILING_SHOWN`] failing boards, most consecutive failures first.
+    pub failing_boards: Vec<FailingBoard>,
+    /// All its failing boards counted by the class of their last failure, most first.
+    pub failure_classes: Vec<(FailureClass, u64)>,
 }
 
 /// `GET /stats/catalog`: the catalogue's counts (exact) and its last days.
@@ -159,16 +177,29 @@ impl Status {
         Self { store }
     }
 
-    /// The fleet at `now`.
+    /// The fleet at `now`, with each provider's failing boards.
     pub async fn fleet(&self, now: DateTime<Utc>) -> Result<FleetReport, AppError> {
-        let fleet = self.store.fleet_status(now).await?;
+        let (fleet, failing) = tokio::try_join!(
+            self.store.fleet_status(now),
+            self.store.failing_boards(FAILING_SHOWN)
+        )?;
         let overall = verdict(&Health::fleet(&fleet), now);
+        let mut boards = failing.boards;
         let providers = fleet
             .providers
             .into_iter()
             .map(|p| {
-                let v = verdict(&Health::of(&p), now);
-                (p, v)
+                let verdict = verdict(&Health::of(&p), now);
+                let (failing_boards, rest) =
+                    boards.drain(..).partition(|b| b.health.key.provider.as_str() == p.provider);
+                boards = rest;
+                let failure_classes = failing
+                    .classes
+                    .iter()
+                    .filter(|c| c.provider == p.provider)
+                    .map(|c| (c.class, c.boards))
+                    .collect();
+                ProviderReport { status: p, verdict, failing_boards, failure_classes }
             })
             .collect();
         Ok(FleetReport { verdict: overall, last_job_added_at: fleet.last_job_added_at, providers })

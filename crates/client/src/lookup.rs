@@ -137,12 +137,54 @@ pub struct ProviderStatus {
     pub healthy: u64,
     /// Boards failing.
     pub failing: u64,
+    /// Boards cooling down now.
+    #[serde(default)]
+    pub cooling: u64,
     /// Boards never crawled.
     pub never_crawled: u64,
     /// Open jobs.
     pub open_jobs: u64,
     /// The last successful crawl.
     pub last_success_at: Option<String>,
+    /// Its failing boards counted by the class of their last failure, most first.
+    #[serde(default)]
+    pub failure_classes: Vec<ClassCount>,
+    /// Its worst failing boards (at most 20).
+    #[serde(default)]
+    pub failing_boards: Vec<FailingBoard>,
+}
+
+/// How many of a provider's failing boards last failed with one class.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct ClassCount {
+    /// `dns`, `connect`, `tls`, `timeout`, `http_status`, `block_page`, `parse`, ….
+    pub class: String,
+    /// Boards.
+    pub boards: u64,
+}
+
+/// A board failing since its last success.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+pub struct FailingBoard {
+    /// The board as curated.
+    pub board: String,
+    /// Its region (empty for most providers).
+    #[serde(default)]
+    pub region: String,
+    /// The company.
+    pub company: String,
+    /// Failures since its last success.
+    pub consecutive_failures: u32,
+    /// The class of its last failure.
+    pub error_class: String,
+    /// Its last error with its causes.
+    pub last_error: Option<String>,
+    /// When it last failed.
+    pub last_error_at: Option<String>,
+    /// Its last success, if any.
+    pub last_success_at: Option<String>,
+    /// Not crawled again before this instant.
+    pub cooldown_until: Option<String>,
 }
 
 /// `GET /stats/catalog`: the catalogue's scale (the daily rollups are left out here).

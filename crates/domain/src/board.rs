@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::{BoardId, BoardKey, BoardStatus};
+use crate::{BoardId, BoardKey, BoardStatus, FailureClass};
 
 /// Consecutive failures below which a board is never cooled down.
 pub const COOLDOWN_THRESHOLD: u32 = 3;
@@ -56,6 +56,8 @@ pub struct BoardHealth {
     pub cooldown_until: Option<DateTime<Utc>>,
     /// The last board-level error.
     pub last_error: Option<String>,
+    /// What kind of failure it was (rows written before classes were kept have none).
+    pub last_error_class: Option<FailureClass>,
     /// When it happened.
     pub last_error_at: Option<DateTime<Utc>>,
     /// The last successful crawl.
@@ -71,10 +73,26 @@ pub struct BoardHealth {
 }
 
 impl BoardHealth {
+    /// The end of the last error, at most `max` characters, marked `…` when cut: an error chain
+    /// ends with its root cause (`Connection refused`, `HTTP 503`, `missing field …`), the part
+    /// a table cell has room for.
+    pub fn error_tail(&self, max: usize) -> Option<String> {
+        self.last_error.as_deref().map(|text| tail(text, max))
+    }
+
     /// Whether the board is cooling down at `now`.
     pub fn is_cooling(&self, now: DateTime<Utc>) -> bool {
         self.cooldown_until.is_some_and(|until| until > now)
     }
+}
+
+fn tail(text: &str, max: usize) -> String {
+    let chars = text.chars().count();
+    if chars <= max {
+        return text.to_owned();
+    }
+    let start = text.char_indices().nth(chars - max).map_or(0, |(at, _)| at);
+    format!("…{}", &text[start..])
 }
 
 /// `CooldownFor(failures)`: none below 3 consecutive failures, then 6 h × 2^(failures − 3),
@@ -91,6 +109,15 @@ pub fn cooldown_for(consecutive_failures: u32) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_error_tail_keeps_the_root_cause() {
+        assert_eq!(tail("HTTP 503", 90), "HTTP 503");
+        let chain =
+            "GET https://api.example/jobs: network error: tcp connect error: Connection refused";
+        assert_eq!(tail(chain, 18), "…Connection refused");
+        assert_eq!(tail("ééééé", 2), "…éé", "cut on a character boundary");
+    }
 
     #[test]
     fn cooldown_schedule() {

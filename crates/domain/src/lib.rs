@@ -77,6 +77,6 @@ pub use structured::Structured;
 pub use tracking::{APPLIED_ON_MAX_AGE_DAYS, check_applied_on};
 pub use vocab::{
     ApiKeyScope, BoardStatus, Category, Channel, ClosedReason, CodePurpose, DigestFrequency,
-    EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource, NotificationKind, Region,
-    Role, SalaryPeriod, Seniority, Stage, StageGroup, TechFlag, WorkMode,
+    EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource, FailureClass,
+    NotificationKind, Region, Role, SalaryPeriod, Seniority, Stage, StageGroup, TechFlag, WorkMode,
 };

@@ -186,6 +186,44 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// What kind of failure stopped a board's crawl: what an operator reads first to know
+    /// whether the board moved, the network failed, the platform blocked us or its answer
+    /// changed shape.
+    FailureClass, "error_class" {
+        /// The host name did not resolve.
+        Dns = "dns",
+        /// The connection was refused, reset or unreachable.
+        Connect = "connect",
+        /// The TLS handshake failed (certificate, protocol).
+        Tls = "tls",
+        /// No answer within the client's timeout.
+        Timeout = "timeout",
+        /// The connection broke mid-answer.
+        Network = "network",
+        /// A non-2xx answer after retries (the message names the status).
+        HttpStatus = "http_status",
+        /// The platform says the board does not exist (404/410 on the listing, or moved).
+        Gone = "gone",
+        /// An HTML page where JSON or XML was expected: a block, login or challenge page.
+        BlockPage = "block_page",
+        /// The answer did not have the expected shape (the message names the field).
+        Parse = "parse",
+        /// The answer was larger than the body cap.
+        TooLarge = "too_large",
+        /// The SSRF guard refused the address the host resolved to.
+        Refused = "refused",
+        /// The listing could not be proven complete (a page cap, a cursor that never ends).
+        Incomplete = "incomplete",
+        /// The board value is not one this provider can crawl.
+        InvalidBoard = "invalid_board",
+        /// The listing was read but storing it failed.
+        Storage = "storage",
+        /// Anything else (the message says what).
+        Other = "other",
+    }
+}
+
+vocabulary! {
     /// Why a job was closed (soft close; `closed_at` is set alongside).
     ClosedReason, "closed_reason" {
         /// The unseen sweep: not seen within the provider's grace.

@@ -7,7 +7,9 @@
 
 use std::error::Error;
 
-use freehire_domain::DomainError;
+use freehire_domain::{DomainError, FailureClass};
+
+use crate::http::Unresolved;
 
 /// A cause of any type: decoders (JSON, XML, UTF-8), IO and URL parsing.
 pub type BoxedCause = Box<dyn Error + Send + Sync + 'static>;
@@ -171,6 +173,27 @@ impl IngestError {
         matches!(self.status(), Some(404 | 410))
     }
 
+    /// What kind of failure this is, for board health: the network's (DNS, connect, TLS,
+    /// timeout, a broken answer, read from the client error's causes), the platform's
+    /// (status, gone, block page, parse, too large, incomplete) or ours (refused target,
+    /// invalid board).
+    pub fn class(&self) -> FailureClass {
+        match self {
+            Self::Status { .. } => FailureClass::HttpStatus,
+            Self::BoardGone { .. } => FailureClass::Gone,
+            Self::Network { source, .. } => network_class(source),
+            Self::BodyTooLarge { .. } => FailureClass::TooLarge,
+            Self::Refused { .. } => FailureClass::Refused,
+            Self::BlockPage { .. } => FailureClass::BlockPage,
+            Self::Decode { .. } | Self::Domain(_) => FailureClass::Parse,
+            Self::Incomplete { .. } => FailureClass::Incomplete,
+            Self::InvalidBoard { .. } | Self::UnknownProvider(_) | Self::Unrecognised { .. } => {
+                FailureClass::InvalidBoard
+            }
+            Self::Csv { .. } | Self::Config { .. } => FailureClass::Other,
+        }
+    }
+
     /// Turns a 404/410 on a board's listing into [`IngestError::BoardGone`]; other errors pass.
     pub fn board_gone_on_404(self, board: &str) -> Self {
         if self.is_not_found() {
@@ -180,6 +203,39 @@ impl IngestError {
             self
         }
     }
+}
+
+/// The class of a client error, from its causes: our resolver's [`Unresolved`] (or the
+/// default resolver's `dns error`) is DNS, a rustls error is TLS, the client's timeout is a
+/// timeout, an error while connecting is a connect failure, anything after is the network's.
+fn network_class(err: &reqwest::Error) -> FailureClass {
+    if err.is_timeout() {
+        return FailureClass::Timeout;
+    }
+    let mut cause: Option<&(dyn Error + 'static)> = Some(err);
+    while let Some(e) = cause {
+        if e.is::<Unresolved>() || e.to_string() == "dns error" {
+            return FailureClass::Dns;
+        }
+        if e.is::<rustls::Error>() {
+            return FailureClass::Tls;
+        }
+        // An IO error's `source` skips its own inner error: walk the inner errors by hand
+        // (rustls reports through IO errors wrapped in IO errors).
+        let mut io = e.downcast_ref::<std::io::Error>();
+        while let Some(err) = io {
+            if err.kind() == std::io::ErrorKind::TimedOut {
+                return FailureClass::Timeout;
+            }
+            let inner = err.get_ref();
+            if inner.is_some_and(|inner| inner.is::<rustls::Error>()) {
+                return FailureClass::Tls;
+            }
+            io = inner.and_then(|inner| inner.downcast_ref::<std::io::Error>());
+        }
+        cause = e.source();
+    }
+    if err.is_connect() { FailureClass::Connect } else { FailureClass::Network }
 }
 
 /// `err` and every source under it, joined with `": "`: the text board health, run status and

@@ -4,7 +4,7 @@
 
 use crate::plan::cut_error;
 use chrono::{DateTime, SubsecRound, Utc};
-use freehire_domain::{BoardHealth, BoardKey, cooldown_for};
+use freehire_domain::{BoardHealth, BoardKey, FailureClass, cooldown_for};
 
 /// Health rows are keyed by board identity: the board folded to lowercase.
 pub(crate) fn health_key(key: &BoardKey) -> BoardKey {
@@ -17,6 +17,7 @@ fn fresh(key: &BoardKey, at: DateTime<Utc>) -> BoardHealth {
         consecutive_failures: 0,
         cooldown_until: None,
         last_error: None,
+        last_error_class: None,
         last_error_at: None,
         last_success_at: None,
         last_ingested_count: 0,
@@ -52,6 +53,7 @@ pub(crate) fn on_success(
 pub(crate) fn on_failure(
     prev: Option<BoardHealth>,
     key: &BoardKey,
+    class: FailureClass,
     error: &str,
     at: DateTime<Utc>,
 ) -> BoardHealth {
@@ -61,6 +63,7 @@ pub(crate) fn on_failure(
     h.consecutive_failures = h.consecutive_failures.saturating_add(1);
     h.cooldown_until = cooldown_for(h.consecutive_failures).map(|d| at + d);
     h.last_error = Some(cut_error(error).to_owned());
+    h.last_error_class = Some(class);
     h.last_error_at = Some(at);
     h.last_run_at = Some(at);
     h

@@ -137,7 +137,10 @@ pub use ports::{
     IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, RateCellRepo,
     SavedSearchRepo, ScheduleRepo, ScreeningRepo, StatsRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
-pub use stats::{CatalogCounts, DailyStats, DayVerdict, FleetStatus, OutboxDepth, ProviderStatus};
+pub use stats::{
+    CatalogCounts, ClassCount, DailyStats, DayVerdict, FailingBoard, FailingBoards, FleetStatus,
+    OutboxDepth, ProviderStatus,
+};
 // CV documents (issue 16).
 pub use ports::CvRepo;
 pub use postgres::{

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
     ApiKey, ApiKeyId, ApplicationId, Board, BoardHealth, BoardId, BoardKey, BoardStatus,
-    ClosedReason, CodePurpose, CompanySlug, Email, Job, JobId, JobPosting, NewBoard,
+    ClosedReason, CodePurpose, CompanySlug, Email, FailureClass, Job, JobId, JobPosting, NewBoard,
     NotificationId, Provider, PublicSlug, Role, SavedSearchId, SubscriptionId, User, UserId,
 };
 
@@ -36,6 +36,7 @@ use crate::{
     CompanyList,
     Credentials,
     DerivedUpdate,
+    FailingBoards,
     JobKey,
     JobList,
     KeyHolder,
@@ -306,11 +307,12 @@ pub trait BoardHealthRepo: Send + Sync {
         at: DateTime<Utc>,
     ) -> Result<BoardHealth>;
 
-    /// Records a board-level failure: failures increment and the cooldown follows
+    /// Records a board-level failure of `class`: failures increment and the cooldown follows
     /// [`freehire_domain::cooldown_for`].
     async fn record_board_failure(
         &self,
         key: &BoardKey,
+        class: FailureClass,
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth>;
@@ -321,6 +323,16 @@ pub trait BoardHealthRepo: Send + Sync {
     /// The health rows of `provider`'s boards that carry a cooldown (current or past): what a
     /// provider run reads once to skip cooling boards without a query per board.
     async fn cooldowns(&self, provider: &Provider) -> Result<Vec<BoardHealth>>;
+
+    /// Every health row (of `provider`'s boards, when given), sorted by provider, board and
+    /// region: what `boards list` joins to the boards (by [`BoardKey`] identity, the board
+    /// folded to lowercase).
+    async fn board_healths(&self, provider: Option<&Provider>) -> Result<Vec<BoardHealth>>;
+
+    /// The live boards failing since their last success, at most `per_provider` of each
+    /// provider (most consecutive failures first, then the latest error), with how many of each
+    /// provider's failing boards fall in each [`FailureClass`].
+    async fn failing_boards(&self, per_provider: u32) -> Result<FailingBoards>;
 }
 
 /// What the ingest pipeline needs beyond [`JobRepo`].

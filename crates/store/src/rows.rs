@@ -319,6 +319,25 @@ impl BoardRecord {
     }
 }
 
+/// A failing board as [`sql::boards::FAILING`](crate::sql::boards::FAILING) reads it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct FailingRecord {
+    listed_board: String,
+    company: String,
+    #[sqlx(flatten)]
+    health: HealthRecord,
+}
+
+impl FailingRecord {
+    pub fn into_failing(self) -> Result<crate::FailingBoard> {
+        Ok(crate::FailingBoard {
+            board: self.listed_board,
+            company: self.company,
+            health: self.health.into_health()?,
+        })
+    }
+}
+
 /// A board-health row as read (the columns of `HEALTH_COLUMNS`).
 #[derive(sqlx::FromRow)]
 pub(crate) struct HealthRecord {
@@ -334,6 +353,7 @@ pub(crate) struct HealthRecord {
     last_run_at: Option<Stamp>,
     first_seen_at: Stamp,
     last_yield_at: Option<Stamp>,
+    last_error_class: Option<String>,
 }
 
 impl HealthRecord {
@@ -344,6 +364,12 @@ impl HealthRecord {
                 .map_err(|e| StoreError::corrupt("consecutive_failures", e))?,
             cooldown_until: self.cooldown_until.map(Into::into),
             last_error: self.last_error,
+            last_error_class: self
+                .last_error_class
+                .as_deref()
+                .map(freehire_domain::FailureClass::parse)
+                .transpose()
+                .map_err(|e| StoreError::corrupt("last_error_class", e))?,
             last_error_at: self.last_error_at.map(Into::into),
             last_success_at: self.last_success_at.map(Into::into),
             last_ingested_count: self.last_ingested_count,

@@ -28,20 +28,21 @@ use std::marker::PhantomData;
 
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    Board, BoardHealth, BoardId, BoardKey, BoardStatus, Job, JobId, Provider, PublicSlug,
+    Board, BoardHealth, BoardId, BoardKey, BoardStatus, FailureClass, Job, JobId, Provider,
+    PublicSlug,
 };
 use sqlx::{
     Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction, Type, query::QueryAs,
 };
 
 use crate::{
-    Company, CompanyFilter, CompanyList, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem,
-    OutboxKind, Result,
+    ClassCount, Company, CompanyFilter, CompanyList, DerivedUpdate, FailingBoards, JobKey, JobList,
+    ListPage, OutboxItem, OutboxKind, Result,
     bind::{List, Stamp},
     companies::{CompanySql, NameRow, Summary, ValueRow, assemble},
     health::{health_key, on_failure, on_success},
     plan::{Outboxes, cut_error},
-    rows::{BoardRecord, FacetColumns, HealthRecord, JobRecord, count, jobs},
+    rows::{BoardRecord, FacetColumns, FailingRecord, HealthRecord, JobRecord, count, jobs},
     sql,
 };
 
@@ -89,6 +90,8 @@ where
     JobRecord: for<'r> FromRow<'r, DB::Row>,
     BoardRecord: for<'r> FromRow<'r, DB::Row>,
     HealthRecord: for<'r> FromRow<'r, DB::Row>,
+    FailingRecord: for<'r> FromRow<'r, DB::Row>,
+    (String, String, i64): for<'r> FromRow<'r, DB::Row>,
     Summary: for<'r> FromRow<'r, DB::Row>,
     NameRow: for<'r> FromRow<'r, DB::Row>,
     ValueRow: for<'r> FromRow<'r, DB::Row>,
@@ -205,7 +208,7 @@ where
         Self::health(&mut conn, health_of, key).await
     }
 
-    /// Binds a health row's twelve columns in `health_columns!` order.
+    /// Binds a health row's thirteen columns in `health_columns!` order.
     fn bind_health<'q>(
         query: sqlx::query::Query<'q, DB, DB::Arguments<'q>>,
         h: &'q BoardHealth,
@@ -223,6 +226,7 @@ where
             .bind(Stamp::opt(h.last_run_at))
             .bind(Stamp(h.first_seen_at))
             .bind(Stamp::opt(h.last_yield_at))
+            .bind(h.last_error_class.map(FailureClass::as_str))
     }
 
     /// Records a successful crawl on `conn` inside the caller's transaction.
@@ -255,10 +259,11 @@ where
         mut tx: Transaction<'_, DB>,
         health_of: &'static str,
         key: &BoardKey,
+        class: FailureClass,
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        let next = on_failure(Self::health(&mut tx, health_of, key).await?, key, error, at);
+        let next = on_failure(Self::health(&mut tx, health_of, key).await?, key, class, error, at);
         Self::bind_health(sqlx::query(sql::boards::SAVE_HEALTH), &next).execute(&mut *tx).await?;
         tx.commit().await.map_err(crate::error::committing)?;
         Ok(next)
@@ -268,6 +273,36 @@ where
         let rows: Vec<HealthRecord> =
             sqlx::query_as(sql::boards::COOLDOWNS).bind(provider.as_str()).fetch_all(pool).await?;
         rows.into_iter().map(HealthRecord::into_health).collect()
+    }
+
+    pub async fn board_healths(
+        pool: &Pool<DB>,
+        provider: Option<&Provider>,
+    ) -> Result<Vec<BoardHealth>> {
+        let rows: Vec<HealthRecord> = sqlx::query_as(sql::boards::HEALTHS)
+            .bind(provider.map(Provider::as_str))
+            .fetch_all(pool)
+            .await?;
+        rows.into_iter().map(HealthRecord::into_health).collect()
+    }
+
+    pub async fn failing_boards(pool: &Pool<DB>, per_provider: u32) -> Result<FailingBoards> {
+        let rows: Vec<FailingRecord> = sqlx::query_as(sql::boards::FAILING)
+            .bind(i64::from(per_provider))
+            .fetch_all(pool)
+            .await?;
+        let boards = rows.into_iter().map(FailingRecord::into_failing).collect::<Result<_>>()?;
+        let counted: Vec<(String, String, i64)> =
+            sqlx::query_as(sql::boards::FAILING_CLASSES).fetch_all(pool).await?;
+        let classes = counted
+            .into_iter()
+            .map(|(provider, class, boards)| {
+                let class = FailureClass::parse(&class)
+                    .map_err(|e| crate::StoreError::corrupt("last_error_class", e))?;
+                Ok(ClassCount { provider, class, boards: count(boards) })
+            })
+            .collect::<Result<_>>()?;
+        Ok(FailingBoards { boards, classes })
     }
 
     // ---- companies ----

@@ -84,7 +84,7 @@ macro_rules! health_columns {
     () => {
         "provider, board, region, consecutive_failures, cooldown_until, last_error, \
          last_error_at, last_success_at, last_ingested_count, last_run_at, first_seen_at, \
-         last_yield_at"
+         last_yield_at, last_error_class"
     };
 }
 
@@ -261,10 +261,11 @@ pub(crate) mod boards {
     pub(crate) const SAVE_HEALTH: &str = concat!(
         "INSERT INTO board_health (",
         health_columns!(),
-        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
          ON CONFLICT (provider, board, region) DO UPDATE SET \
          consecutive_failures = excluded.consecutive_failures, \
          cooldown_until = excluded.cooldown_until, last_error = excluded.last_error, \
+         last_error_class = excluded.last_error_class, \
          last_error_at = excluded.last_error_at, last_success_at = excluded.last_success_at, \
          last_ingested_count = excluded.last_ingested_count, last_run_at = excluded.last_run_at, \
          last_yield_at = excluded.last_yield_at"
@@ -277,7 +278,7 @@ pub(crate) mod boards {
     pub(crate) const SUCCESS: &str = concat!(
         "INSERT INTO board_health (",
         health_columns!(),
-        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
          ON CONFLICT (provider, board, region) DO UPDATE SET \
          consecutive_failures = 0, cooldown_until = NULL, \
          last_success_at = excluded.last_success_at, \
@@ -286,6 +287,37 @@ pub(crate) mod boards {
          RETURNING ",
         health_columns!()
     );
+
+    /// Every health row, or `$1`'s when it is not null.
+    pub(crate) const HEALTHS: &str = concat!(
+        "SELECT ",
+        health_columns!(),
+        " FROM board_health WHERE ($1 IS NULL OR provider = $1) ORDER BY provider, board, region"
+    );
+
+    /// The live boards failing since their last success, at most `$1` per provider (most
+    /// consecutive failures, then the latest error, first): the curated spelling and company,
+    /// then the health columns.
+    pub(crate) const FAILING: &str = concat!(
+        "SELECT listed_board, company, ",
+        health_columns!(),
+        " FROM (SELECT b.board AS listed_board, b.company, h.*, ROW_NUMBER() OVER ( \
+             PARTITION BY b.provider \
+             ORDER BY h.consecutive_failures DESC, h.last_error_at DESC, b.board) AS rank \
+           FROM boards b JOIN board_health h \
+             ON h.provider = b.provider AND h.board = lower(b.board) AND h.region = b.region \
+           WHERE b.status IN ('pending', 'active') AND h.consecutive_failures > 0) failing \
+         WHERE rank <= $1 ORDER BY provider, rank"
+    );
+
+    /// The live failing boards counted per provider and class of their last failure.
+    pub(crate) const FAILING_CLASSES: &str = "SELECT b.provider, \
+           COALESCE(h.last_error_class, 'other') AS error_class, count(*) \
+         FROM boards b JOIN board_health h \
+           ON h.provider = b.provider AND h.board = lower(b.board) AND h.region = b.region \
+         WHERE b.status IN ('pending', 'active') AND h.consecutive_failures > 0 \
+         GROUP BY b.provider, COALESCE(h.last_error_class, 'other') \
+         ORDER BY b.provider, count(*) DESC, error_class";
 
     pub(crate) const COOLDOWNS: &str = concat!(
         "SELECT ",

@@ -3,6 +3,7 @@
 //! the worker writes ([`DailyStats`]).
 
 use chrono::{DateTime, NaiveDate, Utc};
+use freehire_domain::{BoardHealth, FailureClass};
 
 /// The ingest fleet now: when a job was last added, and each provider's boards.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -86,4 +87,37 @@ pub struct DailyStats {
     pub verdict: Option<String>,
     /// When it was computed.
     pub computed_at: DateTime<Utc>,
+}
+
+/// The live boards failing since their last success
+/// ([`BoardHealthRepo::failing_boards`](crate::BoardHealthRepo::failing_boards)).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FailingBoards {
+    /// The worst boards of each provider, by provider, then most consecutive failures.
+    pub boards: Vec<FailingBoard>,
+    /// Every failing board counted per provider and class (a row written before classes were
+    /// kept counts as `other`), by provider, then most boards first.
+    pub classes: Vec<ClassCount>,
+}
+
+/// One failing board: its listing's spelling and company beside its health.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailingBoard {
+    /// The board as curated (its health key is folded to lowercase).
+    pub board: String,
+    /// The company's display name.
+    pub company: String,
+    /// Its health row.
+    pub health: BoardHealth,
+}
+
+/// How many of a provider's failing boards last failed with `class`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassCount {
+    /// The provider.
+    pub provider: String,
+    /// The class of their last failure.
+    pub class: FailureClass,
+    /// Boards.
+    pub boards: u64,
 }

@@ -3,11 +3,12 @@
 use std::{io::Write, path::PathBuf};
 
 use anyhow::Context;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use clap::Subcommand;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_BORDERS_ONLY};
-use freehire_domain::{BoardStatus, Provider};
-use freehire_store::{BoardFilter, Store};
+use freehire_app::boards::{BoardListing, BoardWithHealth};
+use freehire_domain::{BoardStatus, FailureClass, Provider};
+use freehire_store::Store;
 
 /// `freehire boards …`
 #[derive(Debug, Subcommand)]
@@ -43,11 +44,15 @@ pub enum BoardsCommand {
         #[arg(long)]
         all_refused: bool,
     },
-    /// List boards.
+    /// List boards with their crawl health: last success, failures in a row, when a cooling
+    /// board is crawled again and the class and text of its last error.
     List {
         /// Only this provider.
         #[arg(long)]
         provider: Option<Provider>,
+        /// Only boards failing since their last success, each with its whole last error.
+        #[arg(long)]
+        failing: bool,
     },
 }
 
@@ -97,27 +102,80 @@ pub async fn run(
         BoardsCommand::Seed { demo, if_empty, all_refused } => {
             seed(store, demo, if_empty, all_refused, out).await?;
         }
-        BoardsCommand::List { provider } => {
-            let boards = store.list_boards(&BoardFilter { provider, statuses: vec![] }).await?;
-            let mut table = Table::new();
-            table
-                .load_style(UTF8_BORDERS_ONLY)
-                .set_content_arrangement(ContentArrangement::Dynamic)
-                .set_width(160)
-                .set_header(["PROVIDER", "BOARD", "REGION", "COMPANY", "STATUS"]);
-            for b in &boards {
-                table.add_row([
-                    b.key.provider.as_str(),
-                    b.key.board.as_str(),
-                    b.key.region.as_str(),
-                    b.company.as_str(),
-                    b.status.as_str(),
-                ]);
+        BoardsCommand::List { provider, failing } => {
+            let listing = BoardListing { provider, failing_only: failing };
+            let rows = freehire_app::boards::list_with_health(store, &listing).await?;
+            write_board_table(&rows, Utc::now(), out)?;
+            if failing {
+                for row in &rows {
+                    if let Some(h) = &row.health {
+                        let class = h.last_error_class.map_or("other", FailureClass::as_str);
+                        let error = h.last_error.as_deref().unwrap_or("");
+                        writeln!(out, "{}: {class}: {error}", row.board.key)?;
+                    }
+                }
             }
-            writeln!(out, "{table}")?;
-            writeln!(out, "{} boards", boards.len())?;
         }
     }
+    Ok(())
+}
+
+/// Characters of the last error a table cell shows (its end: the root cause).
+const ERROR_SHOWN: usize = 90;
+
+/// The boards table: curation, then health; a summary line of how many fail and cool.
+fn write_board_table(
+    rows: &[BoardWithHealth],
+    now: DateTime<Utc>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let stamp = |at: Option<DateTime<Utc>>| {
+        at.map_or_else(|| "-".to_owned(), |at| at.format("%Y-%m-%d %H:%M").to_string())
+    };
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_BORDERS_ONLY)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(200)
+        .set_header([
+            "PROVIDER",
+            "BOARD",
+            "REGION",
+            "COMPANY",
+            "STATUS",
+            "LAST SUCCESS",
+            "FAILURES",
+            "COOLING UNTIL",
+            "LAST ERROR",
+        ]);
+    let (mut failing, mut cooling) = (0, 0);
+    for row in rows {
+        let b = &row.board;
+        let h = row.health.as_ref();
+        failing += usize::from(row.is_failing());
+        let cooling_until = h.and_then(|h| h.cooldown_until.filter(|until| *until > now));
+        cooling += usize::from(cooling_until.is_some());
+        let error = h
+            .filter(|h| h.consecutive_failures > 0)
+            .and_then(|h| {
+                let class = h.last_error_class.map_or("other", FailureClass::as_str);
+                Some(format!("{class}: {}", h.error_tail(ERROR_SHOWN)?))
+            })
+            .unwrap_or_default();
+        table.add_row([
+            b.key.provider.to_string(),
+            b.key.board.clone(),
+            b.key.region.clone(),
+            b.company.clone(),
+            b.status.as_str().to_owned(),
+            h.map_or_else(|| "never crawled".to_owned(), |h| stamp(h.last_success_at)),
+            h.map_or(0, |h| h.consecutive_failures).to_string(),
+            stamp(cooling_until),
+            error,
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    writeln!(out, "{} boards, {failing} failing, {cooling} cooling", rows.len())?;
     Ok(())
 }
 

@@ -79,5 +79,15 @@ pub async fn run(store: &dyn Store, args: IngestArgs, out: &mut impl Write) -> a
         s.closed_board,
         s.closed_swept
     )?;
+    for failed in &s.failures {
+        writeln!(
+            out,
+            "  failed {} ({}): {}: {}",
+            failed.key,
+            failed.company,
+            failed.failure.class.as_str(),
+            failed.failure.message
+        )?;
+    }
     Ok(())
 }

@@ -137,15 +137,43 @@ pub async fn run(command: LookupCommand, out: &mut impl Write) -> anyhow::Result
             for p in &fleet.providers {
                 writeln!(
                     out,
-                    "  {}: {} ({} boards: {} healthy, {} failing, {} not crawled; {} open jobs)",
+                    "  {}: {} ({} boards: {} healthy, {} failing, {} cooling, {} not crawled; {} open jobs)",
                     p.provider,
                     p.verdict,
                     p.boards,
                     p.healthy,
                     p.failing,
+                    p.cooling,
                     p.never_crawled,
                     p.open_jobs
                 )?;
+                if !p.failure_classes.is_empty() {
+                    let classes: Vec<String> = p
+                        .failure_classes
+                        .iter()
+                        .map(|c| format!("{} {}", c.class, c.boards))
+                        .collect();
+                    writeln!(out, "    failing by kind: {}", classes.join(", "))?;
+                }
+                for b in &p.failing_boards {
+                    let region =
+                        if b.region.is_empty() { String::new() } else { format!("@{}", b.region) };
+                    let cooling = b
+                        .cooldown_until
+                        .as_deref()
+                        .map(|until| format!(", cooling until {until}"))
+                        .unwrap_or_default();
+                    writeln!(
+                        out,
+                        "    failing {}/{}{region} ({}): {} failures{cooling}: {}: {}",
+                        p.provider,
+                        b.board,
+                        b.company,
+                        b.consecutive_failures,
+                        b.error_class,
+                        b.last_error.as_deref().unwrap_or("")
+                    )?;
+                }
             }
         }
         LookupCommand::Suggest { text, limit, out: how, .. } => {

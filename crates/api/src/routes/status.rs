@@ -4,7 +4,8 @@
 
 use axum::{Json, extract::State};
 use chrono::{DateTime, NaiveDate, Utc};
-use freehire_app::status::{Status, Verdict};
+use freehire_app::status::{ProviderReport, Status, Verdict};
+use freehire_domain::FailureClass;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -15,11 +16,7 @@ use crate::{
 };
 
 fn verdict_schema() -> utoipa::openapi::Object {
-    let values = Verdict::ALL.iter().map(|v| v.as_str().to_owned()).collect::<Vec<_>>();
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::Type::String)
-        .enum_values(Some(values))
-        .build()
+    crate::openapi::vocab::one_of(Verdict::ALL.iter().map(|v| v.as_str()))
 }
 
 /// The fleet: its verdict, the last job added and each provider.
@@ -56,6 +53,42 @@ pub struct ProviderView {
     /// Open, non-duplicate jobs.
     pub open_jobs: u64,
     pub last_job_added_at: Option<DateTime<Utc>>,
+    /// Every failing board counted by the class of its last failure, most first.
+    pub failure_classes: Vec<ClassCountView>,
+    /// The worst failing boards (at most 20): most consecutive failures, then the latest error.
+    pub failing_boards: Vec<FailingBoardView>,
+}
+
+/// How many of a provider's failing boards last failed with one class.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClassCountView {
+    /// `dns`, `connect`, `tls`, `timeout`, `network`, `http_status`, `gone`, `block_page`,
+    /// `parse`, `too_large`, `refused`, `incomplete`, `invalid_board`, `storage` or `other`.
+    #[schema(schema_with = crate::openapi::vocab::failure_class)]
+    pub class: &'static str,
+    pub boards: u64,
+}
+
+/// A board failing since its last success.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FailingBoardView {
+    /// The board as curated.
+    pub board: String,
+    /// The board's region (empty for most providers).
+    pub region: String,
+    pub company: String,
+    /// Failures since its last success.
+    pub consecutive_failures: u32,
+    /// The class of its last failure (`other` for failures recorded before classes were).
+    #[schema(schema_with = crate::openapi::vocab::failure_class)]
+    pub error_class: &'static str,
+    /// Its last error with its causes.
+    pub last_error: Option<String>,
+    pub last_error_at: Option<DateTime<Utc>>,
+    /// Its last successful crawl, if it ever had one.
+    pub last_success_at: Option<DateTime<Utc>>,
+    /// Not crawled again before this instant (after three failures in a row).
+    pub cooldown_until: Option<DateTime<Utc>>,
 }
 
 /// The catalogue's scale and its last days.
@@ -106,17 +139,41 @@ pub async fn status(State(state): State<AppState>) -> Result<Json<Single<StatusV
     let providers = report
         .providers
         .into_iter()
-        .map(|(p, v)| ProviderView {
-            provider: p.provider,
-            verdict: v.as_str(),
-            boards: p.boards,
-            healthy: p.healthy,
-            failing: p.failing,
-            cooling: p.cooling,
-            never_crawled: p.never_crawled,
-            last_success_at: p.last_success_at,
-            open_jobs: p.open_jobs,
-            last_job_added_at: p.last_job_added_at,
+        .map(|ProviderReport { status: p, verdict, failing_boards, failure_classes }| {
+            ProviderView {
+                failure_classes: failure_classes
+                    .into_iter()
+                    .map(|(class, boards)| ClassCountView { class: class.as_str(), boards })
+                    .collect(),
+                failing_boards: failing_boards
+                    .into_iter()
+                    .map(|b| FailingBoardView {
+                        board: b.board,
+                        region: b.health.key.region,
+                        company: b.company,
+                        consecutive_failures: b.health.consecutive_failures,
+                        error_class: b
+                            .health
+                            .last_error_class
+                            .unwrap_or(FailureClass::Other)
+                            .as_str(),
+                        last_error: b.health.last_error,
+                        last_error_at: b.health.last_error_at,
+                        last_success_at: b.health.last_success_at,
+                        cooldown_until: b.health.cooldown_until,
+                    })
+                    .collect(),
+                provider: p.provider,
+                verdict: verdict.as_str(),
+                boards: p.boards,
+                healthy: p.healthy,
+                failing: p.failing,
+                cooling: p.cooling,
+                never_crawled: p.never_crawled,
+                last_success_at: p.last_success_at,
+                open_jobs: p.open_jobs,
+                last_job_added_at: p.last_job_added_at,
+            }
         })
         .collect();
     Ok(Json(Single {

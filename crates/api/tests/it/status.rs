@@ -3,7 +3,7 @@
 
 use chrono::Duration;
 use freehire_app::status::Status;
-use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
+use freehire_domain::{BoardKey, BoardStatus, FailureClass, NewBoard, Provider};
 use freehire_store::testing::TestDb;
 use serde_json::json;
 
@@ -51,12 +51,29 @@ async fn status_and_catalog_stats(db: TestDb) {
             "provider": "greenhouse", "verdict": "ok", "boards": 2, "healthy": 1, "failing": 0,
             "cooling": 0, "never_crawled": 1, "last_success_at": "2026-11-20T11:00:00Z",
             "open_jobs": 1, "last_job_added_at": "2026-11-20T11:00:00Z",
+            "failure_classes": [], "failing_boards": [],
         })
     );
     // One of the two crawled boards failing is over a tenth: degraded.
-    store.record_board_failure(&key("globex"), "HTTP 503", now()).await.unwrap();
+    let error = "GET https://boards-api.greenhouse.io/v1/boards/globex/jobs: HTTP 503";
+    store
+        .record_board_failure(&key("globex"), FailureClass::HttpStatus, error, now())
+        .await
+        .unwrap();
     let (_, body) = s.get("/api/v1/status").await;
     assert_eq!(body["data"]["verdict"], "degraded", "{body}");
+    // Each provider names its failing boards with the class and text of their last error.
+    let greenhouse = &body["data"]["providers"][0];
+    assert_eq!(greenhouse["failure_classes"], json!([{"class": "http_status", "boards": 1}]));
+    assert_eq!(
+        greenhouse["failing_boards"],
+        json!([{
+            "board": "globex", "region": "", "company": "globex", "consecutive_failures": 1,
+            "error_class": "http_status", "last_error": error,
+            "last_error_at": "2026-11-20T12:00:00Z", "last_success_at": null,
+            "cooldown_until": null,
+        }])
+    );
 
     let (status, body) = s.get("/api/v1/stats/catalog").await;
     assert_eq!(status, 200, "{body}");

@@ -6,7 +6,7 @@ use std::{
 };
 
 use chrono::{DateTime, Utc};
-use freehire_domain::{Board, BoardStatus, JobPosting};
+use freehire_domain::{Board, BoardStatus, FailureClass, JobPosting};
 use freehire_ingest::{BoardTarget, SeenSet, Source};
 use freehire_store::{BoardWrite, JobKey, Refreshed, Store, UpsertOutcome};
 
@@ -21,9 +21,18 @@ pub enum BoardOutcome {
     /// Cooling down after repeated failures: not fetched.
     Cooled,
     /// The fetch failed (or storing it did); nothing was closed.
-    Failed(String),
+    Failed(BoardFailure),
     /// Not started because the run is shutting down.
     NotStarted,
+}
+
+/// Why a board failed: the kind of failure and its full text (the error with its causes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardFailure {
+    /// What kind of failure.
+    pub class: FailureClass,
+    /// The error and its causes.
+    pub message: String,
 }
 
 /// Counts of one crawled board.
@@ -86,10 +95,13 @@ pub(super) async fn crawl(
     let listing = match source.fetch(&target, &seen).await {
         Ok(listing) => listing,
         Err(e) => {
-            let error = error_chain(&e);
-            tracing::warn!(board = %key, error = %error, "board failed");
-            store.record_board_failure(key, &error, clock()).await?;
-            return Ok(BoardOutcome::Failed(error));
+            let failure = BoardFailure { class: e.class(), message: error_chain(&e) };
+            tracing::warn!(
+                board = %key, class = failure.class.as_str(), error = %failure.message,
+                "board failed"
+            );
+            store.record_board_failure(key, failure.class, &failure.message, clock()).await?;
+            return Ok(BoardOutcome::Failed(failure));
         }
     };
 
@@ -154,10 +166,13 @@ pub(super) async fn crawl(
     let written = match store.write_board(&write).await {
         Ok(written) => written,
         Err(e) => {
-            let error = format!("storing the listing failed: {}", error_chain(&e));
-            tracing::error!(board = %key, error = %error, "board not stored");
-            store.record_board_failure(key, &error, clock()).await?;
-            return Ok(BoardOutcome::Failed(error));
+            let failure = BoardFailure {
+                class: FailureClass::Storage,
+                message: format!("storing the listing failed: {}", error_chain(&e)),
+            };
+            tracing::error!(board = %key, error = %failure.message, "board not stored");
+            store.record_board_failure(key, failure.class, &failure.message, clock()).await?;
+            return Ok(BoardOutcome::Failed(failure));
         }
     };
     for r in &written.upserted {

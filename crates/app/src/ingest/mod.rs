@@ -26,7 +26,7 @@ pub use convert::{Converted, to_posting};
 
 /// The time source of a run (tests pin it; binaries pass `&Utc::now`).
 pub type Clock<'a> = &'a (dyn Fn() -> chrono::DateTime<chrono::Utc> + Sync);
-pub use run::{BoardOutcome, IngestConfig, RunStats, run_provider};
+pub use run::{BoardFailure, BoardOutcome, FailedBoard, IngestConfig, RunStats, run_provider};
 
 pub use freehire_ingest::http::{HostPace, HostPacing};
 

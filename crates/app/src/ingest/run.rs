@@ -6,13 +6,13 @@ use std::{
 };
 
 use chrono::{DateTime, Duration, Utc};
-use freehire_domain::{BoardStatus, ClosedReason, Provider};
+use freehire_domain::{BoardKey, BoardStatus, ClosedReason, Provider};
 use freehire_ingest::Sources;
 use freehire_store::{BoardFilter, Store, UnseenScope};
 use futures::{StreamExt, stream};
 use tokio_util::sync::CancellationToken;
 
-pub use super::board::BoardOutcome;
+pub use super::board::{BoardFailure, BoardOutcome};
 use super::{
     Clock,
     board::{BoardCounts, crawl},
@@ -75,6 +75,19 @@ pub struct RunStats {
     pub closed_swept: u64,
     /// Boards not started because the run was cancelled.
     pub not_started: u64,
+    /// Each failed board with why, in board order.
+    pub failures: Vec<FailedBoard>,
+}
+
+/// A board whose crawl failed in a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedBoard {
+    /// The board.
+    pub key: BoardKey,
+    /// Its company.
+    pub company: String,
+    /// Why.
+    pub failure: BoardFailure,
 }
 
 impl RunStats {
@@ -188,10 +201,19 @@ pub async fn run_provider_with(
                 stats.add(&counts);
             }
             BoardOutcome::Cooled => stats.cooled += 1,
-            BoardOutcome::Failed(_) => stats.failed += 1,
+            BoardOutcome::Failed(failure) => {
+                stats.failed += 1;
+                stats.failures.push(FailedBoard {
+                    key: board.key.clone(),
+                    company: board.company.clone(),
+                    failure,
+                });
+            }
             BoardOutcome::NotStarted => stats.not_started += 1,
         }
     }
+
+    stats.failures.sort_by_key(|f| f.key.to_string());
 
     // The sweep: only when the run reached postings, only over boards listed in full this run
     // (a board with unreadable postings proves nothing about them).

@@ -6,7 +6,7 @@ use freehire_app::ingest::{
     IngestConfig, RunStats, run_provider,
     scheduler::{WorkerConfig, run_once},
 };
-use freehire_domain::{BoardKey, BoardStatus, ClosedReason, NewBoard, Provider};
+use freehire_domain::{BoardKey, BoardStatus, ClosedReason, FailureClass, NewBoard, Provider};
 use freehire_ingest::replay::{ReplayServer, Reply, Route};
 use freehire_store::{BoardFilter, JobKey, ListPage, OutboxKind, ScheduleDefaults, Store};
 use serde_json::Value;
@@ -172,10 +172,10 @@ pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
     let (_a, registry) = ashby_server(&[("cartesia", json(&ashby_board("cartesia")))]).await;
     let first = run(s, &registry, "ashby", t(2, 0)).await;
 
-    for (i, reply) in [
-        Reply::status(500),
-        Reply::html("<html><body>Access denied</body></html>"),
-        Reply::status(503),
+    for (i, (reply, class)) in [
+        (Reply::status(500), FailureClass::HttpStatus),
+        (Reply::html("<html><body>Access denied</body></html>"), FailureClass::BlockPage),
+        (Reply::status(503), FailureClass::HttpStatus),
     ]
     .into_iter()
     .enumerate()
@@ -186,6 +186,14 @@ pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
             (stats.failed, stats.crawled, stats.closed_board, stats.closed_swept),
             (1, 0, 0, 0)
         );
+        // The run names the failed board, its class and its error.
+        let [failed] = stats.failures.as_slice() else { panic!("{:?}", stats.failures) };
+        assert_eq!(
+            (failed.key.to_string(), failed.company.as_str()),
+            ("ashby/cartesia".into(), "cartesia")
+        );
+        assert_eq!(failed.failure.class, class, "{}", failed.failure.message);
+        assert!(failed.failure.message.contains("posting-api/job-board/cartesia"), "{failed:?}");
     }
     assert_eq!(
         s.list_open_jobs(ListPage::default()).await.unwrap().total,
@@ -197,13 +205,16 @@ pub async fn a_failed_crawl_closes_nothing_and_backs_off(s: &dyn Store) {
     assert_eq!(health.consecutive_failures, 3);
     assert_eq!(health.cooldown_until, Some(t(5, 0) + Duration::hours(6)));
     assert!(health.last_error.unwrap().contains("HTTP 503"));
+    assert_eq!(health.last_error_class, Some(FailureClass::HttpStatus));
 }
 
 // scenario: Cooling board
 pub async fn cooling_boards_are_skipped(s: &dyn Store) {
     add(s, "ashby", "cartesia", BoardStatus::Active).await;
     for h in 0..3 {
-        s.record_board_failure(&key("ashby", "cartesia"), "down", t(2, h)).await.unwrap();
+        s.record_board_failure(&key("ashby", "cartesia"), FailureClass::Timeout, "down", t(2, h))
+            .await
+            .unwrap();
     }
     let (server, registry) = ashby_server(&[("cartesia", json(&ashby_board("cartesia")))]).await;
     let stats = run(s, &registry, "ashby", t(2, 3)).await;

@@ -286,6 +286,9 @@ async fn the_market_fit_page_measures_skills_as_the_api_does() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_status_page_shows_the_fleet_as_the_api_reports_it() {
     let (server, b) = served(Scripts::Off).await;
+    let error = "GET https://jobs.example.com/listing: network error: dns error: \
+                 failed to lookup address information: Name or service not known";
+    let failed = server.fail_a_board(freehire_domain::FailureClass::Dns, error).await;
     b.check("the_status_page_shows_the_fleet_as_the_api_reports_it", LIMIT, async {
         let url = format!("{}/api/v1/status", server.base);
         let api: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
@@ -300,6 +303,17 @@ async fn the_status_page_shows_the_fleet_as_the_api_reports_it() {
         assert_eq!(first, providers[0]["provider"].as_str().unwrap());
         let size = b.text("#catalogue-size").await.unwrap();
         assert!(size.starts_with(&format!("{} open jobs", server.jobs)), "{size}");
+        // The failing board is named with the kind and the end of its error, as the API has it.
+        let failing: Vec<&serde_json::Value> =
+            providers.iter().flat_map(|p| p["failing_boards"].as_array().unwrap()).collect();
+        assert_eq!(failing.len(), 1, "{api}");
+        assert_eq!(failing[0]["error_class"], "dns");
+        assert_eq!(b.count("#failing-boards tbody tr").await.unwrap(), 1);
+        let row = b.text("#failing-boards tbody tr").await.unwrap();
+        assert!(row.contains(&failed) && row.contains("dns"), "{row}");
+        assert!(row.contains("Name or service not known"), "the root cause is shown: {row}");
+        let platforms = b.text("#providers").await.unwrap();
+        assert!(platforms.contains("dns 1"), "failures by kind: {platforms}");
     })
     .await;
 }

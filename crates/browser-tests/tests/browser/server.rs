@@ -187,6 +187,18 @@ impl Server {
         assert!(matches!(written, freehire_store::AtomWrite::Inserted(_)), "{written:?}");
     }
 
+    /// Records a failure of `class` with `error` on the first board of the catalogue, as a
+    /// crawl that met it would; returns the board as `provider/board`.
+    pub async fn fail_a_board(&self, class: freehire_domain::FailureClass, error: &str) -> String {
+        let boards = self.store.list_boards(&freehire_store::BoardFilter::default()).await.unwrap();
+        let board = boards.first().expect("the demo catalogue has boards");
+        self.store
+            .record_board_failure(&board.key, class, error, chrono::Utc::now())
+            .await
+            .unwrap();
+        board.key.to_string()
+    }
+
     /// A new job in the catalogue, as a crawl would store it, first seen now.
     pub async fn add_job(&self, title: &str) -> JobId {
         let posting = JobPosting {

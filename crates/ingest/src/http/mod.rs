@@ -33,3 +33,4 @@ pub use ssrf::{
 
 pub(crate) use config::non_zero;
 pub(crate) use decode::json as decode_json;
+pub(crate) use ssrf::Unresolved;

@@ -157,6 +157,16 @@ pub(crate) struct Refusal {
     pub(crate) addr: IpAddr,
 }
 
+/// A host name that did not resolve: what tells a DNS failure apart from a refused connection
+/// in a board's health ([`crate::IngestError::class`]).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot resolve {host}")]
+pub(crate) struct Unresolved {
+    pub(crate) host: String,
+    #[source]
+    pub(crate) source: std::io::Error,
+}
+
 /// A DNS resolver that refuses a host if **any** of its addresses is internal.
 #[derive(Debug, Default)]
 pub(crate) struct GuardedResolver {
@@ -169,10 +179,15 @@ impl Resolve for GuardedResolver {
         let host = name.as_str().to_owned();
         let allowed = self.allowed_host.as_deref() == Some(host.as_str());
         Box::pin(async move {
-            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await
-                .map_err(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>)?
-                .collect();
+            let looked_up: std::io::Result<Vec<SocketAddr>> =
+                tokio::net::lookup_host((host.as_str(), 0)).await.map(Iterator::collect);
+            let addrs = match looked_up {
+                Ok(addrs) => addrs,
+                Err(source) => {
+                    return Err(Box::new(Unresolved { host, source })
+                        as Box<dyn std::error::Error + Send + Sync>);
+                }
+            };
             if !allowed && let Some(bad) = addrs.iter().find(|a| is_forbidden_ip(a.ip())) {
                 return Err(Box::new(Refusal { host, addr: bad.ip() })
                     as Box<dyn std::error::Error + Send + Sync>);

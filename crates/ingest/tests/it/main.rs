@@ -6,6 +6,7 @@
 mod adapters;
 mod boards;
 mod errors;
+mod failure_class;
 mod http;
 mod recognize;
 mod support;

@@ -3,13 +3,15 @@
 
 use super::{PgStore, Shared, retry_once_if_lost};
 use crate::{
-    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result, StoreError,
+    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, FailingBoards, Result, StoreError,
     bind::{List, Stamp},
     rows::BoardRecord,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use freehire_domain::{Board, BoardHealth, BoardId, BoardKey, BoardStatus, NewBoard, Provider};
+use freehire_domain::{
+    Board, BoardHealth, BoardId, BoardKey, BoardStatus, FailureClass, NewBoard, Provider,
+};
 
 /// The health row of a board (locked: concurrent failures of one board count each).
 const HEALTH_OF: &str = crate::sql::boards::health_of!(" FOR UPDATE");
@@ -141,17 +143,29 @@ impl BoardHealthRepo for PgStore {
     async fn record_board_failure(
         &self,
         key: &BoardKey,
+        class: FailureClass,
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
         retry_once_if_lost(|| async move {
-            Shared::record_board_failure(self.pool.begin().await?, HEALTH_OF, key, error, at).await
+            Shared::record_board_failure(self.pool.begin().await?, HEALTH_OF, key, class, error, at)
+                .await
         })
         .await
     }
 
     async fn cooldowns(&self, provider: &Provider) -> Result<Vec<BoardHealth>> {
         retry_once_if_lost(|| async move { Shared::cooldowns(&self.pool, provider).await }).await
+    }
+
+    async fn board_healths(&self, provider: Option<&Provider>) -> Result<Vec<BoardHealth>> {
+        retry_once_if_lost(|| async move { Shared::board_healths(&self.pool, provider).await })
+            .await
+    }
+
+    async fn failing_boards(&self, per_provider: u32) -> Result<FailingBoards> {
+        retry_once_if_lost(|| async move { Shared::failing_boards(&self.pool, per_provider).await })
+            .await
     }
 
     async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>> {

@@ -3,13 +3,15 @@
 
 use super::{Shared, SqliteStore};
 use crate::{
-    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, Result,
+    AddedBoard, BoardFilter, BoardHealthRepo, BoardRepo, FailingBoards, Result,
     bind::{List, Stamp},
     rows::BoardRecord,
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use freehire_domain::{Board, BoardHealth, BoardId, BoardKey, BoardStatus, NewBoard, Provider};
+use freehire_domain::{
+    Board, BoardHealth, BoardId, BoardKey, BoardStatus, FailureClass, NewBoard, Provider,
+};
 
 /// The health row of a board (no lock: the write transaction holds the database).
 const HEALTH_OF: &str = crate::sql::boards::health_of!("");
@@ -99,14 +101,23 @@ impl BoardHealthRepo for SqliteStore {
     async fn record_board_failure(
         &self,
         key: &BoardKey,
+        class: FailureClass,
         error: &str,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        Shared::record_board_failure(self.write().await?, HEALTH_OF, key, error, at).await
+        Shared::record_board_failure(self.write().await?, HEALTH_OF, key, class, error, at).await
     }
 
     async fn cooldowns(&self, provider: &Provider) -> Result<Vec<BoardHealth>> {
         Shared::cooldowns(&self.pool, provider).await
+    }
+
+    async fn board_healths(&self, provider: Option<&Provider>) -> Result<Vec<BoardHealth>> {
+        Shared::board_healths(&self.pool, provider).await
+    }
+
+    async fn failing_boards(&self, per_provider: u32) -> Result<FailingBoards> {
+        Shared::failing_boards(&self.pool, per_provider).await
     }
 
     async fn board_health(&self, key: &BoardKey) -> Result<Option<BoardHealth>> {

@@ -93,6 +93,7 @@ conformance! {
         health_is_keyed_by_board_identity,
         long_errors_are_cut_on_a_char_boundary,
         cooldowns_are_read_per_provider,
+        failing_boards_are_listed_worst_first_and_counted_by_class,
     ],
     outbox: [
         writes_enqueue_in_the_same_transaction,

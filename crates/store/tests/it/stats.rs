@@ -4,7 +4,7 @@
 //! seen and closed that day and is rewritten in place.
 
 use chrono::NaiveDate;
-use freehire_domain::{BoardStatus, ClosedReason, NewBoard};
+use freehire_domain::{BoardStatus, ClosedReason, FailureClass, NewBoard};
 use freehire_store::{CatalogCounts, DayVerdict, JobKey, Store};
 
 use crate::boards::key;
@@ -37,7 +37,14 @@ pub async fn the_fleet_counts_boards_by_health_and_open_jobs(s: &dyn Store) {
     s.record_board_success(&key("greenhouse", "acme"), 3, t(4, 9)).await.unwrap();
     // Globex fails until it cools down.
     for _ in 0..freehire_domain::COOLDOWN_THRESHOLD {
-        s.record_board_failure(&key("greenhouse", "globex"), "HTTP 500", t(4, 10)).await.unwrap();
+        s.record_board_failure(
+            &key("greenhouse", "globex"),
+            FailureClass::HttpStatus,
+            "HTTP 500",
+            t(4, 10),
+        )
+        .await
+        .unwrap();
     }
     // Initech and Hooli were never crawled.
     let written = s
