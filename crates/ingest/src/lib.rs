@@ -30,6 +30,8 @@
 
 mod adapters;
 mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod http;
 mod identity;
 mod import;

@@ -20,8 +20,10 @@ use crate::recognize::{BoardMatch, BoardUrl, path_board};
 use crate::sanitize::{decode_encoded_html, sanitize_maybe_encoded_html};
 use crate::source::{BoardTarget, Capabilities, Source};
 
-pub(crate) const PLATFORM: Platform =
-    Platform::of::<Greenhouse>("greenhouse", |base| Arc::new(Greenhouse(base)));
+pub(crate) const PLATFORM: Platform = Platform {
+    parsers: &[("greenhouse.listing", parse_listing)],
+    ..Platform::of::<Greenhouse>("greenhouse", |base| Arc::new(Greenhouse(base)))
+};
 
 pub(crate) struct Greenhouse(Base);
 
@@ -86,6 +88,13 @@ fn posting(job: Job) -> Option<RawPosting> {
     };
     p.canonicalize();
     Some(p)
+}
+
+/// The listing document decoded and mapped as `fetch` maps it (a fuzz entry point).
+fn parse_listing(bytes: &[u8]) {
+    if let Ok(board) = serde_json::from_slice::<Board>(bytes) {
+        board.jobs.into_iter().filter_map(posting).for_each(drop);
+    }
 }
 
 impl Greenhouse {

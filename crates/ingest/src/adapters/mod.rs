@@ -72,6 +72,10 @@ pub(crate) struct Platform {
     /// Board spellings that name the same board as the bare tenant (`acme.recruitee.com` ≡
     /// `acme`), for [`crate::board_identity`].
     pub(crate) tenant_hosts: &'static [&'static str],
+    /// Its pure parsers of untrusted bytes (a listing page, a detail document), by name
+    /// (`oracle.listing`), for the fuzz targets ([`crate::fuzzing`]): each decodes and maps
+    /// the bytes as `fetch` would and must never panic, whatever the bytes.
+    pub(crate) parsers: &'static [crate::fuzzing::Parser],
     build: fn(Base) -> Arc<dyn Source>,
 }
 
@@ -92,6 +96,7 @@ impl Platform {
             validate: S::validate_board,
             recognize: S::recognize,
             tenant_hosts: &[],
+            parsers: &[],
             build,
         }
     }
