@@ -5,10 +5,8 @@
 //! - teamtailor: `acme` ≡ `acme.teamtailor.com` (the board is a career host);
 //! - personio: `acme` ≡ `acme.jobs.personio.com` ≡ `acme.jobs.personio.de`;
 //! - recruitee, bamboohr, pinpoint: `acme` ≡ `acme.<platform host>`;
-//! - workday: a trailing `/` is not part of the site.
-//!
-//! The reference's other form folds (iCIMS, Dayforce, Gusto, UKG Ready) concern platforms we
-//! do not adapt yet.
+//! - workday: a trailing `/` is not part of the site;
+//! - a platform's own `fold` (iCIMS, Dayforce, UKG Ready forms), tried first.
 
 use freehire_domain::BoardKey;
 
@@ -16,7 +14,11 @@ use freehire_domain::BoardKey;
 pub fn board_identity(key: &BoardKey) -> (String, String, String) {
     let (provider, board, region) = key.identity();
     let board = board.trim_end_matches('/');
-    let suffixes = crate::adapters::platform(&key.provider).map_or(&[][..], |p| p.tenant_hosts);
+    let platform = crate::adapters::platform(&key.provider);
+    if let Some(folded) = platform.and_then(|p| (p.fold)(board)) {
+        return (provider, folded, region);
+    }
+    let suffixes = platform.map_or(&[][..], |p| p.tenant_hosts);
     let folded = suffixes
         .iter()
         .find_map(|s| board.strip_suffix(s))

@@ -76,6 +76,10 @@ pub(crate) struct Platform {
     /// (`oracle.listing`), for the fuzz targets ([`crate::fuzzing`]): each decodes and maps
     /// the bytes as `fetch` would and must never panic, whatever the bytes.
     pub(crate) parsers: &'static [crate::fuzzing::Parser],
+    /// A form fold beyond `tenant_hosts` (iCIMS `careers-acme.icims.com` ≡ `acme`, a Dayforce
+    /// culture segment, a UKG Ready pod host): the board (already lowercase, without a
+    /// trailing `/`) as its identity compares it, or `None` to keep it.
+    pub(crate) fold: fn(&str) -> Option<String>,
     build: fn(Base) -> Arc<dyn Source>,
 }
 
@@ -97,6 +101,7 @@ impl Platform {
             recognize: S::recognize,
             tenant_hosts: &[],
             parsers: &[],
+            fold: |_| None,
             build,
         }
     }
