@@ -101,6 +101,70 @@ async fn migrate_list_and_show_on_the_same_data() {
     assert!(err.contains("invalid database URL"), "{err}");
 }
 
+// scenario: Liveness reads of unwatched postings
+// scenario: An operator closes a job
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lifecycle_commands_read_close_and_prune() {
+    use freehire_ingest::replay::{ReplayServer, Reply, Route};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("freehire.db");
+    let url = format!("sqlite://{}", path.display());
+    assert!(freehire(&url, &["migrate"]).0);
+    let store = SqliteStore::connect(&SqliteLocation::File(path.clone())).await.unwrap();
+    let posting = |id: &str, title: &str| JobPosting {
+        source: Provider::parse("manual").unwrap(),
+        external_id: id.into(),
+        url: format!("https://acme.example/jobs/{id}"),
+        title: title.into(),
+        company: "Acme".into(),
+        location: "Berlin, Germany".into(),
+        description: "<p>Build systems.</p>".into(),
+        remote: false,
+        posted_at: None,
+        facets: Facets::default(),
+        salary: None,
+        role_fingerprint: String::new(),
+        structured: Default::default(),
+    };
+    let written = store
+        .upsert_jobs(&[posting("1", "Go Developer"), posting("2", "SRE")], Utc::now())
+        .await
+        .unwrap();
+    let slug = store.jobs_by_ids(&[written[1].id]).await.unwrap().remove(0).public_slug;
+    store.close().await;
+    let server = ReplayServer::builder()
+        .route(Route::get("https://acme.example", "/jobs/1").reply(Reply::status(404)))
+        .start()
+        .await
+        .unwrap();
+    let origin = server.origin().url().to_string();
+
+    let (ok, out, err) = freehire(&url, &["jobs", "liveness", "--replay-url", &origin]);
+    assert!(ok, "{err}");
+    assert!(out.contains("manual 1: expired (HTTP 404"), "{out}");
+    assert!(out.contains("strikes 1"), "{out}");
+    assert!(out.contains("2 postings read, 0 closed"), "{out}");
+
+    let (ok, out, err) = freehire(&url, &["jobs", "close", slug.as_str()]);
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "closed manual 2 (moderated)");
+    let (ok, _, err) = freehire(&url, &["jobs", "close", slug.as_str()]);
+    assert!(!ok);
+    assert!(err.contains("no open job at"), "{err}");
+    let (ok, out, _) = freehire(&url, &["jobs", "show", slug.as_str()]);
+    assert!(ok && out.contains("(moderated)"), "{out}");
+
+    let (ok, out, _) = freehire(&url, &["jobs", "prune"]);
+    assert!(ok);
+    assert!(out.contains("0 jobs would be pruned (closed_90d)"), "{out}");
+    let (ok, _, err) = freehire(&url, &["jobs", "prune", "--older-than-days", "0"]);
+    assert!(!ok && err.contains("--older-than-days"), "{err}");
+
+    let (ok, out, _) = freehire(&url, &["boards", "close-chronic"]);
+    assert!(ok);
+    assert!(out.contains("0 chronically failing boards, 0 postings closed"), "{out}");
+}
+
 #[test]
 fn the_old_database_variable_is_a_deprecated_alias() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,5 +1,6 @@
-//! `freehire-worker`: the ingest scheduler loop, the notification engines and the hourly
-//! daily rollups (`job_daily_stats`, `site_status_daily`).
+//! `freehire-worker`: the ingest scheduler loop, the notification engines, the hourly
+//! daily rollups (`job_daily_stats`, `site_status_daily`) and the hourly lifecycle (the
+//! chronic-board close and a liveness pass over postings no live board watches).
 //!
 //! Thin on purpose: parse the config, open and migrate the store, build the adapter registry,
 //! then either run one provider now (`--once`) or claim due providers until SIGINT/SIGTERM.
@@ -81,6 +82,12 @@ struct Config {
     #[arg(long, env = "FREEHIRE_INGEST_CADENCE_MINUTES", default_value_t = 60,
         value_parser = clap::value_parser!(i64).range(1..))]
     cadence_minutes: i64,
+
+    /// Provider runs held at once across every worker on the database (the fleet cap, at
+    /// least 1).
+    #[arg(long, env = "FREEHIRE_INGEST_FLEET_CAP", default_value_t = 10,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    fleet_cap: usize,
 
     /// Boards crawled at once (at least 1).
     #[arg(long, env = "FREEHIRE_INGEST_BOARD_CONCURRENCY", default_value_t = 8,
@@ -171,8 +178,11 @@ async fn run(config: Config) -> anyhow::Result<()> {
         }
         None => config.replay_url.clone(),
     };
-    let registry =
-        freehire_app::ingest::registry(replay_url.as_deref(), HostPacing::Paced(config.host_rate))?;
+    let pacing = HostPacing::Paced(config.host_rate);
+    let registry = freehire_app::ingest::registry(replay_url.as_deref(), pacing)?;
+    let prober = freehire_app::lifecycle::liveness::Prober::new(
+        freehire_app::ingest::client_config(replay_url.as_deref(), pacing)?,
+    )?;
     let store = services.store;
     let notifier = config.notify.notifier(store.clone(), &worker_id)?;
     let cadences = config.notify.cadences();
@@ -180,6 +190,7 @@ async fn run(config: Config) -> anyhow::Result<()> {
         .with_heartbeat(std::time::Duration::from_secs(config.heartbeat_secs));
     worker.tick = std::time::Duration::from_secs(config.tick_secs);
     worker.schedule.cadence = chrono::Duration::minutes(config.cadence_minutes);
+    worker.schedule.fleet_cap = config.fleet_cap;
     worker.ingest = IngestConfig {
         board_concurrency: config.board_concurrency,
         refetch_all: config.refetch_all,
@@ -210,7 +221,15 @@ async fn run(config: Config) -> anyhow::Result<()> {
                 run_worker(store.as_ref(), &registry, &worker, Some(&index), &cancel, &Utc::now);
             let status = freehire_app::status::Status::new(store.clone());
             let rollups = freehire_app::status::run_rollups(&status, &cancel, &Utc::now);
-            tokio::join!(engines, ingest, rollups);
+            let liveness = freehire_app::lifecycle::liveness::LivenessConfig::default();
+            let lifecycle = freehire_app::lifecycle::run_lifecycle(
+                store.as_ref(),
+                &prober,
+                &liveness,
+                &cancel,
+                &Utc::now,
+            );
+            tokio::join!(engines, ingest, rollups, lifecycle);
         }
     }
     store.close().await;

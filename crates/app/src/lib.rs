@@ -74,6 +74,7 @@ mod error;
 pub mod error_reporting;
 pub mod experience;
 pub mod ingest;
+pub mod lifecycle;
 pub mod llmkey;
 pub mod market;
 /// The MCP server's tools (see [`assistant::tools::mcp`]).

@@ -41,7 +41,7 @@ pub mod replay;
 mod sanitize;
 mod source;
 
-pub use adapters::{provider_keys, validate_board};
+pub use adapters::{provider_keys, sweep_grace, validate_board};
 pub use error::{BoxedCause, IngestError, error_chain};
 pub use identity::board_identity;
 pub use import::{BoardRow, CatalogueRow, parse_board_csv, parse_catalogue_csv};

@@ -51,3 +51,4 @@ pub use salary::{SalaryParts, salary};
 pub use skills::{
     canonical as canonical_skill, label as skill_label, mentioned as skills_mentioned,
 };
+pub use text::visible_text;

@@ -64,6 +64,9 @@
 //! Cover letters ([`CoverLetterRepo`], migration 0017, see [`letters`]) live in `cover_letters`,
 //! one per user and vacancy, replaced in place when drafted again.
 //!
+//! The lifecycle beyond a crawl ([`LifecycleRepo`], migration 0022): liveness reads of postings
+//! no live board watches (`job_liveness`), and the prune of long-closed jobs (`pruned_jobs`).
+//!
 //! Operators' figures ([`StatsRepo`], migration 0020): the fleet per provider, the catalogue's
 //! counts, and the daily rollups the worker writes to `job_daily_stats` and `site_status_daily`.
 //!
@@ -91,6 +94,7 @@ mod error;
 pub mod experience;
 mod health;
 pub mod letters;
+mod lifecycle;
 mod model;
 mod notify;
 mod plan;
@@ -118,6 +122,7 @@ pub use cvs::{CommitOutcome, Cv, CvEdit, CvEvidence, CvKind, CvRevision, Revisio
 pub use error::{Result, StoreError};
 pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
 pub use letters::StoredLetter;
+pub use lifecycle::{LivenessCandidate, LivenessRead, PrunedJob};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
     ClaimOptions, Company, CompanyFilter, CompanyList, CompanyTerm, DerivedUpdate, JobKey, JobList,
@@ -134,7 +139,7 @@ pub use plans::StoredKey;
 pub use ports::CoverLetterRepo;
 pub use ports::{
     AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
-    IngestRepo, JobRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, RateCellRepo,
+    IngestRepo, JobRepo, LifecycleRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, RateCellRepo,
     SavedSearchRepo, ScheduleRepo, ScreeningRepo, StatsRepo, Store, TrackingRepo, TurnLeaseRepo,
 };
 pub use stats::{

@@ -309,11 +309,25 @@ pub struct ScheduleDefaults {
     /// (default 90 s: three missed heartbeats of [`CLAIM_HEARTBEAT`]). Every worker sharing a
     /// database must use the same value.
     pub timeout: chrono::Duration,
+    /// The providers that run at [`ScheduleDefaults::slow_cadence`] instead (the reference's
+    /// twelve slow providers, set by the application; none by default).
+    pub slow: &'static [&'static str],
+    /// Time between runs of a slow provider (default 3 h).
+    pub slow_cadence: chrono::Duration,
+    /// Runs held at once across every worker sharing the database (the fleet cap, default
+    /// 10): a worker claims nothing new while this many live claims stand.
+    pub fleet_cap: usize,
 }
 
 impl Default for ScheduleDefaults {
     fn default() -> Self {
-        Self { cadence: chrono::Duration::hours(1), timeout: CLAIM_HEARTBEAT * 3 }
+        Self {
+            cadence: chrono::Duration::hours(1),
+            timeout: CLAIM_HEARTBEAT * 3,
+            slow: &[],
+            slow_cadence: chrono::Duration::hours(3),
+            fleet_cap: 10,
+        }
     }
 }
 

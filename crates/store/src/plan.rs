@@ -379,9 +379,15 @@ impl RunCandidate {
         Some(claim_holder(worker.unwrap_or_default(), since, self.heartbeat_at))
     }
 
-    /// The provider's cadence.
+    /// The provider's cadence: its override, else the slow cadence for a slow provider, else
+    /// the default.
     pub fn cadence(&self, defaults: crate::ScheduleDefaults) -> chrono::Duration {
-        self.cadence_sec.map_or(defaults.cadence, chrono::Duration::seconds)
+        let default = if defaults.slow.contains(&self.provider.as_str()) {
+            defaults.slow_cadence
+        } else {
+            defaults.cadence
+        };
+        self.cadence_sec.map_or(default, chrono::Duration::seconds)
     }
 }
 

@@ -1382,6 +1382,41 @@ pub trait RateCellRepo: Send + Sync {
     async fn sweep_rate_cells(&self) -> Result<u64>;
 }
 
+/// The lifecycle beyond a crawl (reference search-ingest §3.9, migration 0022): liveness reads
+/// of postings no live board watches, and the prune of long-closed jobs.
+#[async_trait]
+pub trait LifecycleRepo: Send + Sync {
+    /// Up to `limit` open postings with a page whose source has no live board, not read since
+    /// `checked_before`: never read first, then the longest unread.
+    async fn liveness_candidates(
+        &self,
+        checked_before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<crate::LivenessCandidate>>;
+
+    /// Records one read of job `id`'s page (`reason` says what the probe saw); returns its
+    /// consecutive expired reads.
+    async fn record_liveness(
+        &self,
+        id: JobId,
+        read: crate::LivenessRead,
+        reason: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<u32>;
+
+    /// Up to `limit` jobs closed before `closed_before` (none still waiting to leave the
+    /// search index), oldest first. With `apply` they are archived in `pruned_jobs` under
+    /// `rule` and deleted in one transaction; without, nothing changes (a dry run).
+    async fn prune_closed(
+        &self,
+        closed_before: DateTime<Utc>,
+        rule: &str,
+        limit: u32,
+        apply: bool,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<crate::PrunedJob>>;
+}
+
 /// The operators' figures (reference search-ingest §6.4, §11.1; migration 0020): the ingest
 /// fleet, the catalogue's scale and the daily rollups.
 #[async_trait]
@@ -1434,6 +1469,7 @@ pub trait Store:
     + CoverLetterRepo
     + RateCellRepo
     + StatsRepo
+    + LifecycleRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -15,6 +15,7 @@ pub(crate) mod experience;
 // CV documents (issue 16).
 pub(crate) mod cvs;
 mod letters;
+mod lifecycle;
 mod notify;
 mod plans;
 mod saved_searches;

@@ -1,4 +1,4 @@
-//! `freehire boards add|import|seed|list`.
+//! `freehire boards add|import|seed|list|close-chronic`.
 
 use std::{io::Write, path::PathBuf};
 
@@ -54,6 +54,9 @@ pub enum BoardsCommand {
         #[arg(long)]
         failing: bool,
     },
+    /// Close the open postings of every live board failing for over a week
+    /// (`board_failing`); its next successful crawl reopens them. The worker runs this hourly.
+    CloseChronic,
 }
 
 /// Runs a boards command, writing to `out`.
@@ -101,6 +104,19 @@ pub async fn run(
         }
         BoardsCommand::Seed { demo, if_empty, all_refused } => {
             seed(store, demo, if_empty, all_refused, out).await?;
+        }
+        BoardsCommand::CloseChronic => {
+            let done =
+                freehire_app::lifecycle::chronic::close_chronic_boards(store, Utc::now()).await?;
+            for key in &done.boards {
+                writeln!(out, "chronic: {key}")?;
+            }
+            writeln!(
+                out,
+                "{} chronically failing boards, {} postings closed (board_failing)",
+                done.boards.len(),
+                done.closed
+            )?;
         }
         BoardsCommand::List { provider, failing } => {
             let listing = BoardListing { provider, failing_only: failing };

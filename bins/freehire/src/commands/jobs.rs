@@ -1,4 +1,5 @@
-//! `freehire jobs list` and `freehire jobs show SLUG`.
+//! `freehire jobs list|show|rederive` and the lifecycle commands `jobs liveness`,
+//! `jobs prune` and `jobs close`.
 
 use std::io::Write;
 
@@ -31,6 +32,34 @@ pub enum JobsCommand {
         /// Jobs per batch (1-1000).
         #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=1000))]
         batch: u32,
+    },
+    /// Read the pages of open postings no live board watches (manual entries, retired boards)
+    /// and close each read expired twice in a row (`expired`); the worker runs this hourly.
+    Liveness {
+        /// Postings to read (1-5000).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=5000))]
+        limit: u32,
+        /// Send every request to this origin instead (a replay server).
+        #[arg(long, env = "FREEHIRE_REPLAY_URL")]
+        replay_url: Option<String>,
+    },
+    /// Delete jobs closed for a long time into `pruned_jobs` (applications keep their company
+    /// and role). A dry run listing them unless `--apply`.
+    Prune {
+        /// Jobs closed at least this many days ago (1-3650).
+        #[arg(long, default_value_t = 90, value_parser = clap::value_parser!(u32).range(1..=3650))]
+        older_than_days: u32,
+        /// At most this many jobs.
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Delete them (without it nothing changes).
+        #[arg(long)]
+        apply: bool,
+    },
+    /// Close one open job by its public slug (`moderated`): spam, a scam, a duplicate.
+    Close {
+        /// The job's public slug, as in its URL.
+        slug: String,
     },
     /// One job by its public slug (closed jobs too).
     Show {
@@ -70,6 +99,60 @@ pub async fn run(store: &dyn Store, cmd: JobsCommand, out: &mut impl Write) -> a
                 "{} jobs re-derived, {} changed and queued for re-indexing",
                 stats.scanned, stats.changed
             )?;
+        }
+        JobsCommand::Liveness { limit, replay_url } => {
+            use freehire_app::lifecycle::liveness::{LivenessConfig, Prober, pass};
+            let client = freehire_app::ingest::client_config(
+                replay_url.as_deref(),
+                freehire_app::ingest::HostPacing::default(),
+            )?;
+            let config = LivenessConfig { batch: limit, ..LivenessConfig::default() };
+            let report = pass(store, &Prober::new(client)?, &config, &Utc::now).await?;
+            for r in &report.reads {
+                let action = if r.closed { " → closed expired" } else { "" };
+                writeln!(
+                    out,
+                    "{} {}: {} ({}; strikes {}){action}",
+                    r.candidate.key.source,
+                    r.candidate.key.external_id,
+                    r.verdict.as_str(),
+                    r.reason,
+                    r.strikes
+                )?;
+            }
+            writeln!(out, "{} postings read, {} closed", report.reads.len(), report.closed())?;
+        }
+        JobsCommand::Prune { older_than_days, limit, apply } => {
+            use freehire_app::lifecycle::prune::{PruneRule, prune};
+            let rule = PruneRule {
+                closed_for: chrono::Duration::days(i64::from(older_than_days)),
+                limit,
+                apply,
+            };
+            let jobs = prune(store, &rule, Utc::now()).await?;
+            for j in &jobs {
+                writeln!(out, "{} {}: {} ({})", j.source, j.external_id, j.title, j.company_slug)?;
+            }
+            if apply {
+                writeln!(out, "{} jobs pruned ({})", jobs.len(), rule.name())?;
+            } else {
+                writeln!(
+                    out,
+                    "{} jobs would be pruned ({}); run again with --apply to delete them",
+                    jobs.len(),
+                    rule.name()
+                )?;
+            }
+        }
+        JobsCommand::Close { slug } => {
+            let parsed =
+                PublicSlug::parse(&slug).map_err(|_| anyhow::anyhow!("job not found: {slug}"))?;
+            match freehire_app::lifecycle::moderate(store, &parsed, Utc::now()).await? {
+                Some(key) => {
+                    writeln!(out, "closed {} {} (moderated)", key.source, key.external_id)?
+                }
+                None => anyhow::bail!("no open job at {slug}"),
+            }
         }
         JobsCommand::Show { slug, json } => {
             let parsed =

@@ -38,14 +38,22 @@ pub fn registry(
     replay_origin: Option<&str>,
     host_pacing: HostPacing,
 ) -> Result<freehire_ingest::Sources, crate::AppError> {
-    use freehire_ingest::http::{ClientConfig, HttpClient, ReplayOrigin};
+    Ok(freehire_ingest::Sources::new(
+        &freehire_ingest::http::HttpClient::new(client_config(replay_origin, host_pacing)?)?,
+        freehire_ingest::SourceConfig::default(),
+    ))
+}
+
+/// The outbound client's configuration of a deployment: every request to `replay_origin`
+/// when one is given (the demo, the scale run), paced per host by `host_pacing`.
+pub fn client_config(
+    replay_origin: Option<&str>,
+    host_pacing: HostPacing,
+) -> Result<freehire_ingest::http::ClientConfig, crate::AppError> {
+    use freehire_ingest::http::{ClientConfig, ReplayOrigin};
     let config = match replay_origin.filter(|o| !o.trim().is_empty()) {
         Some(origin) => ClientConfig::replaying(ReplayOrigin::parse(origin)?),
         None => ClientConfig::default(),
     };
-    let config = ClientConfig { host_pacing, ..config };
-    Ok(freehire_ingest::Sources::new(
-        &HttpClient::new(config)?,
-        freehire_ingest::SourceConfig::default(),
-    ))
+    Ok(ClientConfig { host_pacing, ..config })
 }

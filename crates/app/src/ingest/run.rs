@@ -27,7 +27,8 @@ const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(60);
 pub struct IngestConfig {
     /// Boards crawled at once (`defaultConcurrency` = 8).
     pub board_concurrency: usize,
-    /// The unseen sweep closes jobs not seen for this long (`DefaultSweepGrace` = 48 h).
+    /// The unseen sweep closes jobs not seen for this long (`DefaultSweepGrace` = 48 h), unless
+    /// the provider's platform sets its own window ([`freehire_ingest::sweep_grace`]).
     pub sweep_grace: Duration,
     /// Rows without a description younger than this get their detail fetched again (14 days).
     pub hydration_retry: Duration,
@@ -219,10 +220,13 @@ pub async fn run_provider_with(
     // (a board with unreadable postings proves nothing about them).
     if stats.ingested > 0 && !proven.is_empty() {
         let now = clock();
+        let grace = freehire_ingest::sweep_grace(provider)
+            .and_then(|g| Duration::from_std(g).ok())
+            .unwrap_or(config.sweep_grace);
         let scope = UnseenScope {
             source: provider.clone(),
             board_prefixes: proven,
-            last_seen_before: now - config.sweep_grace,
+            last_seen_before: now - grace,
         };
         stats.closed_swept =
             store.close_unseen(&scope, ClosedReason::Unseen, now).await?.len() as u64;

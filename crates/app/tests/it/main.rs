@@ -9,6 +9,7 @@ mod board_catalogue;
 mod boards;
 mod experience_tools;
 mod facets_eval;
+mod lifecycle;
 mod llmkey;
 mod notify;
 mod notify_match;
@@ -55,6 +56,11 @@ on_both_backends! {
         the_sweep_closes_long_unseen_jobs_of_listed_boards,
         hydrating_boards_touch_what_they_do_not_refetch,
         run_once_refuses_a_held_provider,
+    ],
+    lifecycle: [
+        a_week_of_failures_closes_a_boards_postings_and_recovery_reopens_them,
+        two_expired_reads_close_an_unwatched_posting,
+        moderation_closes_once_and_prune_archives_long_closed_jobs,
     ],
     rederive: [
         stale_facets_are_rederived_and_structured_values_kept,

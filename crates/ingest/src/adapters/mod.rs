@@ -80,6 +80,9 @@ pub(crate) struct Platform {
     /// culture segment, a UKG Ready pod host): the board (already lowercase, without a
     /// trailing `/`) as its identity compares it, or `None` to keep it.
     pub(crate) fold: fn(&str) -> Option<String>,
+    /// Its override of the unseen sweep's window (reference `sweepGrace()`: Gem 24 h), for a
+    /// platform whose postings leave its listing faster or slower than the default.
+    pub(crate) sweep_grace: Option<std::time::Duration>,
     build: fn(Base) -> Arc<dyn Source>,
 }
 
@@ -102,6 +105,7 @@ impl Platform {
             tenant_hosts: &[],
             parsers: &[],
             fold: |_| None,
+            sweep_grace: None,
             build,
         }
     }
@@ -144,6 +148,12 @@ impl Base {
     ) -> Result<T, IngestError> {
         self.http.get_json(url).await.map_err(|e| e.board_gone_on_404(board))
     }
+}
+
+/// The unseen sweep's window of `provider` when its platform overrides the default (reference
+/// `sweepGrace()`); `None` for the default or an unknown provider.
+pub fn sweep_grace(provider: &Provider) -> Option<std::time::Duration> {
+    platform(provider).and_then(|p| p.sweep_grace)
 }
 
 /// The provider keys of the registered platforms, sorted.

@@ -43,6 +43,7 @@ mod experience;
 mod ingest;
 mod jobs;
 mod letters;
+mod lifecycle;
 mod notify;
 mod outbox;
 mod plans;

@@ -94,6 +94,11 @@ impl ScheduleRepo for PgStore {
         let now = now.trunc_subsecs(6);
         retry_once_if_lost(|| async move {
         let mut tx = self.pool.begin().await?;
+        // Claims are taken one at a time across workers, so the fleet cap counts every live
+        // claim (a claim in flight in another transaction would otherwise be skipped unseen).
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtext('freehire_ingest_claim'))")
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(
             "INSERT INTO ingest_run_state (provider, next_due_at) \
              SELECT DISTINCT provider, $1::timestamptz FROM boards WHERE status IN ('pending', 'active') \
@@ -115,11 +120,13 @@ impl ScheduleRepo for PgStore {
         .bind(now)
         .fetch_all(&mut *tx)
         .await?;
+        let candidates = rows.iter().map(candidate).collect::<Result<Vec<_>>>()?;
+        // The fleet cap: every live claim is among the rows (claimed rows are always read).
+        let live = candidates.iter().filter(|c| c.held(defaults, now)).count();
         let mut claimed = None;
-        for row in &rows {
-            let c = candidate(row)?;
+        for c in candidates.iter().filter(|_| live < defaults.fleet_cap) {
             if c.enabled && !c.held(defaults, now) {
-                take(&mut tx, &c, worker, defaults, now).await?;
+                take(&mut tx, c, worker, defaults, now).await?;
                 claimed = Some(
                     Provider::parse(&c.provider).map_err(|e| StoreError::corrupt("provider", e))?,
                 );

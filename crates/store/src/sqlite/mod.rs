@@ -26,6 +26,7 @@ mod experience;
 mod ingest;
 mod jobs;
 mod letters;
+mod lifecycle;
 mod notify;
 mod outbox;
 mod plans;

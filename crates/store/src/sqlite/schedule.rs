@@ -104,11 +104,13 @@ impl ScheduleRepo for SqliteStore {
         .execute(&mut *tx)
         .await?;
         let rows = sqlx::query(CANDIDATES).bind(Stamp(now)).fetch_all(&mut *tx).await?;
+        let candidates = rows.iter().map(candidate).collect::<Result<Vec<_>>>()?;
+        // The fleet cap: every live claim is among the rows (claimed rows are always read).
+        let live = candidates.iter().filter(|c| c.held(defaults, now)).count();
         let mut claimed = None;
-        for row in &rows {
-            let c = candidate(row)?;
+        for c in candidates.iter().filter(|_| live < defaults.fleet_cap) {
             if c.enabled && !c.held(defaults, now) {
-                take(&mut tx, &c, worker, defaults, now).await?;
+                take(&mut tx, c, worker, defaults, now).await?;
                 claimed = Some(
                     Provider::parse(&c.provider).map_err(|e| StoreError::corrupt("provider", e))?,
                 );

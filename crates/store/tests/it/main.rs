@@ -14,6 +14,7 @@ mod health;
 mod ingest;
 mod jobs;
 mod letters;
+mod lifecycle;
 mod notify;
 mod outages;
 mod outbox;
@@ -121,6 +122,7 @@ conformance! {
         dead_claims_expire_and_interrupted_runs_return,
         heartbeats_keep_a_claim_and_a_dead_one_is_due_at_once,
         take_over_claims_a_held_provider_and_names_the_holder,
+        the_fleet_cap_holds_and_slow_providers_wait_three_hours,
     ],
     writer_lease: [one_holder_at_a_time_and_an_expired_lease_changes_hands],
     accounts: [
@@ -232,6 +234,10 @@ macro_rules! conformance_db {
 }
 
 conformance_db! {
+    lifecycle: [
+        liveness_reads_postings_no_live_board_watches,
+        pruning_archives_long_closed_jobs_and_applications_keep_their_role,
+    ],
     cvs: [
         the_base_cv_is_created_once,
         a_tailored_copy_is_made_once_and_needs_a_base,

@@ -83,7 +83,11 @@ pub async fn overrides_disable_and_stretch(s: &dyn Store) {
 
 pub async fn dead_claims_expire_and_interrupted_runs_return(s: &dyn Store) {
     add(s, "workday", "acme").await;
-    let d = ScheduleDefaults { cadence: Duration::hours(1), timeout: Duration::minutes(50) };
+    let d = ScheduleDefaults {
+        cadence: Duration::hours(1),
+        timeout: Duration::minutes(50),
+        ..ScheduleDefaults::default()
+    };
     assert_eq!(s.claim_due_provider("w1", d, t(2, 0)).await.unwrap(), Some(p("workday")));
     assert!(!s.claim_provider(&p("workday"), "cli", d, t(2, 0)).await.unwrap(), "held by w1");
     // w1 died: after its timeout (and once due), another worker takes over.
@@ -147,4 +151,41 @@ pub async fn take_over_claims_a_held_provider_and_names_the_holder(s: &dyn Store
     s.finish_provider_run(&p("ashby"), "cli", &RunStatus::Ok, at(60)).await.unwrap();
     assert_eq!(s.take_over_provider(&p("ashby"), "cli2", d, at(70)).await.unwrap(), None);
     assert_eq!(s.take_over_provider(&p("ashby"), "cli3", d, at(500)).await.unwrap(), None);
+}
+
+// scenario: The fleet cap and slow providers
+pub async fn the_fleet_cap_holds_and_slow_providers_wait_three_hours(s: &dyn Store) {
+    for provider in ["ashby", "bamboohr", "lever"] {
+        add(s, provider, "acme").await;
+    }
+    let d = ScheduleDefaults {
+        timeout: Duration::hours(1),
+        slow: &["bamboohr"],
+        fleet_cap: 2,
+        ..ScheduleDefaults::default()
+    };
+    assert_eq!(s.claim_due_provider("w1", d, t(2, 0)).await.unwrap(), Some(p("ashby")));
+    assert_eq!(s.claim_due_provider("w2", d, t(2, 0)).await.unwrap(), Some(p("bamboohr")));
+    assert_eq!(
+        s.claim_due_provider("w3", d, t(2, 0)).await.unwrap(),
+        None,
+        "two runs stand: lever waits although it is due"
+    );
+    s.finish_provider_run(&p("ashby"), "w1", &RunStatus::Ok, t(2, 0)).await.unwrap();
+    assert_eq!(s.claim_due_provider("w3", d, t(2, 0)).await.unwrap(), Some(p("lever")));
+    s.finish_provider_run(&p("bamboohr"), "w2", &RunStatus::Ok, t(2, 0)).await.unwrap();
+    s.finish_provider_run(&p("lever"), "w3", &RunStatus::Ok, t(2, 0)).await.unwrap();
+    // An hour later the hourly providers are due again; the slow one only after three.
+    let due = |at| async move {
+        let mut due = Vec::new();
+        while let Some(provider) = s.claim_due_provider("w", d, at).await.unwrap() {
+            s.finish_provider_run(&provider, "w", &RunStatus::Ok, at).await.unwrap();
+            due.push(provider.to_string());
+        }
+        due.sort();
+        due
+    };
+    assert_eq!(due(t(2, 1)).await, ["ashby", "lever"]);
+    assert_eq!(due(t(2, 2)).await, ["ashby", "lever"]);
+    assert_eq!(due(t(2, 3)).await, ["ashby", "bamboohr", "lever"]);
 }

@@ -1,0 +1,44 @@
+//! [`LifecycleRepo`] on PostgreSQL: `Shared`'s bodies; the candidates read runs once more if it
+//! lost its connection.
+
+use async_trait::async_trait;
+use chrono::{DateTime, SubsecRound, Utc};
+use freehire_domain::JobId;
+
+use super::{PgStore, Shared, retry_once_if_lost};
+use crate::{LifecycleRepo, LivenessCandidate, LivenessRead, PrunedJob, Result};
+
+#[async_trait]
+impl LifecycleRepo for PgStore {
+    async fn liveness_candidates(
+        &self,
+        checked_before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<LivenessCandidate>> {
+        retry_once_if_lost(|| Shared::liveness_candidates(&self.pool, checked_before, limit)).await
+    }
+
+    async fn record_liveness(
+        &self,
+        id: JobId,
+        read: LivenessRead,
+        reason: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<u32> {
+        let at = at.trunc_subsecs(6);
+        Shared::record_liveness(self.pool.begin().await?, id, read, reason, at).await
+    }
+
+    async fn prune_closed(
+        &self,
+        closed_before: DateTime<Utc>,
+        rule: &str,
+        limit: u32,
+        apply: bool,
+        at: DateTime<Utc>,
+    ) -> Result<Vec<PrunedJob>> {
+        let at = at.trunc_subsecs(6);
+        let tx = self.pool.begin().await?;
+        Shared::prune_closed(tx, closed_before, rule, limit, apply, at).await
+    }
+}

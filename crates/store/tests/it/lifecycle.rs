@@ -1,0 +1,126 @@
+//! The lifecycle beyond a crawl: liveness candidates and reads, the prune of long-closed jobs.
+//! Each test takes the whole test database (it drains the delete outbox and counts archive
+//! rows, which no port offers).
+
+use freehire_domain::{BoardStatus, ClosedReason, EventSource, NewBoard};
+use freehire_store::{ApplyOptions, JobKey, LivenessRead, TrackingFilter, testing::TestDb};
+
+use crate::{
+    boards::key,
+    fixtures::{posting, t, user},
+};
+
+fn job_key(source: &str, external_id: &str) -> JobKey {
+    JobKey { source: key(source, "x").provider, external_id: external_id.to_owned() }
+}
+
+// scenario: Liveness reads of unwatched postings
+pub async fn liveness_reads_postings_no_live_board_watches(db: &TestDb) {
+    let s = db.store();
+    // greenhouse has a live board: its jobs are the crawl's. lever's only board is retired and
+    // manual has none: theirs are the probe's.
+    for (provider, status) in [("greenhouse", BoardStatus::Active), ("lever", BoardStatus::Retired)]
+    {
+        let board =
+            NewBoard { key: key(provider, "acme"), company: "Acme".into(), url: None, status };
+        s.add_board(&board, t(1, 0)).await.unwrap();
+    }
+    let mut no_url = posting("manual", "3", "Data Engineer");
+    no_url.url = String::new();
+    s.upsert_jobs(
+        &[
+            posting("greenhouse", "acme:1", "Backend Engineer"),
+            posting("lever", "acme:2", "Frontend Engineer"),
+            posting("manual", "1", "Platform Engineer"),
+            posting("manual", "2", "Site Reliability Engineer"),
+            no_url,
+        ],
+        t(1, 8),
+    )
+    .await
+    .unwrap();
+    s.close_jobs(&[job_key("manual", "2")], ClosedReason::Moderated, t(1, 9)).await.unwrap();
+
+    let found = s.liveness_candidates(t(3, 0), 10).await.unwrap();
+    let keys: Vec<&str> = found.iter().map(|c| c.key.external_id.as_str()).collect();
+    assert_eq!(keys, ["acme:2", "1"], "open, with a page, no live board; by id");
+    assert!(found.iter().all(|c| c.strikes == 0));
+    assert_eq!(found[1].url, "https://jobs.example.com/1");
+
+    // Two expired reads make two strikes; an unknown read keeps them; an alive one clears.
+    let manual = found[1].id;
+    let read = |r, at| async move { s.record_liveness(manual, r, Some("HTTP 404"), at).await };
+    assert_eq!(read(LivenessRead::Expired, t(2, 0)).await.unwrap(), 1);
+    assert_eq!(read(LivenessRead::Unknown, t(2, 1)).await.unwrap(), 1);
+    assert_eq!(read(LivenessRead::Expired, t(2, 2)).await.unwrap(), 2);
+    assert_eq!(read(LivenessRead::Alive, t(2, 3)).await.unwrap(), 0);
+    // Read at 03:00 on day 2: the lever job (never read) comes first; the manual one is not
+    // due again before its read time.
+    let found = s.liveness_candidates(t(2, 3), 10).await.unwrap();
+    let keys: Vec<&str> = found.iter().map(|c| c.key.external_id.as_str()).collect();
+    assert_eq!(keys, ["acme:2"]);
+    let found = s.liveness_candidates(t(2, 4), 1).await.unwrap();
+    assert_eq!(found[0].key.external_id, "acme:2", "never read first");
+    let found = s.liveness_candidates(t(2, 4), 10).await.unwrap();
+    assert_eq!(found.len(), 2);
+    assert_eq!(db.scalar("SELECT count(*) FROM job_liveness").await, 1);
+}
+
+// scenario: Pruning long-closed jobs
+pub async fn pruning_archives_long_closed_jobs_and_applications_keep_their_role(db: &TestDb) {
+    let s = db.store();
+    let ada = user(s, "ada@example.com").await;
+    let written = s
+        .upsert_jobs(
+            &[
+                posting("greenhouse", "acme:1", "Backend Engineer"),
+                posting("greenhouse", "acme:2", "Frontend Engineer"),
+                posting("greenhouse", "acme:3", "Data Engineer"),
+            ],
+            t(1, 8),
+        )
+        .await
+        .unwrap();
+    let jobs = s.jobs_by_ids(&written.iter().map(|w| w.id).collect::<Vec<_>>()).await.unwrap();
+    let apply = ApplyOptions {
+        applied_at: t(1, 9),
+        explicit_date: false,
+        cv_id: None,
+        source: EventSource::User,
+    };
+    s.track_apply(ada.id, &jobs[0].public_slug, &apply, t(1, 9)).await.unwrap().unwrap();
+    s.close_jobs(&[job_key("greenhouse", "acme:1")], ClosedReason::BoardUnseen, t(2, 0))
+        .await
+        .unwrap();
+    s.close_jobs(&[job_key("greenhouse", "acme:2")], ClosedReason::Expired, t(5, 0)).await.unwrap();
+    // acme:1 still waits to leave the index: not pruned until the drain took it.
+    let cutoff = t(4, 0);
+    assert!(s.prune_closed(cutoff, "closed_90d", 100, false, t(9, 0)).await.unwrap().is_empty());
+    db.execute("DELETE FROM search_delete_outbox").await;
+
+    let dry = s.prune_closed(cutoff, "closed_90d", 100, false, t(9, 0)).await.unwrap();
+    assert_eq!(dry.iter().map(|p| p.external_id.as_str()).collect::<Vec<_>>(), ["acme:1"]);
+    assert_eq!(db.scalar("SELECT count(*) FROM jobs").await, 3, "a dry run changes nothing");
+    assert_eq!(db.scalar("SELECT count(*) FROM pruned_jobs").await, 0);
+
+    let done = s.prune_closed(cutoff, "closed_90d", 100, true, t(9, 0)).await.unwrap();
+    assert_eq!(done, dry);
+    assert_eq!(db.scalar("SELECT count(*) FROM jobs").await, 2);
+    assert_eq!(
+        db.scalar("SELECT count(*) FROM pruned_jobs WHERE rule = 'closed_90d' AND title = 'Backend Engineer'")
+            .await,
+        1
+    );
+    // The application keeps its company and role; its posting is gone.
+    let list = s.tracking_list(ada.id, TrackingFilter::All, 10, 0).await.unwrap();
+    let card = &list.cards[0];
+    assert!(card.job_closed);
+    assert_eq!(
+        (card.title.as_str(), card.company.as_str()),
+        ("Backend Engineer", "Acme Labs, Inc.")
+    );
+    // Nothing more is old enough; a later cutoff takes the next one.
+    assert!(s.prune_closed(cutoff, "closed_90d", 100, true, t(9, 0)).await.unwrap().is_empty());
+    let later = s.prune_closed(t(6, 0), "closed_90d", 100, true, t(9, 0)).await.unwrap();
+    assert_eq!(later.len(), 1);
+}
