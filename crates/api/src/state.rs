@@ -63,6 +63,8 @@ pub struct AppState {
     pub public_url: String,
     /// The limits of CV edits (`CV_MAX_BULLETS`, `CV_EDIT_ALLOW_BULLET_TRUNCATION`).
     pub cv_edit: freehire_cv::EditConfig,
+    /// `GET /jobs/facets` answers, kept 60 s per canonical query.
+    pub facets_cache: freehire_app::facets_cache::FacetsCache,
 }
 
 impl AppState {
@@ -97,6 +99,7 @@ impl AppState {
         let shared_limits = shared_limits(&store, &RateLimitConfig::default());
         Self {
             suggestions: freehire_app::suggest::Suggestions::new(store.clone()),
+            facets_cache: freehire_app::facets_cache::FacetsCache::default(),
             shared_limits,
             public_url: freehire_app::notify::DEFAULT_PUBLIC_URL.to_owned(),
             metrics_token: None,

@@ -73,6 +73,7 @@ pub mod describe;
 mod error;
 pub mod error_reporting;
 pub mod experience;
+pub mod facets_cache;
 pub mod ingest;
 pub mod lifecycle;
 pub mod llmkey;

@@ -120,7 +120,8 @@ pub async fn agent_search(
     }))
 }
 
-/// Value counts per facet and numeric stats for the query's matches.
+/// Value counts per facet and numeric stats for the query's matches. Answers are kept 60 s
+/// per canonical query (the filter, text, distributions and `disjunctive`).
 #[utoipa::path(
     get, path = "/jobs/facets", tag = "search", operation_id = "job_facets",
     security((), ("api_key" = [])),
@@ -138,7 +139,8 @@ pub async fn facets(
     State(state): State<AppState>,
     FacetsQuery(request): FacetsQuery,
 ) -> Result<Json<FacetsAnswer>, ApiError> {
-    let counts = search::facets(index(&state).await?.as_ref(), &request, (state.clock)()).await?;
+    let index = index(&state).await?;
+    let counts = state.facets_cache.facets(index.as_ref(), &request, (state.clock)()).await?;
     let JobQuery { ignored_params, .. } = request.query;
     Ok(Json(FacetsAnswer {
         data: counts.into(),

@@ -100,4 +100,27 @@ async fn facets_errors(db: TestDb) {
     bare.db.teardown().await;
 }
 
-on_both_backends![counts_stats_and_order, filters_restriction_and_disjunctive, facets_errors];
+// scenario: Facets are cached a minute per query
+async fn answers_are_kept_a_minute_per_canonical_query(db: TestDb) {
+    use freehire_search::SearchIndex;
+    let (s, _dir, index) = indexed(db).await;
+    let (_, before) = s.get("/api/v1/jobs/facets?work_mode=remote").await;
+    assert_eq!(before["data"]["total"], 2);
+    index.clear().await.unwrap();
+    // The same query, spelt with an ignored parameter: the kept answer, its meta its own.
+    let (status, again) = s.get("/api/v1/jobs/facets?work_mode=remote&bogus=1").await;
+    assert_eq!(status, 200);
+    assert_eq!(again["data"], before["data"]);
+    assert_eq!(again["meta"]["ignored_params"], json!([{"param": "bogus"}]), "{again}");
+    // Another query is counted now.
+    let (_, other) = s.get("/api/v1/jobs/facets?work_mode=hybrid").await;
+    assert_eq!(other["data"]["total"], 0);
+    s.db.teardown().await;
+}
+
+on_both_backends![
+    counts_stats_and_order,
+    filters_restriction_and_disjunctive,
+    facets_errors,
+    answers_are_kept_a_minute_per_canonical_query
+];
