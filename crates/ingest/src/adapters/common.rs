@@ -238,6 +238,17 @@ pub(crate) fn host_label_board(key: &BoardKey) -> Result<(), IngestError> {
     host_label(key.provider.as_str(), &key.board).map(|_| ())
 }
 
+/// A public DNS host name (`careers.acme.com`): two or more DNS labels, a top-level label
+/// that is not numeric, at most 253 characters. Never an IP literal, a port or a path, so a
+/// board holding it names a host and never an address.
+pub(crate) fn is_host_name(host: &str) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    host.len() <= 253
+        && labels.len() >= 2
+        && labels.iter().all(|l| is_dns_label(l))
+        && labels.last().is_some_and(|tld| !tld.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// The board-shape error.
 pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
     IngestError::InvalidBoard {

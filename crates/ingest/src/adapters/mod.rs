@@ -27,6 +27,7 @@ use crate::source::{Source, SourceConfig};
 mod ashby;
 mod bamboohr;
 pub(crate) mod common;
+mod eightfold;
 mod greenhouse;
 mod ldjson;
 mod lever;
@@ -43,6 +44,7 @@ mod workday;
 pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     bamboohr::PLATFORM,
+    eightfold::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
     personio::PLATFORM,

@@ -627,6 +627,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "eightfold",
             "greenhouse",
             "lever",
             "personio",
@@ -649,6 +650,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "eightfold",
             "greenhouse",
             "lever",
             "personio",
@@ -663,7 +665,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
+    assert_eq!(hydrating, ["bamboohr", "eightfold", "rippling", "smartrecruiters", "workday"]);
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
