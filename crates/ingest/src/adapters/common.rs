@@ -249,6 +249,22 @@ pub(crate) fn is_host_name(host: &str) -> bool {
         && labels.last().is_some_and(|tld| !tld.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The JSON value a page's script assigns to `name` (`window.pageData = {…};`,
+/// `phApp.ddo = {…};`): the first complete value after the first `name =`, or `None`.
+pub(crate) fn assigned_json(page: &str, name: &str) -> Option<Value> {
+    let mut from = 0;
+    while let Some(found) = page[from..].find(name) {
+        let after = from + found + name.len();
+        from = after;
+        let Some(rest) = page[after..].trim_start().strip_prefix('=') else { continue };
+        let mut values = serde_json::Deserializer::from_str(rest.trim_start()).into_iter::<Value>();
+        if let Some(Ok(value)) = values.next() {
+            return Some(value);
+        }
+    }
+    None
+}
+
 /// The board-shape error.
 pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
     IngestError::InvalidBoard {

@@ -32,6 +32,7 @@ mod greenhouse;
 mod ldjson;
 mod lever;
 mod personio;
+mod phenom;
 mod pinpoint;
 mod recruitee;
 mod rippling;
@@ -48,6 +49,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     greenhouse::PLATFORM,
     lever::PLATFORM,
     personio::PLATFORM,
+    phenom::PLATFORM,
     pinpoint::PLATFORM,
     recruitee::PLATFORM,
     rippling::PLATFORM,

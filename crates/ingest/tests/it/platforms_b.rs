@@ -3,12 +3,12 @@
 //! recording lacks, it is derived from the recorded shape (field names as recorded) and the
 //! test says so.
 
-use freehire_domain::{BoardKey, Provider};
+use freehire_domain::{BoardKey, EmploymentType, Provider};
 use freehire_ingest::replay::{Reply, Route};
 use freehire_ingest::{IngestError, RawDate, board_identity, recognize, validate_board};
 use serde_json::json;
 
-use crate::support::{careerkit, fetch, fetch_new, read, setup, target};
+use crate::support::{careerkit, codes, fetch, fetch_new, read, setup, target};
 
 /// `(provider, board, canonical URL)` of a recognised URL, checked by the board rule.
 fn rec(url: &str) -> (String, String, String) {
@@ -183,4 +183,171 @@ fn eightfold_recognition_and_identity() {
     );
     let bad = BoardKey::new(Provider::parse("eightfold").unwrap(), "albemarle.eightfold.ai", "");
     assert!(validate_board(&bad.unwrap()).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phenom
+
+const PH_HOST: &str = "https://careers.phenom.com";
+const PH_BOARD: &str = "careers.phenom.com/global/en";
+const PH_RESULTS: &str = "/global/en/search-results";
+
+/// The recorded page's `phApp.ddo` value.
+fn ph_recorded_ddo() -> serde_json::Value {
+    let page = read("phenom.html");
+    let start = page.find("phApp.ddo = ").unwrap() + "phApp.ddo = ".len();
+    let end = page.find("; phApp.experimentData").unwrap();
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
+/// A search-results page holding `ddo`, as the recorded page embeds it.
+fn ph_page(ddo: &serde_json::Value) -> Reply {
+    Reply::html(format!(
+        "<!doctype html>\n<html><body><script>\nvar phApp = {{}};\nphApp.ddo = {ddo}; phApp.experimentData = {{}};\n</script></body></html>"
+    ))
+}
+
+/// A page of `n` jobs from `from` of a `total`-job board, derived from the recorded job.
+fn ph_jobs_page(from: usize, n: usize, total: usize) -> Reply {
+    let mut ddo = ph_recorded_ddo();
+    let job = ddo["eagerLoadRefineSearch"]["data"]["jobs"][0].clone();
+    let jobs: Vec<_> = (from..from + n)
+        .map(|i| {
+            let mut j = job.clone();
+            j["jobId"] = json!(format!("P-{i}"));
+            j
+        })
+        .collect();
+    ddo["eagerLoadRefineSearch"]["data"]["jobs"] = json!(jobs);
+    ddo["eagerLoadRefineSearch"]["totalHits"] = json!(total);
+    ph_page(&ddo)
+}
+
+/// The recorded first page (2 of the board's jobs kept by the recording); the rest of the
+/// board is derived as an empty page. The job pages are derived: one carries a schema.org
+/// JobPosting, the other Phenom's embedded `jobDetail`.
+#[tokio::test]
+async fn phenom_recorded_search_results_with_job_pages() {
+    let mut empty = ph_recorded_ddo();
+    empty["eagerLoadRefineSearch"]["data"]["jobs"] = json!([]);
+    let ld_page = r#"<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"JobPosting","title":"Senior Project Manager(German Speaker)","description":"&lt;p&gt;Lead transformation programs.&lt;/p&gt;"}</script></head></html>"#;
+    let ddo_detail = json!({"jobDetail": {"status": 200, "data": {"job": {"jobId": "P-104504", "description": "<p>Generate new business.</p>"}}}});
+    let routes = vec![
+        Route::get(PH_HOST, PH_RESULTS)
+            .query("from=0&s=1")
+            .reply(Reply::file(careerkit("phenom.html")).unwrap()),
+        Route::get(PH_HOST, PH_RESULTS).query("from=2&s=1").reply(ph_page(&empty)),
+        Route::get(PH_HOST, "/global/en/job/P-104461").reply(Reply::html(ld_page)),
+        Route::get(PH_HOST, "/global/en/job/P-104504").reply(ph_page(&ddo_detail)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("phenom", PH_BOARD, "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "P-104461");
+    assert_eq!(a.title, "Senior Project Manager(German Speaker)");
+    assert_eq!(a.url, "https://careers.phenom.com/global/en/job/P-104461");
+    assert_eq!(a.location, "Rotterdam, South Holland, Netherlands");
+    assert_eq!(codes(&a.countries), ["nl"]);
+    assert_eq!(a.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(a.posted_at, Some(RawDate::Text("2026-04-09T09:54:06.573+0000".into())));
+    assert!(a.departments.is_empty(), "an empty department is none");
+    assert_eq!(a.description_html, "<p>Lead transformation programs.</p>");
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "P-104504");
+    assert_eq!(b.title, "Revenue Development Representative");
+    assert_eq!(b.location, "Sydney, New South Wales, Australia");
+    assert_eq!(codes(&b.countries), ["au"]);
+    assert_eq!(b.description_html, "<p>Generate new business.</p>");
+    // Hydrating: seen ids are re-listed without their job page.
+    let before = server.requests().len();
+    let again = fetch_new(&reg, &t, &["P-104461", "P-104504"]).await.unwrap();
+    assert_eq!(again.seen_refresh, ["P-104461", "P-104504"]);
+    assert_eq!(server.requests().len() - before, 2, "two search pages, no job page");
+}
+
+/// A job page without a description keeps the listing's teaser (derived page).
+#[tokio::test]
+async fn phenom_job_page_without_description_keeps_the_teaser() {
+    let mut ddo = ph_recorded_ddo();
+    ddo["eagerLoadRefineSearch"]["totalHits"] = json!(2);
+    let routes = vec![
+        Route::get(PH_HOST, PH_RESULTS).query("from=0&s=1").reply(ph_page(&ddo)),
+        Route::get(PH_HOST, "/global/en/job/P-104461").reply(Reply::html("<html></html>")),
+        Route::get(PH_HOST, "/global/en/job/P-104504").reply(Reply::status(404)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("phenom", PH_BOARD, "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 1, "a 404 job page is gone");
+    assert!(
+        listing.postings[0]
+            .description_html
+            .starts_with("<p>We are looking for a Senior Project Manager who is fluent")
+    );
+}
+
+#[tokio::test]
+async fn phenom_pages_until_total_hits() {
+    let routes = vec![
+        Route::get(PH_HOST, PH_RESULTS).query("from=0&s=1").reply(ph_jobs_page(0, 10, 12)),
+        Route::get(PH_HOST, PH_RESULTS).query("from=10&s=1").reply(ph_jobs_page(10, 2, 12)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let seen: Vec<String> = (0..12).map(|i| format!("P-{i}")).collect();
+    let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
+    let listing = fetch_new(&reg, &target("phenom", PH_BOARD, ""), &seen).await.unwrap();
+    assert_eq!(listing.seen_refresh.len(), 12);
+    assert_eq!(server.requests().len(), 2);
+}
+
+// scenario: A failed page fails the board
+#[tokio::test]
+async fn phenom_failed_or_unreadable_second_page_fails_the_board() {
+    for second in [Reply::status(500), Reply::html("<html><body>Access denied</body></html>")] {
+        let routes = vec![
+            Route::get(PH_HOST, PH_RESULTS).query("from=0&s=1").reply(ph_jobs_page(0, 10, 12)),
+            Route::get(PH_HOST, PH_RESULTS).query("from=10&s=1").reply(second),
+        ];
+        let (_s, reg) = setup(routes).await;
+        let err = fetch(&reg, &target("phenom", PH_BOARD, "")).await.unwrap_err();
+        assert!(matches!(err, IngestError::Status { .. } | IngestError::Decode { .. }), "{err}");
+    }
+}
+
+#[tokio::test]
+async fn phenom_unknown_board_is_gone() {
+    let (_s, reg) = setup(vec![]).await;
+    let err = fetch(&reg, &target("phenom", PH_BOARD, "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+}
+
+#[test]
+fn phenom_recognition_and_identity() {
+    let canonical = "https://careers.phenom.com/global/en/search-results";
+    for url in [
+        "https://careers.phenom.com/global/en/search-results",
+        "https://careers.phenom.com/global/en/job/P-104461/Senior-Project-Manager-German-Speaker",
+        "careers.phenom.com/Global/EN/home",
+    ] {
+        assert_eq!(rec(url), three("phenom", PH_BOARD, canonical), "{url}");
+    }
+    assert_eq!(
+        rec("https://acme.phenompeople.com/us/en-us/search-results?keywords=x"),
+        three(
+            "phenom",
+            "acme.phenompeople.com/us/en-us",
+            "https://acme.phenompeople.com/us/en-us/search-results"
+        )
+    );
+    for url in [
+        "https://careers.phenom.com/",
+        "https://careers.phenom.com/global",
+        "https://www.phenom.com/global/en/search-results",
+        "https://app.phenompeople.com/us/en/search-results",
+        "https://careers.phenom.com/global/english/search-results",
+    ] {
+        unrecognised(url);
+    }
+    assert_eq!(identity("phenom", "Careers.Phenom.com/Global/EN/"), identity("phenom", PH_BOARD));
 }
