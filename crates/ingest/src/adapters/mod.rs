@@ -31,6 +31,7 @@ mod eightfold;
 mod greenhouse;
 mod ldjson;
 mod lever;
+mod paylocity;
 mod personio;
 mod phenom;
 mod pinpoint;
@@ -48,6 +49,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     eightfold::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
+    paylocity::PLATFORM,
     personio::PLATFORM,
     phenom::PLATFORM,
     pinpoint::PLATFORM,

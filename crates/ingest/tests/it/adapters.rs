@@ -630,6 +630,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "eightfold",
             "greenhouse",
             "lever",
+            "paylocity",
             "personio",
             "phenom",
             "pinpoint",
@@ -654,6 +655,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "eightfold",
             "greenhouse",
             "lever",
+            "paylocity",
             "personio",
             "recruitee",
             "smartrecruiters",
@@ -668,7 +670,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["bamboohr", "eightfold", "phenom", "rippling", "smartrecruiters", "workday"]
+        ["bamboohr", "eightfold", "paylocity", "phenom", "rippling", "smartrecruiters", "workday"]
     );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

@@ -351,3 +351,103 @@ fn phenom_recognition_and_identity() {
     }
     assert_eq!(identity("phenom", "Careers.Phenom.com/Global/EN/"), identity("phenom", PH_BOARD));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Paylocity
+
+const PL_HOST: &str = "https://recruiting.paylocity.com";
+const PL_GUID: &str = "211e692d-c45a-4e3a-ae01-3e497af97929";
+
+/// The recorded board page; the detail pages are derived: one with Paylocity's "Description"
+/// header and the div after it, the other with only a schema.org JobPosting.
+#[tokio::test]
+async fn paylocity_recorded_board_with_details() {
+    let header_page = r#"<html><body><div class="job-preview-header">Description</div>
+<div class="job-preview-details"><p>Model power systems.</p><div><ul><li>Load flow</li></ul></div></div>
+<div class="job-preview-header">Apply</div></body></html>"#;
+    let ld_page = r#"<html><head><script type="application/ld+json">{"@type":"JobPosting","title":"Administrative Assistant (Hybrid)","description":"<p>Support the office.</p>"}</script></head><body></body></html>"#;
+    let routes = vec![
+        Route::get(PL_HOST, &format!("/Recruiting/Jobs/All/{PL_GUID}"))
+            .reply(Reply::file(careerkit("paylocity.html")).unwrap()),
+        Route::get(PL_HOST, "/Recruiting/Jobs/Details/4141169").reply(Reply::html(header_page)),
+        Route::get(PL_HOST, "/Recruiting/Jobs/Details/4401262").reply(Reply::html(ld_page)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("paylocity", PL_GUID, "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "4141169");
+    assert_eq!(a.title, "Engineer/Associate Engineer, Power Systems");
+    assert_eq!(a.url, "https://recruiting.paylocity.com/Recruiting/Jobs/Details/4141169");
+    assert_eq!(a.company.as_deref(), Some("North Carolina Advanced Energy Corporation"));
+    assert_eq!(a.location, "Raleigh, NC, USA");
+    assert_eq!(codes(&a.countries), ["us"]);
+    assert_eq!(a.remote, Some(false));
+    assert_eq!(a.work_mode, None, "IsRemote false says nothing of hybrid or on-site");
+    assert_eq!(a.posted_at, Some(RawDate::Text("2026-08-08T11:27:44-05:00".into())));
+    assert!(a.departments.is_empty(), "HiringDepartment null");
+    assert_eq!(
+        a.description_html,
+        "<p>Model power systems.</p><div><ul><li>Load flow</li></ul></div>"
+    );
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "4401262");
+    assert_eq!(b.title, "Administrative Assistant (Hybrid)");
+    assert_eq!(b.description_html, "<p>Support the office.</p>");
+    // Hydrating: a seen id is re-listed without its detail.
+    let before = server.requests().len();
+    let again = fetch_new(&reg, &t, &["4141169"]).await.unwrap();
+    assert_eq!(again.seen_refresh, ["4141169"]);
+    let paths: Vec<String> = server.requests()[before..].iter().map(|r| r.path.clone()).collect();
+    assert_eq!(
+        paths,
+        [format!("/Recruiting/Jobs/All/{PL_GUID}"), "/Recruiting/Jobs/Details/4401262".into()]
+    );
+}
+
+/// One page holds the whole board; a page that does not (a block page, a cut body) fails it.
+#[tokio::test]
+async fn paylocity_unreadable_or_cut_board_page_fails_the_board() {
+    for reply in [
+        Reply::html("<html><body>Something went wrong</body></html>"),
+        Reply::file(careerkit("paylocity.html")).unwrap().truncated(),
+    ] {
+        let route = Route::get(PL_HOST, &format!("/Recruiting/Jobs/All/{PL_GUID}")).reply(reply);
+        let (_s, reg) = setup(vec![route]).await;
+        let err = fetch(&reg, &target("paylocity", PL_GUID, "")).await.unwrap_err();
+        assert!(matches!(err, IngestError::Decode { .. } | IngestError::Network { .. }), "{err}");
+    }
+}
+
+#[tokio::test]
+async fn paylocity_unknown_board_is_gone() {
+    let (_s, reg) = setup(vec![]).await;
+    let err = fetch(&reg, &target("paylocity", PL_GUID, "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+}
+
+#[test]
+fn paylocity_recognition_and_identity() {
+    let canonical = format!("https://recruiting.paylocity.com/Recruiting/Jobs/All/{PL_GUID}");
+    for url in [
+        format!("https://recruiting.paylocity.com/Recruiting/Jobs/All/{PL_GUID}"),
+        format!("https://recruiting.paylocity.com/recruiting/jobs/All/{PL_GUID}/North-Carolina"),
+        "recruiting.paylocity.com/Recruiting/Jobs/List/211E692D-C45A-4E3A-AE01-3E497AF97929".into(),
+    ] {
+        assert_eq!(rec(&url), three("paylocity", PL_GUID, &canonical), "{url}");
+    }
+    for url in [
+        "https://recruiting.paylocity.com/Recruiting/Jobs/Details/4141169",
+        "https://recruiting.paylocity.com/Recruiting/Jobs/All/not-a-guid",
+        "https://www.paylocity.com/careers",
+    ] {
+        unrecognised(url);
+    }
+    assert_eq!(
+        identity("paylocity", "211E692D-C45A-4E3A-AE01-3E497AF97929"),
+        identity("paylocity", PL_GUID)
+    );
+    let bad = BoardKey::new(Provider::parse("paylocity").unwrap(), "acme", "").unwrap();
+    assert!(validate_board(&bad).is_err());
+}
