@@ -31,6 +31,7 @@ mod eightfold;
 mod greenhouse;
 mod ldjson;
 mod lever;
+mod neogov;
 mod paylocity;
 mod personio;
 mod phenom;
@@ -49,6 +50,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     eightfold::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
+    neogov::PLATFORM,
     paylocity::PLATFORM,
     personio::PLATFORM,
     phenom::PLATFORM,

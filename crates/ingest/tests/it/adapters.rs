@@ -630,6 +630,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "eightfold",
             "greenhouse",
             "lever",
+            "neogov",
             "paylocity",
             "personio",
             "phenom",

@@ -3,7 +3,7 @@
 //! recording lacks, it is derived from the recorded shape (field names as recorded) and the
 //! test says so.
 
-use freehire_domain::{BoardKey, EmploymentType, Provider};
+use freehire_domain::{BoardKey, EmploymentType, Provider, SalaryPeriod};
 use freehire_ingest::replay::{Reply, Route};
 use freehire_ingest::{IngestError, RawDate, board_identity, recognize, validate_board};
 use serde_json::json;
@@ -450,4 +450,112 @@ fn paylocity_recognition_and_identity() {
     );
     let bad = BoardKey::new(Provider::parse("paylocity").unwrap(), "acme", "").unwrap();
     assert!(validate_board(&bad).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// NEOGOV
+
+const NG_HOST: &str = "https://www.governmentjobs.com";
+const NG_FEED: &str = "/SearchEngine/JobsFeed";
+
+#[tokio::test]
+async fn neogov_recorded_agency_feed() {
+    let route = Route::get(NG_HOST, NG_FEED)
+        .query("agency=exampleagency")
+        .reply(Reply::file(careerkit("neogov.xml")).unwrap());
+    let (_s, reg) = setup(vec![route]).await;
+    let listing = fetch(&reg, &target("neogov", "exampleagency", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 2);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "410001");
+    assert_eq!(a.title, "Enterprise Applications Manager");
+    assert_eq!(a.url, "https://www.governmentjobs.com/careers/exampleagency/jobs/410001");
+    assert_eq!(a.location, "Atlanta, Georgia");
+    assert_eq!(a.departments, ["Information Technology"]);
+    assert_eq!(a.posted_at, Some(RawDate::Text("Wed, 19 Aug 2026 23:10:38 GMT".into())));
+    let s = a.salary.as_ref().unwrap();
+    assert_eq!(
+        (s.min, s.max, s.currency.as_str(), s.period),
+        (Some(135000), Some(175000), "USD", SalaryPeriod::Year)
+    );
+    assert_eq!(
+        a.description_html,
+        "<p>Lead the agency applications portfolio.</p>\
+         <h3>Examples of Duties</h3><p>Own architecture and delivery governance.</p>\
+         <h3>Qualifications</h3><p>Five years of enterprise systems leadership.</p>\
+         <h3>Supplemental Information</h3><p>A background check is required.</p>"
+    );
+    assert!(a.countries.is_empty() && a.work_mode.is_none() && a.employment_type.is_none());
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "410002");
+    assert_eq!(b.title, "CRM Project Consultant");
+    assert_eq!(b.location, "Remote", "free text, read by the normaliser");
+    assert_eq!(b.work_mode, None);
+    assert!(b.departments.is_empty());
+    let s = b.salary.as_ref().unwrap();
+    assert_eq!((s.min, s.max, s.period), (Some(65), Some(85), SalaryPeriod::Hour));
+    assert_eq!(
+        b.description_html,
+        "<p>Support a time-limited CRM implementation.</p><h3>Qualifications</h3><p>CRM delivery experience.</p>"
+    );
+}
+
+/// An empty channel (derived from the recorded feed) is an empty board; a block page or a cut
+/// document fails the board.
+#[tokio::test]
+async fn neogov_empty_feed_and_failures() {
+    let recorded = read("neogov.xml");
+    let start = recorded.find("<item>").unwrap();
+    let end = recorded.rfind("</item>").unwrap() + "</item>".len();
+    let empty = format!("{}{}", &recorded[..start], &recorded[end..]);
+    let route = Route::get(NG_HOST, NG_FEED).query("agency=quiet").reply(Reply::xml(empty));
+    let (_s, reg) = setup(vec![route]).await;
+    assert!(fetch(&reg, &target("neogov", "quiet", "")).await.unwrap().postings.is_empty());
+    for reply in [
+        Reply::html("<!DOCTYPE html><html><body>Blocked</body></html>"),
+        Reply::xml(recorded[..recorded.len() / 2].to_owned()),
+        Reply::file(careerkit("neogov.xml")).unwrap().truncated(),
+    ] {
+        let route = Route::get(NG_HOST, NG_FEED).reply(reply);
+        let (_s, reg) = setup(vec![route]).await;
+        let err = fetch(&reg, &target("neogov", "exampleagency", "")).await.unwrap_err();
+        assert!(
+            matches!(
+                err,
+                IngestError::BlockPage { .. }
+                    | IngestError::Decode { .. }
+                    | IngestError::Network { .. }
+            ),
+            "{err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn neogov_unknown_agency_is_gone() {
+    let (_s, reg) = setup(vec![]).await;
+    let err = fetch(&reg, &target("neogov", "nowhere", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+}
+
+#[test]
+fn neogov_recognition_and_identity() {
+    let canonical = "https://www.governmentjobs.com/careers/fulton";
+    for url in [
+        "https://www.governmentjobs.com/careers/fulton",
+        "https://www.governmentjobs.com/careers/fulton/jobs/410001/enterprise-applications-manager",
+        "governmentjobs.com/careers/fulton?sort=PostingDate",
+        "https://www.governmentjobs.com/SearchEngine/JobsFeed?agency=fulton",
+    ] {
+        assert_eq!(rec(url), three("neogov", "fulton", canonical), "{url}");
+    }
+    for url in [
+        "https://www.governmentjobs.com/",
+        "https://www.governmentjobs.com/jobs/410001",
+        "https://www.governmentjobs.com/SearchEngine/JobsFeed",
+        "https://www.schooljobs.com/careers/fulton",
+    ] {
+        unrecognised(url);
+    }
+    assert_eq!(identity("neogov", "Fulton"), identity("neogov", "fulton"));
 }
