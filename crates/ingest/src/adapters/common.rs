@@ -265,6 +265,37 @@ pub(crate) fn assigned_json(page: &str, name: &str) -> Option<Value> {
     None
 }
 
+/// Finds `needle` (ASCII) in `hay` from `from`, ignoring ASCII case.
+pub(crate) fn find_ci(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    (from..h.len().checked_sub(n.len())? + 1).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+/// The inner HTML of the first `<div>` at or after `from`, its nested divs balanced.
+pub(crate) fn next_div(html: &str, from: usize) -> Option<&str> {
+    let open = find_ci(html, "<div", from)?;
+    let inner_start = open + html[open..].find('>')? + 1;
+    let mut depth = 1usize;
+    let mut at = inner_start;
+    loop {
+        let next_open = find_ci(html, "<div", at);
+        let next_close = find_ci(html, "</div", at)?;
+        match next_open {
+            Some(o) if o < next_close => {
+                depth += 1;
+                at = o + 4;
+            }
+            _ => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&html[inner_start..next_close]);
+                }
+                at = next_close + 5;
+            }
+        }
+    }
+}
+
 /// The board-shape error.
 pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
     IngestError::InvalidBoard {

@@ -29,6 +29,7 @@ mod bamboohr;
 pub(crate) mod common;
 mod eightfold;
 mod greenhouse;
+mod hrmdirect;
 mod ldjson;
 mod lever;
 mod neogov;
@@ -49,6 +50,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     bamboohr::PLATFORM,
     eightfold::PLATFORM,
     greenhouse::PLATFORM,
+    hrmdirect::PLATFORM,
     lever::PLATFORM,
     neogov::PLATFORM,
     paylocity::PLATFORM,

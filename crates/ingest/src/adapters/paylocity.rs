@@ -22,7 +22,8 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::common::{
-    assigned_json, build_url, country, hydrate, id_text, invalid_board, join_non_empty, no_region,
+    assigned_json, build_url, country, find_ci, hydrate, id_text, invalid_board, join_non_empty,
+    next_div, no_region,
 };
 use super::ldjson;
 use super::{Base, Platform};
@@ -86,37 +87,6 @@ fn read_page(html: &str) -> Result<(Vec<Job>, Option<String>), String> {
     let data: PageData = serde_json::from_value(data).map_err(|e| e.to_string())?;
     let jobs = data.jobs.ok_or("no Jobs in window.pageData")?;
     Ok((jobs, data.module_title.filter(|t| !t.trim().is_empty())))
-}
-
-/// Finds `needle` (ASCII) in `hay` from `from`, ignoring ASCII case.
-fn find_ci(hay: &str, needle: &str, from: usize) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    (from..h.len().checked_sub(n.len())? + 1).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
-}
-
-/// The inner HTML of the first `<div>` at or after `from`, its nested divs balanced.
-fn next_div(html: &str, from: usize) -> Option<&str> {
-    let open = find_ci(html, "<div", from)?;
-    let inner_start = open + html[open..].find('>')? + 1;
-    let mut depth = 1usize;
-    let mut at = inner_start;
-    loop {
-        let next_open = find_ci(html, "<div", at);
-        let next_close = find_ci(html, "</div", at)?;
-        match next_open {
-            Some(o) if o < next_close => {
-                depth += 1;
-                at = o + 4;
-            }
-            _ => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&html[inner_start..next_close]);
-                }
-                at = next_close + 5;
-            }
-        }
-    }
 }
 
 /// A detail page's description: the `<div>` after the element whose whole text is

@@ -629,6 +629,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "bamboohr",
             "eightfold",
             "greenhouse",
+            "hrmdirect",
             "lever",
             "neogov",
             "paylocity",
@@ -671,7 +672,16 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["bamboohr", "eightfold", "paylocity", "phenom", "rippling", "smartrecruiters", "workday"]
+        [
+            "bamboohr",
+            "eightfold",
+            "hrmdirect",
+            "paylocity",
+            "phenom",
+            "rippling",
+            "smartrecruiters",
+            "workday"
+        ]
     );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

@@ -559,3 +559,146 @@ fn neogov_recognition_and_identity() {
     }
     assert_eq!(identity("neogov", "Fulton"), identity("neogov", "fulton"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// HRMDirect
+
+const HRM_HOST: &str = "https://acme.hrmdirect.com";
+const HRM_LIST: &str = "/employment/job-openings.php";
+
+/// The recorded openings page; the job pages are derived (one with a `jobDesc` block, one with
+/// only a schema.org JobPosting).
+#[tokio::test]
+async fn hrmdirect_recorded_openings_with_job_pages() {
+    let desc_page = r#"<html><body><table class="viewFields"><tr><td>Department:</td><td>Operations</td></tr></table>
+<div class="jobDesc"><p>Own the CRM roadmap.</p><div><ul><li>Salesforce</li></ul></div></div><div class="footer">x</div></body></html>"#;
+    let ld_page = r#"<html><head><script type="application/ld+json">{"@type":"JobPosting","title":"Senior Accountant","description":"&lt;p&gt;Close the books.&lt;/p&gt;"}</script></head></html>"#;
+    let routes = vec![
+        Route::get(HRM_HOST, HRM_LIST)
+            .query("search=true")
+            .reply(Reply::file(careerkit("hrmdirect.html")).unwrap()),
+        Route::get(HRM_HOST, "/employment/job-opening.php")
+            .query("req=3762934&req_loc=1393575&")
+            .reply(Reply::html(desc_page)),
+        Route::get(HRM_HOST, "/employment/job-opening.php")
+            .query("req=3779928&req_loc=1419225&")
+            .reply(Reply::html(ld_page)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("hrmdirect", "acme", "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "3762934");
+    assert_eq!(a.title, "CRM Product Owner");
+    assert_eq!(
+        a.url,
+        "https://acme.hrmdirect.com/employment/job-opening.php?req=3762934&req_loc=1393575&"
+    );
+    assert_eq!(a.departments, ["Operations"]);
+    assert_eq!(a.posted_at, Some(RawDate::Text("07/15/2026".into())));
+    assert_eq!(a.location, "", "the recorded page has no location cells");
+    assert_eq!(
+        a.description_html,
+        "<p>Own the CRM roadmap.</p><div><ul><li>Salesforce</li></ul></div>"
+    );
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "3779928", "data-req-id, not the custom requisition id");
+    assert_eq!(b.title, "Senior Accountant");
+    assert_eq!(b.departments, ["Finance"]);
+    assert_eq!(b.posted_at, Some(RawDate::Text("08/05/2026".into())));
+    assert_eq!(b.description_html, "<p>Close the books.</p>");
+    // Hydrating: seen ids are re-listed without their job page.
+    let before = server.requests().len();
+    let again = fetch_new(&reg, &t, &["3762934", "3779928"]).await.unwrap();
+    assert_eq!(again.seen_refresh, ["3762934", "3779928"]);
+    assert_eq!(server.requests().len() - before, 1);
+}
+
+/// Rows of one requisition in several places merge (derived from the recorded row, with the
+/// location cells HRMDirect pages carry); an empty openings page is an empty board; a page
+/// that is not the openings page, or a cut one, fails the board.
+#[tokio::test]
+async fn hrmdirect_merged_rows_empty_board_and_failures() {
+    let recorded = read("hrmdirect.html");
+    let row_start = recorded.find("<tr class=\"reqitem ReqRowClick\"").unwrap();
+    let row_end = recorded.find("</tr>").unwrap() + "</tr>".len();
+    let row = &recorded[row_start..row_end];
+    let here = row.replace(
+        "<td class=\"reqitem\">07/15/2026</td>",
+        "<td class=\"cities reqitem\">Cleveland</td><td class=\"state reqitem\">OH</td><td class=\"countries reqitem\">United States</td><td class=\"reqitem\">07/15/2026</td>",
+    );
+    let there = row.replace(
+        "<td class=\"reqitem\">07/15/2026</td>",
+        "<td class=\"cities reqitem\">Toronto</td><td class=\"countries reqitem\">Canada</td>",
+    );
+    let page = format!("<html><body><table>{here}{there}</table></body></html>");
+    let seen = ["3762934"];
+    let route = Route::get("https://multi.hrmdirect.com", HRM_LIST).reply(Reply::html(page));
+    let (_s, reg) = setup(vec![route]).await;
+    let listing = fetch_new(&reg, &target("hrmdirect", "multi", ""), &seen).await.unwrap();
+    assert_eq!(listing.seen_refresh, ["3762934"]);
+    let empty = r#"<html><body><form action="job-openings.php" name="searchReqs"></form><div id="noOpeningsMsg">There are no current openings.</div></body></html>"#;
+    let route = Route::get("https://quiet.hrmdirect.com", HRM_LIST).reply(Reply::html(empty));
+    let (_s, reg) = setup(vec![route]).await;
+    assert!(fetch(&reg, &target("hrmdirect", "quiet", "")).await.unwrap().postings.is_empty());
+    for reply in [
+        Reply::html("<html><body>Access denied</body></html>"),
+        Reply::file(careerkit("hrmdirect.html")).unwrap().truncated(),
+    ] {
+        let route = Route::get(HRM_HOST, HRM_LIST).reply(reply);
+        let (_s, reg) = setup(vec![route]).await;
+        let err = fetch(&reg, &target("hrmdirect", "acme", "")).await.unwrap_err();
+        assert!(matches!(err, IngestError::Decode { .. } | IngestError::Network { .. }), "{err}");
+    }
+}
+
+/// The merged posting's locations and countries (derived rows as above, detail read).
+#[tokio::test]
+async fn hrmdirect_merged_locations_and_countries() {
+    let page = r#"<table><tr class="reqitem ReqRowClick" data-req-id="42"><td class="departments reqitem">Data</td><td class="posTitle reqitem"><a href="job-opening.php?req=42&amp;req_loc=1&amp;#job">ML Engineer</td><td class="cities reqitem">Cleveland</td><td class="state reqitem">OH</td><td class="countries reqitem">United States</td></tr>
+<tr class="reqitem1 ReqRowClick" data-req-id="42"><td class="departments reqitem1">Data</td><td class="posTitle reqitem1"><a href="job-opening.php?req=42&amp;req_loc=2&amp;#job">ML Engineer</td><td class="cities reqitem1">Toronto</td><td class="countries reqitem1">Canada</td></tr></table>"#;
+    let routes = vec![
+        Route::get("https://multi.hrmdirect.com", HRM_LIST).reply(Reply::html(page)),
+        Route::get("https://multi.hrmdirect.com", "/employment/job-opening.php")
+            .reply(Reply::html("<html></html>")),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("hrmdirect", "multi", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 1);
+    let p = &listing.postings[0];
+    assert_eq!(p.location, "Cleveland, OH, United States; Toronto, Canada");
+    assert_eq!(codes(&p.countries), ["ca", "us"]);
+    assert_eq!(p.url, "https://multi.hrmdirect.com/employment/job-opening.php?req=42&req_loc=1&");
+    assert_eq!(p.description_html, "", "a job page without a description leaves it empty");
+}
+
+#[tokio::test]
+async fn hrmdirect_unknown_board_is_gone() {
+    let (_s, reg) = setup(vec![]).await;
+    let err = fetch(&reg, &target("hrmdirect", "nowhere", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+}
+
+#[test]
+fn hrmdirect_recognition_and_identity() {
+    let canonical = "https://acme.hrmdirect.com/employment/job-openings.php";
+    for url in [
+        "https://acme.hrmdirect.com/employment/job-openings.php?search=true&dept=-1",
+        "https://acme.hrmdirect.com/employment/job-opening.php?req=3762934&req_loc=1393575&#job",
+        "ACME.hrmdirect.com",
+    ] {
+        assert_eq!(rec(url), three("hrmdirect", "acme", canonical), "{url}");
+    }
+    for url in [
+        "https://www.hrmdirect.com/",
+        "https://hrmdirect.com/employment/job-openings.php",
+        "https://app.hrmdirect.com/login",
+        "https://acme.hrmdirect.com.evil.com/employment/job-openings.php",
+    ] {
+        unrecognised(url);
+    }
+    assert_eq!(identity("hrmdirect", "acme.hrmdirect.com"), identity("hrmdirect", "ACME"));
+    let bad = BoardKey::new(Provider::parse("hrmdirect").unwrap(), "a.b", "").unwrap();
+    assert!(validate_board(&bad).is_err());
+}
