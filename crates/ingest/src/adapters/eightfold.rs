@@ -232,8 +232,9 @@ impl Eightfold {
     ) -> Result<Option<Vec<Position>>, IngestError> {
         let mut items = Vec::new();
         let mut ids = HashSet::new();
+        let mut start = 0;
         for page_no in 0..MAX_PAGES {
-            let url = Self::page_url(site, api, items.len())?;
+            let url = Self::page_url(site, api, start)?;
             let page: Page = match self.0.http.get_json(&url).await {
                 Ok(page) => page,
                 Err(e) if page_no == 0 && e.is_not_found() => return Ok(None),
@@ -241,6 +242,7 @@ impl Eightfold {
             };
             let (positions, count) = page.parts();
             let listed = positions.len();
+            start += listed;
             let before = items.len();
             for p in positions {
                 if let Some(id) = id_text(&p.id)

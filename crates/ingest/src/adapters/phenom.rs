@@ -235,8 +235,9 @@ impl Phenom {
     async fn list(&self, site: &Site, board: &str) -> Result<Vec<Job>, IngestError> {
         let mut jobs = Vec::new();
         let mut ids = HashSet::new();
+        let mut offset = 0;
         for page_no in 0..MAX_PAGES {
-            let from = jobs.len().to_string();
+            let from = offset.to_string();
             let url = site.url(&["search-results"], &[("from", from.as_str()), ("s", "1")])?;
             let fetched = match self.0.http.get(&url, "text/html").await {
                 Ok(f) => f,
@@ -252,6 +253,7 @@ impl Phenom {
                     }
                 })?;
             let before = jobs.len();
+            offset += page.len();
             for job in page {
                 if let Some(id) = job.id()
                     && ids.insert(id)
