@@ -238,6 +238,64 @@ pub(crate) fn host_label_board(key: &BoardKey) -> Result<(), IngestError> {
     host_label(key.provider.as_str(), &key.board).map(|_| ())
 }
 
+/// A public DNS host name (`careers.acme.com`): two or more DNS labels, a top-level label
+/// that is not numeric, at most 253 characters. Never an IP literal, a port or a path, so a
+/// board holding it names a host and never an address.
+pub(crate) fn is_host_name(host: &str) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    host.len() <= 253
+        && labels.len() >= 2
+        && labels.iter().all(|l| is_dns_label(l))
+        && labels.last().is_some_and(|tld| !tld.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The JSON value a page's script assigns to `name` (`window.pageData = {…};`,
+/// `phApp.ddo = {…};`): the first complete value after the first `name =`, or `None`.
+pub(crate) fn assigned_json(page: &str, name: &str) -> Option<Value> {
+    let mut from = 0;
+    while let Some(found) = page[from..].find(name) {
+        let after = from + found + name.len();
+        from = after;
+        let Some(rest) = page[after..].trim_start().strip_prefix('=') else { continue };
+        let mut values = serde_json::Deserializer::from_str(rest.trim_start()).into_iter::<Value>();
+        if let Some(Ok(value)) = values.next() {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// Finds `needle` (ASCII) in `hay` from `from`, ignoring ASCII case.
+pub(crate) fn find_ci(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    (from..h.len().checked_sub(n.len())? + 1).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+}
+
+/// The inner HTML of the first `<div>` at or after `from`, its nested divs balanced.
+pub(crate) fn next_div(html: &str, from: usize) -> Option<&str> {
+    let open = find_ci(html, "<div", from)?;
+    let inner_start = open + html[open..].find('>')? + 1;
+    let mut depth = 1usize;
+    let mut at = inner_start;
+    loop {
+        let next_open = find_ci(html, "<div", at);
+        let next_close = find_ci(html, "</div", at)?;
+        match next_open {
+            Some(o) if o < next_close => {
+                depth += 1;
+                at = o + 4;
+            }
+            _ => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&html[inner_start..next_close]);
+                }
+                at = next_close + 5;
+            }
+        }
+    }
+}
+
 /// The board-shape error.
 pub(crate) fn invalid_board(provider: &str, board: &str, reason: &str) -> IngestError {
     IngestError::InvalidBoard {

@@ -27,10 +27,15 @@ use crate::source::{Source, SourceConfig};
 mod ashby;
 mod bamboohr;
 pub(crate) mod common;
+mod eightfold;
 mod greenhouse;
+mod hrmdirect;
 mod ldjson;
 mod lever;
+mod neogov;
+mod paylocity;
 mod personio;
+mod phenom;
 mod pinpoint;
 mod recruitee;
 mod rippling;
@@ -43,9 +48,14 @@ mod workday;
 pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     bamboohr::PLATFORM,
+    eightfold::PLATFORM,
     greenhouse::PLATFORM,
+    hrmdirect::PLATFORM,
     lever::PLATFORM,
+    neogov::PLATFORM,
+    paylocity::PLATFORM,
     personio::PLATFORM,
+    phenom::PLATFORM,
     pinpoint::PLATFORM,
     recruitee::PLATFORM,
     rippling::PLATFORM,

@@ -627,9 +627,14 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "eightfold",
             "greenhouse",
+            "hrmdirect",
             "lever",
+            "neogov",
+            "paylocity",
             "personio",
+            "phenom",
             "pinpoint",
             "recruitee",
             "rippling",
@@ -649,8 +654,10 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "eightfold",
             "greenhouse",
             "lever",
+            "paylocity",
             "personio",
             "recruitee",
             "smartrecruiters",
@@ -663,7 +670,19 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
+    assert_eq!(
+        hydrating,
+        [
+            "bamboohr",
+            "eightfold",
+            "hrmdirect",
+            "paylocity",
+            "phenom",
+            "rippling",
+            "smartrecruiters",
+            "workday"
+        ]
+    );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
