@@ -25,8 +25,10 @@ use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{Source, SourceConfig};
 
 mod ashby;
+mod ashbygraphql;
 mod bamboohr;
 pub(crate) mod common;
+mod graphql;
 mod greenhouse;
 mod ldjson;
 mod lever;
@@ -42,6 +44,7 @@ mod workday;
 /// The registered platforms, sorted by provider key (a unit test holds the order).
 pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
+    ashbygraphql::PLATFORM,
     bamboohr::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
