@@ -28,6 +28,7 @@ mod ashby;
 mod ashbygraphql;
 mod bamboohr;
 pub(crate) mod common;
+mod gem;
 mod graphql;
 mod greenhouse;
 mod ldjson;
@@ -46,6 +47,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     ashbygraphql::PLATFORM,
     bamboohr::PLATFORM,
+    gem::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
     personio::PLATFORM,

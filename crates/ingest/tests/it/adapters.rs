@@ -628,6 +628,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "ashby",
             "ashbygraphql",
             "bamboohr",
+            "gem",
             "greenhouse",
             "lever",
             "personio",
@@ -664,7 +665,10 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["ashbygraphql", "bamboohr", "rippling", "smartrecruiters", "workday"]);
+    assert_eq!(
+        hydrating,
+        ["ashbygraphql", "bamboohr", "gem", "rippling", "smartrecruiters", "workday"]
+    );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
