@@ -33,6 +33,7 @@ mod graphql;
 mod greenhouse;
 mod ldjson;
 mod lever;
+mod paycom;
 mod personio;
 mod pinpoint;
 mod recruitee;
@@ -50,6 +51,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     gem::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
+    paycom::PLATFORM,
     personio::PLATFORM,
     pinpoint::PLATFORM,
     recruitee::PLATFORM,

@@ -631,6 +631,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "gem",
             "greenhouse",
             "lever",
+            "paycom",
             "personio",
             "pinpoint",
             "recruitee",
@@ -667,7 +668,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["ashbygraphql", "bamboohr", "gem", "rippling", "smartrecruiters", "workday"]
+        ["ashbygraphql", "bamboohr", "gem", "paycom", "rippling", "smartrecruiters", "workday"]
     );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

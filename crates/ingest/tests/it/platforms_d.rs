@@ -276,3 +276,219 @@ fn gem_recognition() {
     assert_eq!(provider_of("https://www.gem.com/careers"), None);
     assert_eq!(identity("gem", "Acme"), identity("gem", "acme"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// paycom
+
+const PAYCOM_KEY: &str = "23D9610C7FF62DF6DF80223B0B1ED6E3";
+const PAYCOM_PORTAL: &str = "https://www.paycomonline.net";
+const MANTLE: &str = "https://portal-applicant-tracking.us-cent.paycomonline.net";
+const SEARCH_PATH: &str = "/api/ats/job-posting-previews/search";
+
+fn paycom_portal(reply: Reply) -> Route {
+    Route::get(PAYCOM_PORTAL, &format!("/v4/ats/web.php/portal/{PAYCOM_KEY}/jobs/1")).reply(reply)
+}
+
+fn paycom_search(skip: usize, reply: Reply) -> Route {
+    Route::post(MANTLE, SEARCH_PATH).body_field("/skip", json!(skip)).reply(reply)
+}
+
+fn paycom_detail(id: u64) -> Route {
+    Route::get(MANTLE, &format!("/api/ats/job-postings/{id}"))
+        .reply(Reply::file(fixture("paycom", &format!("fvcc.detail.{id}.json"))).unwrap())
+}
+
+/// The recorded answer's ids, in order.
+fn fvcc_ids() -> Vec<String> {
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture("paycom", "fvcc.search.json")).unwrap())
+            .unwrap();
+    doc["jobPostingPreviews"].as_array().unwrap().iter().map(|p| p["jobId"].to_string()).collect()
+}
+
+#[tokio::test]
+async fn paycom_recorded_search_with_detail() {
+    let routes = vec![
+        paycom_portal(Reply::file(fixture("paycom", "fvcc.portal.html")).unwrap()),
+        paycom_search(0, Reply::file(fixture("paycom", "fvcc.search.json")).unwrap()),
+        paycom_detail(75716),
+        paycom_detail(74763),
+        paycom_detail(71661),
+    ];
+    let (server, reg) = setup(routes).await;
+    // Every recorded posting but the first three is already stored: only those get a detail.
+    let ids = fvcc_ids();
+    assert_eq!(ids.len(), 29);
+    let seen: Vec<&str> = ids[3..].iter().map(String::as_str).collect();
+    let t = target("paycom", PAYCOM_KEY, "");
+    let listing = fetch_new(&reg, &t, &seen).await.unwrap();
+    assert!(listing.unreadable.is_empty(), "{:?}", listing.unreadable);
+    assert_eq!(listing.seen_refresh.len(), 26);
+    assert_eq!(listing.seen_refresh[0], "67909");
+    let got: Vec<&str> = listing.postings.iter().map(|p| p.native_id.as_str()).collect();
+    assert_eq!(got, ["75716", "74763", "71661"]);
+
+    let a = &listing.postings[0];
+    assert_eq!(a.title, "Adjunct Instructor, Music");
+    assert_eq!(
+        a.url,
+        format!("https://www.paycomonline.net/v4/ats/web.php/portal/{PAYCOM_KEY}/jobs/75716")
+    );
+    assert_eq!(a.location, "KALISPELL, MT 59901");
+    assert_eq!(a.employment_type, Some(EmploymentType::PartTime));
+    assert_eq!(a.work_mode, None, "remoteType is empty");
+    assert_eq!(crate::support::codes(&a.countries), ["us"]);
+    assert_eq!(a.posted_at, Some(freehire_ingest::RawDate::Text("2026-07-20".into())));
+    assert_eq!(a.description_html, "<p>DEPARTMENT: Academic Affairs, Music</p>", "one section");
+    assert_eq!(a.departments, ["Academic Affairs"]);
+    assert_eq!(a.salary, None);
+
+    let b = &listing.postings[1];
+    assert_eq!(b.title, "Temp, Barista, Common Grounds");
+    assert_eq!(b.location, "KALISPELL, MT 59901; Libby, MT 59923");
+    let s = b.salary.as_ref().unwrap();
+    assert_eq!(
+        (s.min, s.max, s.currency.as_str(), s.period),
+        (Some(16), Some(18), "USD", freehire_domain::SalaryPeriod::Hour)
+    );
+    assert_eq!(
+        b.description_html,
+        "<h3>Description</h3><p>PAY RANGE: $16.00 - $18.00 per hour</p>\
+         <h3>Qualifications</h3><ul><li>Food handler card.</li></ul>"
+    );
+
+    let c = &listing.postings[2];
+    assert_eq!((c.work_mode, c.remote), (Some(WorkMode::Remote), Some(true)));
+    assert_eq!(c.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(c.posted_at, None, "undecodable googleJobJson, and postedOn is empty");
+    assert!(c.countries.is_empty());
+
+    // The portal page, one search page (29 < 50) and three details.
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 5);
+    let body: serde_json::Value = serde_json::from_str(&reqs[1].body).unwrap();
+    assert_eq!((body["skip"].as_u64(), body["take"].as_u64()), (Some(0), Some(50)));
+    assert_eq!(body["filtersForQuery"]["keywordSearchText"], "");
+}
+
+/// A board of `total` postings served `count` at a time from `skip`, derived from the recorded
+/// answer's first posting (ids changed).
+fn paycom_page(skip: usize, count: usize, total: usize) -> Reply {
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(fixture("paycom", "fvcc.search.json")).unwrap())
+            .unwrap();
+    let item = doc["jobPostingPreviews"][0].clone();
+    let rows: Vec<_> = (skip..skip + count)
+        .map(|i| {
+            let mut it = item.clone();
+            it["jobId"] = json!(1000 + i);
+            it
+        })
+        .collect();
+    Reply::json(json!({"jobPostingPreviews": rows, "jobPostingPreviewsCount": total}).to_string())
+}
+
+#[tokio::test]
+async fn paycom_pages_until_the_count_and_fails_closed() {
+    let portal = || paycom_portal(Reply::file(fixture("paycom", "fvcc.portal.html")).unwrap());
+    let all: Vec<String> = (0..60).map(|i| (1000 + i).to_string()).collect();
+    let seen: Vec<&str> = all.iter().map(String::as_str).collect();
+    let t = target("paycom", PAYCOM_KEY, "");
+
+    // 60 postings: 50 then 10.
+    let routes = vec![
+        portal(),
+        paycom_search(0, paycom_page(0, 50, 60)),
+        paycom_search(50, paycom_page(50, 10, 60)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch_new(&reg, &t, &seen).await.unwrap();
+    assert_eq!(listing.seen_refresh.len(), 60);
+    assert_eq!(server.requests().len(), 3, "the portal and two pages");
+
+    // The second page failing fails the board.
+    let routes = vec![
+        portal(),
+        paycom_search(0, paycom_page(0, 50, 60)),
+        paycom_search(50, Reply::status(500)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch_new(&reg, &t, &seen).await.unwrap_err();
+    assert_eq!(err.status(), Some(500), "{err}");
+
+    // A second page that ends the walk short of the count fails it too.
+    let routes = vec![
+        portal(),
+        paycom_search(0, paycom_page(0, 50, 60)),
+        paycom_search(50, paycom_page(50, 4, 60)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch_new(&reg, &t, &seen).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
+
+    // A page repeating the first adds nothing: incomplete, not a loop.
+    let routes = vec![
+        portal(),
+        paycom_search(0, paycom_page(0, 50, 60)),
+        paycom_search(50, paycom_page(0, 50, 60)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch_new(&reg, &t, &seen).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
+}
+
+#[tokio::test]
+async fn paycom_board_gone_and_broken_portal() {
+    let t = target("paycom", PAYCOM_KEY, "");
+    let gone = "<html><body><h1>Job board does not exist.</h1></body></html>";
+    let (_s, reg) = setup(vec![paycom_portal(Reply::html(gone))]).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+    let (_s, reg) = setup(vec![paycom_portal(Reply::status(404))]).await;
+    assert!(matches!(fetch(&reg, &t).await.unwrap_err(), IngestError::BoardGone { .. }));
+    // A page without a session, or one pointing the API elsewhere, fails the board.
+    let (_s, reg) = setup(vec![paycom_portal(Reply::html("<html>maintenance</html>"))]).await;
+    assert!(matches!(fetch(&reg, &t).await.unwrap_err(), IngestError::Decode { .. }));
+    let evil = std::fs::read_to_string(fixture("paycom", "fvcc.portal.html"))
+        .unwrap()
+        .replace("portal-applicant-tracking.us-cent.paycomonline.net", "evil.example");
+    let (server, reg) = setup(vec![paycom_portal(Reply::html(evil))]).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(freehire_ingest::error_chain(&err).contains("untrusted"), "{err}");
+    assert_eq!(server.requests().len(), 1, "nothing sent to the untrusted host");
+}
+
+#[test]
+fn paycom_recognition_and_identity() {
+    let paycom = Some(("paycom".to_owned(), PAYCOM_KEY.to_owned()));
+    let lower = PAYCOM_KEY.to_ascii_lowercase();
+    for url in [
+        format!("https://www.paycomonline.net/v4/ats/web.php/portal/{PAYCOM_KEY}/career-page"),
+        format!("https://www.paycomonline.net/v4/ats/web.php/portal/{lower}/jobs/74763?jpt=x"),
+        format!("paycomonline.net/v4/ats/web.php/jobs?clientkey={PAYCOM_KEY}"),
+        format!(
+            "https://www.paycomonline.net/v4/ats/web.php/jobs/ViewJobDetails?job=74763&clientkey={lower}"
+        ),
+    ] {
+        assert_eq!(provider_of(&url), paycom, "{url}");
+    }
+    assert_eq!(
+        recognize(&format!("https://www.paycomonline.net/v4/ats/web.php/portal/{lower}/jobs/1"))
+            .unwrap()
+            .canonical_url,
+        format!("https://www.paycomonline.net/v4/ats/web.php/portal/{PAYCOM_KEY}/career-page")
+    );
+    for url in [
+        "https://www.paycomonline.net/v4/ats/web.php/portal/NOTAKEY/career-page",
+        "https://www.paycomonline.net/v4/ats/web.php/jobs",
+        "https://www.paycomonline.net/v4/ee/web.php/app/login",
+        "https://evil.example/v4/ats/web.php/portal/23D9610C7FF62DF6DF80223B0B1ED6E3/career-page",
+    ] {
+        assert_eq!(provider_of(url), None, "{url}");
+    }
+    let key = |b: &str| BoardKey::new(Provider::parse("paycom").unwrap(), b, "").unwrap();
+    assert!(freehire_ingest::validate_board(&key(PAYCOM_KEY)).is_ok());
+    assert!(freehire_ingest::validate_board(&key("acme")).is_err());
+    assert!(freehire_ingest::validate_board(&key(&format!("{PAYCOM_KEY}0"))).is_err());
+    assert_eq!(identity("paycom", &lower), identity("paycom", PAYCOM_KEY));
+}
