@@ -42,6 +42,7 @@ mod smartrecruiters;
 mod teamtailor;
 mod workable;
 mod workday;
+mod zohorecruit;
 
 /// The registered platforms, sorted by provider key (a unit test holds the order).
 pub(crate) const PLATFORMS: &[Platform] = &[
@@ -60,6 +61,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     teamtailor::PLATFORM,
     workable::PLATFORM,
     workday::PLATFORM,
+    zohorecruit::PLATFORM,
 ];
 
 /// A registered platform: its provider key, its HTTP policy, its offline board rules (taken

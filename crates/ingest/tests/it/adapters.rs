@@ -639,7 +639,8 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "smartrecruiters",
             "teamtailor",
             "workable",
-            "workday"
+            "workday",
+            "zohorecruit"
         ]
     );
     let full: Vec<&str> = reg

@@ -492,3 +492,144 @@ fn paycom_recognition_and_identity() {
     assert!(freehire_ingest::validate_board(&key(&format!("{PAYCOM_KEY}0"))).is_err());
     assert_eq!(identity("paycom", &lower), identity("paycom", PAYCOM_KEY));
 }
+
+// ---------------------------------------------------------------------------------------------
+// zohorecruit
+
+const ZOHO: &str = "https://acme.zohorecruit.com";
+
+/// The career page (`None`: the bare URL, which matches any query, so list it after the
+/// numbered pages) or its `?page=N`.
+fn zoho_page(page: Option<&str>, reply: Reply) -> Route {
+    let route = Route::get(ZOHO, "/jobs/Careers");
+    match page {
+        Some(p) => route.query(&format!("page={p}")),
+        None => route,
+    }
+    .reply(reply)
+}
+
+/// A career page listing `ids`, each a copy of the fixture's first posting.
+fn zoho_listing(ids: std::ops::Range<usize>) -> Reply {
+    let jobs: Vec<_> = ids
+        .map(|i| {
+            json!({"id": format!("7643730000{i:08}"), "Posting_Title": format!("Engineer {i}"),
+                   "City": "Tel Aviv", "Country": "Israel", "Remote_Job": false})
+        })
+        .collect();
+    let value = html_escape::encode_double_quoted_attribute(&serde_json::to_string(&jobs).unwrap())
+        .into_owned();
+    Reply::html(format!(
+        "<html><body><input type=\"hidden\" id=\"jobs\" value=\"{value}\"></body></html>"
+    ))
+}
+
+#[tokio::test]
+async fn zohorecruit_career_page() {
+    let page = Reply::file(fixture("zohorecruit", "acme.careers.html")).unwrap();
+    let (server, reg) = setup(vec![zoho_page(None, page)]).await;
+    let listing = fetch(&reg, &target("zohorecruit", "acme.zohorecruit.com", "")).await.unwrap();
+    let ids: Vec<&str> = listing.postings.iter().map(|p| p.native_id.as_str()).collect();
+    assert_eq!(ids, ["764373000014002092", "764373000013998001", "764373000013990477"]);
+    let a = &listing.postings[0];
+    assert_eq!(a.title, "Senior Backend Engineer (Data)");
+    assert_eq!(a.url, "https://acme.zohorecruit.com/jobs/Careers/764373000014002092");
+    assert_eq!(a.location, "Tel Aviv, Israel");
+    assert_eq!(crate::support::codes(&a.countries), ["il"]);
+    assert_eq!((a.remote, a.work_mode), (Some(false), None));
+    assert_eq!(a.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(a.posted_at, Some(freehire_ingest::RawDate::Text("2026-09-12".into())));
+    assert_eq!(
+        a.description_html,
+        "<p>Build the <b>data</b> platform.</p><ul><li>Python</li></ul>"
+    );
+    assert_eq!(a.salary, None);
+    let b = &listing.postings[1];
+    assert_eq!(b.location, "United Kingdom");
+    assert_eq!((b.remote, b.work_mode), (Some(true), Some(WorkMode::Remote)));
+    assert_eq!(b.employment_type, Some(EmploymentType::Contract));
+    assert_eq!(b.description_html, "<p>Look after accounts &amp; renewals.</p>");
+    assert_eq!(b.salary, None, "the salary is free text");
+    let c = &listing.postings[2];
+    assert_eq!(c.title, "QA Intern", "Job_Opening_Name when Posting_Title is empty");
+    assert_eq!(c.location, "Austin, Texas, United States");
+    assert_eq!(c.remote, Some(false), "\"false\" as text");
+    assert_eq!(c.employment_type, Some(EmploymentType::Internship));
+    assert_eq!((c.posted_at.as_ref(), c.description_html.as_str()), (None, ""));
+    assert_eq!(server.requests().len(), 1, "fewer than 50: one page");
+}
+
+#[tokio::test]
+async fn zohorecruit_full_pages_and_failing_closed() {
+    let t = target("zohorecruit", "acme.zohorecruit.com", "");
+    // A full page, then a second adding postings: both read.
+    let routes =
+        vec![zoho_page(Some("2"), zoho_listing(50..57)), zoho_page(None, zoho_listing(0..50))];
+    let (server, reg) = setup(routes).await;
+    assert_eq!(fetch(&reg, &t).await.unwrap().postings.len(), 57);
+    assert_eq!(server.requests().len(), 2);
+    // A full page whose next page repeats it: maybe capped, so the board fails.
+    let routes =
+        vec![zoho_page(Some("2"), zoho_listing(0..50)), zoho_page(None, zoho_listing(0..50))];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
+    // The next page failing fails the board.
+    let routes =
+        vec![zoho_page(Some("2"), Reply::status(500)), zoho_page(None, zoho_listing(0..50))];
+    let (_s, reg) = setup(routes).await;
+    assert_eq!(fetch(&reg, &t).await.unwrap_err().status(), Some(500));
+    // More than 50 on one page is the whole listing.
+    let (_s, reg) = setup(vec![zoho_page(None, zoho_listing(0..80))]).await;
+    assert_eq!(fetch(&reg, &t).await.unwrap().postings.len(), 80);
+}
+
+#[tokio::test]
+async fn zohorecruit_gone_broken_and_empty() {
+    let t = target("zohorecruit", "acme.zohorecruit.com", "");
+    let (_s, reg) = setup(vec![zoho_page(None, Reply::status(404))]).await;
+    assert!(matches!(fetch(&reg, &t).await.unwrap_err(), IngestError::BoardGone { .. }));
+    let (_s, reg) =
+        setup(vec![zoho_page(None, Reply::html("<html>Site under maintenance</html>"))]).await;
+    assert!(matches!(fetch(&reg, &t).await.unwrap_err(), IngestError::Decode { .. }));
+    let empty = "<html><input type=\"hidden\" id=\"jobs\" value=\"[]\"></html>";
+    let (_s, reg) = setup(vec![zoho_page(None, Reply::html(empty))]).await;
+    assert!(fetch(&reg, &t).await.unwrap().postings.is_empty());
+}
+
+#[test]
+fn zohorecruit_recognition_and_identity() {
+    let zoho = |b: &str| Some(("zohorecruit".to_owned(), b.to_owned()));
+    assert_eq!(
+        provider_of("https://acme.zohorecruit.com/jobs/Careers"),
+        zoho("acme.zohorecruit.com")
+    );
+    assert_eq!(
+        provider_of(
+            "https://Acme.zohorecruit.eu/jobs/Careers/764373000014002092/Engineer?source=CareerSite"
+        ),
+        zoho("acme.zohorecruit.eu")
+    );
+    assert_eq!(provider_of("acme.zohorecruit.in"), zoho("acme.zohorecruit.in"));
+    assert_eq!(
+        recognize("https://acme.zohorecruit.com/jobs/Careers/1").unwrap().canonical_url,
+        "https://acme.zohorecruit.com/jobs/Careers"
+    );
+    for url in [
+        "https://www.zohorecruit.com/",
+        "https://zohorecruit.com/jobs/Careers",
+        "https://recruit.zoho.com/recruit/Portal.na",
+        "https://a.b.zohorecruit.com/jobs/Careers",
+        "https://acme.zohorecruit.com.evil.example/jobs/Careers",
+    ] {
+        assert_eq!(provider_of(url), None, "{url}");
+    }
+    let key = |b: &str| BoardKey::new(Provider::parse("zohorecruit").unwrap(), b, "").unwrap();
+    assert!(freehire_ingest::validate_board(&key("acme.zohorecruit.com")).is_ok());
+    assert!(freehire_ingest::validate_board(&key("acme")).is_err());
+    assert!(freehire_ingest::validate_board(&key("evil.example")).is_err());
+    assert_eq!(
+        identity("zohorecruit", "ACME.zohorecruit.com"),
+        identity("zohorecruit", "acme.zohorecruit.com")
+    );
+}
