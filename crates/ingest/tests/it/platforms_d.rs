@@ -363,9 +363,13 @@ async fn paycom_recorded_search_with_detail() {
     assert_eq!(c.posted_at, None, "undecodable googleJobJson, and postedOn is empty");
     assert!(c.countries.is_empty());
 
-    // The portal page, one search page (29 < 50) and three details.
+    // The portal page, one search page (29 < 50) and three details; the page's session JWT
+    // goes to the Mantle API only.
     let reqs = server.requests();
     assert_eq!(reqs.len(), 5);
+    let jwt = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJjbGllbnRjb2RlIjoiQ09OU1RSVUNURUQifQ.constructed-placeholder-signature";
+    assert_eq!(reqs[0].authorization, None);
+    assert!(reqs[1..].iter().all(|r| r.authorization.as_deref() == Some(jwt)), "{reqs:?}");
     let body: serde_json::Value = serde_json::from_str(&reqs[1].body).unwrap();
     assert_eq!((body["skip"].as_u64(), body["take"].as_u64()), (Some(0), Some(50)));
     assert_eq!(body["filtersForQuery"]["keywordSearchText"], "");
@@ -632,4 +636,26 @@ fn zohorecruit_recognition_and_identity() {
         identity("zohorecruit", "ACME.zohorecruit.com"),
         identity("zohorecruit", "acme.zohorecruit.com")
     );
+}
+
+#[tokio::test]
+async fn paycom_session_token_never_follows_a_redirect_off_the_api_host() {
+    let routes = vec![
+        paycom_portal(Reply::file(fixture("paycom", "fvcc.portal.html")).unwrap()),
+        paycom_search(0, Reply::file(fixture("paycom", "fvcc.search.json")).unwrap()),
+        Route::get(MANTLE, "/api/ats/job-postings/75716")
+            .reply(Reply::redirect(302, "https://elsewhere.example/detail/75716")),
+        Route::get("https://elsewhere.example", "/detail/75716")
+            .reply(Reply::file(fixture("paycom", "fvcc.detail.75716.json")).unwrap()),
+    ];
+    let (server, reg) = setup(routes).await;
+    let ids = fvcc_ids();
+    let seen: Vec<&str> = ids[1..].iter().map(String::as_str).collect();
+    let listing = fetch_new(&reg, &target("paycom", PAYCOM_KEY, ""), &seen).await.unwrap();
+    assert_eq!(listing.postings.len(), 1);
+    let reqs = server.requests();
+    let hop = reqs.iter().find(|r| r.upstream == "https://elsewhere.example").unwrap();
+    assert_eq!(hop.authorization, None, "the JWT stays on the API host");
+    let first = reqs.iter().find(|r| r.path == "/api/ats/job-postings/75716").unwrap();
+    assert!(first.authorization.is_some());
 }
