@@ -14,7 +14,7 @@
 //! (no structured salary here; the posting API's tiers are the `ashby` adapter's). The
 //! posting URL is `https://jobs.ashbyhq.com/{b}/{id}`.
 //!
-//! Board URLs: none of its own. `jobs.ashbyhq.com/{b}` is recognised as `ashby` (the posting
+//! Board URLs: none of its own (no recognition mode). `jobs.ashbyhq.com/{b}` is recognised as `ashby` (the posting
 //! API); a board is put on this provider by hand when its posting API is disabled. Not a
 //! full-listing provider (the reference names only `ashby` so).
 //!

@@ -9,8 +9,8 @@
 //! `oatsExternalJobPosting.descriptionHtml` and `firstPublishedTsSec` (seconds since the epoch).
 //! The posting URL is `https://jobs.gem.com/{b}/{extId}`.
 //!
-//! Board URLs: `jobs.gem.com/{b}` and any page under it (`jobs.gem.com/{b}/{extId}`); the
-//! board is the vanity path segment. Not a full-listing provider (reference §3.1; its sweep
+//! Board URLs (recognition mode `path`): `jobs.gem.com/{b}` and any page under it
+//! (`jobs.gem.com/{b}/{extId}`); the board is the vanity path segment. Not a full-listing provider (reference §3.1; its sweep
 //! grace there is 24 h).
 //!
 //! Unproven: built from public descriptions of the endpoint (see

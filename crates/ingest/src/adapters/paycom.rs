@@ -18,7 +18,7 @@
 //!    `salaryRange` is free text and not read.
 //!
 //! The posting URL is `https://www.paycomonline.net/v4/ats/web.php/portal/{KEY}/jobs/{id}`.
-//! Board URLs: `paycomonline.net/v4/ats/web.php/portal/{KEY}/…` (career page, job pages) and
+//! Board URLs (recognition modes `path` and `query`): `paycomonline.net/v4/ats/web.php/portal/{KEY}/…` (career page, job pages) and
 //! the older `…/web.php/jobs?clientkey={KEY}` / `…/jobs/ViewJobDetails?job={id}&clientkey={KEY}`.
 //! Not a full-listing provider (the reference does not name it so).
 //!

@@ -14,7 +14,7 @@
 //! on the career page is [`IngestError::BoardGone`]; a page without the `jobs` input fails
 //! the board. Not a full-listing provider.
 //!
-//! Board URLs: any URL on `<t>.zohorecruit.com|eu|in` (`/jobs/Careers`, a posting page); the
+//! Board URLs (recognition mode `host`): any URL on `<t>.zohorecruit.com|eu|in` (`/jobs/Careers`, a posting page); the
 //! board is the host.
 //!
 //! Unproven: built from public descriptions of the page (see
