@@ -7,8 +7,8 @@
 //! reads every row through board recognition (the path of `boards add`), folds duplicates by
 //! board identity, skips the boards already present and adds the rest in batches of
 //! [`BATCH`] boards, one store transaction each ([`freehire_store::BoardRepo::add_boards`]). A
-//! row recognition refuses (Gem has no adapter; some SmartRecruiters rows are postings of a
-//! board already listed) is counted and reported, never fatal. Seeding twice adds nothing.
+//! row recognition refuses (some SmartRecruiters rows are postings of a board already
+//! listed) is counted and reported, never fatal. Seeding twice adds nothing.
 //! Seeded boards are `pending`: crawled, and activated by their first successful crawl.
 
 use std::collections::{HashMap, HashSet};

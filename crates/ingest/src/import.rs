@@ -238,12 +238,12 @@ mod tests {
     fn catalogue_rows_are_recognised_or_refused_by_line() {
         let file = "name,url\n\
                     Cartesia,https://jobs.ashbyhq.com/cartesia\n\
-                    Acme,https://jobs.gem.com/acme\n\
+                    Acme,https://jobs.example.net/acme\n\
                     ,https://jobs.lever.co/nameless\n\
                     Bad,not a url at all\n";
         let rows = parse_catalogue_csv(file);
         let crlf = parse_catalogue_csv(
-            "name,url\r\nA,https://jobs.gem.com/a\r\nB,https://jobs.gem.com/b\r\n",
+            "name,url\r\nA,https://jobs.example.net/a\r\nB,https://jobs.example.net/b\r\n",
         );
         let err = |i: usize| crlf[i].as_ref().unwrap_err().to_string();
         assert!(err(0).starts_with("line 2,") && err(1).starts_with("line 3,"), "{crlf:?}");
@@ -255,7 +255,7 @@ mod tests {
         );
         assert_eq!(ok.url, "https://jobs.ashbyhq.com/cartesia");
         let err = rows[1].as_ref().unwrap_err().to_string();
-        assert!(err.starts_with("line 3, column url") && err.contains("jobs.gem.com"), "{err}");
+        assert!(err.starts_with("line 3, column url") && err.contains("jobs.example.net"), "{err}");
         assert_eq!(rows[2].as_ref().unwrap().company, "nameless", "no name: the board names it");
         assert!(rows[3].as_ref().unwrap_err().to_string().starts_with("line 5, column url"));
         let rows = parse_catalogue_csv("company,board\nA,b\n");

@@ -209,6 +209,8 @@ pub struct Recorded {
     pub query: Option<String>,
     /// The body, as text.
     pub body: String,
+    /// The `Authorization` header, if sent (a platform's session token).
+    pub authorization: Option<String>,
 }
 
 #[derive(Default)]
@@ -360,6 +362,11 @@ async fn answer(shared: &Shared, req: Request) -> Response {
         path: parts.uri.path().to_owned(),
         query: parts.uri.query().map(str::to_owned),
         body: String::from_utf8_lossy(&body).into_owned(),
+        authorization: parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
     };
     let json: Option<Value> = serde_json::from_slice(&body).ok();
     let reply = {

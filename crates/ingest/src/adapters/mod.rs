@@ -25,14 +25,18 @@ use crate::recognize::{BoardMatch, BoardUrl};
 use crate::source::{Source, SourceConfig};
 
 mod ashby;
+mod ashbygraphql;
 mod bamboohr;
 pub(crate) mod common;
 mod eightfold;
+mod gem;
+mod graphql;
 mod greenhouse;
 mod hrmdirect;
 mod ldjson;
 mod lever;
 mod neogov;
+mod paycom;
 mod paylocity;
 mod personio;
 mod phenom;
@@ -43,16 +47,20 @@ mod smartrecruiters;
 mod teamtailor;
 mod workable;
 mod workday;
+mod zohorecruit;
 
 /// The registered platforms, sorted by provider key (a unit test holds the order).
 pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
+    ashbygraphql::PLATFORM,
     bamboohr::PLATFORM,
     eightfold::PLATFORM,
+    gem::PLATFORM,
     greenhouse::PLATFORM,
     hrmdirect::PLATFORM,
     lever::PLATFORM,
     neogov::PLATFORM,
+    paycom::PLATFORM,
     paylocity::PLATFORM,
     personio::PLATFORM,
     phenom::PLATFORM,
@@ -63,6 +71,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     teamtailor::PLATFORM,
     workable::PLATFORM,
     workday::PLATFORM,
+    zohorecruit::PLATFORM,
 ];
 
 /// A registered platform: its provider key, its HTTP policy, its offline board rules (taken

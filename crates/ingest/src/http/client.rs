@@ -123,6 +123,7 @@ impl HttpClient {
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
+        headers: &[(&str, &str)],
         host_pacer: Option<&HostLimiter>,
     ) -> Result<Fetched, IngestError> {
         let mut current = url.clone();
@@ -138,6 +139,13 @@ impl HttpClient {
             }
             if let Some(body) = body {
                 req = req.header(CONTENT_TYPE, "application/json").body(body.to_vec());
+            }
+            // A caller's headers (a session token) go to the host it named, never to another
+            // host a redirect points at.
+            if current.host_str() == url.host_str() {
+                for (name, value) in headers {
+                    req = req.header(*name, *value);
+                }
             }
             let resp = req.send().await.map_err(|e| send_error(&current, e))?;
             let status = resp.status();
@@ -177,7 +185,7 @@ pub struct Fetcher {
 impl Fetcher {
     /// GET with an `Accept` header.
     pub async fn get(&self, url: &Url, accept: &str) -> Result<Fetched, IngestError> {
-        self.execute(Method::GET, url, accept, None).await
+        self.execute(Method::GET, url, accept, None, &[]).await
     }
 
     /// POST a JSON body, accepting JSON.
@@ -191,7 +199,35 @@ impl Fetcher {
             format: "JSON",
             source: Box::new(e),
         })?;
-        self.execute(Method::POST, url, "application/json", Some(&bytes)).await
+        self.execute(Method::POST, url, "application/json", Some(&bytes), &[]).await
+    }
+
+    /// GET and decode JSON, sending `headers` (a platform's page-embedded session token) to
+    /// the URL's host only.
+    pub async fn get_json_with<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &Url,
+        headers: &[(&str, &str)],
+    ) -> Result<T, IngestError> {
+        let fetched = self.execute(Method::GET, url, "application/json", None, headers).await?;
+        super::decode::json(&fetched)
+    }
+
+    /// POST JSON and decode JSON, sending `headers` to the URL's host only.
+    pub async fn post_for_json_with<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &Url,
+        body: &serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> Result<T, IngestError> {
+        let bytes = serde_json::to_vec(body).map_err(|e| IngestError::Decode {
+            url: url.to_string(),
+            format: "JSON",
+            source: Box::new(e),
+        })?;
+        let fetched =
+            self.execute(Method::POST, url, "application/json", Some(&bytes), headers).await?;
+        super::decode::json(&fetched)
     }
 
     /// GET and decode JSON.
@@ -225,13 +261,16 @@ impl Fetcher {
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
+        headers: &[(&str, &str)],
     ) -> Result<Fetched, IngestError> {
         let retry = self.client.inner.config.retry;
         let once = || async {
             if let Some(pacer) = &self.pacer {
                 pacer.until_ready().await;
             }
-            self.client.attempt(&method, url, accept, body, self.host_pacer.as_deref()).await
+            self.client
+                .attempt(&method, url, accept, body, headers, self.host_pacer.as_deref())
+                .await
         };
         let with_retry = || {
             once.retry(

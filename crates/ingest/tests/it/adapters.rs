@@ -616,74 +616,46 @@ async fn personio_job_page_ld_json_fallback() {
     assert_eq!(sanitize_html(&listing.postings[0].description_html), "<p>From the job page.</p>");
 }
 
+/// Every registered platform with its reference capabilities (§3.1): (provider, full board
+/// listing, hydrating), one row each, sorted.
+const CAPABILITIES: &[(&str, bool, bool)] = &[
+    ("ashby", true, false),
+    ("ashbygraphql", false, true),
+    ("bamboohr", true, true),
+    ("eightfold", true, true),
+    ("gem", false, true),
+    ("greenhouse", true, false),
+    ("hrmdirect", false, true),
+    ("lever", true, false),
+    ("neogov", false, false),
+    ("paycom", false, true),
+    ("paylocity", true, true),
+    ("personio", true, false),
+    ("phenom", false, true),
+    ("pinpoint", false, false),
+    ("recruitee", true, false),
+    ("rippling", false, true),
+    ("smartrecruiters", true, true),
+    ("teamtailor", false, false),
+    ("workable", true, false),
+    ("workday", true, true),
+    ("zohorecruit", false, false),
+];
+
 // scenario: Sources lookup
 #[tokio::test]
-async fn registry_holds_the_twelve_with_the_reference_capabilities() {
+async fn registry_holds_every_platform_with_the_reference_capabilities() {
     let (_s, reg) = setup(vec![]).await;
     let names: Vec<&str> = reg.providers().map(|p| p.as_str()).collect();
     assert_eq!(names, freehire_ingest::provider_keys());
-    assert_eq!(
-        names,
-        [
-            "ashby",
-            "bamboohr",
-            "eightfold",
-            "greenhouse",
-            "hrmdirect",
-            "lever",
-            "neogov",
-            "paylocity",
-            "personio",
-            "phenom",
-            "pinpoint",
-            "recruitee",
-            "rippling",
-            "smartrecruiters",
-            "teamtailor",
-            "workable",
-            "workday"
-        ]
-    );
-    let full: Vec<&str> = reg
-        .providers()
-        .filter(|p| reg.get(p).unwrap().capabilities().full_board_listing)
-        .map(|p| p.as_str())
-        .collect();
-    assert_eq!(
-        full,
-        [
-            "ashby",
-            "bamboohr",
-            "eightfold",
-            "greenhouse",
-            "lever",
-            "paylocity",
-            "personio",
-            "recruitee",
-            "smartrecruiters",
-            "workable",
-            "workday"
-        ]
-    );
-    let hydrating: Vec<&str> = reg
-        .providers()
-        .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
-        .map(|p| p.as_str())
-        .collect();
-    assert_eq!(
-        hydrating,
-        [
-            "bamboohr",
-            "eightfold",
-            "hrmdirect",
-            "paylocity",
-            "phenom",
-            "rippling",
-            "smartrecruiters",
-            "workday"
-        ]
-    );
-    let unknown = freehire_domain::Provider::parse("icims").unwrap();
+    let table: Vec<&str> = CAPABILITIES.iter().map(|(n, _, _)| *n).collect();
+    assert_eq!(names, table);
+    for (name, full, hydrating) in CAPABILITIES {
+        let caps =
+            reg.get(&freehire_domain::Provider::parse(name).unwrap()).unwrap().capabilities();
+        assert_eq!((caps.full_board_listing, caps.hydrating), (*full, *hydrating), "{name}");
+    }
+    let unknown = freehire_domain::Provider::parse("manual").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
 
@@ -722,4 +694,15 @@ async fn detail_fan_out_is_bounded() {
     );
     let max = server.max_in_flight();
     assert!((2..=3).contains(&max), "max in flight {max}");
+}
+
+#[test]
+fn gem_sweeps_after_a_day_and_the_others_keep_the_default() {
+    let p = |k| freehire_domain::Provider::parse(k).unwrap();
+    assert_eq!(
+        freehire_ingest::sweep_grace(&p("gem")),
+        Some(std::time::Duration::from_secs(86_400))
+    );
+    assert_eq!(freehire_ingest::sweep_grace(&p("greenhouse")), None);
+    assert_eq!(freehire_ingest::sweep_grace(&p("manual")), None);
 }

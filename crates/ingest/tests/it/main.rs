@@ -9,5 +9,6 @@ mod errors;
 mod failure_class;
 mod http;
 mod platforms_b;
+mod platforms_d;
 mod recognize;
 mod support;
