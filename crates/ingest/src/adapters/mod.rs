@@ -36,6 +36,7 @@ mod recruitee;
 mod rippling;
 mod smartrecruiters;
 mod teamtailor;
+mod ukg;
 mod workable;
 mod workday;
 
@@ -51,6 +52,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     rippling::PLATFORM,
     smartrecruiters::PLATFORM,
     teamtailor::PLATFORM,
+    ukg::PLATFORM,
     workable::PLATFORM,
     workday::PLATFORM,
 ];

@@ -635,6 +635,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "rippling",
             "smartrecruiters",
             "teamtailor",
+            "ukg",
             "workable",
             "workday"
         ]
@@ -654,6 +655,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "personio",
             "recruitee",
             "smartrecruiters",
+            "ukg",
             "workable",
             "workday"
         ]
@@ -663,7 +665,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
+    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "ukg", "workday"]);
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }

@@ -8,5 +8,6 @@ mod boards;
 mod errors;
 mod failure_class;
 mod http;
+mod platforms_c;
 mod recognize;
 mod support;
