@@ -37,6 +37,7 @@ mod rippling;
 mod smartrecruiters;
 mod teamtailor;
 mod ukg;
+mod ukgready;
 mod workable;
 mod workday;
 
@@ -53,6 +54,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     smartrecruiters::PLATFORM,
     teamtailor::PLATFORM,
     ukg::PLATFORM,
+    ukgready::PLATFORM,
     workable::PLATFORM,
     workday::PLATFORM,
 ];

@@ -636,6 +636,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "smartrecruiters",
             "teamtailor",
             "ukg",
+            "ukgready",
             "workable",
             "workday"
         ]
@@ -665,7 +666,10 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "ukg", "workday"]);
+    assert_eq!(
+        hydrating,
+        ["bamboohr", "rippling", "smartrecruiters", "ukg", "ukgready", "workday"]
+    );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }

@@ -179,3 +179,141 @@ fn ukg_recognition() {
         identity("ukg", "recruiting.ultipro.com/acm/0b4bd7f6-1c3e-4f5a-9d1b-2e3f4a5b6c7d")
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// UKG Ready
+
+const READY_HOST: &str = "https://secure6.saashr.com";
+const READY_API: &str = "/ta/rest/ui/recruitment/companies/%7C6098626/job-requisitions";
+
+fn ready_page(page: usize) -> Route {
+    Route::get(READY_HOST, READY_API).query(&format!("offset={page}&size=200&sort=desc&lang=en-US"))
+}
+
+fn ready_detail(id: &str) -> Route {
+    Route::get(READY_HOST, &format!("{READY_API}/{id}")).query("lang=en-US")
+}
+
+#[tokio::test]
+async fn ukgready_pages_hydrates_and_maps() {
+    let routes = vec![
+        ready_page(1).reply(Reply::file(fixture("ukgready", "listing.json")).unwrap()),
+        ready_page(2).reply(Reply::file(fixture("ukgready", "listing_page2.json")).unwrap()),
+        ready_detail("587696937").reply(Reply::file(fixture("ukgready", "detail.json")).unwrap()),
+        ready_detail("587687244").reply(Reply::status(500)),
+        ready_detail("587600001")
+            .reply(Reply::json(r#"{"id": 587600001, "job_description": "<p>Cook.</p>"}"#)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("ukgready", "secure6.saashr.com/6098626", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 2);
+    let p = &listing.postings[0];
+    assert_eq!(p.native_id, "587696937");
+    assert_eq!(p.title, "Registered Nurse - Emergency Department");
+    assert_eq!(p.url, "https://secure6.saashr.com/ta/6098626.careers?ShowJob=587696937");
+    assert_eq!(p.location, "Springfield, IL, USA");
+    assert_eq!(codes(&p.countries), ["us"]);
+    assert_eq!(p.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(p.remote, Some(false));
+    assert_eq!(p.work_mode, None);
+    assert_eq!(
+        p.description_html,
+        "<p>Join our emergency team.</p>\n<p>Provide emergency nursing care to patients of all ages.</p>\n<ul><li>Current RN license</li><li>BLS</li></ul>"
+    );
+    // Pay is stated without a currency: no salary.
+    assert_eq!(p.salary, None);
+    let cook = &listing.postings[1];
+    assert_eq!(cook.title, "Line Cook");
+    assert_eq!(cook.employment_type, Some(EmploymentType::PartTime));
+    assert_eq!(cook.description_html, "<p>Cook.</p>");
+    // A failed detail is unreadable, not a board failure.
+    assert_eq!(listing.unreadable.len(), 1);
+    assert_eq!(listing.unreadable[0].native_id, "587687244");
+    let lists = server.requests().iter().filter(|r| r.path == READY_API).count();
+    assert_eq!(lists, 2);
+
+    // Hydrating: the remote billing job, seen, is only refreshed.
+    let routes = vec![
+        ready_page(1).reply(Reply::file(fixture("ukgready", "listing.json")).unwrap()),
+        ready_page(2).reply(Reply::file(fixture("ukgready", "listing_page2.json")).unwrap()),
+    ];
+    let (server, reg) = setup(routes).await;
+    let seen = ["587696937", "587687244", "587600001"];
+    let t = target("ukgready", "secure6.saashr.com/6098626", "");
+    let listing = fetch_new(&reg, &t, &seen).await.unwrap();
+    assert_eq!(listing.seen_refresh, seen);
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn ukgready_fails_closed_and_404_is_gone() {
+    let routes = vec![
+        ready_page(1).reply(Reply::file(fixture("ukgready", "listing.json")).unwrap()),
+        ready_page(2).reply(Reply::json("{\"job_requisitions\": [").truncated()),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let t = target("ukgready", "secure6.saashr.com/6098626", "");
+    assert!(fetch(&reg, &t).await.is_err());
+    let (_s, reg) = setup(vec![ready_page(1).reply(Reply::status(404))]).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+    // The remote flag maps to the work mode.
+    let routes = vec![ready_page(1).reply(Reply::json(
+        r#"{"job_requisitions":[{"id":7,"job_title":"Remote Biller","is_remote_job":true}],"_paging":{"total":1}}"#,
+    )), ready_detail("7").reply(Reply::json(r#"{"id":7}"#))];
+    let (_s, reg) = setup(routes).await;
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings[0].work_mode, Some(freehire_domain::WorkMode::Remote));
+    assert_eq!(listing.postings[0].remote, Some(true));
+}
+
+#[test]
+fn ukgready_recognition_and_pod_fold() {
+    let want = |host: &str, t: &str| {
+        Some((
+            "ukgready".to_owned(),
+            format!("{host}/{t}"),
+            format!("https://{host}/ta/{t}.careers?CareersSearch"),
+        ))
+    };
+    assert_eq!(
+        recognized("https://secure6.saashr.com/ta/6098626.careers?CareersSearch=&lang=en-US"),
+        want("secure6.saashr.com", "6098626")
+    );
+    assert_eq!(
+        recognized(
+            "https://prd01-hcm01.prd.mykronos.com/ta/6059921.careers?CareersSearch=&ShowJob=2151532804"
+        ),
+        want("prd01-hcm01.prd.mykronos.com", "6059921")
+    );
+    assert_eq!(
+        recognized(
+            "https://secure3.entertimeonline.com/ta/rest/ui/recruitment/companies/%7C6138037/job-requisitions?offset=1"
+        ),
+        want("secure3.entertimeonline.com", "6138037")
+    );
+    assert_eq!(
+        recognized("https://secure.workforceready.eu/ta/6189861.careers"),
+        want("secure.workforceready.eu", "6189861")
+    );
+    for no in [
+        "https://secure6.saashr.com/ta/",
+        "https://secure6.saashr.com/login",
+        "https://saashr.com/ta/6098626.careers",
+        "https://secure6.saashr.com.evil.com/ta/6098626.careers",
+    ] {
+        assert_eq!(recognized(no), None, "{no}");
+    }
+    assert_eq!(
+        identity("ukgready", "secure6.saashr.com/6098626"),
+        identity("ukgready", "secure7.saashr.com/6098626")
+    );
+    assert_ne!(
+        identity("ukgready", "secure6.saashr.com/6098626"),
+        identity("ukgready", "secure6.saashr.com/6098627")
+    );
+    assert_ne!(
+        identity("ukgready", "secure.workforceready.eu/6098626"),
+        identity("ukgready", "secure6.saashr.com/6098626")
+    );
+}
