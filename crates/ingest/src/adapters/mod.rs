@@ -27,6 +27,7 @@ use crate::source::{Source, SourceConfig};
 mod ashby;
 mod bamboohr;
 pub(crate) mod common;
+mod dayforce;
 mod greenhouse;
 mod ldjson;
 mod lever;
@@ -45,6 +46,7 @@ mod workday;
 pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     bamboohr::PLATFORM,
+    dayforce::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
     personio::PLATFORM,

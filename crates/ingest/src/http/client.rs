@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
-use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, SET_COOKIE};
 use reqwest::{Method, Response};
 use url::Url;
 
@@ -39,6 +39,9 @@ pub struct Fetched {
     pub content_type: Option<String>,
     /// The body, at most the configured cap.
     pub body: Vec<u8>,
+    /// The `name=value` part of each `Set-Cookie` header of the answering response, for the
+    /// platforms whose listing needs a session or CSRF cookie sent back (Dayforce, Taleo).
+    pub set_cookies: Vec<String>,
 }
 
 /// What a provider asks of the client beyond the shared defaults.
@@ -123,6 +126,7 @@ impl HttpClient {
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
+        headers: &[(&str, &str)],
         host_pacer: Option<&HostLimiter>,
     ) -> Result<Fetched, IngestError> {
         let mut current = url.clone();
@@ -138,6 +142,13 @@ impl HttpClient {
             }
             if let Some(body) = body {
                 req = req.header(CONTENT_TYPE, "application/json").body(body.to_vec());
+            }
+            // A caller's headers (a cookie, a CSRF token) never follow a redirect to another
+            // host.
+            if current.host_str() == url.host_str() {
+                for (name, value) in headers {
+                    req = req.header(*name, *value);
+                }
             }
             let resp = req.send().await.map_err(|e| send_error(&current, e))?;
             let status = resp.status();
@@ -159,8 +170,17 @@ impl HttpClient {
             }
             let content_type =
                 resp.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
+            let set_cookies = resp
+                .headers()
+                .get_all(SET_COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .filter_map(|v| v.split(';').next())
+                .map(|v| v.trim().to_owned())
+                .filter(|v| v.contains('='))
+                .collect();
             let body = read_capped(resp, self.inner.config.max_body_bytes, &current).await?;
-            return Ok(Fetched { url: current, content_type, body });
+            return Ok(Fetched { url: current, content_type, body, set_cookies });
         }
     }
 }
@@ -177,7 +197,7 @@ pub struct Fetcher {
 impl Fetcher {
     /// GET with an `Accept` header.
     pub async fn get(&self, url: &Url, accept: &str) -> Result<Fetched, IngestError> {
-        self.execute(Method::GET, url, accept, None).await
+        self.execute(Method::GET, url, accept, None, &[]).await
     }
 
     /// POST a JSON body, accepting JSON.
@@ -191,7 +211,41 @@ impl Fetcher {
             format: "JSON",
             source: Box::new(e),
         })?;
-        self.execute(Method::POST, url, "application/json", Some(&bytes)).await
+        self.execute(Method::POST, url, "application/json", Some(&bytes), &[]).await
+    }
+
+    /// GET with an `Accept` header and the caller's own headers (a cookie, a CSRF token),
+    /// which are sent to `url`'s host only, never after a redirect to another host.
+    pub async fn get_with_headers(
+        &self,
+        url: &Url,
+        accept: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Fetched, IngestError> {
+        self.execute(Method::GET, url, accept, None, headers).await
+    }
+
+    /// POST a JSON body, accepting JSON, with the caller's own headers (as
+    /// [`Fetcher::get_with_headers`]).
+    pub async fn post_json_with_headers(
+        &self,
+        url: &Url,
+        body: &serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> Result<Fetched, IngestError> {
+        let bytes = serde_json::to_vec(body).map_err(|e| IngestError::Decode {
+            url: url.to_string(),
+            format: "JSON",
+            source: Box::new(e),
+        })?;
+        self.execute(Method::POST, url, "application/json", Some(&bytes), headers).await
+    }
+
+    /// Decodes a fetched body as JSON, refusing an HTML page.
+    pub fn decode_json<T: serde::de::DeserializeOwned>(
+        fetched: &Fetched,
+    ) -> Result<T, IngestError> {
+        super::decode::json(fetched)
     }
 
     /// GET and decode JSON.
@@ -225,13 +279,16 @@ impl Fetcher {
         url: &Url,
         accept: &str,
         body: Option<&[u8]>,
+        headers: &[(&str, &str)],
     ) -> Result<Fetched, IngestError> {
         let retry = self.client.inner.config.retry;
         let once = || async {
             if let Some(pacer) = &self.pacer {
                 pacer.until_ready().await;
             }
-            self.client.attempt(&method, url, accept, body, self.host_pacer.as_deref()).await
+            self.client
+                .attempt(&method, url, accept, body, headers, self.host_pacer.as_deref())
+                .await
         };
         let with_retry = || {
             once.retry(

@@ -627,6 +627,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "dayforce",
             "greenhouse",
             "lever",
             "personio",

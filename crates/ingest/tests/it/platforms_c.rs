@@ -317,3 +317,130 @@ fn ukgready_recognition_and_pod_fold() {
         identity("ukgready", "secure6.saashr.com/6098626")
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Dayforce
+
+const DF_HOST: &str = "https://jobs.dayforcehcm.com";
+
+fn df_csrf() -> Route {
+    Route::get(DF_HOST, "/api/auth/csrf").reply(
+        Reply::json(r#"{"csrfToken":"tok-123"}"#)
+            .set_cookie("__Host-next-auth.csrf-token=tok-123%7Chash; Path=/; Secure; HttpOnly")
+            .set_cookie("__cf_bm=bm1; Path=/"),
+    )
+}
+
+fn df_search(start: usize) -> Route {
+    Route::post(DF_HOST, "/api/geo/acme/jobposting/search")
+        .body_field("/paginationStart", json!(start))
+}
+
+#[tokio::test]
+async fn dayforce_csrf_session_pages_and_maps() {
+    let routes = vec![
+        df_csrf(),
+        df_search(0).reply(Reply::file(fixture("dayforce", "search_page1.json")).unwrap()),
+        df_search(2).reply(Reply::file(fixture("dayforce", "search_page2.json")).unwrap()),
+    ];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("dayforce", "acme/CANDIDATEPORTAL", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 3);
+    let p = &listing.postings[0];
+    assert_eq!(p.native_id, "24907");
+    assert_eq!(p.title, "Principal Platform Engineer");
+    assert_eq!(p.url, "https://jobs.dayforcehcm.com/en-US/acme/CANDIDATEPORTAL/jobs/24907");
+    assert_eq!(p.location, "Reston, VA, United States; Winnipeg, MB, CA");
+    assert_eq!(codes(&p.countries), ["ca", "us"]);
+    assert_eq!(p.remote, Some(false));
+    assert_eq!(p.work_mode, None);
+    assert_eq!(p.posted_at, Some(RawDate::Text("2026-11-02T14:00:00Z".into())));
+    assert_eq!(p.description_html, "<p>Build reliable platforms.</p><ul><li>Kubernetes</li></ul>");
+    let q = &listing.postings[1];
+    assert_eq!(q.remote, Some(true));
+    assert_eq!(q.work_mode, Some(freehire_domain::WorkMode::Remote));
+    assert_eq!(listing.postings[2].title, "Warehouse Associate");
+    assert!(listing.unreadable.is_empty() && listing.seen_refresh.is_empty());
+
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 3, "csrf, then two pages");
+    assert_eq!(reqs[0].path, "/api/auth/csrf");
+    for post in &reqs[1..] {
+        assert_eq!(post.header("x-csrf-token"), Some("tok-123"));
+        assert_eq!(
+            post.header("cookie"),
+            Some("__Host-next-auth.csrf-token=tok-123%7Chash; __cf_bm=bm1")
+        );
+        let body: serde_json::Value = serde_json::from_str(&post.body).unwrap();
+        assert_eq!(body["clientNamespace"], "acme");
+        assert_eq!(body["jobBoardCode"], "CANDIDATEPORTAL");
+        assert_eq!(body["cultureCode"], "en-US");
+    }
+
+    // A board carrying its culture asks in it.
+    let routes =
+        vec![df_csrf(), df_search(0).reply(Reply::json(r#"{"jobPostings":[],"maxCount":0}"#))];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("dayforce", "fr-CA/acme/CANDIDATEPORTAL", "")).await.unwrap();
+    assert!(listing.postings.is_empty());
+    let body: serde_json::Value = serde_json::from_str(&server.requests()[1].body).unwrap();
+    assert_eq!(body["cultureCode"], "fr-CA");
+}
+
+#[tokio::test]
+async fn dayforce_fails_closed_and_404_is_gone() {
+    let routes = vec![
+        df_csrf(),
+        df_search(0).reply(Reply::file(fixture("dayforce", "search_page1.json")).unwrap()),
+        df_search(2).reply(Reply::status(403)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let t = target("dayforce", "acme/CANDIDATEPORTAL", "");
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::Status { status: 403, .. }), "{err}");
+    let (_s, reg) = setup(vec![df_csrf(), df_search(0).reply(Reply::status(404))]).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+    // No CSRF token, no listing.
+    let (_s, reg) = setup(vec![
+        Route::get(DF_HOST, "/api/auth/csrf").reply(Reply::html("<html>blocked</html>")),
+    ])
+    .await;
+    assert!(fetch(&reg, &t).await.is_err());
+}
+
+#[test]
+fn dayforce_recognition_and_culture_fold() {
+    assert_eq!(
+        recognized("https://jobs.dayforcehcm.com/en-US/acme/CANDIDATEPORTAL"),
+        Some((
+            "dayforce".into(),
+            "acme/CANDIDATEPORTAL".into(),
+            "https://jobs.dayforcehcm.com/en-US/acme/CANDIDATEPORTAL".into()
+        ))
+    );
+    assert_eq!(
+        recognized("jobs.dayforcehcm.com/fr-CA/acme/CANDIDATEPORTAL/jobs/24907"),
+        Some((
+            "dayforce".into(),
+            "acme/CANDIDATEPORTAL".into(),
+            "https://jobs.dayforcehcm.com/fr-CA/acme/CANDIDATEPORTAL".into()
+        ))
+    );
+    for no in [
+        "https://jobs.dayforcehcm.com/api/geo/acme/jobposting/search",
+        "https://jobs.dayforcehcm.com/en-US/acme",
+        "https://www.dayforcehcm.com/en-US/acme/CANDIDATEPORTAL",
+    ] {
+        assert_eq!(recognized(no), None, "{no}");
+    }
+    assert_eq!(
+        identity("dayforce", "en-US/acme/CANDIDATEPORTAL"),
+        identity("dayforce", "acme/candidateportal")
+    );
+    assert_eq!(
+        identity("dayforce", "fr-CA/acme/CANDIDATEPORTAL"),
+        identity("dayforce", "en-US/acme/CANDIDATEPORTAL")
+    );
+    assert_ne!(identity("dayforce", "acme/CANDIDATEPORTAL"), identity("dayforce", "acme/OTHER"));
+}
