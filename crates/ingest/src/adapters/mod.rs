@@ -36,6 +36,7 @@ mod pinpoint;
 mod recruitee;
 mod rippling;
 mod smartrecruiters;
+mod successfactors;
 mod teamtailor;
 mod ukg;
 mod ukgready;
@@ -54,6 +55,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     recruitee::PLATFORM,
     rippling::PLATFORM,
     smartrecruiters::PLATFORM,
+    successfactors::PLATFORM,
     teamtailor::PLATFORM,
     ukg::PLATFORM,
     ukgready::PLATFORM,

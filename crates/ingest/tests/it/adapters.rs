@@ -635,6 +635,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "recruitee",
             "rippling",
             "smartrecruiters",
+            "successfactors",
             "teamtailor",
             "ukg",
             "ukgready",
@@ -657,6 +658,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "personio",
             "recruitee",
             "smartrecruiters",
+            "successfactors",
             "ukg",
             "workable",
             "workday"
@@ -669,7 +671,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["bamboohr", "rippling", "smartrecruiters", "ukg", "ukgready", "workday"]
+        ["bamboohr", "rippling", "smartrecruiters", "successfactors", "ukg", "ukgready", "workday"]
     );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

@@ -444,3 +444,155 @@ fn dayforce_recognition_and_culture_fold() {
     );
     assert_ne!(identity("dayforce", "acme/CANDIDATEPORTAL"), identity("dayforce", "acme/OTHER"));
 }
+
+// ---------------------------------------------------------------------------------------
+// SuccessFactors
+
+const SF_HOST: &str = "https://careers.acme-example.com";
+const SF_JOB1: &str = "/job/Walldorf-Senior-Cloud-Engineer-69190/1187654301/";
+const SF_JOB2: &str = "/job/Austin-Account-Executive-TX-78701/1187654302/";
+
+fn sf_routes() -> Vec<Route> {
+    vec![
+        Route::get(SF_HOST, SF_JOB1)
+            .reply(Reply::file(fixture("successfactors", "job_1187654301.html")).unwrap()),
+        Route::get(SF_HOST, SF_JOB2)
+            .reply(Reply::file(fixture("successfactors", "job_1187654302.html")).unwrap()),
+    ]
+}
+
+#[tokio::test]
+async fn successfactors_sitemap_and_microdata() {
+    let mut routes = vec![
+        Route::get(SF_HOST, "/job_sitemap.xml")
+            .reply(Reply::file(fixture("successfactors", "job_sitemap.xml")).unwrap()),
+    ];
+    routes.extend(sf_routes());
+    let (server, reg) = setup(routes).await;
+    let t = target("successfactors", "careers.acme-example.com", "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2, "{:?}", listing.unreadable);
+    let p = &listing.postings[0];
+    assert_eq!(p.native_id, "1187654301");
+    assert_eq!(p.url, format!("{SF_HOST}{SF_JOB1}"));
+    assert_eq!(p.title, "Senior Cloud Engineer");
+    assert_eq!(p.location, "Walldorf, BW, DE");
+    assert_eq!(codes(&p.countries), ["de"]);
+    assert_eq!(p.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(p.posted_at, Some(RawDate::Text("2026-11-25".into())));
+    assert_eq!(
+        p.description_html,
+        "<p><b>About the role</b></p><p>Run our cloud &amp; keep it up.</p><ul><li><span>Kubernetes</span></li><li>Terraform</li></ul>"
+    );
+    let q = &listing.postings[1];
+    assert_eq!(q.native_id, "1187654302");
+    // No itemprop title: og:title.
+    assert_eq!(q.title, "Account Executive");
+    assert_eq!(q.location, "Austin, TX, US");
+    assert_eq!(codes(&q.countries), ["us"]);
+    assert_eq!(q.employment_type, None);
+    assert_eq!(q.description_html, "<div>Sell the product.</div>");
+    // The benefits page and the other host's job are not postings, and are never requested.
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(paths.len(), 3, "{paths:?}");
+
+    // Hydrating: a seen posting is only refreshed.
+    let (server, reg) = setup(vec![
+        Route::get(SF_HOST, "/job_sitemap.xml")
+            .reply(Reply::file(fixture("successfactors", "job_sitemap.xml")).unwrap()),
+    ])
+    .await;
+    let listing = fetch_new(&reg, &t, &["1187654301", "1187654302"]).await.unwrap();
+    assert_eq!(listing.seen_refresh, ["1187654301", "1187654302"]);
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn successfactors_sitemap_index_fails_closed_and_404_is_gone() {
+    let index = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://careers.acme-example.com/job_sitemap1.xml</loc></sitemap>
+  <sitemap><loc>https://careers.acme-example.com/job_sitemap2.xml</loc></sitemap>
+</sitemapindex>"#;
+    let part = |job: &str| {
+        Reply::xml(format!(
+            r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{SF_HOST}{job}</loc><lastmod>2026-11-01</lastmod></url></urlset>"#
+        ))
+    };
+    let t = target("successfactors", "careers.acme-example.com", "");
+    let mut routes = vec![
+        Route::get(SF_HOST, "/job_sitemap.xml").reply(Reply::xml(index)),
+        Route::get(SF_HOST, "/job_sitemap1.xml").reply(part(SF_JOB1)),
+        Route::get(SF_HOST, "/job_sitemap2.xml").reply(part(SF_JOB2)),
+    ];
+    routes.extend(sf_routes());
+    let (_s, reg) = setup(routes).await;
+    let listing = fetch(&reg, &t).await.unwrap();
+    let ids: Vec<&str> = listing.postings.iter().map(|p| p.native_id.as_str()).collect();
+    assert_eq!(ids, ["1187654301", "1187654302"]);
+    assert_eq!(listing.postings[0].posted_at, Some(RawDate::Text("2026-11-01".into())));
+
+    // One sub-sitemap failing fails the board.
+    let routes = vec![
+        Route::get(SF_HOST, "/job_sitemap.xml").reply(Reply::xml(index)),
+        Route::get(SF_HOST, "/job_sitemap1.xml").reply(part(SF_JOB1)),
+        Route::get(SF_HOST, "/job_sitemap2.xml").reply(Reply::status(500)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    assert!(fetch(&reg, &t).await.is_err());
+
+    let (_s, reg) =
+        setup(vec![Route::get(SF_HOST, "/job_sitemap.xml").reply(Reply::status(404))]).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+
+    // A job page that is gone drops the posting; one that fails is unreadable.
+    let routes = vec![
+        Route::get(SF_HOST, "/job_sitemap.xml")
+            .reply(Reply::file(fixture("successfactors", "job_sitemap.xml")).unwrap()),
+        Route::get(SF_HOST, SF_JOB1).reply(Reply::status(404)),
+        Route::get(SF_HOST, SF_JOB2).reply(Reply::status(503)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert!(listing.postings.is_empty());
+    assert_eq!(listing.unreadable.len(), 1);
+    assert_eq!(listing.unreadable[0].native_id, "1187654302");
+}
+
+#[test]
+fn successfactors_recognition() {
+    assert_eq!(
+        recognized("https://acme.jobs2web.com/job/Walldorf-Engineer/1187654301/"),
+        Some((
+            "successfactors".into(),
+            "acme.jobs2web.com".into(),
+            "https://acme.jobs2web.com/".into()
+        ))
+    );
+    assert_eq!(
+        recognized("https://acme.sapsf.eu/search/?q=engineer"),
+        Some(("successfactors".into(), "acme.sapsf.eu".into(), "https://acme.sapsf.eu/".into()))
+    );
+    for no in [
+        "https://career5.successfactors.eu/career?company=ACME",
+        "https://performancemanager4.successfactors.com/sf/start",
+        "https://www.successfactors.com/",
+        "https://jobs2web.com/",
+        "https://careers.acme-example.com/job/x/1/",
+    ] {
+        assert_eq!(recognized(no), None, "{no}");
+    }
+    // A custom career host is a valid board, added by host.
+    assert!(
+        freehire_ingest::validate_board(
+            &freehire_domain::BoardKey::new(
+                freehire_domain::Provider::parse("successfactors").unwrap(),
+                "careers.acme-example.com",
+                ""
+            )
+            .unwrap()
+        )
+        .is_ok()
+    );
+}
