@@ -37,6 +37,7 @@ mod recruitee;
 mod rippling;
 mod smartrecruiters;
 mod successfactors;
+mod taleo;
 mod teamtailor;
 mod ukg;
 mod ukgready;
@@ -56,6 +57,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     rippling::PLATFORM,
     smartrecruiters::PLATFORM,
     successfactors::PLATFORM,
+    taleo::PLATFORM,
     teamtailor::PLATFORM,
     ukg::PLATFORM,
     ukgready::PLATFORM,

@@ -636,6 +636,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "rippling",
             "smartrecruiters",
             "successfactors",
+            "taleo",
             "teamtailor",
             "ukg",
             "ukgready",
@@ -659,6 +660,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "recruitee",
             "smartrecruiters",
             "successfactors",
+            "taleo",
             "ukg",
             "workable",
             "workday"

@@ -157,7 +157,7 @@ mod properties {
     }
 
     /// Platforms whose board has several `/`-separated parts (`host/site`, `tenant/site`…).
-    const MULTI_PART: &[&str] = &["dayforce", "ukg", "ukgready", "workday"];
+    const MULTI_PART: &[&str] = &["dayforce", "taleo", "ukg", "ukgready", "workday"];
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]

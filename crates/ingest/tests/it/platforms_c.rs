@@ -596,3 +596,125 @@ fn successfactors_recognition() {
         .is_ok()
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Taleo
+
+const TALEO_HOST: &str = "https://acme.taleo.net";
+const TALEO_SEARCH: &str = "/careersection/rest/jobboard/searchjobs";
+
+fn taleo_section() -> Route {
+    Route::get(TALEO_HOST, "/careersection/2/jobsearch.ftl").query("lang=en").reply(
+        Reply::file(fixture("taleo", "jobsearch.html"))
+            .unwrap()
+            .set_cookie("JSESSIONID=abc123; Path=/careersection; Secure"),
+    )
+}
+
+fn taleo_page(page: usize) -> Route {
+    Route::post(TALEO_HOST, TALEO_SEARCH)
+        .query("lang=en&portal=101430233")
+        .body_field("/pageNo", json!(page))
+}
+
+#[tokio::test]
+async fn taleo_section_session_pages_and_maps() {
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::file(fixture("taleo", "searchjobs_page1.json")).unwrap()),
+        taleo_page(2).reply(Reply::file(fixture("taleo", "searchjobs_page2.json")).unwrap()),
+    ];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("taleo", "acme.taleo.net/2", "")).await.unwrap();
+    assert_eq!(listing.postings.len(), 3);
+    let p = &listing.postings[0];
+    assert_eq!(p.native_id, "264858");
+    assert_eq!(p.title, "Junior Sales Representative");
+    assert_eq!(p.url, "https://acme.taleo.net/careersection/2/jobdetail.ftl?job=264858&lang=en");
+    assert_eq!(p.location, "United States-Texas-Richmond; United States-Texas-Houston");
+    // Places are free text here: no structured country.
+    assert!(p.countries.is_empty());
+    assert_eq!(p.posted_at, Some(RawDate::Text("Nov 17, 2026".into())));
+    assert_eq!(listing.postings[2].title, "Mortgage Loan Officer");
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 3, "section page, then two pages");
+    for post in &reqs[1..] {
+        assert_eq!(post.header("cookie"), Some("JSESSIONID=abc123"));
+        assert!(post.header("tz").is_some());
+        let body: serde_json::Value = serde_json::from_str(&post.body).unwrap();
+        assert_eq!(body["fieldData"], json!({"fields": {}, "valid": true}));
+    }
+}
+
+#[tokio::test]
+async fn taleo_fails_closed_and_gone_boards() {
+    let t = target("taleo", "acme.taleo.net/2", "");
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::file(fixture("taleo", "searchjobs_page1.json")).unwrap()),
+        taleo_page(2).reply(Reply::status(500)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
+
+    let routes =
+        vec![Route::get(TALEO_HOST, "/careersection/2/jobsearch.ftl").reply(Reply::status(404))];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::json(
+            r#"{"requisitionList":[],"pagingData":{"totalCount":0},"careerSectionUnAvailable":true}"#,
+        )),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+
+    // A wrong portal answers `requisitionList: null`: an error, never an empty board.
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::json(r#"{"requisitionList":null,"pagingData":null}"#)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    assert!(fetch(&reg, &t).await.is_err());
+
+    // An empty section is an empty board.
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::json(
+            r#"{"requisitionList":[],"pagingData":{"currentPageNo":1,"pageSize":25,"totalCount":0},"careerSectionUnAvailable":false}"#,
+        )),
+    ];
+    let (_s, reg) = setup(routes).await;
+    assert!(fetch(&reg, &t).await.unwrap().postings.is_empty());
+}
+
+#[test]
+fn taleo_recognition() {
+    let want = Some((
+        "taleo".to_owned(),
+        "acme.taleo.net/2".to_owned(),
+        "https://acme.taleo.net/careersection/2/jobsearch.ftl".to_owned(),
+    ));
+    assert_eq!(recognized("https://acme.taleo.net/careersection/2/jobsearch.ftl?lang=en"), want);
+    assert_eq!(
+        recognized("https://acme.taleo.net/careersection/2/jobdetail.ftl?job=264858&lang=en"),
+        want
+    );
+    assert_eq!(
+        recognized("acme.taleo.net/careersection/ex/moresearch.ftl").map(|r| r.1),
+        Some("acme.taleo.net/ex".to_owned())
+    );
+    for no in [
+        "https://acme.taleo.net/careersection/rest/jobboard/searchjobs?portal=1",
+        "https://acme.tbe.taleo.net/acme/ats/careers/searchResults.jsp",
+        "https://www.taleo.net/careersection/2/jobsearch.ftl",
+        "https://acme.taleo.net/",
+    ] {
+        assert_eq!(recognized(no), None, "{no}");
+    }
+}
