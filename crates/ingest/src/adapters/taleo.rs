@@ -1,8 +1,8 @@
 //! Oracle Taleo Enterprise career sections: the faceted-search page's JSON endpoint.
 //!
 //! - Bootstrap: `GET https://{tenant}.taleo.net/careersection/{cs}/jobsearch.ftl?lang=en`,
-//!   the career section's page: it names the section's `portal` number (`portal=101430233`)
-//!   and sets the session cookie. A 404 is `BoardGone`.
+//!   the career section's page: it names the section's portal number (`portal=101430233` or
+//!   `portalNo: '101430233'`) and sets the session cookie. A 404 is `BoardGone`.
 //! - Listing: `POST https://{tenant}.taleo.net/careersection/rest/jobboard/searchjobs?lang=en
 //!   &portal={portal}` with the cookie sent back, a `tz` header (the endpoint answers 500
 //!   without one) and an empty-selection search body with `pageNo`; it answers
@@ -11,9 +11,10 @@
 //!   page. `column` is configured per section: `linkedColumn` is the title's index,
 //!   `locationsColumns` the indexes of JSON-encoded location lists, the last column the posting
 //!   date. Pages until `totalCount` or a page adding nothing; any page failure or the page cap
-//!   fails the board; `careerSectionUnAvailable` is `BoardGone`. A full-listing provider. The
-//!   listing has no description (the job page carries it in script strings, no JSON-LD), so
-//!   none is read.
+//!   fails the board; `careerSectionUnAvailable` is `BoardGone`. A full-listing provider.
+//! - Detail: the job page `…/careersection/{cs}/jobdetail.ftl?job={contestNo}&lang=en` (no
+//!   JSON-LD): the description is the escaped HTML after `!*!` in the hidden `initialHistory`
+//!   input's `!|!`-delimited value. Hydrating; a page without it keeps the listing's fields.
 //!
 //! Board: `{tenant}.taleo.net/{cs}` (host and career section code), recognised from the
 //! section's `jobsearch.ftl`, `jobdetail.ftl` and other `…/careersection/{cs}/…` pages. Taleo
@@ -29,7 +30,9 @@ use freehire_domain::BoardKey;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::common::{add_location, build_url, id_text, invalid_board, is_dns_label, no_region};
+use super::common::{
+    add_location, build_url, hydrate, id_text, invalid_board, is_dns_label, no_region,
+};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::http::Fetcher;
@@ -38,7 +41,11 @@ use crate::recognize::{BoardMatch, BoardUrl, tenant_label};
 use crate::source::{BoardTarget, Capabilities, Source};
 
 pub(crate) const PLATFORM: Platform = Platform {
-    parsers: &[("taleo.listing", parse_listing), ("taleo.section", parse_section)],
+    parsers: &[
+        ("taleo.listing", parse_listing),
+        ("taleo.section", parse_section),
+        ("taleo.job", parse_job),
+    ],
     ..Platform::of::<Taleo>("taleo", |base| Arc::new(Taleo(base)))
 };
 
@@ -113,6 +120,8 @@ struct Requisition {
     #[serde(default)]
     job_id: Value,
     #[serde(default)]
+    contest_no: Value,
+    #[serde(default)]
     column: Vec<Value>,
     linked_column: Option<usize>,
     #[serde(default)]
@@ -138,8 +147,10 @@ fn posting(board: &Board, req: &Requisition) -> Option<RawPosting> {
     }
     let last = req.column.len().checked_sub(1);
     let date_at = last.filter(|l| *l != title_at && !req.locations_columns.contains(l));
+    // The job page is addressed by the public job number (`contestNo`).
+    let page_id = id_text(&req.contest_no).unwrap_or_else(|| native_id.clone());
     let mut p = RawPosting {
-        url: board.posting_url(&native_id),
+        url: board.posting_url(&page_id),
         native_id,
         title: column(req, title_at).unwrap_or_default().to_owned(),
         location,
@@ -150,18 +161,84 @@ fn posting(board: &Board, req: &Requisition) -> Option<RawPosting> {
     Some(p)
 }
 
-/// The career section page's portal number (`portal=101430233`).
+/// The career section page's portal number: a `portal=101430233` URL parameter or the page
+/// configuration's `portalNo: '101430233'`.
 fn portal(page: &str) -> Option<String> {
-    let mut from = 0;
-    while let Some(found) = page[from..].find("portal=") {
-        let start = from + found + "portal=".len();
-        let digits: String = page[start..].chars().take_while(char::is_ascii_digit).collect();
-        if !digits.is_empty() && digits.len() <= 20 {
-            return Some(digits);
+    for (marker, gap) in [("portal=", 0), ("portalNo", 4)] {
+        let mut from = 0;
+        while let Some(found) = page[from..].find(marker) {
+            let start = from + found + marker.len();
+            from = start;
+            // `portalNo: '…'` / `"portalNo":"…"`: skip up to `gap` quote, colon or space bytes.
+            let skip = page[start..]
+                .bytes()
+                .take(gap)
+                .take_while(|b| matches!(b, b':' | b'=' | b'\'' | b'"' | b' '))
+                .count();
+            let digits: String =
+                page[start + skip..].chars().take_while(char::is_ascii_digit).collect();
+            if !digits.is_empty() && digits.len() <= 20 {
+                return Some(digits);
+            }
         }
-        from = start;
     }
     None
+}
+
+/// Percent-decoding as JavaScript's `unescape` reads it (`%XX` and `%uXXXX`; `+` stays).
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut bytes: Vec<u8> = Vec::new();
+    // Escaped bytes are UTF-8 when they decode as such, else Latin-1 (as `escape` writes).
+    let flush = |bytes: &mut Vec<u8>, out: &mut String| {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => out.push_str(text),
+            Err(_) => out.extend(bytes.iter().map(|b| char::from(*b))),
+        }
+        bytes.clear();
+    };
+    let mut rest = raw;
+    while let Some(c) = rest.chars().next() {
+        if c == '%' {
+            if let Some(hex) = rest.get(2..6).filter(|_| rest[1..].starts_with('u'))
+                && let Ok(code) = u32::from_str_radix(hex, 16)
+            {
+                flush(&mut bytes, &mut out);
+                out.push(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER));
+                rest = &rest[6..];
+                continue;
+            }
+            if let Some(hex) = rest.get(1..3)
+                && let Ok(b) = u8::from_str_radix(hex, 16)
+            {
+                bytes.push(b);
+                rest = &rest[3..];
+                continue;
+            }
+        }
+        flush(&mut bytes, &mut out);
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    flush(&mut bytes, &mut out);
+    out
+}
+
+/// The description on a job page: the hidden `initialHistory` input's value holds the
+/// page state, `!|!`-delimited, with the escaped description HTML after the `!*!` marker.
+fn detail_description(page: &str) -> Option<String> {
+    let at = page.find("id=\"initialHistory\"").or_else(|| page.find("name=\"initialHistory\""))?;
+    let tag_start = page[..at].rfind('<')?;
+    let tag_end = at + page[at..].find('>')?;
+    let tag = &page[tag_start..tag_end];
+    let value_at = tag.find("value=\"")? + "value=\"".len();
+    let value = &tag[value_at..value_at + tag[value_at..].find('"')?];
+    let value = html_escape::decode_html_entities(value);
+    let desc = value.split_once("!*!")?.1;
+    let desc = desc.split("!|!").next().unwrap_or_default();
+    let html = unescape(desc);
+    let html = html.trim();
+    (!html.is_empty()).then(|| html.to_owned())
 }
 
 fn sample_board() -> Board {
@@ -181,6 +258,11 @@ fn parse_section(bytes: &[u8]) {
     drop(portal(&String::from_utf8_lossy(bytes)));
 }
 
+/// A job page read as `fetch` reads it (a fuzz entry point).
+fn parse_job(bytes: &[u8]) {
+    drop(detail_description(&String::from_utf8_lossy(bytes)));
+}
+
 /// The search body: every job, newest first, page `page_no`.
 fn search_body(page_no: usize) -> Value {
     json!({
@@ -193,6 +275,17 @@ fn search_body(page_no: usize) -> Value {
 }
 
 impl Taleo {
+    /// The posting with its description from the job page (none when the page does not
+    /// carry it where we read it: the listing's fields still stand).
+    async fn detail(&self, mut p: RawPosting) -> Result<RawPosting, IngestError> {
+        let url =
+            url::Url::parse(&p.url).map_err(|e| invalid_board("taleo", &p.url, &e.to_string()))?;
+        let fetched = self.0.http.get(&url, "text/html").await?;
+        p.description_html =
+            detail_description(&String::from_utf8_lossy(&fetched.body)).unwrap_or_default();
+        Ok(p)
+    }
+
     /// The section's portal number and its session cookies.
     async fn section(&self, board: &Board, key: &str) -> Result<(String, String), IngestError> {
         let url = build_url(
@@ -268,7 +361,7 @@ impl Source for Taleo {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities { full_board_listing: true, hydrating: false }
+        Capabilities { full_board_listing: true, hydrating: true }
     }
 
     fn validate_board(key: &BoardKey) -> Result<(), IngestError> {
@@ -289,10 +382,17 @@ impl Source for Taleo {
         ))
     }
 
-    async fn fetch(&self, target: &BoardTarget, _: &SeenSet) -> Result<BoardListing, IngestError> {
+    async fn fetch(
+        &self,
+        target: &BoardTarget,
+        seen: &SeenSet,
+    ) -> Result<BoardListing, IngestError> {
         let key = target.key.board.as_str();
         let board = Board::parse(key)?;
-        Ok(BoardListing { postings: self.list(&board, key).await?, ..BoardListing::default() })
+        let listed =
+            self.list(&board, key).await?.into_iter().map(|p| (p.native_id.clone(), p)).collect();
+        let concurrency = self.0.config.detail_concurrency;
+        Ok(hydrate(listed, seen, concurrency, |_, p| self.detail(p)).await)
     }
 }
 
@@ -325,5 +425,17 @@ mod tests {
         assert_eq!(p.title, "Junior Sales Rep");
         assert_eq!(p.location, "TX-Richmond; TX-Houston");
         assert_eq!(p.posted_at, Some(RawDate::Text("Jun 17, 2026".into())));
+        assert_eq!(
+            p.url,
+            "https://acme.taleo.net/careersection/2/jobdetail.ftl?job=2602892&lang=en"
+        );
+        assert_eq!(
+            portal("var config = { portalNo: '460210089', x: 1 }").as_deref(),
+            Some("460210089")
+        );
+        assert_eq!(unescape("%3Cp%3EC++%20caf%E9%u00e9%zz%3C/p%3E"), "<p>C++ caféé%zz</p>");
+        let page = r#"<input type="hidden" name="initialHistory" id="initialHistory" value="a!|!descRequisition!|!!*!%3Cp%3EHi%20%26amp%3B%3C%2Fp%3E!|!false!|!true" />"#;
+        assert_eq!(detail_description(page).as_deref(), Some("<p>Hi &amp;</p>"));
+        assert_eq!(detail_description("<input id=\"initialHistory\" value=\"x!|!y\">"), None);
     }
 }

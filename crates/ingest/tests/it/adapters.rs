@@ -673,7 +673,16 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["bamboohr", "rippling", "smartrecruiters", "successfactors", "ukg", "ukgready", "workday"]
+        [
+            "bamboohr",
+            "rippling",
+            "smartrecruiters",
+            "successfactors",
+            "taleo",
+            "ukg",
+            "ukgready",
+            "workday"
+        ]
     );
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

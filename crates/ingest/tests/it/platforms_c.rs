@@ -611,6 +611,11 @@ fn taleo_section() -> Route {
     )
 }
 
+fn taleo_job(contest: &str) -> Route {
+    Route::get(TALEO_HOST, "/careersection/2/jobdetail.ftl")
+        .query(&format!("job={contest}&lang=en"))
+}
+
 fn taleo_page(page: usize) -> Route {
     Route::post(TALEO_HOST, TALEO_SEARCH)
         .query("lang=en&portal=101430233")
@@ -623,22 +628,33 @@ async fn taleo_section_session_pages_and_maps() {
         taleo_section(),
         taleo_page(1).reply(Reply::file(fixture("taleo", "searchjobs_page1.json")).unwrap()),
         taleo_page(2).reply(Reply::file(fixture("taleo", "searchjobs_page2.json")).unwrap()),
+        taleo_job("2602892")
+            .reply(Reply::file(fixture("taleo", "jobdetail_2602892.html")).unwrap()),
+        // A page without the description keeps the listing's fields.
+        taleo_job("2602950").reply(Reply::html("<html><body>Job</body></html>")),
+        taleo_job("2603011").reply(Reply::status(404)),
     ];
     let (server, reg) = setup(routes).await;
     let listing = fetch(&reg, &target("taleo", "acme.taleo.net/2", "")).await.unwrap();
-    assert_eq!(listing.postings.len(), 3);
+    // The third job's page is gone: the posting is dropped.
+    assert_eq!(listing.postings.len(), 2, "{:?}", listing.unreadable);
     let p = &listing.postings[0];
     assert_eq!(p.native_id, "264858");
     assert_eq!(p.title, "Junior Sales Representative");
-    assert_eq!(p.url, "https://acme.taleo.net/careersection/2/jobdetail.ftl?job=264858&lang=en");
+    assert_eq!(p.url, "https://acme.taleo.net/careersection/2/jobdetail.ftl?job=2602892&lang=en");
+    assert_eq!(
+        p.description_html,
+        "<p><b>About the role</b></p><p>Sell homes &amp; help buyers – café included.</p><ul><li>C++ not required</li></ul>"
+    );
     assert_eq!(p.location, "United States-Texas-Richmond; United States-Texas-Houston");
     // Places are free text here: no structured country.
     assert!(p.countries.is_empty());
     assert_eq!(p.posted_at, Some(RawDate::Text("Nov 17, 2026".into())));
-    assert_eq!(listing.postings[2].title, "Mortgage Loan Officer");
+    assert_eq!(listing.postings[1].title, "Construction Manager");
+    assert_eq!(listing.postings[1].description_html, "");
     let reqs = server.requests();
-    assert_eq!(reqs.len(), 3, "section page, then two pages");
-    for post in &reqs[1..] {
+    assert_eq!(reqs.len(), 6, "section page, two pages, three job pages");
+    for post in &reqs[1..3] {
         assert_eq!(post.header("cookie"), Some("JSESSIONID=abc123"));
         assert!(post.header("tz").is_some());
         let body: serde_json::Value = serde_json::from_str(&post.body).unwrap();
@@ -691,6 +707,17 @@ async fn taleo_fails_closed_and_gone_boards() {
     ];
     let (_s, reg) = setup(routes).await;
     assert!(fetch(&reg, &t).await.unwrap().postings.is_empty());
+
+    // Hydrating: seen postings get no job page request.
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::file(fixture("taleo", "searchjobs_page1.json")).unwrap()),
+        taleo_page(2).reply(Reply::file(fixture("taleo", "searchjobs_page2.json")).unwrap()),
+    ];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch_new(&reg, &t, &["264858", "264901", "265010"]).await.unwrap();
+    assert_eq!(listing.seen_refresh, ["264858", "264901", "265010"]);
+    assert_eq!(server.requests().len(), 3);
 }
 
 #[test]
