@@ -1,7 +1,8 @@
 //! UKG Pro Recruiting (UltiPro): a paged JSON listing and one HTML detail page per posting.
 //!
 //! - Listing: `POST https://{host}/{tenant}/JobBoard/{guid}/JobBoardView/LoadSearchResults`
-//!   with `{"opportunitySearch": {"Top": 50, "Skip": n}}`, answering
+//!   with `{"opportunitySearch": {"Top": 50, "Skip": n, "QueryString": "", "Filters": []}}`
+//!   (no query, no filter: every posting), answering
 //!   `{"opportunities": [{Id, Title, RequisitionNumber, FullTime, PostedDate, JobCategoryName,
 //!   Locations: [{LocalizedDescription, Address: {City, State, Country}}]}], "totalCount": N}`;
 //!   Top/Skip (the count received so far) until `totalCount` or a page adding nothing. A full-listing provider: any page
@@ -291,7 +292,9 @@ impl Ukg {
         // Skip counts the items received, so a short page cannot make the walk skip any.
         let mut skip = 0;
         for page_no in 0..MAX_PAGES {
-            let body = json!({"opportunitySearch": {"Top": PAGE_SIZE, "Skip": skip}});
+            let body = json!({"opportunitySearch": {
+                "Top": PAGE_SIZE, "Skip": skip, "QueryString": "", "Filters": []
+            }});
             let page: Result<Page, IngestError> = self.0.http.post_for_json(&url, &body).await;
             let page =
                 if page_no == 0 { page.map_err(|e| e.board_gone_on_404(key))? } else { page? };

@@ -93,8 +93,13 @@ async fn ukg_pages_and_reads_the_embedded_detail() {
     // No locations in the detail: the listing's stand.
     assert_eq!(listing.postings[2].location, "Atlanta, GA");
     assert_eq!(listing.postings[2].employment_type, Some(EmploymentType::PartTime));
-    let lists = server.requests().iter().filter(|r| r.method == "POST").count();
-    assert_eq!(lists, 2, "two pages until totalCount");
+    let lists: Vec<_> = server.requests().into_iter().filter(|r| r.method == "POST").collect();
+    assert_eq!(lists.len(), 2, "two pages until totalCount");
+    let body: serde_json::Value = serde_json::from_str(&lists[0].body).unwrap();
+    assert_eq!(
+        body,
+        json!({"opportunitySearch": {"Top": 50, "Skip": 0, "QueryString": "", "Filters": []}})
+    );
 
     // Hydrating: seen ids get no detail request.
     let (server, reg) = setup(vec![
