@@ -10,8 +10,9 @@
 //!   "pagingData": {currentPageNo, pageSize, totalCount}, "careerSectionUnAvailable"}`, 25 a
 //!   page. `column` is configured per section: `linkedColumn` is the title's index,
 //!   `locationsColumns` the indexes of JSON-encoded location lists, the last column the posting
-//!   date. Pages until `totalCount` or a page adding nothing; any page failure or the page cap
-//!   fails the board; `careerSectionUnAvailable` is `BoardGone`. A full-listing provider.
+//!   date. Pages until `totalCount`; any page failure, a page without `totalCount`, a page
+//!   adding nothing before the total or the page cap fails the board;
+//!   `careerSectionUnAvailable` is `BoardGone`. A full-listing provider.
 //! - Detail: the job page `…/careersection/{cs}/jobdetail.ftl?job={contestNo}&lang=en` (no
 //!   JSON-LD): the description is the escaped HTML after `!*!` in the hidden `initialHistory`
 //!   input's `!|!`-delimited value. Hydrating; a page without it keeps the listing's fields.
@@ -334,6 +335,12 @@ impl Taleo {
                     source: "no requisitionList (wrong portal number?)".into(),
                 });
             };
+            let total = page.paging_data.and_then(|p| p.total_count).ok_or_else(|| {
+                IngestError::Incomplete {
+                    board: key.to_owned(),
+                    reason: format!("no pagingData.totalCount on page {page_no}"),
+                }
+            })?;
             let before = out.len();
             for req in &reqs {
                 if let Some(p) = posting(board, req)
@@ -342,9 +349,14 @@ impl Taleo {
                     out.push(p);
                 }
             }
-            let total = page.paging_data.and_then(|p| p.total_count);
-            if out.len() == before || total.is_some_and(|t| out.len() >= t) {
+            if out.len() >= total {
                 return Ok(out);
+            }
+            if out.len() == before {
+                return Err(IngestError::Incomplete {
+                    board: key.to_owned(),
+                    reason: format!("page {page_no} added nothing at {} of {total}", out.len()),
+                });
             }
         }
         Err(IngestError::Incomplete {

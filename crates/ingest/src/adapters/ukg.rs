@@ -1,12 +1,14 @@
 //! UKG Pro Recruiting (UltiPro): a paged JSON listing and one HTML detail page per posting.
 //!
 //! - Listing: `POST https://{host}/{tenant}/JobBoard/{guid}/JobBoardView/LoadSearchResults`
-//!   with `{"opportunitySearch": {"Top": 50, "Skip": n, "QueryString": "", "Filters": []}}`
-//!   (no query, no filter: every posting), answering
+//!   with the search the board page sends (`{"opportunitySearch": {"Top": 50, "Skip": n,
+//!   "QueryString": "", "OrderBy": [postedDateDesc], "Filters": [three empty term filters]},
+//!   "matchCriteria": {…empty}}`: every posting, newest first), answering
 //!   `{"opportunities": [{Id, Title, RequisitionNumber, FullTime, PostedDate, JobCategoryName,
 //!   Locations: [{LocalizedDescription, Address: {City, State, Country}}]}], "totalCount": N}`;
-//!   Top/Skip (the count received so far) until `totalCount` or a page adding nothing. A full-listing provider: any page
-//!   failure or the page cap fails the board; a 404 on the first page is `BoardGone`.
+//!   Top/Skip (the count received so far) until `totalCount`. A full-listing provider: any page
+//!   failure, a page without `totalCount`, a page adding nothing before the total or the page
+//!   cap fails the board; a 404 on the first page is `BoardGone`.
 //! - Detail: `GET …/OpportunityDetail?opportunityId={id}`, an HTML page whose script calls
 //!   `new US.Opportunity.CandidateOpportunityDetail({...})` with the posting as JSON
 //!   (Description, FullTime, Locations). Hydrating.
@@ -256,6 +258,25 @@ fn merge(item: Opportunity, detail: Opportunity) -> Opportunity {
     }
 }
 
+/// The search the board page itself sends: every posting (no query, every filter empty),
+/// newest first, `Top` from `skip`. A bare `{Top, Skip}` is not what the page sends.
+fn search_body(skip: usize) -> serde_json::Value {
+    let empty_terms = |field: u8| json!({"t": "TermsSearchFilterDto", "fieldName": field, "extra": null, "values": []});
+    json!({
+        "opportunitySearch": {
+            "Top": PAGE_SIZE,
+            "Skip": skip,
+            "QueryString": "",
+            "OrderBy": [{"Value": "postedDateDesc", "PropertyName": "PostedDate", "Ascending": false}],
+            "Filters": [empty_terms(4), empty_terms(5), empty_terms(6)],
+        },
+        "matchCriteria": {
+            "PreferredJobs": [], "Educations": [], "LicenseAndCertifications": [], "Skills": [],
+            "hasNoLicenses": false, "SkippedSkills": [],
+        },
+    })
+}
+
 fn sample_board() -> Board {
     Board {
         host: "recruiting.ultipro.com".into(),
@@ -292,12 +313,15 @@ impl Ukg {
         // Skip counts the items received, so a short page cannot make the walk skip any.
         let mut skip = 0;
         for page_no in 0..MAX_PAGES {
-            let body = json!({"opportunitySearch": {
-                "Top": PAGE_SIZE, "Skip": skip, "QueryString": "", "Filters": []
-            }});
+            let body = search_body(skip);
             let page: Result<Page, IngestError> = self.0.http.post_for_json(&url, &body).await;
             let page =
                 if page_no == 0 { page.map_err(|e| e.board_gone_on_404(key))? } else { page? };
+            // Without the total the walk's end proves nothing: fail rather than guess.
+            let total = page.total_count.ok_or_else(|| IngestError::Incomplete {
+                board: key.to_owned(),
+                reason: format!("no totalCount on the page at Skip {skip}"),
+            })?;
             let before = items.len();
             skip += page.opportunities.len();
             for item in page.opportunities {
@@ -305,8 +329,14 @@ impl Ukg {
                     items.push(item);
                 }
             }
-            if items.len() == before || page.total_count.is_some_and(|t| items.len() >= t) {
+            if items.len() >= total {
                 return Ok(items);
+            }
+            if items.len() == before {
+                return Err(IngestError::Incomplete {
+                    board: key.to_owned(),
+                    reason: format!("a page added nothing at {} of {total}", items.len()),
+                });
             }
         }
         Err(IngestError::Incomplete {

@@ -96,10 +96,12 @@ async fn ukg_pages_and_reads_the_embedded_detail() {
     let lists: Vec<_> = server.requests().into_iter().filter(|r| r.method == "POST").collect();
     assert_eq!(lists.len(), 2, "two pages until totalCount");
     let body: serde_json::Value = serde_json::from_str(&lists[0].body).unwrap();
-    assert_eq!(
-        body,
-        json!({"opportunitySearch": {"Top": 50, "Skip": 0, "QueryString": "", "Filters": []}})
-    );
+    assert_eq!(body["opportunitySearch"]["QueryString"], "");
+    assert_eq!(body["opportunitySearch"]["OrderBy"][0]["Value"], "postedDateDesc");
+    let filters = body["opportunitySearch"]["Filters"].as_array().unwrap();
+    assert_eq!(filters.len(), 3);
+    assert!(filters.iter().all(|f| f["values"] == json!([])));
+    assert_eq!(body["matchCriteria"]["Skills"], json!([]));
 
     // Hydrating: seen ids get no detail request.
     let (server, reg) = setup(vec![
@@ -130,6 +132,23 @@ async fn ukg_fails_closed_and_404_is_gone() {
     let (_s, reg) = setup(vec![ukg_list(0).reply(Reply::status(404))]).await;
     let err = fetch(&reg, &target("ukg", UKG_BOARD, "")).await.unwrap_err();
     assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+
+    // An empty page before totalCount is a truncated listing, not the end of the board.
+    let routes = vec![
+        ukg_list(0).reply(Reply::file(fixture("ukg", "listing.json")).unwrap()),
+        ukg_list(2).reply(Reply::json(r#"{"opportunities":[],"totalCount":3}"#)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &target("ukg", UKG_BOARD, "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
+    // So is a page without totalCount (the search body not understood answers nothing).
+    let (_s, reg) = setup(vec![ukg_list(0).reply(Reply::json(r#"{"opportunities":[]}"#))]).await;
+    let err = fetch(&reg, &target("ukg", UKG_BOARD, "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
+    // An empty board says so.
+    let (_s, reg) =
+        setup(vec![ukg_list(0).reply(Reply::json(r#"{"opportunities":[],"totalCount":0}"#))]).await;
+    assert!(fetch(&reg, &target("ukg", UKG_BOARD, "")).await.unwrap().postings.is_empty());
 
     // A detail page without the embedded posting is unreadable, not a board failure.
     let routes = vec![
@@ -702,6 +721,18 @@ async fn taleo_fails_closed_and_gone_boards() {
     ];
     let (_s, reg) = setup(routes).await;
     assert!(fetch(&reg, &t).await.is_err());
+
+    // A page adding nothing before totalCount is a truncated listing.
+    let routes = vec![
+        taleo_section(),
+        taleo_page(1).reply(Reply::file(fixture("taleo", "searchjobs_page1.json")).unwrap()),
+        taleo_page(2).reply(Reply::json(
+            r#"{"requisitionList":[],"pagingData":{"currentPageNo":2,"pageSize":2,"totalCount":3}}"#,
+        )),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &t).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
 
     // An empty section is an empty board.
     let routes = vec![
