@@ -4,8 +4,9 @@
 //! - Listing: `GET https://{host}/job_sitemap.xml`, a sitemap (`<urlset><url><loc>, <lastmod>`)
 //!   or a sitemap index whose sitemaps are read one level down; locs on the board's host
 //!   whose path has a `/job/` segment are postings (`/job/{slug}/{id}/`, the numeric id is the
-//!   native id). A 404 on the sitemap is `BoardGone`; any sub-sitemap failure fails the board.
-//!   A full-listing provider.
+//!   native id). A 404 on the sitemap is `BoardGone`; any sub-sitemap failure, a document that
+//!   is not a sitemap, or locs none of which is a job page fails the board. A full-listing
+//!   provider.
 //! - Detail: the job page's microdata: `itemprop="title"` (fallback `og:title`),
 //!   `itemprop="description"`, `itemprop="employmentType"`, the `jobLocation` address parts
 //!   (`addressLocality`, `addressRegion`, `addressCountry`); `lastmod` is the posted date
@@ -29,6 +30,7 @@ use super::common::{add_location, country, employment_type, hydrate, invalid_boa
 use super::common::{is_dns_label, join_non_empty, no_region};
 use super::{Base, Platform};
 use crate::IngestError;
+use crate::http::Fetcher;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
 use crate::recognize::{BoardMatch, BoardUrl, tenant_label};
 use crate::source::{BoardTarget, Capabilities, Source};
@@ -269,6 +271,12 @@ fn posting(id: String, listed: &Listed, page: JobPage) -> RawPosting {
     p
 }
 
+/// Whether a body is a sitemap document (`<urlset …>` or `<sitemapindex …>`).
+fn is_sitemap(body: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&body[..body.len().min(4096)]).to_ascii_lowercase();
+    head.contains("<urlset") || head.contains("<sitemapindex")
+}
+
 /// A sitemap decoded as `fetch` decodes it (a fuzz entry point).
 fn parse_sitemap(bytes: &[u8]) {
     if let Ok(text) = std::str::from_utf8(bytes)
@@ -289,8 +297,18 @@ fn parse_job(bytes: &[u8]) {
 }
 
 impl SuccessFactors {
+    /// A sitemap or sitemap index. Any other XML document is refused: decoded leniently it
+    /// would read as an empty board.
     async fn sitemap(&self, url: &url::Url) -> Result<Sitemap, IngestError> {
-        self.0.http.get_xml(url).await
+        let fetched = self.0.http.get(url, "application/xml, text/xml").await?;
+        if !is_sitemap(&fetched.body) {
+            return Err(IngestError::Decode {
+                url: url.to_string(),
+                format: "XML",
+                source: "not a sitemap (no urlset or sitemapindex)".into(),
+            });
+        }
+        Fetcher::decode_xml(&fetched)
     }
 
     async fn list(&self, host: &str) -> Result<Vec<(String, Listed)>, IngestError> {
@@ -312,14 +330,24 @@ impl SuccessFactors {
             entries.extend(self.sitemap(&url).await?.urls);
         }
         let mut seen = HashSet::new();
-        Ok(entries
+        let named = entries.len();
+        let listed: Vec<_> = entries
             .into_iter()
             .filter_map(|e| {
                 let url = on_host(&e.loc, host)?;
                 let id = native_id(&url)?;
                 seen.insert(id.clone()).then_some((id, Listed { url, lastmod: e.lastmod }))
             })
-            .collect())
+            .collect();
+        // Pages listed but none a job page on this host: the sitemap is not what we read it
+        // as, and an empty listing would close the board's jobs.
+        if listed.is_empty() && named > 0 {
+            return Err(IngestError::Incomplete {
+                board: host.to_owned(),
+                reason: format!("none of the sitemap's {named} pages is a job page on the host"),
+            });
+        }
+        Ok(listed)
     }
 
     async fn detail(&self, id: String, listed: Listed) -> Result<RawPosting, IngestError> {

@@ -241,6 +241,11 @@ impl Fetcher {
         self.execute(Method::POST, url, "application/json", Some(&bytes), headers).await
     }
 
+    /// Decodes a fetched body as XML, refusing an HTML page.
+    pub fn decode_xml<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T, IngestError> {
+        super::decode::xml(fetched)
+    }
+
     /// Decodes a fetched body as JSON, refusing an HTML page.
     pub fn decode_json<T: serde::de::DeserializeOwned>(
         fetched: &Fetched,

@@ -565,6 +565,22 @@ async fn successfactors_sitemap_index_fails_closed_and_404_is_gone() {
     let (_s, reg) = setup(routes).await;
     assert!(fetch(&reg, &t).await.is_err());
 
+    // Another XML document, or a sitemap without a job page, never reads as an empty board.
+    for doc in [
+        "<error><code>NoSuchKey</code></error>",
+        r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://careers.acme-example.com/content/About/</loc></url></urlset>"#,
+    ] {
+        let (_s, reg) =
+            setup(vec![Route::get(SF_HOST, "/job_sitemap.xml").reply(Reply::xml(doc))]).await;
+        assert!(fetch(&reg, &t).await.is_err(), "{doc}");
+    }
+    // An empty sitemap is an empty board.
+    let (_s, reg) = setup(vec![Route::get(SF_HOST, "/job_sitemap.xml").reply(Reply::xml(
+        r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>"#,
+    ))])
+    .await;
+    assert!(fetch(&reg, &t).await.unwrap().postings.is_empty());
+
     let (_s, reg) =
         setup(vec![Route::get(SF_HOST, "/job_sitemap.xml").reply(Reply::status(404))]).await;
     let err = fetch(&reg, &t).await.unwrap_err();
