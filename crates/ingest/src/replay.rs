@@ -59,6 +59,7 @@ pub struct Reply {
     location: Option<String>,
     truncate: bool,
     delay: Option<std::time::Duration>,
+    set_cookies: Vec<String>,
 }
 
 impl Reply {
@@ -96,6 +97,7 @@ impl Reply {
             location: None,
             truncate: false,
             delay: None,
+            set_cookies: Vec::new(),
         }
     }
 
@@ -115,6 +117,12 @@ impl Reply {
     /// Answers only after `delay` (to observe concurrency).
     pub fn delayed(mut self, delay: std::time::Duration) -> Self {
         self.delay = Some(delay);
+        self
+    }
+
+    /// Adds a `Set-Cookie: {cookie}` header (a session or CSRF cookie).
+    pub fn set_cookie(mut self, cookie: &str) -> Self {
+        self.set_cookies.push(cookie.to_owned());
         self
     }
 
@@ -211,6 +219,15 @@ pub struct Recorded {
     pub body: String,
     /// The `Authorization` header, if sent (a platform's session token).
     pub authorization: Option<String>,
+    /// The request's headers (lowercase names), in order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Recorded {
+    /// The value of the first request header `name` (lowercase).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 #[derive(Default)]
@@ -367,6 +384,13 @@ async fn answer(shared: &Shared, req: Request) -> Response {
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                (n.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())
+            })
+            .collect(),
     };
     let json: Option<Value> = serde_json::from_slice(&body).ok();
     let reply = {
@@ -411,6 +435,11 @@ fn respond(reply: Reply) -> Response {
     }
     if let Some(loc) = reply.location.as_deref().and_then(|l| HeaderValue::from_str(l).ok()) {
         resp.headers_mut().insert(header::LOCATION, loc);
+    }
+    for cookie in &reply.set_cookies {
+        if let Ok(v) = HeaderValue::from_str(cookie) {
+            resp.headers_mut().append(header::SET_COOKIE, v);
+        }
     }
     resp
 }

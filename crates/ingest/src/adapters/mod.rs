@@ -28,6 +28,7 @@ mod ashby;
 mod ashbygraphql;
 mod bamboohr;
 pub(crate) mod common;
+mod dayforce;
 mod eightfold;
 mod gem;
 mod graphql;
@@ -44,7 +45,11 @@ mod pinpoint;
 mod recruitee;
 mod rippling;
 mod smartrecruiters;
+mod successfactors;
+mod taleo;
 mod teamtailor;
+mod ukg;
+mod ukgready;
 mod workable;
 mod workday;
 mod zohorecruit;
@@ -54,6 +59,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     ashbygraphql::PLATFORM,
     bamboohr::PLATFORM,
+    dayforce::PLATFORM,
     eightfold::PLATFORM,
     gem::PLATFORM,
     greenhouse::PLATFORM,
@@ -68,7 +74,11 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     recruitee::PLATFORM,
     rippling::PLATFORM,
     smartrecruiters::PLATFORM,
+    successfactors::PLATFORM,
+    taleo::PLATFORM,
     teamtailor::PLATFORM,
+    ukg::PLATFORM,
+    ukgready::PLATFORM,
     workable::PLATFORM,
     workday::PLATFORM,
     zohorecruit::PLATFORM,

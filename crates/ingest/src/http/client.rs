@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use backon::{ConstantBuilder, ExponentialBuilder, Retryable};
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
-use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, SET_COOKIE};
 use reqwest::{Method, Response};
 use url::Url;
 
@@ -39,6 +39,9 @@ pub struct Fetched {
     pub content_type: Option<String>,
     /// The body, at most the configured cap.
     pub body: Vec<u8>,
+    /// The `name=value` part of each `Set-Cookie` header of the answering response, for the
+    /// platforms whose listing needs a session or CSRF cookie sent back (Dayforce, Taleo).
+    pub set_cookies: Vec<String>,
 }
 
 /// What a provider asks of the client beyond the shared defaults.
@@ -167,8 +170,17 @@ impl HttpClient {
             }
             let content_type =
                 resp.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
+            let set_cookies = resp
+                .headers()
+                .get_all(SET_COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .filter_map(|v| v.split(';').next())
+                .map(|v| v.trim().to_owned())
+                .filter(|v| v.contains('='))
+                .collect();
             let body = read_capped(resp, self.inner.config.max_body_bytes, &current).await?;
-            return Ok(Fetched { url: current, content_type, body });
+            return Ok(Fetched { url: current, content_type, body, set_cookies });
         }
     }
 }
@@ -220,14 +232,47 @@ impl Fetcher {
         body: &serde_json::Value,
         headers: &[(&str, &str)],
     ) -> Result<T, IngestError> {
+        let fetched = self.post_json_with_headers(url, body, headers).await?;
+        super::decode::json(&fetched)
+    }
+
+    /// GET with an `Accept` header and the caller's own headers (a cookie, a CSRF token),
+    /// which are sent to `url`'s host only, never after a redirect to another host.
+    pub async fn get_with_headers(
+        &self,
+        url: &Url,
+        accept: &str,
+        headers: &[(&str, &str)],
+    ) -> Result<Fetched, IngestError> {
+        self.execute(Method::GET, url, accept, None, headers).await
+    }
+
+    /// POST a JSON body, accepting JSON, with the caller's own headers (as
+    /// [`Fetcher::get_with_headers`]).
+    pub async fn post_json_with_headers(
+        &self,
+        url: &Url,
+        body: &serde_json::Value,
+        headers: &[(&str, &str)],
+    ) -> Result<Fetched, IngestError> {
         let bytes = serde_json::to_vec(body).map_err(|e| IngestError::Decode {
             url: url.to_string(),
             format: "JSON",
             source: Box::new(e),
         })?;
-        let fetched =
-            self.execute(Method::POST, url, "application/json", Some(&bytes), headers).await?;
-        super::decode::json(&fetched)
+        self.execute(Method::POST, url, "application/json", Some(&bytes), headers).await
+    }
+
+    /// Decodes a fetched body as XML, refusing an HTML page.
+    pub fn decode_xml<T: serde::de::DeserializeOwned>(fetched: &Fetched) -> Result<T, IngestError> {
+        super::decode::xml(fetched)
+    }
+
+    /// Decodes a fetched body as JSON, refusing an HTML page.
+    pub fn decode_json<T: serde::de::DeserializeOwned>(
+        fetched: &Fetched,
+    ) -> Result<T, IngestError> {
+        super::decode::json(fetched)
     }
 
     /// GET and decode JSON.

@@ -156,6 +156,9 @@ mod properties {
         ]
     }
 
+    /// Platforms whose board has several `/`-separated parts (`host/site`, `tenant/site`…).
+    const MULTI_PART: &[&str] = &["dayforce", "taleo", "ukg", "ukgready", "workday"];
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
         // scenario: Every accepted board is a safe path segment
@@ -171,7 +174,10 @@ mod properties {
             };
             if validate_board(&key).is_ok() {
                 let parts: Vec<&str> = key.board.split('/').collect();
-                prop_assert!(parts.len() == 1 || provider == "workday", "{provider},{raw:?}");
+                prop_assert!(
+                    parts.len() == 1 || MULTI_PART.contains(&provider),
+                    "{provider},{raw:?}"
+                );
                 for part in &parts {
                     prop_assert!(safe_segment(part), "{provider},{raw:?}: part {part:?}");
                 }

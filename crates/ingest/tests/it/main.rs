@@ -9,6 +9,7 @@ mod errors;
 mod failure_class;
 mod http;
 mod platforms_b;
+mod platforms_c;
 mod platforms_d;
 mod recognize;
 mod support;
