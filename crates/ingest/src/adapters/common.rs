@@ -177,6 +177,17 @@ pub(crate) fn is_dns_label(label: &str) -> bool {
         && !label.ends_with('-')
 }
 
+/// A public host name: at least two DNS labels, at most 253 characters, a top-level label
+/// that is not numeric (so never an IP literal). Used by platforms whose board names a host
+/// (an Oracle Cloud host, a custom careers domain).
+pub(crate) fn is_host_name(host: &str) -> bool {
+    let labels: Vec<&str> = host.split('.').collect();
+    host.len() <= 253
+        && labels.len() >= 2
+        && labels.iter().all(|l| is_dns_label(l))
+        && labels.last().is_some_and(|tld| !tld.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A board used as one DNS label (`<board>.recruitee.com`): letters, digits and `-` only, so
 /// a board can never change the host.
 pub(crate) fn host_label<'a>(provider: &str, board: &'a str) -> Result<&'a str, IngestError> {

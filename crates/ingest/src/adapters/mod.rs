@@ -30,6 +30,7 @@ pub(crate) mod common;
 mod greenhouse;
 mod ldjson;
 mod lever;
+mod oracle;
 mod personio;
 mod pinpoint;
 mod recruitee;
@@ -45,6 +46,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     bamboohr::PLATFORM,
     greenhouse::PLATFORM,
     lever::PLATFORM,
+    oracle::PLATFORM,
     personio::PLATFORM,
     pinpoint::PLATFORM,
     recruitee::PLATFORM,

@@ -629,6 +629,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "bamboohr",
             "greenhouse",
             "lever",
+            "oracle",
             "personio",
             "pinpoint",
             "recruitee",
@@ -663,7 +664,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["bamboohr", "rippling", "smartrecruiters", "workday"]);
+    assert_eq!(hydrating, ["bamboohr", "oracle", "rippling", "smartrecruiters", "workday"]);
     let unknown = freehire_domain::Provider::parse("icims").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }

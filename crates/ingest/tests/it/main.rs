@@ -8,5 +8,6 @@ mod boards;
 mod errors;
 mod failure_class;
 mod http;
+mod platforms_a;
 mod recognize;
 mod support;
