@@ -28,6 +28,8 @@ mod ashby;
 mod bamboohr;
 pub(crate) mod common;
 mod greenhouse;
+mod htmlpage;
+mod icims;
 mod ldjson;
 mod lever;
 mod oracle;
@@ -45,6 +47,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     bamboohr::PLATFORM,
     greenhouse::PLATFORM,
+    icims::PLATFORM,
     lever::PLATFORM,
     oracle::PLATFORM,
     personio::PLATFORM,

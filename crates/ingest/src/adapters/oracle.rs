@@ -17,10 +17,13 @@
 //!
 //! Not a full-listing provider (the reference's `fullBoardListing` list leaves it out).
 //!
-//! Board: `{host}/{site}` (an Oracle Cloud host such as `ejov.fa.ca2.oraclecloud.com`, or a
-//! custom domain). Recognised (mode `hostpath`) from careers URLs
-//! `{host}/hcmUI/CandidateExperience/{lang}/sites/{site}/…` on any host and from the REST
-//! URLs' `siteNumber`. Proven on recorded responses (careerkit `oracle_orc.json`,
+//! Board: `{host}/{site}` with an Oracle Cloud host such as `ejov.fa.ca2.oraclecloud.com`.
+//! The reference's board shape allows custom domains; a custom domain fronts an Oracle Cloud
+//! host serving the same site, and only `*.oraclecloud.com` hosts are accepted so that a
+//! board can never aim requests at an arbitrary host (a custom-domain URL is not recognised:
+//! its Oracle host cannot be known offline). Recognised (mode `hostpath`) from careers URLs
+//! `{host}/hcmUI/CandidateExperience/{lang}/sites/{site}/…` and from the REST URLs'
+//! `siteNumber`. Proven on recorded responses (careerkit `oracle_orc.json`,
 //! `oracle_orc_detail.json`).
 
 use std::collections::HashSet;
@@ -53,6 +56,17 @@ const API: &str = "hcmRestApi/resources/latest";
 
 pub(crate) struct Oracle(Base);
 
+/// An Oracle Cloud host (`ejov.fa.ca2.oraclecloud.com`). A custom careers domain fronts one
+/// of these, which serves the same site: boards name the Oracle host, so a board can never
+/// point requests at an arbitrary host.
+fn is_oracle_host(host: &str) -> bool {
+    is_host_name(host)
+        && host
+            .to_ascii_lowercase()
+            .strip_suffix(".oraclecloud.com")
+            .is_some_and(|pod| !pod.is_empty())
+}
+
 /// A board: the careers host and the site number.
 struct Site<'a> {
     host: &'a str,
@@ -65,8 +79,8 @@ impl<'a> Site<'a> {
         let (host, site) = board
             .split_once('/')
             .ok_or_else(|| bad("must be host/site (host, then site number)"))?;
-        if !is_host_name(host) {
-            return Err(bad("the host must be a host name (DNS labels, not an IP address)"));
+        if !is_oracle_host(host) {
+            return Err(bad("the host must be an Oracle Cloud host (`….oraclecloud.com`)"));
         }
         if !is_path_segment(site) {
             return Err(bad("the site must be one path segment (letters, digits, '-', '_')"));
@@ -360,7 +374,7 @@ impl Source for Oracle {
             }
             _ => return None,
         };
-        if !is_host_name(host) || !is_path_segment(&site) {
+        if !is_oracle_host(host) || !is_path_segment(&site) {
             return None;
         }
         let canonical = format!("https://{host}/hcmUI/CandidateExperience/en/sites/{site}");
@@ -386,8 +400,15 @@ mod tests {
     #[test]
     fn sites() {
         assert!(Site::parse("ejov.fa.ca2.oraclecloud.com/CX").is_ok());
-        for bad in ["ejov.fa.ca2.oraclecloud.com", "x/CX", "127.0.0.1/CX", "a.com/b/c", "a.com/.."]
-        {
+        for bad in [
+            "ejov.fa.ca2.oraclecloud.com",
+            "x/CX",
+            "127.0.0.1/CX",
+            "evil.com/CX",
+            "oraclecloud.com/CX",
+            "a.oraclecloud.com/b/c",
+            "a.oraclecloud.com/..",
+        ] {
             assert!(Site::parse(bad).is_err(), "{bad}");
         }
         let site = Site::parse("a.oraclecloud.com/CX_1").unwrap();

@@ -628,6 +628,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "ashby",
             "bamboohr",
             "greenhouse",
+            "icims",
             "lever",
             "oracle",
             "personio",
@@ -651,6 +652,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "ashby",
             "bamboohr",
             "greenhouse",
+            "icims",
             "lever",
             "personio",
             "recruitee",
@@ -664,8 +666,11 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .filter(|p| reg.get(p).unwrap().capabilities().hydrating)
         .map(|p| p.as_str())
         .collect();
-    assert_eq!(hydrating, ["bamboohr", "oracle", "rippling", "smartrecruiters", "workday"]);
-    let unknown = freehire_domain::Provider::parse("icims").unwrap();
+    assert_eq!(
+        hydrating,
+        ["bamboohr", "icims", "oracle", "rippling", "smartrecruiters", "workday"]
+    );
+    let unknown = freehire_domain::Provider::parse("nosuchats").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));
 }
 

@@ -3,7 +3,7 @@
 //! the replay server: listing mapping, pagination, failing closed, a gone board, recognition
 //! and identity folds.
 
-use freehire_domain::WorkMode;
+use freehire_domain::{EmploymentType, WorkMode};
 use freehire_ingest::replay::{Reply, Route};
 use freehire_ingest::{IngestError, RawDate, board_identity, recognize};
 use serde_json::json;
@@ -153,16 +153,18 @@ fn oracle_recognition() {
     ] {
         assert_eq!(rec(url), want, "{url}");
     }
-    // A custom careers domain serving the same candidate experience.
     assert_eq!(
-        rec("https://careers.acme.com/hcmUI/CandidateExperience/fr-FR/sites/CX_1/job/7").1,
-        "careers.acme.com/CX_1"
+        rec("https://hdpc.fa.us2.oraclecloud.com/hcmUI/CandidateExperience/fr-FR/sites/CX_1/job/7")
+            .1,
+        "hdpc.fa.us2.oraclecloud.com/CX_1"
     );
     for url in [
         "https://ejov.fa.ca2.oraclecloud.com/hcmUI/CandidateExperience/en/",
         "https://ejov.fa.ca2.oraclecloud.com/hcmRestApi/resources/latest/recruitingCEJobRequisitions",
         "https://www.oracle.com/careers/",
         "https://127.0.0.1/hcmUI/CandidateExperience/en/sites/CX",
+        // A custom domain: its Oracle Cloud host cannot be known offline.
+        "https://careers.acme.com/hcmUI/CandidateExperience/en/sites/CX/job/7",
     ] {
         unrecognised(url);
     }
@@ -177,4 +179,160 @@ fn oracle_recognition() {
     )
     .unwrap();
     assert_eq!(board_identity(&a), board_identity(&b));
+}
+
+// ---------------------------------------------------------------- icims
+
+const ICIMS: &str = "https://careers-wipfli.icims.com";
+
+/// A job page carrying a schema.org JobPosting block, as iCIMS job pages do (derived: the
+/// shape of the standard, with iCIMS's "UNAVAILABLE" placeholder).
+fn job_page(job_posting: serde_json::Value) -> Reply {
+    Reply::html(format!(
+        "<!doctype html><html><head><script type=\"application/ld+json\">{job_posting}</script></head><body></body></html>"
+    ))
+}
+
+#[tokio::test]
+async fn icims_recorded_search_page_and_job_pages() {
+    let tax = json!({"@context": "https://schema.org", "@type": "JobPosting",
+        "title": "Payroll Tax Specialist", "description": "<p>File payroll taxes.</p>",
+        "datePosted": "2026-08-03T05:00:00.000Z", "employmentType": "FULL_TIME",
+        "jobLocation": [{"@type": "Place", "address": {"@type": "PostalAddress",
+            "addressLocality": "UNAVAILABLE", "addressRegion": "WI", "addressCountry": "US"}}]});
+    let routes = vec![
+        Route::get(ICIMS, "/sitemap.xml").reply(Reply::status(404)),
+        Route::get(ICIMS, "/jobs/search")
+            .query("pr=0&in_iframe=1")
+            .reply(Reply::file(careerkit("icims.html")).unwrap()),
+        // Past the last page the portal lists no job card.
+        Route::get(ICIMS, "/jobs/search")
+            .query("pr=1&in_iframe=1")
+            .reply(Reply::html("<!doctype html><html><body><ul></ul></body></html>")),
+        Route::get(ICIMS, "/jobs/8214/payroll-tax-specialist/job")
+            .query("in_iframe=1")
+            .reply(job_page(tax)),
+        // A job page without a JobPosting: the card's title and location stand.
+        Route::get(ICIMS, "/jobs/8212/payroll-support-specialist/job")
+            .query("in_iframe=1")
+            .reply(Reply::html("<!doctype html><html><body><h1>x</h1></body></html>")),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("icims", "wipfli", "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2, "{:?}", listing.unreadable);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "8214");
+    assert_eq!(a.url, "https://careers-wipfli.icims.com/jobs/8214/payroll-tax-specialist/job");
+    assert_eq!(a.title, "Payroll Tax Specialist");
+    assert_eq!(a.location, "WI, US", "the UNAVAILABLE locality is blank");
+    assert_eq!(codes(&a.countries), ["us"]);
+    assert_eq!(a.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(a.posted_at, Some(RawDate::Text("2026-08-03T05:00:00.000Z".into())));
+    assert_eq!(a.description_html, "<p>File payroll taxes.</p>");
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "8212");
+    assert_eq!(b.title, "Payroll Support Specialist");
+    assert_eq!(b.location, "US");
+    assert!(b.countries.is_empty(), "a card's text is not a structured country");
+    let paths: Vec<String> = server.requests().iter().map(|r| r.path.clone()).collect();
+    assert_eq!(&paths[..3], ["/sitemap.xml", "/jobs/search", "/jobs/search"]);
+}
+
+#[tokio::test]
+async fn icims_search_pages_fail_closed() {
+    let routes = vec![
+        Route::get(ICIMS, "/sitemap.xml").reply(Reply::status(404)),
+        Route::get(ICIMS, "/jobs/search")
+            .query("pr=0&in_iframe=1")
+            .reply(Reply::file(careerkit("icims.html")).unwrap()),
+        Route::get(ICIMS, "/jobs/search").query("pr=1&in_iframe=1").reply(Reply::status(500)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch_new(&reg, &target("icims", "wipfli", ""), &["8214", "8212"]).await.unwrap_err();
+    assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
+}
+
+/// A sitemap index and its job sitemap, derived from the recorded page's job URLs.
+fn icims_sitemaps() -> (Reply, Reply) {
+    let index = r#"<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>https://careers-wipfli.icims.com/sitemap-jobs.xml</loc></sitemap>
+</sitemapindex>"#;
+    let jobs = r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://careers-wipfli.icims.com/jobs/search</loc></url>
+<url><loc>https://careers-wipfli.icims.com/jobs/8214/payroll-tax-specialist/job</loc><lastmod>2026-08-03</lastmod></url>
+<url><loc>https://careers-wipfli.icims.com/jobs/8212/payroll-support-specialist/job</loc></url>
+<url><loc>https://careers-other.icims.com/jobs/1/elsewhere/job</loc></url>
+</urlset>"#;
+    (Reply::xml(index), Reply::xml(jobs))
+}
+
+#[tokio::test]
+async fn icims_sitemap_with_sub_sitemaps_and_failing_closed() {
+    let (index, jobs) = icims_sitemaps();
+    let routes = vec![
+        Route::get(ICIMS, "/sitemap.xml").reply(index.clone()),
+        Route::get(ICIMS, "/sitemap-jobs.xml").reply(jobs),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("icims", "careers-wipfli.icims.com", "");
+    let listing = fetch_new(&reg, &t, &["8214", "8212"]).await.unwrap();
+    assert_eq!(listing.seen_refresh, ["8214", "8212"]);
+    assert_eq!(server.requests().len(), 2);
+
+    let routes = vec![
+        Route::get(ICIMS, "/sitemap.xml").reply(index),
+        Route::get(ICIMS, "/sitemap-jobs.xml").reply(Reply::status(500)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    assert!(fetch_new(&reg, &t, &["8214", "8212"]).await.is_err(), "a failed sub-sitemap fails");
+}
+
+#[tokio::test]
+async fn icims_missing_portal_is_board_gone() {
+    let routes = vec![
+        Route::get(ICIMS, "/sitemap.xml").reply(Reply::status(404)),
+        Route::get(ICIMS, "/jobs/search").reply(Reply::status(404)),
+        Route::get("https://careers.acme.com", "/sitemap.xml").reply(Reply::status(404)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    for board in ["wipfli", "careers.acme.com"] {
+        let err = fetch(&reg, &target("icims", board, "")).await.unwrap_err();
+        assert!(matches!(err, IngestError::BoardGone { .. }), "{board}: {err}");
+    }
+}
+
+#[test]
+fn icims_recognition_and_fold() {
+    assert_eq!(
+        rec("https://careers-wipfli.icims.com/jobs/8214/payroll-tax-specialist/job?in_iframe=1"),
+        ("icims".into(), "wipfli".into(), "https://careers-wipfli.icims.com/jobs".into())
+    );
+    assert_eq!(rec("careers-wipfli.icims.com/jobs/search?pr=1").1, "wipfli");
+    assert_eq!(
+        rec("https://uscareers-acme.icims.com/jobs/intro"),
+        (
+            "icims".into(),
+            "uscareers-acme.icims.com".into(),
+            "https://uscareers-acme.icims.com/jobs".into()
+        )
+    );
+    for url in [
+        "https://www.icims.com/",
+        "https://icims.com/jobs/1/job",
+        "https://community.icims.com/",
+        "https://careers-.icims.com/jobs",
+        "https://careers-wipfli.icims.com.evil.com/jobs",
+    ] {
+        unrecognised(url);
+    }
+    let key = |b: &str| {
+        freehire_domain::BoardKey::new(freehire_domain::Provider::parse("icims").unwrap(), b, "")
+            .unwrap()
+    };
+    assert_eq!(board_identity(&key("careers-wipfli.icims.com")), board_identity(&key("WIPFLI")));
+    assert_eq!(board_identity(&key("careers-wipfli.icims.com/")), board_identity(&key("wipfli")));
+    assert_ne!(board_identity(&key("jobs-wipfli.icims.com")), board_identity(&key("wipfli")));
 }
