@@ -122,6 +122,54 @@ pub(crate) fn chunks<'a>(page: &'a str, marker: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// The text of the first element carrying `class` (its opening tag's name, up to that
+/// tag's first closing tag).
+pub(crate) fn class_text(fragment: &str, class: &str) -> Option<String> {
+    let at = find_ci(fragment, class, 0)?;
+    let open = fragment[..at].rfind('<')?;
+    let name: String =
+        fragment[open + 1..].chars().take_while(char::is_ascii_alphanumeric).collect();
+    if name.is_empty() {
+        return None;
+    }
+    element(fragment, &name, open).map(|(inner, _)| text(inner)).filter(|t| !t.is_empty())
+}
+
+/// A job page mapped to a posting: its JobPosting's fields, with the listing's title and
+/// location where the JobPosting gives none; `None` when the page has no JobPosting and the
+/// listing no title.
+pub(crate) fn page_posting(
+    page: &str,
+    native_id: String,
+    url: String,
+    title: Option<&str>,
+    location: Option<&str>,
+) -> Option<RawPosting> {
+    let jp = super::ldjson::job_posting(page);
+    if jp.is_none() && title.is_none() {
+        return None;
+    }
+    let mut p = jp.as_ref().map(from_job_posting).unwrap_or_default();
+    p.native_id = native_id;
+    p.url = url;
+    if p.title.is_empty() {
+        p.title = title.unwrap_or_default().trim().to_owned();
+    }
+    if p.location.is_empty() {
+        p.location = location.unwrap_or_default().trim().to_owned();
+    }
+    Some(p)
+}
+
+/// The error of a job page that has neither a JobPosting nor a listed title.
+pub(crate) fn no_job_posting(url: &url::Url) -> crate::IngestError {
+    crate::IngestError::Decode {
+        url: url.to_string(),
+        format: "JobPosting ld+json",
+        source: "the job page has no JobPosting".into(),
+    }
+}
+
 /// A schema.org value that is a string or `{name}` / `{value}`; `UNAVAILABLE`
 /// placeholders (iCIMS) are blank.
 fn text_value(v: Option<&Value>) -> Option<String> {
@@ -231,6 +279,10 @@ mod tests {
         assert_eq!(element("<div><h3 class=t>Hi</h3></div>", "h3", 0).map(|e| e.0), Some("Hi"));
         assert!(anchors("<a href=").is_empty());
         assert_eq!(chunks("x<li class=c>1<li class=c>2", "class=c").len(), 2);
+        let row = r#"<tr><td class="jv-job-list-location">  Chicago,
+            Illinois </td></tr>"#;
+        assert_eq!(class_text(row, "jv-job-list-location").as_deref(), Some("Chicago, Illinois"));
+        assert_eq!(class_text("<x class=", "class="), None);
     }
 
     #[test]

@@ -29,7 +29,7 @@ use serde::Deserialize;
 use url::Url;
 
 use super::common::{build_url, hydrate, invalid_board, is_dns_label, is_host_name, no_region};
-use super::htmlpage::{anchors, chunks, element, from_job_posting, text};
+use super::htmlpage::{anchors, chunks, element, no_job_posting, page_posting, text};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawPosting, SeenSet};
@@ -142,20 +142,8 @@ fn search_cards(host: &str, base: &Url, page: &str) -> Vec<(String, Listed)> {
 
 /// A job page mapped to a posting: its JobPosting, else the card's title and location.
 fn detail_posting(id: String, listed: &Listed, page: &str) -> Option<RawPosting> {
-    let jp = super::ldjson::job_posting(page);
-    if jp.is_none() && listed.title.is_none() {
-        return None;
-    }
-    let mut p = jp.as_ref().map(from_job_posting).unwrap_or_default();
-    p.native_id = id;
-    p.url = listed.url.to_string();
-    if p.title.is_empty() {
-        p.title = listed.title.clone().unwrap_or_default();
-    }
-    if p.location.is_empty() {
-        p.location = listed.location.clone().unwrap_or_default();
-    }
-    Some(p)
+    let (title, location) = (listed.title.as_deref(), listed.location.as_deref());
+    page_posting(page, id, listed.url.to_string(), title, location)
 }
 
 fn fuzz_base() -> Option<Url> {
@@ -267,11 +255,7 @@ impl Icims {
         url.set_query(Some("in_iframe=1"));
         let fetched = self.0.http.get(&url, "text/html").await?;
         let page = String::from_utf8_lossy(&fetched.body);
-        detail_posting(id, &listed, &page).ok_or_else(|| IngestError::Decode {
-            url: url.to_string(),
-            format: "JobPosting ld+json",
-            source: "the job page has no JobPosting".into(),
-        })
+        detail_posting(id, &listed, &page).ok_or_else(|| no_job_posting(&url))
     }
 }
 

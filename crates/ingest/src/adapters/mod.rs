@@ -30,6 +30,7 @@ pub(crate) mod common;
 mod greenhouse;
 mod htmlpage;
 mod icims;
+mod jobvite;
 mod ldjson;
 mod lever;
 mod oracle;
@@ -48,6 +49,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     bamboohr::PLATFORM,
     greenhouse::PLATFORM,
     icims::PLATFORM,
+    jobvite::PLATFORM,
     lever::PLATFORM,
     oracle::PLATFORM,
     personio::PLATFORM,

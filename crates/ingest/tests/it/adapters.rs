@@ -629,6 +629,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "bamboohr",
             "greenhouse",
             "icims",
+            "jobvite",
             "lever",
             "oracle",
             "personio",
@@ -653,6 +654,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "bamboohr",
             "greenhouse",
             "icims",
+            "jobvite",
             "lever",
             "personio",
             "recruitee",
@@ -668,7 +670,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["bamboohr", "icims", "oracle", "rippling", "smartrecruiters", "workday"]
+        ["bamboohr", "icims", "jobvite", "oracle", "rippling", "smartrecruiters", "workday"]
     );
     let unknown = freehire_domain::Provider::parse("nosuchats").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

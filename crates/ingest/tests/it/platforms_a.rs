@@ -336,3 +336,94 @@ fn icims_recognition_and_fold() {
     assert_eq!(board_identity(&key("careers-wipfli.icims.com/")), board_identity(&key("wipfli")));
     assert_ne!(board_identity(&key("jobs-wipfli.icims.com")), board_identity(&key("wipfli")));
 }
+
+// ---------------------------------------------------------------- jobvite
+
+const JOBVITE: &str = "https://jobs.jobvite.com";
+
+#[tokio::test]
+async fn jobvite_recorded_list_and_job_pages() {
+    let dev = json!({"@context": "http://schema.org", "@type": "JobPosting",
+        "title": "Manager, Development (Chicago/Hybrid)", "description": "&lt;p&gt;Grow giving.&lt;/p&gt;",
+        "datePosted": "2026-07-28", "employmentType": "Full-Time",
+        "jobLocation": {"@type": "Place", "address": {"addressLocality": "Chicago",
+            "addressRegion": "IL", "addressCountry": "United States"}},
+        "baseSalary": {"@type": "MonetaryAmount", "currency": "USD",
+            "value": {"@type": "QuantitativeValue", "minValue": 70000, "maxValue": 85000, "unitText": "YEAR"}}});
+    let routes = vec![
+        Route::get(JOBVITE, "/feedingamerica/jobs")
+            .reply(Reply::file(careerkit("jobvite.html")).unwrap()),
+        Route::get(JOBVITE, "/feedingamerica/job/octxAfww").reply(job_page(dev)),
+        Route::get(JOBVITE, "/feedingamerica/job/ohAzAfwK")
+            .reply(Reply::html("<!doctype html><html><body>no ld+json</body></html>")),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("jobvite", "feedingamerica", "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2, "{:?}", listing.unreadable);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "octxAfww");
+    assert_eq!(a.url, "https://jobs.jobvite.com/feedingamerica/job/octxAfww");
+    assert_eq!(a.title, "Manager, Development (Chicago/Hybrid)");
+    assert_eq!(a.location, "Chicago, IL, United States");
+    assert_eq!(codes(&a.countries), ["us"]);
+    assert_eq!(a.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(a.posted_at, Some(RawDate::Text("2026-07-28".into())));
+    assert_eq!(a.description_html, "<p>Grow giving.</p>");
+    let s = a.salary.as_ref().unwrap();
+    assert_eq!((s.min, s.max, s.currency.as_str()), (Some(70000), Some(85000), "USD"));
+    assert_eq!(a.work_mode, None, "a title saying Hybrid is the normaliser's to read");
+    // No JobPosting on the page: the recorded row's title and location cell stand.
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "ohAzAfwK");
+    assert_eq!(b.title, "Manager, Technology Vendor Management (Chicago/Hybrid)");
+    assert_eq!(b.location, "Chicago, Illinois");
+    assert!(b.countries.is_empty());
+    assert_eq!(server.requests().len(), 3);
+    // Hydrating: seen codes get no job page.
+    let again = fetch_new(&reg, &t, &["octxAfww", "ohAzAfwK"]).await.unwrap();
+    assert_eq!(again.seen_refresh, ["octxAfww", "ohAzAfwK"]);
+    assert_eq!(server.requests().len(), 4);
+}
+
+/// Jobvite's list is one page (reference §13.2): there is no later page to fail, so the one
+/// page failing (or cut short) fails the board, and a missing company is a gone board.
+#[tokio::test]
+async fn jobvite_failed_listing_fails_and_404_is_gone() {
+    let routes = vec![
+        Route::get(JOBVITE, "/broken/jobs").reply(Reply::status(500)),
+        Route::get(JOBVITE, "/cut/jobs").reply(Reply::html(read("jobvite.html")).truncated()),
+        Route::get(JOBVITE, "/nosuch/jobs").reply(Reply::status(404)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &target("jobvite", "broken", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
+    assert!(fetch(&reg, &target("jobvite", "cut", "")).await.is_err());
+    let err = fetch(&reg, &target("jobvite", "nosuch", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+}
+
+#[test]
+fn jobvite_recognition() {
+    let want = (
+        "jobvite".to_owned(),
+        "feedingamerica".to_owned(),
+        "https://jobs.jobvite.com/feedingamerica/jobs".to_owned(),
+    );
+    for url in [
+        "https://jobs.jobvite.com/feedingamerica",
+        "https://jobs.jobvite.com/feedingamerica/jobs",
+        "https://jobs.jobvite.com/feedingamerica/search?q=&l=",
+        "https://jobs.jobvite.com/feedingamerica/job/octxAfww",
+    ] {
+        assert_eq!(rec(url), want, "{url}");
+    }
+    for url in [
+        "https://jobs.jobvite.com/",
+        "https://www.jobvite.com/careers/",
+        "https://jobs.jobvite.com/api/job",
+        "https://jobs.jobvite.com.evil.com/feedingamerica",
+    ] {
+        unrecognised(url);
+    }
+}
