@@ -30,6 +30,7 @@ pub(crate) mod common;
 mod greenhouse;
 mod htmlpage;
 mod icims;
+mod jazzhr;
 mod jobvite;
 mod ldjson;
 mod lever;
@@ -49,6 +50,7 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     bamboohr::PLATFORM,
     greenhouse::PLATFORM,
     icims::PLATFORM,
+    jazzhr::PLATFORM,
     jobvite::PLATFORM,
     lever::PLATFORM,
     oracle::PLATFORM,

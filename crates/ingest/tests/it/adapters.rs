@@ -629,6 +629,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "bamboohr",
             "greenhouse",
             "icims",
+            "jazzhr",
             "jobvite",
             "lever",
             "oracle",
@@ -654,6 +655,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
             "bamboohr",
             "greenhouse",
             "icims",
+            "jazzhr",
             "jobvite",
             "lever",
             "personio",
@@ -670,7 +672,16 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         .collect();
     assert_eq!(
         hydrating,
-        ["bamboohr", "icims", "jobvite", "oracle", "rippling", "smartrecruiters", "workday"]
+        [
+            "bamboohr",
+            "icims",
+            "jazzhr",
+            "jobvite",
+            "oracle",
+            "rippling",
+            "smartrecruiters",
+            "workday"
+        ]
     );
     let unknown = freehire_domain::Provider::parse("nosuchats").unwrap();
     assert!(matches!(reg.require(&unknown), Err(freehire_ingest::IngestError::UnknownProvider(_))));

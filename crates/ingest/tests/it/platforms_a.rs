@@ -427,3 +427,117 @@ fn jobvite_recognition() {
         unrecognised(url);
     }
 }
+
+// ---------------------------------------------------------------- jazzhr
+
+/// A fixture of this crate's own (`tests/fixtures/<key>/`; see its ATTRIBUTION.md).
+fn local(key: &str, name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(key).join(name)
+}
+
+fn board_key(provider: &str, board: &str) -> freehire_domain::BoardKey {
+    freehire_domain::BoardKey::new(freehire_domain::Provider::parse(provider).unwrap(), board, "")
+        .unwrap()
+}
+
+const JAZZ: &str = "https://acmerobotics.applytojob.com";
+
+/// Constructed fixtures (unproven; `tests/fixtures/jazzhr/ATTRIBUTION.md`).
+#[tokio::test]
+async fn jazzhr_careers_page_and_job_pages() {
+    let routes = vec![
+        Route::get(JAZZ, "/apply").reply(Reply::file(local("jazzhr", "listing.html")).unwrap()),
+        Route::get(JAZZ, "/apply/Xb3kLp9QzA/Senior-Firmware-Engineer")
+            .reply(Reply::file(local("jazzhr", "job.html")).unwrap()),
+        Route::get(JAZZ, "/apply/7uTr2WqM1c/Field-Service-Technician").reply(Reply::status(403)),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("jazzhr", "acmerobotics", "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 1);
+    let p = &listing.postings[0];
+    assert_eq!(p.native_id, "Xb3kLp9QzA");
+    assert_eq!(
+        p.url,
+        "https://acmerobotics.applytojob.com/apply/Xb3kLp9QzA/Senior-Firmware-Engineer"
+    );
+    assert_eq!(p.title, "Senior Firmware Engineer");
+    assert_eq!(p.location, "Pittsburgh, PA, US");
+    assert_eq!(codes(&p.countries), ["us"]);
+    assert_eq!(p.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(p.posted_at, Some(RawDate::Text("2026-07-30".into())));
+    assert_eq!(
+        p.description_html,
+        "<p>Write firmware for warehouse robots.</p><ul><li>Embedded C</li></ul>"
+    );
+    let s = p.salary.as_ref().unwrap();
+    assert_eq!(
+        (s.min, s.max, s.currency.as_str(), s.period),
+        (Some(120000), Some(150000), "USD", freehire_domain::SalaryPeriod::Year)
+    );
+    // The second job's page failed: listed as unreadable, never dropped.
+    assert_eq!(listing.unreadable.len(), 1);
+    assert_eq!(listing.unreadable[0].native_id, "7uTr2WqM1c");
+    assert_eq!(server.requests().len(), 3);
+    let again = fetch_new(&reg, &t, &["Xb3kLp9QzA", "7uTr2WqM1c"]).await.unwrap();
+    assert_eq!(again.seen_refresh, ["Xb3kLp9QzA", "7uTr2WqM1c"]);
+    assert_eq!(server.requests().len(), 4);
+}
+
+/// Without a JobPosting on the job page the listing row's title and location stand; the
+/// one-page listing failing fails the board; a 404 is a gone board.
+#[tokio::test]
+async fn jazzhr_row_fallback_failure_and_gone() {
+    let routes = vec![
+        Route::get(JAZZ, "/apply").reply(Reply::file(local("jazzhr", "listing.html")).unwrap()),
+        Route::get(JAZZ, "/apply/7uTr2WqM1c/Field-Service-Technician")
+            .reply(Reply::html("<!doctype html><html><body>no ld+json</body></html>")),
+        Route::get("https://broken.applytojob.com", "/apply").reply(Reply::status(500)),
+        Route::get("https://gone.applytojob.com", "/apply").reply(Reply::status(404)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let listing =
+        fetch_new(&reg, &target("jazzhr", "acmerobotics", ""), &["Xb3kLp9QzA"]).await.unwrap();
+    let p = &listing.postings[0];
+    assert_eq!(p.native_id, "7uTr2WqM1c");
+    assert_eq!(
+        p.url,
+        "https://acmerobotics.applytojob.com/apply/7uTr2WqM1c/Field-Service-Technician"
+    );
+    assert_eq!(p.title, "Field Service Technician");
+    assert_eq!(p.location, "Remote");
+    assert_eq!(p.work_mode, None, "the row's text is the normaliser's to read");
+    let err = fetch(&reg, &target("jazzhr", "broken", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
+    let err = fetch(&reg, &target("jazzhr", "gone", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+}
+
+#[test]
+fn jazzhr_recognition_and_fold() {
+    let want = (
+        "jazzhr".to_owned(),
+        "acmerobotics".to_owned(),
+        "https://acmerobotics.applytojob.com/apply".to_owned(),
+    );
+    for url in [
+        "https://acmerobotics.applytojob.com/apply/Xb3kLp9QzA/Senior-Firmware-Engineer",
+        "acmerobotics.applytojob.com",
+        "https://acmerobotics.applytojob.com/apply",
+    ] {
+        assert_eq!(rec(url), want, "{url}");
+    }
+    for url in [
+        "https://www.applytojob.com/",
+        "https://applytojob.com/apply",
+        "https://app.applytojob.com/apply",
+        "https://a.b.applytojob.com/apply",
+        "https://acmerobotics.applytojob.com.evil.com/apply",
+    ] {
+        unrecognised(url);
+    }
+    assert_eq!(
+        board_identity(&board_key("jazzhr", "acmerobotics.applytojob.com")),
+        board_identity(&board_key("jazzhr", "AcmeRobotics"))
+    );
+}
