@@ -26,6 +26,7 @@ use crate::source::{Source, SourceConfig};
 
 mod ashby;
 mod bamboohr;
+mod breezy;
 pub(crate) mod common;
 mod greenhouse;
 mod htmlpage;
@@ -48,6 +49,7 @@ mod workday;
 pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     bamboohr::PLATFORM,
+    breezy::PLATFORM,
     greenhouse::PLATFORM,
     icims::PLATFORM,
     jazzhr::PLATFORM,

@@ -627,6 +627,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "breezy",
             "greenhouse",
             "icims",
             "jazzhr",
@@ -653,6 +654,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         [
             "ashby",
             "bamboohr",
+            "breezy",
             "greenhouse",
             "icims",
             "jazzhr",
@@ -674,6 +676,7 @@ async fn registry_holds_the_twelve_with_the_reference_capabilities() {
         hydrating,
         [
             "bamboohr",
+            "breezy",
             "icims",
             "jazzhr",
             "jobvite",

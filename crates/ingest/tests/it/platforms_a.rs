@@ -541,3 +541,110 @@ fn jazzhr_recognition_and_fold() {
         board_identity(&board_key("jazzhr", "AcmeRobotics"))
     );
 }
+
+// ---------------------------------------------------------------- breezy
+
+const BREEZY: &str = "https://northwind.breezy.hr";
+
+/// Constructed fixtures (unproven; `tests/fixtures/breezy/ATTRIBUTION.md`).
+#[tokio::test]
+async fn breezy_list_and_position_pages() {
+    let routes = vec![
+        Route::get(BREEZY, "/json").reply(Reply::file(local("breezy", "positions.json")).unwrap()),
+        Route::get(BREEZY, "/p/4f2a9c81d0e7-senior-backend-engineer")
+            .reply(Reply::file(local("breezy", "position.html")).unwrap()),
+        Route::get(BREEZY, "/p/b7e3104c55aa-customer-success-manager")
+            .reply(Reply::html("<!doctype html><html><body>no ld+json</body></html>")),
+    ];
+    let (server, reg) = setup(routes).await;
+    let t = target("breezy", "northwind", "");
+    let listing = fetch(&reg, &t).await.unwrap();
+    assert_eq!(listing.postings.len(), 2, "{:?}", listing.unreadable);
+    let a = &listing.postings[0];
+    assert_eq!(a.native_id, "4f2a9c81d0e7");
+    assert_eq!(a.url, "https://northwind.breezy.hr/p/4f2a9c81d0e7-senior-backend-engineer");
+    assert_eq!(a.title, "Senior Backend Engineer");
+    assert_eq!(a.location, "Berlin, Germany");
+    assert_eq!(codes(&a.countries), ["de"]);
+    assert_eq!((a.remote, a.work_mode), (None, None), "is_remote false states no work mode");
+    assert_eq!(a.employment_type, Some(EmploymentType::FullTime));
+    assert_eq!(a.departments, ["Engineering"]);
+    assert_eq!(a.posted_at, Some(RawDate::Text("2026-08-02T09:15:00.000Z".into())));
+    assert_eq!(a.description_html, "<p>Build the order service in Rust.</p>");
+    let s = a.salary.as_ref().unwrap();
+    assert_eq!(
+        (s.min, s.max, s.currency.as_str(), s.period),
+        (Some(70000), Some(85000), "EUR", freehire_domain::SalaryPeriod::Year)
+    );
+    let b = &listing.postings[1];
+    assert_eq!(b.native_id, "b7e3104c55aa");
+    assert_eq!(b.location, "Lisbon, Portugal (Remote)");
+    assert_eq!(codes(&b.countries), ["pt"]);
+    assert_eq!((b.remote, b.work_mode), (Some(true), Some(WorkMode::Remote)));
+    assert_eq!(b.employment_type, Some(EmploymentType::Contract));
+    assert_eq!(b.salary, None, "the list's salary is free text");
+    assert_eq!(b.description_html, "", "a page without a JobPosting leaves no description");
+    assert_eq!(server.requests().len(), 3);
+    let again = fetch_new(&reg, &t, &["4f2a9c81d0e7", "b7e3104c55aa"]).await.unwrap();
+    assert_eq!(again.seen_refresh, ["4f2a9c81d0e7", "b7e3104c55aa"]);
+    assert_eq!(server.requests().len(), 4);
+}
+
+/// The list is one document: its failure, a cut body or a block page fails the board; a 404
+/// is a gone board; a failed position page leaves the posting unreadable, not dropped.
+#[tokio::test]
+async fn breezy_failures() {
+    let list = read_local("breezy", "positions.json");
+    let routes = vec![
+        Route::get("https://broken.breezy.hr", "/json").reply(Reply::status(500)),
+        Route::get("https://cut.breezy.hr", "/json").reply(Reply::json(list.clone()).truncated()),
+        Route::get("https://blocked.breezy.hr", "/json")
+            .reply(Reply::html("<!DOCTYPE html><html><body>Just a moment...</body></html>")),
+        Route::get("https://gone.breezy.hr", "/json").reply(Reply::status(404)),
+        Route::get(BREEZY, "/json").reply(Reply::json(list)),
+        Route::get(BREEZY, "/p/b7e3104c55aa-customer-success-manager").reply(Reply::status(403)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err = fetch(&reg, &target("breezy", "broken", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
+    assert!(fetch(&reg, &target("breezy", "cut", "")).await.is_err());
+    let err = fetch(&reg, &target("breezy", "blocked", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BlockPage { .. }), "{err}");
+    let err = fetch(&reg, &target("breezy", "gone", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+    let listing =
+        fetch_new(&reg, &target("breezy", "northwind", ""), &["4f2a9c81d0e7"]).await.unwrap();
+    assert!(listing.postings.is_empty());
+    assert_eq!(listing.unreadable.len(), 1);
+    assert_eq!(listing.unreadable[0].native_id, "b7e3104c55aa");
+}
+
+fn read_local(key: &str, name: &str) -> String {
+    std::fs::read_to_string(local(key, name)).unwrap()
+}
+
+#[test]
+fn breezy_recognition_and_fold() {
+    let want =
+        ("breezy".to_owned(), "northwind".to_owned(), "https://northwind.breezy.hr".to_owned());
+    for url in [
+        "https://northwind.breezy.hr/",
+        "https://northwind.breezy.hr/p/4f2a9c81d0e7-senior-backend-engineer",
+        "northwind.breezy.hr/json",
+    ] {
+        assert_eq!(rec(url), want, "{url}");
+    }
+    for url in [
+        "https://breezy.hr/",
+        "https://www.breezy.hr/pricing",
+        "https://app.breezy.hr/signin",
+        "https://help.breezy.hr/en/",
+        "https://northwind.breezy.hr.evil.com/",
+    ] {
+        unrecognised(url);
+    }
+    assert_eq!(
+        board_identity(&board_key("breezy", "northwind.breezy.hr")),
+        board_identity(&board_key("breezy", "Northwind"))
+    );
+}
