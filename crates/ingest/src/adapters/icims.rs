@@ -3,7 +3,8 @@
 //! - Listing: `GET https://{host}/sitemap.xml` and one level of sub-sitemaps (a
 //!   `<sitemapindex>`), keeping the `<loc>`s on the portal host whose path has
 //!   `/jobs/{numeric id}`. Any sub-sitemap failure (or one on another host) fails the board.
-//! - Our fallback where an `*.icims.com` portal has no sitemap (404): the portal's iframe
+//! - Our fallback where an `*.icims.com` portal has no sitemap (404) or its sitemap names no
+//!   job (an empty sitemap alone never proves an empty board): the portal's iframe
 //!   search pages `GET https://{host}/jobs/search?pr={n}&in_iframe=1`, walked until a page
 //!   adds no new job (a failed page or the page cap fails the board); each job card gives the
 //!   id, URL, title (`<h3>`) and "Job Locations" text.
@@ -291,9 +292,11 @@ impl Source for Icims {
         seen: &SeenSet,
     ) -> Result<BoardListing, IngestError> {
         let host = portal_host(&board.key.board)?;
+        // A portal without a sitemap, or whose sitemap names no job, is read from its search
+        // pages: an empty sitemap alone never proves an empty board.
         let listed = match self.list_sitemap(&host, &board.key.board).await? {
-            Some(listed) => listed,
-            None => self.list_search(&host, &board.key.board).await?,
+            Some(listed) if !listed.is_empty() || !host.ends_with(".icims.com") => listed,
+            _ => self.list_search(&host, &board.key.board).await?,
         };
         let concurrency = self.0.config.detail_concurrency;
         Ok(hydrate(listed, seen, concurrency, |id, listed| self.detail(id, listed)).await)

@@ -8,7 +8,8 @@
 //!   reading `items[0].requisitionList` (Id, Title, PostedDate, PrimaryLocation,
 //!   PrimaryLocationCountry, secondaryLocations Name/CountryCode, WorkplaceType) and
 //!   `items[0].TotalJobsCount`. Pages until the total, a page adding nothing new or a short
-//!   page. Fails closed: a failed later page or the page cap fails the board.
+//!   page. Fails closed: a failed later page, an answer without `requisitionList` (not
+//!   expanded: it is not an empty board) or the page cap fails the board.
 //! - Detail: `GET …/recruitingCEJobRequisitionDetails?expand=all&onlyData=true
 //!   &finder=ById;Id="{id}",siteNumber={site}` (`items[0]`, or the bare object):
 //!   ExternalDescriptionStr + ExternalResponsibilitiesStr + ExternalQualificationsStr
@@ -128,8 +129,9 @@ struct ListDoc {
 struct SearchBlock {
     #[serde(rename = "TotalJobsCount")]
     total: Option<usize>,
-    #[serde(rename = "requisitionList", default)]
-    requisitions: Vec<Requisition>,
+    /// Absent when the answer was not expanded: never read as an empty board.
+    #[serde(rename = "requisitionList")]
+    requisitions: Option<Vec<Requisition>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -256,7 +258,7 @@ fn parse_listing(bytes: &[u8]) {
     let site = Site { host: "x.oraclecloud.com", site: "CX" };
     if let Ok(doc) = serde_json::from_slice::<ListDoc>(bytes) {
         for block in doc.items {
-            for req in block.requisitions {
+            for req in block.requisitions.into_iter().flatten() {
                 if let Some(id) = id_text(&req.id) {
                     drop(posting(&site, id, req, Detail::default()));
                 }
@@ -302,9 +304,18 @@ impl Oracle {
                 self.0.http.get_json(&url).await?
             };
             let Some(block) = doc.items.into_iter().next() else { return Ok(out) };
-            let on_page = block.requisitions.len();
+            let Some(requisitions) = block.requisitions else {
+                if page_no == 0 && block.total == Some(0) {
+                    return Ok(out);
+                }
+                return Err(IngestError::Incomplete {
+                    board: board.to_owned(),
+                    reason: "the search answer has no requisitionList".into(),
+                });
+            };
+            let on_page = requisitions.len();
             let before = out.len();
-            for req in block.requisitions {
+            for req in requisitions {
                 let Some(id) = id_text(&req.id) else { continue };
                 if ids.insert(id.clone()) {
                     out.push((id, req));

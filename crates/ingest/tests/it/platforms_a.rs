@@ -138,6 +138,25 @@ async fn oracle_missing_site_is_board_gone() {
     assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
 }
 
+/// An answer without `requisitionList` (the expand not applied) is not an empty board; an
+/// answer with a zero total and no list is.
+#[tokio::test]
+async fn oracle_unexpanded_answer_fails_and_a_zero_total_is_empty() {
+    let unexpanded = json!({"items": [{"SearchId": 1, "TotalJobsCount": 2270}]}).to_string();
+    let empty = json!({"items": [{"SearchId": 1, "TotalJobsCount": 0}]}).to_string();
+    let routes = vec![
+        Route::get("https://a.fa.us2.oraclecloud.com", ORC_LIST).reply(Reply::json(unexpanded)),
+        Route::get("https://b.fa.us2.oraclecloud.com", ORC_LIST).reply(Reply::json(empty)),
+    ];
+    let (_s, reg) = setup(routes).await;
+    let err =
+        fetch(&reg, &target("oracle", "a.fa.us2.oraclecloud.com/CX_1", "")).await.unwrap_err();
+    assert!(matches!(err, IngestError::Incomplete { .. }), "{err}");
+    let listing =
+        fetch(&reg, &target("oracle", "b.fa.us2.oraclecloud.com/CX_1", "")).await.unwrap();
+    assert!(listing.postings.is_empty() && listing.unreadable.is_empty());
+}
+
 #[test]
 fn oracle_recognition() {
     let want = (
@@ -288,6 +307,29 @@ async fn icims_sitemap_with_sub_sitemaps_and_failing_closed() {
     ];
     let (_s, reg) = setup(routes).await;
     assert!(fetch_new(&reg, &t, &["8214", "8212"]).await.is_err(), "a failed sub-sitemap fails");
+}
+
+/// A sitemap that names no job does not prove an empty board: the search pages are read.
+#[tokio::test]
+async fn icims_empty_sitemap_falls_back_to_the_search_pages() {
+    let empty = r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://careers-wipfli.icims.com/jobs/intro</loc></url>
+</urlset>"#;
+    let routes = vec![
+        Route::get(ICIMS, "/sitemap.xml").reply(Reply::xml(empty)),
+        Route::get(ICIMS, "/jobs/search")
+            .query("pr=0&in_iframe=1")
+            .reply(Reply::file(careerkit("icims.html")).unwrap()),
+        Route::get(ICIMS, "/jobs/search")
+            .query("pr=1&in_iframe=1")
+            .reply(Reply::file(careerkit("icims.html")).unwrap()),
+    ];
+    let (server, reg) = setup(routes).await;
+    let listing = fetch_new(&reg, &target("icims", "wipfli", ""), &["8214", "8212"]).await.unwrap();
+    assert_eq!(listing.seen_refresh, ["8214", "8212"]);
+    // The second page repeats the first: it adds nothing, so the walk ends there.
+    assert_eq!(server.requests().len(), 3);
 }
 
 #[tokio::test]
