@@ -27,6 +27,7 @@ use crate::source::{Source, SourceConfig};
 mod ashby;
 mod ashbygraphql;
 mod bamboohr;
+mod breezy;
 pub(crate) mod common;
 mod dayforce;
 mod eightfold;
@@ -34,9 +35,14 @@ mod gem;
 mod graphql;
 mod greenhouse;
 mod hrmdirect;
+mod htmlpage;
+mod icims;
+mod jazzhr;
+mod jobvite;
 mod ldjson;
 mod lever;
 mod neogov;
+mod oracle;
 mod paycom;
 mod paylocity;
 mod personio;
@@ -59,13 +65,18 @@ pub(crate) const PLATFORMS: &[Platform] = &[
     ashby::PLATFORM,
     ashbygraphql::PLATFORM,
     bamboohr::PLATFORM,
+    breezy::PLATFORM,
     dayforce::PLATFORM,
     eightfold::PLATFORM,
     gem::PLATFORM,
     greenhouse::PLATFORM,
     hrmdirect::PLATFORM,
+    icims::PLATFORM,
+    jazzhr::PLATFORM,
+    jobvite::PLATFORM,
     lever::PLATFORM,
     neogov::PLATFORM,
+    oracle::PLATFORM,
     paycom::PLATFORM,
     paylocity::PLATFORM,
     personio::PLATFORM,

@@ -8,6 +8,7 @@ mod boards;
 mod errors;
 mod failure_class;
 mod http;
+mod platforms_a;
 mod platforms_b;
 mod platforms_c;
 mod platforms_d;
