@@ -161,6 +161,27 @@ pub(crate) fn page_posting(
     Some(p)
 }
 
+/// A single-page listing that named no job must still be the platform's page: an empty board
+/// renders the platform's markup (`marker`), while a page without it (a redesign, a
+/// script-rendered shell, a parked domain) proves nothing and fails the board rather than
+/// reading as empty (which would let the sweep close the board's jobs).
+pub(crate) fn empty_listing_is_the_platforms(
+    url: &url::Url,
+    page: &str,
+    named: usize,
+    marker: &str,
+) -> Result<(), crate::IngestError> {
+    if named > 0 || page.contains(marker) {
+        return Ok(());
+    }
+    Err(crate::IngestError::Decode {
+        url: url.to_string(),
+        format: "HTML",
+        source: format!("the page lists no job and has none of the platform's markup ({marker})")
+            .into(),
+    })
+}
+
 /// The error of a job page that has neither a JobPosting nor a listed title.
 pub(crate) fn no_job_posting(url: &url::Url) -> crate::IngestError {
     crate::IngestError::Decode {

@@ -154,7 +154,11 @@ impl Source for JazzHr {
         let url = build_url(&host, &["apply"], &[])?;
         let fetched =
             self.0.http.get(&url, "text/html").await.map_err(|e| e.board_gone_on_404(b))?;
-        let listed = listing(&host, &url, &String::from_utf8_lossy(&fetched.body));
+        let page = String::from_utf8_lossy(&fetched.body);
+        let listed = listing(&host, &url, &page);
+        // Every JazzHR careers page, with or without openings, is rendered in its
+        // `resumator` markup.
+        super::htmlpage::empty_listing_is_the_platforms(&url, &page, listed.len(), "resumator")?;
         let concurrency = self.0.config.detail_concurrency;
         Ok(hydrate(listed, seen, concurrency, |token, row| self.detail(token, row)).await)
     }

@@ -141,7 +141,11 @@ impl Source for Jobvite {
         let url = build_url(HOST, &[b, "jobs"], &[])?;
         let fetched =
             self.0.http.get(&url, "text/html").await.map_err(|e| e.board_gone_on_404(b))?;
-        let listed = listing(b, &url, &String::from_utf8_lossy(&fetched.body));
+        let page = String::from_utf8_lossy(&fetched.body);
+        let listed = listing(b, &url, &page);
+        // Every Jobvite careers page, with or without openings, is rendered in its `jv-`
+        // classes.
+        super::htmlpage::empty_listing_is_the_platforms(&url, &page, listed.len(), "jv-")?;
         let concurrency = self.0.config.detail_concurrency;
         Ok(hydrate(listed, seen, concurrency, |code, row| self.detail(b, code, row)).await)
     }

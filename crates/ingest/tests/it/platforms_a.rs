@@ -436,8 +436,21 @@ async fn jobvite_failed_listing_fails_and_404_is_gone() {
         Route::get(JOBVITE, "/broken/jobs").reply(Reply::status(500)),
         Route::get(JOBVITE, "/cut/jobs").reply(Reply::html(read("jobvite.html")).truncated()),
         Route::get(JOBVITE, "/nosuch/jobs").reply(Reply::status(404)),
+        Route::get(JOBVITE, "/quiet/jobs").reply(Reply::html(
+            "<html><body><div class=\"jv-page-body\"><p class=\"jv-no-jobs\">There are \
+             currently no open jobs.</p></div></body></html>",
+        )),
+        Route::get(JOBVITE, "/redesigned/jobs")
+            .reply(Reply::html("<html><body><div id=\"app\"></div></body></html>")),
     ];
     let (_s, reg) = setup(routes).await;
+    // An empty board in Jobvite's markup is empty; a page without it proves nothing.
+    let quiet = fetch(&reg, &target("jobvite", "quiet", "")).await.unwrap();
+    assert!(quiet.postings.is_empty());
+    let err = fetch(&reg, &target("jobvite", "redesigned", "")).await.unwrap_err();
+    let chain = freehire_ingest::error_chain(&err);
+    assert!(chain.contains("no job and has none of the platform's markup"), "{chain}");
+    assert_eq!(err.class(), freehire_domain::FailureClass::Parse);
     let err = fetch(&reg, &target("jobvite", "broken", "")).await.unwrap_err();
     assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
     assert!(fetch(&reg, &target("jobvite", "cut", "")).await.is_err());
@@ -536,6 +549,8 @@ async fn jazzhr_row_fallback_failure_and_gone() {
             .reply(Reply::html("<!doctype html><html><body>no ld+json</body></html>")),
         Route::get("https://broken.applytojob.com", "/apply").reply(Reply::status(500)),
         Route::get("https://gone.applytojob.com", "/apply").reply(Reply::status(404)),
+        Route::get("https://parked.applytojob.com", "/apply")
+            .reply(Reply::html("<html><body>This domain is for sale</body></html>")),
     ];
     let (_s, reg) = setup(routes).await;
     let listing =
@@ -553,6 +568,10 @@ async fn jazzhr_row_fallback_failure_and_gone() {
     assert!(matches!(err, IngestError::Status { status: 500, .. }), "{err}");
     let err = fetch(&reg, &target("jazzhr", "gone", "")).await.unwrap_err();
     assert!(matches!(err, IngestError::BoardGone { .. }), "{err}");
+    // A page that is not JazzHR's fails the board instead of reading as empty.
+    let err = fetch(&reg, &target("jazzhr", "parked", "")).await.unwrap_err();
+    let chain = freehire_ingest::error_chain(&err);
+    assert!(chain.contains("resumator"), "{chain}");
 }
 
 #[test]
