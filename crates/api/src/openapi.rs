@@ -358,8 +358,8 @@ const fn meaning(code: ErrorCode) -> &'static str {
 /// for `#[schema(schema_with = …)]` on the wire types.
 pub mod vocab {
     use freehire_domain::{
-        Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, FailureClass, Region,
-        SalaryPeriod, Seniority, TechFlag, WorkMode,
+        Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, FailureClass,
+        RealityClass, Region, SalaryPeriod, Seniority, TechFlag, WorkMode,
     };
     use utoipa::openapi::{Object, ObjectBuilder, Type, schema::Array};
 
@@ -400,6 +400,7 @@ pub mod vocab {
         tech_flag, tech_flags: TechFlag;
         failure_class, failure_classes: FailureClass;
         closed_reason, closed_reasons: ClosedReason;
+        reality_class, reality_classes: RealityClass;
     }
 
     /// A lowercase ISO 3166-1 alpha-2 country code.

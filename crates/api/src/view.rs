@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use freehire_domain::{
     Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Job,
-    Provider, Region, SalaryPeriod, Seniority, TechFlag, WorkMode,
+    Provider, RealityClass, Region, SalaryPeriod, Seniority, TechFlag, WorkMode, reality::Reality,
 };
 use freehire_search::{
     Bounds, Distribution, Facet, FacetCounts, IgnoredParam, JobQuery, NumericStats, SearchDocument,
@@ -81,6 +81,40 @@ pub struct JobView {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = vocab::closed_reason)]
     pub closed_reason: Option<ClosedReason>,
+    /// Whether it looks like a real, current vacancy (the detail and agent search carry it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reality: Option<RealityView>,
+}
+
+/// Reality signals (reference §5.10): the class, the age, the role's postings ever seen and
+/// open at once at the company, and whether an old posting claims a recent date.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"class": "fresh", "age_days": 3, "repost_count": 1, "mass_posting_count": 1, "fake_freshness": false}))]
+pub struct RealityView {
+    /// `fresh` (≤ 14 days, no evergreen wording), `stale`, or `likely-evergreen` (two of:
+    /// ≥ 90 days old, ≥ 3 earlier postings of the role, ≥ 5 open at once, evergreen wording).
+    #[schema(schema_with = vocab::reality_class)]
+    pub class: RealityClass,
+    /// Whole days since first seen.
+    pub age_days: i64,
+    /// Postings of the role at the company ever seen, this one included.
+    pub repost_count: u32,
+    /// Postings of the role open at once, this one included.
+    pub mass_posting_count: u32,
+    /// At least 90 days old, yet the source claims a date within 14 days.
+    pub fake_freshness: bool,
+}
+
+impl From<&Reality> for RealityView {
+    fn from(r: &Reality) -> Self {
+        Self {
+            class: r.class,
+            age_days: r.age_days,
+            repost_count: r.repost_count,
+            mass_posting_count: r.mass_posting_count,
+            fake_freshness: r.fake_freshness,
+        }
+    }
 }
 
 /// The fields that open a job and a search hit alike (flattened into both, in this order):
@@ -211,7 +245,13 @@ impl JobView {
             last_seen_at: job.last_seen_at,
             closed_at: job.closed_at,
             closed_reason: job.closed_reason,
+            reality: None,
         }
+    }
+
+    /// With its reality signals.
+    pub fn with_reality(self, reality: &Reality) -> Self {
+        Self { reality: Some(reality.into()), ..self }
     }
 }
 
@@ -285,6 +325,10 @@ pub struct SearchHit {
     /// Always null: only open jobs are indexed.
     #[schema(required = true, schema_with = null)]
     pub closed_at: Option<DateTime<Utc>>,
+    /// Whether it looks like a real, current vacancy, from the indexed first-seen date, title
+    /// and text and the role's history (`fake_freshness` is the detail's to tell).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reality: Option<RealityView>,
 }
 
 /// `null`.
@@ -339,7 +383,13 @@ impl SearchHit {
             created_at: instant(doc.created_ts),
             updated_at: instant(doc.updated_ts),
             closed_at: None,
+            reality: None,
         }
+    }
+
+    /// With its reality signals.
+    pub fn with_reality(self, reality: &Reality) -> Self {
+        Self { reality: Some(reality.into()), ..self }
     }
 }
 

@@ -40,6 +40,8 @@ pub struct JobDetail {
     /// The other open jobs of its role cluster (the canonical row and its duplicates), by id;
     /// empty for a job posted once.
     pub copies: Vec<Job>,
+    /// Its reality signals ([`crate::signals`]).
+    pub reality: freehire_domain::reality::Reality,
 }
 
 /// One company and a page of its open jobs.
@@ -67,13 +69,32 @@ impl Catalogue {
         Ok(self.store.job_by_slug(slug).await?)
     }
 
+    /// The job at `slug` (open or closed) with its reality signals at `now`.
+    pub async fn job_with_reality(
+        &self,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(Job, freehire_domain::reality::Reality)>, AppError> {
+        let Some(job) = self.store.job_by_slug(slug).await? else { return Ok(None) };
+        let reality = crate::signals::of_jobs(self.store.as_ref(), std::slice::from_ref(&job), now)
+            .await?
+            .into_iter()
+            .next();
+        Ok(reality.map(|r| (job, r)))
+    }
+
     /// The jobs at `slugs` (open or closed; unknown ones are skipped) in one store read.
     pub async fn jobs_by_slugs(&self, slugs: &[PublicSlug]) -> Result<Vec<Job>, AppError> {
         Ok(self.store.jobs_by_slugs(slugs).await?)
     }
 
-    /// The job at `slug` and the other open jobs of its role cluster; `None` when unknown.
-    pub async fn job_detail(&self, slug: &PublicSlug) -> Result<Option<JobDetail>, AppError> {
+    /// The job at `slug`, the other open jobs of its role cluster and its reality signals at
+    /// `now`; `None` when unknown.
+    pub async fn job_detail(
+        &self,
+        slug: &PublicSlug,
+        now: DateTime<Utc>,
+    ) -> Result<Option<JobDetail>, AppError> {
         let Some(job) = self.store.job_by_slug(slug).await? else {
             return Ok(None);
         };
@@ -86,7 +107,9 @@ impl Catalogue {
         }
         copies.retain(|c| c.id != job.id);
         copies.sort_by_key(|c| c.id.get());
-        Ok(Some(JobDetail { job, copies }))
+        let realities =
+            crate::signals::of_jobs(self.store.as_ref(), std::slice::from_ref(&job), now).await?;
+        Ok(realities.into_iter().next().map(|reality| JobDetail { job, copies, reality }))
     }
 
     /// Companies with open jobs matching `filter`, most jobs first.

@@ -93,6 +93,7 @@ pub mod search;
 pub mod search_engine;
 pub mod search_slot;
 pub mod search_sync;
+pub mod signals;
 pub mod startup;
 pub mod status;
 pub mod suggest;

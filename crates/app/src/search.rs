@@ -34,6 +34,8 @@ pub struct AgentHits {
     pub jobs: Vec<Job>,
     /// How many documents match in all (the index's count).
     pub total: u64,
+    /// Each job's reality signals, in job order ([`crate::signals`]).
+    pub realities: Vec<freehire_domain::reality::Reality>,
 }
 
 /// Runs `query` for its page of hits, without its filters when the engine refuses them;
@@ -47,6 +49,19 @@ pub async fn hits(
     let answer = hits_once(index, query, now).await;
     crate::telemetry::search(index.engine(), "search", started.elapsed());
     answer
+}
+
+/// [`hits`] with each hit's reality signals (in hit order), read from the store's role
+/// histories in one query ([`crate::signals::of_hits`]).
+pub async fn hits_with_reality(
+    store: &dyn Store,
+    index: &dyn SearchIndex,
+    query: &JobQuery,
+    now: DateTime<Utc>,
+) -> Result<(SearchResults, JobQuery, Vec<freehire_domain::reality::Reality>), AppError> {
+    let (results, query) = hits(index, query, now).await?;
+    let realities = crate::signals::of_hits(store, &results.hits, now).await?;
+    Ok((results, query, realities))
 }
 
 async fn hits_once(
@@ -97,7 +112,7 @@ pub async fn agent_hits(
     let ids: Vec<JobId> = results.hits.iter().filter_map(|h| JobId::new(h.id).ok()).collect();
     let mut jobs: HashMap<i64, Job> =
         store.jobs_by_ids(&ids).await?.into_iter().map(|j| (j.id.get(), j)).collect();
-    let jobs = results
+    let jobs: Vec<Job> = results
         .hits
         .iter()
         .filter_map(|hit| jobs.remove(&hit.id))
@@ -107,7 +122,8 @@ pub async fn agent_hits(
             job
         })
         .collect();
-    Ok(AgentHits { query, jobs, total: results.total })
+    let realities = crate::signals::of_jobs(store, &jobs, now).await?;
+    Ok(AgentHits { query, jobs, total: results.total, realities })
 }
 
 /// Value counts per facet and numeric stats over the request's matches. Every requested facet

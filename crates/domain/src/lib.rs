@@ -41,6 +41,7 @@ mod ids;
 mod job;
 pub mod plan;
 mod provider;
+pub mod reality;
 pub mod screening;
 mod slug;
 mod structured;
@@ -78,5 +79,6 @@ pub use tracking::{APPLIED_ON_MAX_AGE_DAYS, check_applied_on};
 pub use vocab::{
     ApiKeyScope, BoardStatus, Category, Channel, ClosedReason, CodePurpose, DigestFrequency,
     EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource, FailureClass,
-    NotificationKind, Region, Role, SalaryPeriod, Seniority, Stage, StageGroup, TechFlag, WorkMode,
+    NotificationKind, RealityClass, Region, Role, SalaryPeriod, Seniority, Stage, StageGroup,
+    TechFlag, WorkMode,
 };

@@ -244,6 +244,19 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// How real a posting looks from its age and its role's history (reference §5.10).
+    RealityClass, "reality" {
+        /// Posted within 14 days, no evergreen wording.
+        Fresh = "fresh",
+        /// Neither fresh nor showing two evergreen signals.
+        Stale = "stale",
+        /// Two or more signals of a standing advert: old, reposted, mass-posted, evergreen
+        /// wording.
+        LikelyEvergreen = "likely-evergreen",
+    }
+}
+
+vocabulary! {
     /// The wire form of the tri-state `is_tech` flag.
     TechFlag, "is_tech" { Tech = "tech", NonTech = "non_tech" }
 }

@@ -27,6 +27,7 @@ mod derive;
 mod description;
 mod eligibility;
 mod employment;
+mod evergreen;
 mod experience;
 mod fingerprint;
 mod geo;
@@ -45,6 +46,7 @@ pub use dates::{effective_posted_at, parse_posted_at};
 pub use derive::{
     Draft, Rederived, Structured, complete, derive, draft_salary, posting, rederive, source_posting,
 };
+pub use evergreen::evergreen_text;
 pub use fingerprint::{role_fingerprint, role_key};
 pub use geo::{CityMatch, Geo, MAX_CITIES, complete_city, parse_location};
 pub use salary::{SalaryParts, salary};

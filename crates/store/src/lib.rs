@@ -122,7 +122,7 @@ pub use cvs::{CommitOutcome, Cv, CvEdit, CvEvidence, CvKind, CvRevision, Revisio
 pub use error::{Result, StoreError};
 pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
 pub use letters::StoredLetter;
-pub use lifecycle::{LivenessCandidate, LivenessRead, PrunedJob};
+pub use lifecycle::{LivenessCandidate, LivenessRead, PrunedJob, RoleHistory};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
     ClaimOptions, Company, CompanyFilter, CompanyList, CompanyTerm, DerivedUpdate, JobKey, JobList,

@@ -56,3 +56,14 @@ pub struct PrunedJob {
     /// Its company's slug.
     pub company_slug: String,
 }
+
+/// A job's role cluster history ([`LifecycleRepo::role_history`](crate::LifecycleRepo)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoleHistory {
+    /// The job.
+    pub id: JobId,
+    /// Postings of its role at its company ever seen, open or closed, itself included.
+    pub postings: u32,
+    /// Those open now.
+    pub open: u32,
+}

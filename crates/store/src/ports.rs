@@ -1415,6 +1415,12 @@ pub trait LifecycleRepo: Send + Sync {
         apply: bool,
         at: DateTime<Utc>,
     ) -> Result<Vec<crate::PrunedJob>>;
+
+    /// For each job among `ids` with a role fingerprint, its role cluster's history (the
+    /// reality signals' counts, reference §5.10): postings of `(company_slug,
+    /// role_fingerprint)` ever seen and open now, itself included. Jobs without a fingerprint
+    /// and unknown ids are absent.
+    async fn role_history(&self, ids: &[JobId]) -> Result<Vec<crate::RoleHistory>>;
 }
 
 /// The operators' figures (reference search-ingest §6.4, §11.1; migration 0020): the ingest

@@ -16,6 +16,7 @@ pub(crate) mod experience;
 pub(crate) mod cvs;
 mod letters;
 mod lifecycle;
+pub(crate) use lifecycle::role_histories;
 mod notify;
 mod plans;
 mod saved_searches;

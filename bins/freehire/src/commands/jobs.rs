@@ -161,11 +161,18 @@ pub async fn run(store: &dyn Store, cmd: JobsCommand, out: &mut impl Write) -> a
                 .job_by_slug(&parsed)
                 .await?
                 .with_context(|| format!("job not found: {slug}"))?;
+            let now = Utc::now();
+            let reality = freehire_app::signals::of_jobs(store, std::slice::from_ref(&job), now)
+                .await?
+                .into_iter()
+                .next()
+                .context("no reality signals for the job")?;
             if json {
-                let body = serde_json::json!({"data": JobView::new(&job, Utc::now())});
+                let view = JobView::new(&job, now).with_reality(&reality);
+                let body = serde_json::json!({"data": view});
                 writeln!(out, "{}", serde_json::to_string_pretty(&body)?)?;
             } else {
-                write_detail(out, &job)?;
+                write_detail(out, &job, &reality)?;
             }
         }
     }
@@ -209,7 +216,11 @@ fn write_table(
     Ok(())
 }
 
-fn write_detail(out: &mut impl Write, job: &Job) -> anyhow::Result<()> {
+fn write_detail(
+    out: &mut impl Write,
+    job: &Job,
+    reality: &freehire_domain::reality::Reality,
+) -> anyhow::Result<()> {
     let p = &job.posting;
     let f = &p.facets;
     writeln!(out, "{}", p.title)?;
@@ -252,6 +263,15 @@ fn write_detail(out: &mut impl Write, job: &Job) -> anyhow::Result<()> {
     if !f.skills.is_empty() {
         writeln!(out, "skills: {}", f.skills.join(", "))?;
     }
+    writeln!(
+        out,
+        "signals: {} (first seen {} days ago; {} postings of the role, {} open{})",
+        reality.class,
+        reality.age_days,
+        reality.repost_count,
+        reality.mass_posting_count,
+        if reality.fake_freshness { "; an old posting claiming a recent date" } else { "" }
+    )?;
     writeln!(out)?;
     let text = html2text::from_read(p.description.as_bytes(), 100)
         .unwrap_or_else(|_| p.description.clone());

@@ -39,7 +39,7 @@ pub async fn list(
     }))
 }
 
-/// One job by public slug, open or closed; unknown is not found.
+/// One job by public slug, open or closed, with its reality signals; unknown is not found.
 #[utoipa::path(
     get, path = "/jobs/{slug}", tag = "jobs", operation_id = "get_job",
     security((), ("api_key" = [])),
@@ -57,6 +57,11 @@ pub async fn show(
     State(state): State<AppState>,
     Slug(slug): Slug<PublicSlug>,
 ) -> Result<Json<Single<JobView>>, ApiError> {
-    let job = state.catalogue().job(&slug).await?.ok_or(ApiError::not_found("job not found"))?;
-    Ok(Json(Single { data: JobView::new(&job, (state.clock)()) }))
+    let now = (state.clock)();
+    let (job, reality) = state
+        .catalogue()
+        .job_with_reality(&slug, now)
+        .await?
+        .ok_or(ApiError::not_found("job not found"))?;
+    Ok(Json(Single { data: JobView::new(&job, now).with_reality(&reality) }))
 }

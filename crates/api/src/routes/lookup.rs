@@ -67,8 +67,11 @@ pub async fn copies(
     State(state): State<AppState>,
     Slug(slug): Slug<PublicSlug>,
 ) -> Result<Json<Single<Vec<JobView>>>, ApiError> {
-    let detail =
-        state.catalogue().job_detail(&slug).await?.ok_or(ApiError::not_found("job not found"))?;
+    let detail = state
+        .catalogue()
+        .job_detail(&slug, (state.clock)())
+        .await?
+        .ok_or(ApiError::not_found("job not found"))?;
     let now = (state.clock)();
     Ok(Json(Single { data: detail.copies.iter().map(|j| JobView::new(j, now)).collect() }))
 }

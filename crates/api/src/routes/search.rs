@@ -65,7 +65,8 @@ pub(crate) async fn index(state: &AppState) -> Result<Arc<dyn SearchIndex>, ApiE
     })
 }
 
-/// Hits for the query, as the index holds them (truncated description, no internal id).
+/// Hits for the query, as the index holds them (truncated description, no internal id), each
+/// with its reality signals.
 #[utoipa::path(
     get, path = "/jobs/search", tag = "search", operation_id = "search_jobs",
     security((), ("api_key" = [])),
@@ -83,10 +84,17 @@ pub async fn search(
     State(state): State<AppState>,
     SearchQuery(query): SearchQuery,
 ) -> Result<Json<Hits<SearchHit>>, ApiError> {
-    let (results, query) =
-        search::hits(index(&state).await?.as_ref(), &query, (state.clock)()).await?;
+    let index = index(&state).await?;
+    let (results, query, realities) =
+        search::hits_with_reality(state.store.as_ref(), index.as_ref(), &query, (state.clock)())
+            .await?;
     Ok(Json(Hits {
-        data: results.hits.iter().map(SearchHit::new).collect(),
+        data: results
+            .hits
+            .iter()
+            .zip(&realities)
+            .map(|(doc, reality)| SearchHit::new(doc).with_reality(reality))
+            .collect(),
         meta: SearchMeta::of(&query, results.total),
     }))
 }
@@ -115,7 +123,12 @@ pub async fn agent_search(
         search::agent_hits(state.store.as_ref(), index(&state).await?.as_ref(), &request, now)
             .await?;
     Ok(Json(Hits {
-        data: found.jobs.iter().map(|job| JobView::new(job, now)).collect(),
+        data: found
+            .jobs
+            .iter()
+            .zip(&found.realities)
+            .map(|(job, reality)| JobView::new(job, now).with_reality(reality))
+            .collect(),
         meta: SearchMeta::of(&found.query, found.total),
     }))
 }

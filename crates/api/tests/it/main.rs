@@ -48,6 +48,7 @@ mod openapi;
 mod outages;
 mod public_limits;
 mod ratelimit;
+mod reality;
 mod saved_searches;
 mod screening;
 mod search;

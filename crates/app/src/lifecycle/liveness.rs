@@ -226,6 +226,7 @@ mod tests {
             url: Url::parse(url).unwrap(),
             content_type: None,
             body: body.as_bytes().to_vec(),
+            set_cookies: Vec::new(),
         }
     }
 

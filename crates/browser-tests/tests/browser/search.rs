@@ -153,6 +153,15 @@ async fn a_result_opens_its_job_page() {
         let company_href = company.attr("href").await.unwrap().unwrap();
         assert!(company_href.starts_with("/companies/"), "{company_href}");
         assert!(!b.text(".description").await.unwrap().trim().is_empty());
+        // The page states the posting's reality class as the API serves it.
+        let signals = b.text("#reality").await.unwrap();
+        let class = job["reality"]["class"].as_str().unwrap_or_default().to_owned();
+        let shown = match class.as_str() {
+            "fresh" => "Fresh:",
+            "stale" => "Not fresh:",
+            _ => "Likely an evergreen advert:",
+        };
+        assert!(signals.starts_with(shown) && signals.contains("first seen"), "{class}: {signals}");
     })
     .await;
 }

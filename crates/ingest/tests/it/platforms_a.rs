@@ -430,6 +430,7 @@ async fn jobvite_recorded_list_and_job_pages() {
 
 /// Jobvite's list is one page (reference §13.2): there is no later page to fail, so the one
 /// page failing (or cut short) fails the board, and a missing company is a gone board.
+// scenario: A single-page listing in foreign markup fails the board
 #[tokio::test]
 async fn jobvite_failed_listing_fails_and_404_is_gone() {
     let routes = vec![

@@ -1,4 +1,4 @@
-//! Board URL recognition: careers and API URLs of the twelve platforms; everything else is an
+//! Board URL recognition: careers and API URLs of the registered platforms; everything else is an
 //! error, never a guess.
 
 use freehire_ingest::{IngestError, board_identity, recognize, validate_board};

@@ -6,7 +6,10 @@ use chrono::{DateTime, SubsecRound, Utc};
 use freehire_domain::JobId;
 
 use super::{PgStore, Shared, retry_once_if_lost};
-use crate::{LifecycleRepo, LivenessCandidate, LivenessRead, PrunedJob, Result};
+use crate::{
+    LifecycleRepo, LivenessCandidate, LivenessRead, PrunedJob, Result, RoleHistory, bind::List,
+    sql::lifecycle as sql,
+};
 
 #[async_trait]
 impl LifecycleRepo for PgStore {
@@ -40,5 +43,15 @@ impl LifecycleRepo for PgStore {
         let at = at.trunc_subsecs(6);
         let tx = self.pool.begin().await?;
         Shared::prune_closed(tx, closed_before, rule, limit, apply, at).await
+    }
+
+    async fn role_history(&self, ids: &[JobId]) -> Result<Vec<RoleHistory>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+        let rows: Vec<(i64, i64, i64)> =
+            sqlx::query_as(sql::ROLE_HISTORY_PG).bind(List(&raw)).fetch_all(&self.pool).await?;
+        crate::shared::role_histories(rows)
     }
 }

@@ -16,6 +16,20 @@ type CandidateRow = (i64, String, String, String, i32);
 /// A job as [`sql::PRUNE_CANDIDATES`] reads it.
 type PruneRow = (i64, String, String, String, String);
 
+/// Role histories as [`sql::ROLE_HISTORY_PG`] / [`sql::ROLE_HISTORY_SQLITE`] read them.
+pub(crate) fn role_histories(rows: Vec<(i64, i64, i64)>) -> Result<Vec<crate::RoleHistory>> {
+    let count = |n: i64, field| u32::try_from(n).map_err(|e| StoreError::corrupt(field, e));
+    rows.into_iter()
+        .map(|(id, postings, open)| {
+            Ok(crate::RoleHistory {
+                id: job_id(id)?,
+                postings: count(postings, "postings")?,
+                open: count(open, "open")?,
+            })
+        })
+        .collect()
+}
+
 fn job_id(raw: i64) -> Result<JobId> {
     JobId::new(raw).map_err(|e| StoreError::corrupt("id", e))
 }

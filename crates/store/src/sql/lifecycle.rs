@@ -38,3 +38,24 @@ pub(crate) const ARCHIVE: &str = "INSERT INTO pruned_jobs \
 
 /// Deletes one job if it is still closed (applications keep their company and role).
 pub(crate) const DELETE_CLOSED: &str = "DELETE FROM jobs WHERE id = $1 AND closed_at IS NOT NULL";
+
+/// The role history of a set of jobs, over the ids list `IDS` (each dialect's list form):
+/// per job with a fingerprint, its cluster's postings and open ones.
+macro_rules! role_history {
+    ($ids:literal) => {
+        concat!(
+            "SELECT j.id, count(c.id) AS postings, \
+               count(c.id) FILTER (WHERE c.closed_at IS NULL) AS open \
+             FROM jobs j JOIN jobs c \
+               ON c.company_slug = j.company_slug AND c.role_fingerprint = j.role_fingerprint \
+             WHERE j.role_fingerprint <> '' AND j.id ",
+            $ids,
+            " GROUP BY j.id ORDER BY j.id"
+        )
+    };
+}
+
+/// [`role_history!`] on PostgreSQL (`$1` an `int8[]`).
+pub(crate) const ROLE_HISTORY_PG: &str = role_history!("= ANY($1)");
+/// [`role_history!`] on SQLite (`$1` a JSON array).
+pub(crate) const ROLE_HISTORY_SQLITE: &str = role_history!("IN (SELECT value FROM json_each($1))");

@@ -5,7 +5,10 @@ use chrono::{DateTime, SubsecRound, Utc};
 use freehire_domain::JobId;
 
 use super::{Shared, SqliteStore};
-use crate::{LifecycleRepo, LivenessCandidate, LivenessRead, PrunedJob, Result};
+use crate::{
+    LifecycleRepo, LivenessCandidate, LivenessRead, PrunedJob, Result, RoleHistory, bind::List,
+    sql::lifecycle as sql,
+};
 
 #[async_trait]
 impl LifecycleRepo for SqliteStore {
@@ -38,5 +41,15 @@ impl LifecycleRepo for SqliteStore {
     ) -> Result<Vec<PrunedJob>> {
         let at = at.trunc_subsecs(6);
         Shared::prune_closed(self.write().await?, closed_before, rule, limit, apply, at).await
+    }
+
+    async fn role_history(&self, ids: &[JobId]) -> Result<Vec<RoleHistory>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let raw: Vec<i64> = ids.iter().map(|i| i.get()).collect();
+        let rows: Vec<(i64, i64, i64)> =
+            sqlx::query_as(sql::ROLE_HISTORY_SQLITE).bind(List(&raw)).fetch_all(&self.pool).await?;
+        crate::shared::role_histories(rows)
     }
 }

@@ -124,3 +124,52 @@ pub async fn pruning_archives_long_closed_jobs_and_applications_keep_their_role(
     let later = s.prune_closed(t(6, 0), "closed_90d", 100, true, t(9, 0)).await.unwrap();
     assert_eq!(later.len(), 1);
 }
+
+// scenario: A role's history counts its postings ever seen and open now
+pub async fn role_history_counts_a_roles_postings_ever_and_open(db: &TestDb) {
+    let s = db.store();
+    let role = |id: &str, fp: &str| {
+        let mut p = posting("greenhouse", id, "Backend Engineer");
+        p.role_fingerprint = fp.to_owned();
+        p
+    };
+    s.upsert_jobs(
+        &[
+            role("acme:1", "backend-engineer"),
+            role("acme:2", "backend-engineer"),
+            role("acme:3", "backend-engineer"),
+            role("acme:4", "backend-engineer"),
+            role("acme:5", "data-engineer"),
+            role("acme:6", ""),
+        ],
+        t(1, 8),
+    )
+    .await
+    .unwrap();
+    let mut ids = std::collections::HashMap::new();
+    for n in 1..=6 {
+        let external = format!("acme:{n}");
+        let job = s.job_by_key(&job_key("greenhouse", &external)).await.unwrap().unwrap();
+        ids.insert(external, job.id);
+    }
+    let id = |external: &str| ids[external];
+    s.close_jobs(
+        &[job_key("greenhouse", "acme:1"), job_key("greenhouse", "acme:2")],
+        ClosedReason::BoardUnseen,
+        t(2, 0),
+    )
+    .await
+    .unwrap();
+    let unknown = freehire_domain::JobId::new(999_999).unwrap();
+    let history = s
+        .role_history(&[id("acme:3"), id("acme:1"), id("acme:5"), id("acme:6"), unknown])
+        .await
+        .unwrap();
+    let got: Vec<(i64, u32, u32)> =
+        history.iter().map(|h| (h.id.get(), h.postings, h.open)).collect();
+    let mut want =
+        vec![(id("acme:1").get(), 4, 2), (id("acme:3").get(), 4, 2), (id("acme:5").get(), 1, 1)];
+    want.sort_unstable();
+    assert_eq!(got, want, "no fingerprint and unknown ids are absent");
+    assert!(s.role_history(&[]).await.unwrap().is_empty());
+}

@@ -53,6 +53,10 @@ pub struct JobPage {
     pub last_seen: String,
     /// When it closed, if it did.
     pub closed: Option<String>,
+    /// Its reality class (`fresh`, `stale`, `likely-evergreen`) and what it rests on.
+    pub reality: (&'static str, String),
+    /// The warning of an old posting claiming a recent date.
+    pub fake_freshness: bool,
     /// The sanitised description (HTML).
     pub description: String,
     /// The apply link at the source.
@@ -87,12 +91,30 @@ fn facts(job: &Job) -> Vec<(&'static str, String)> {
     .collect()
 }
 
+/// What a reality class rests on, in words.
+fn reality_text(r: &freehire_domain::reality::Reality) -> String {
+    let class = match r.class {
+        freehire_domain::RealityClass::Fresh => "Fresh",
+        freehire_domain::RealityClass::Stale => "Not fresh",
+        freehire_domain::RealityClass::LikelyEvergreen => "Likely an evergreen advert",
+    };
+    let days = if r.age_days == 1 { "1 day".to_owned() } else { format!("{} days", r.age_days) };
+    let mut why = vec![format!("first seen {days} ago")];
+    if r.repost_count > r.mass_posting_count {
+        why.push(format!("posted {} times before", r.repost_count - r.mass_posting_count));
+    }
+    if r.mass_posting_count > 1 {
+        why.push(format!("{} open at once", r.mass_posting_count));
+    }
+    format!("{class}: {}", why.join(", "))
+}
+
 /// `GET /jobs/{slug}`.
 pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
     let Ok(slug) = PublicSlug::parse(&raw) else {
         return ctx.error(WebError::NotFound);
     };
-    let detail = match state.catalogue.job_detail(&slug).await {
+    let detail = match state.catalogue.job_detail(&slug, ctx.now).await {
         Ok(Some(detail)) => detail,
         Ok(None) => return ctx.error(WebError::NotFound),
         Err(e) => return ctx.error(e),
@@ -125,6 +147,8 @@ pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
         first_seen: ctx.date(job.created_at),
         last_seen: ctx.date(job.last_seen_at),
         closed: job.closed_at.map(|at| ctx.date(at)),
+        reality: (detail.reality.class.as_str(), reality_text(&detail.reality)),
+        fake_freshness: detail.reality.fake_freshness,
         description: p.description.clone(),
         url: p.url.clone(),
         source: p.source.as_str().to_owned(),

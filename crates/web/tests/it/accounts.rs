@@ -178,7 +178,15 @@ async fn the_profile_zone_is_the_zone_of_the_dates(db: TestDb) {
         .find_map(|r| r.starts_with("/jobs/staff").then(|| r[..r.find('"').unwrap()].to_owned()))
         .unwrap();
     // First seen 2026-11-13 09:00 UTC is 18:00 in Tokyo.
-    assert!(b.get(&job).await.body.contains("2026-11-13 18:00"));
+    let detail = b.get(&job).await.body;
+    assert!(detail.contains("2026-11-13 18:00"));
+    // scenario: Reality signals on the detail and the hits
+    assert!(
+        detail.contains(
+            "class=\"reality reality-fresh\" id=\"reality\">Fresh: first seen 7 days ago"
+        ),
+        "{detail}"
+    );
     s.db.teardown().await;
 }
 

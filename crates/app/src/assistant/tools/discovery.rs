@@ -358,13 +358,22 @@ async fn get_job(s: Arc<Services>, a: SlugArgs) -> Result<Value, String> {
     let raw = required_slug(&a.slug)?;
     let missing = || format!("no vacancy with slug {raw:?}");
     let slug = PublicSlug::parse(raw).map_err(|_| missing())?;
-    let detail = s.catalogue.job_detail(&slug).await.map_err(|e| internal("get_job", e))?;
+    let detail =
+        s.catalogue.job_detail(&slug, s.now()).await.map_err(|e| internal("get_job", e))?;
     let detail = detail.ok_or_else(missing)?;
     let now = s.now();
     let description =
         describe::render(&detail.job.posting.description, DescriptionFormat::Markdown);
     let mut out = serde_json::to_value(JobView::new(&detail.job, Some(description), now))
         .map_err(|e| internal("get_job", e))?;
+    let r = &detail.reality;
+    out["reality"] = json!({
+        "class": r.class.as_str(),
+        "age_days": r.age_days,
+        "repost_count": r.repost_count,
+        "mass_posting_count": r.mass_posting_count,
+        "fake_freshness": r.fake_freshness,
+    });
     if !detail.copies.is_empty() {
         let copies: Vec<Value> = detail
             .copies
