@@ -94,6 +94,16 @@ async fn the_reference_clients_commands_work_with_a_stored_sign_in() {
     assert_eq!(mine["data"][0]["notes"], "panel on Monday", "{out}");
     let (ok, out, err) = run(&["my"], "").await;
     assert!(ok && out.contains(&slug) && out.contains("interview"), "{out}{err}");
+    // scenario: Ghost reports and the signal
+    let (ok, out, err) = run(&["ghost", &slug], "").await;
+    assert!(
+        ok && out.contains(&format!("reported {slug} as a ghost job (you applied on 20")),
+        "{out}{err}"
+    );
+    let (ok, _, err) = run(&["ghost", &slug, "--on", "2999-01-01"], "").await;
+    assert!(!ok && err.contains("applied_on"), "{err}");
+    let (ok, out, err) = run(&["ghost", &slug, "--retract"], "").await;
+    assert!(ok && out.contains("no ghost report of yours stands"), "{out}{err}");
 
     // The environment's key wins over the stored one.
     let bogus = [

@@ -359,7 +359,8 @@ const fn meaning(code: ErrorCode) -> &'static str {
 pub mod vocab {
     use freehire_domain::{
         Category, ClosedReason, EducationLevel, EmploymentType, EnglishLevel, FailureClass,
-        RealityClass, Region, SalaryPeriod, Seniority, TechFlag, WorkMode,
+        GhostCriterion, GhostLevel, RealityClass, Region, SalaryPeriod, Seniority, TechFlag,
+        WorkMode,
     };
     use utoipa::openapi::{Object, ObjectBuilder, Type, schema::Array};
 
@@ -401,6 +402,8 @@ pub mod vocab {
         failure_class, failure_classes: FailureClass;
         closed_reason, closed_reasons: ClosedReason;
         reality_class, reality_classes: RealityClass;
+        ghost_level, ghost_levels: GhostLevel;
+        ghost_criterion, ghost_criteria: GhostCriterion;
     }
 
     /// A lowercase ISO 3166-1 alpha-2 country code.

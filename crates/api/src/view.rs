@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use freehire_domain::{
-    Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel, Job,
-    Provider, RealityClass, Region, SalaryPeriod, Seniority, TechFlag, WorkMode, reality::Reality,
+    Category, ClosedReason, CountryCode, EducationLevel, EmploymentType, EnglishLevel,
+    GhostCriterion, GhostLevel, Job, Provider, RealityClass, Region, SalaryPeriod, Seniority,
+    TechFlag, WorkMode, ghost::Ghost, reality::Reality,
 };
 use freehire_search::{
     Bounds, Distribution, Facet, FacetCounts, IgnoredParam, JobQuery, NumericStats, SearchDocument,
@@ -84,6 +85,43 @@ pub struct JobView {
     /// Whether it looks like a real, current vacancy (the detail and agent search carry it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reality: Option<RealityView>,
+    /// Whether it is likely a ghost job (the detail of an open job carries it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost: Option<GhostView>,
+}
+
+/// The ghost-job signal (reference §5.10): said only when two of the four criteria agree,
+/// `likely` only on outcome evidence (a silent application, a report) from two people.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[schema(example = json!({"level": "possible", "criteria": ["evergreen_posting", "user_reports"], "criteria_total": 4}))]
+pub struct GhostView {
+    /// `none`, `possible` or `likely`.
+    #[schema(schema_with = vocab::ghost_level)]
+    pub level: GhostLevel,
+    /// The criteria met: `evergreen_posting`, `ats_absent`, `silent_applications`,
+    /// `user_reports`.
+    #[schema(schema_with = vocab::ghost_criteria)]
+    pub criteria: Vec<GhostCriterion>,
+    /// Always 4.
+    pub criteria_total: u32,
+    /// The people behind the outcome evidence (only from two on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contributors: Option<u32>,
+    /// When the employer's board was found not to list it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ats_checked_at: Option<DateTime<Utc>>,
+}
+
+impl From<&Ghost> for GhostView {
+    fn from(g: &Ghost) -> Self {
+        Self {
+            level: g.level,
+            criteria: g.criteria.clone(),
+            criteria_total: g.criteria_total,
+            contributors: g.contributors,
+            ats_checked_at: g.ats_checked_at,
+        }
+    }
 }
 
 /// Reality signals (reference §5.10): the class, the age, the role's postings ever seen and
@@ -246,12 +284,18 @@ impl JobView {
             closed_at: job.closed_at,
             closed_reason: job.closed_reason,
             reality: None,
+            ghost: None,
         }
     }
 
     /// With its reality signals.
     pub fn with_reality(self, reality: &Reality) -> Self {
         Self { reality: Some(reality.into()), ..self }
+    }
+
+    /// With its ghost signal (none for a closed job).
+    pub fn with_ghost(self, ghost: Option<&Ghost>) -> Self {
+        Self { ghost: ghost.map(GhostView::from), ..self }
     }
 }
 

@@ -40,8 +40,17 @@ pub struct JobDetail {
     /// The other open jobs of its role cluster (the canonical row and its duplicates), by id;
     /// empty for a job posted once.
     pub copies: Vec<Job>,
-    /// Its reality signals ([`crate::signals`]).
+    /// Its reality and ghost signals ([`crate::signals`]).
+    pub signals: JobSignals,
+}
+
+/// A job's reality signals and its ghost signal (`None` when closed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobSignals {
+    /// Reality ([`freehire_domain::reality`]).
     pub reality: freehire_domain::reality::Reality,
+    /// Ghost ([`freehire_domain::ghost`]).
+    pub ghost: Option<freehire_domain::ghost::Ghost>,
 }
 
 /// One company and a page of its open jobs.
@@ -69,18 +78,28 @@ impl Catalogue {
         Ok(self.store.job_by_slug(slug).await?)
     }
 
-    /// The job at `slug` (open or closed) with its reality signals at `now`.
-    pub async fn job_with_reality(
+    /// The job at `slug` (open or closed) with its signals at `now`.
+    pub async fn job_with_signals(
         &self,
         slug: &PublicSlug,
         now: DateTime<Utc>,
-    ) -> Result<Option<(Job, freehire_domain::reality::Reality)>, AppError> {
+    ) -> Result<Option<(Job, JobSignals)>, AppError> {
         let Some(job) = self.store.job_by_slug(slug).await? else { return Ok(None) };
-        let reality = crate::signals::of_jobs(self.store.as_ref(), std::slice::from_ref(&job), now)
+        let signals = self.signals(&job, now).await?;
+        Ok(signals.map(|s| (job, s)))
+    }
+
+    async fn signals(&self, job: &Job, now: DateTime<Utc>) -> Result<Option<JobSignals>, AppError> {
+        let store = self.store.as_ref();
+        let Some(reality) = crate::signals::of_jobs(store, std::slice::from_ref(job), now)
             .await?
             .into_iter()
-            .next();
-        Ok(reality.map(|r| (job, r)))
+            .next()
+        else {
+            return Ok(None);
+        };
+        let ghost = crate::signals::ghost_of(store, job, &reality, now).await?;
+        Ok(Some(JobSignals { reality, ghost }))
     }
 
     /// The jobs at `slugs` (open or closed; unknown ones are skipped) in one store read.
@@ -107,9 +126,8 @@ impl Catalogue {
         }
         copies.retain(|c| c.id != job.id);
         copies.sort_by_key(|c| c.id.get());
-        let realities =
-            crate::signals::of_jobs(self.store.as_ref(), std::slice::from_ref(&job), now).await?;
-        Ok(realities.into_iter().next().map(|reality| JobDetail { job, copies, reality }))
+        let signals = self.signals(&job, now).await?;
+        Ok(signals.map(|signals| JobDetail { job, copies, signals }))
     }
 
     /// Companies with open jobs matching `filter`, most jobs first.

@@ -1,13 +1,15 @@
 //! Reality signals served with jobs and hits (reference search-ingest §5.10): the pure
 //! classification ([`freehire_domain::reality`]) fed from the store's role history (one read
 //! for a page of jobs) and the posting's wording ([`freehire_normalize::evergreen_text`]).
-//! Time-dependent, so computed when served, never stored.
+//! Time-dependent, so computed when served, never stored. The ghost signal of a job reads its
+//! reality, its applications' silence clocks and its live reports.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, TimeZone, Utc};
+use freehire_domain::ghost::{Ghost, GhostEvidence, ghost};
 use freehire_domain::reality::{Reality, RealityInputs, classify};
-use freehire_domain::{Job, JobId};
+use freehire_domain::{Job, JobId, RealityClass, SilenceState, silence};
 use freehire_search::SearchDocument;
 use freehire_store::{RoleHistory, Store};
 
@@ -81,4 +83,33 @@ pub async fn of_hits(
             classify(&inputs, now)
         })
         .collect())
+}
+
+/// The ghost signal of `job` at `now` given its `reality`: `None` when it is closed.
+pub async fn ghost_of(
+    store: &dyn Store,
+    job: &Job,
+    reality: &Reality,
+    now: DateTime<Utc>,
+) -> Result<Option<Ghost>, AppError> {
+    if !job.is_open() {
+        return Ok(None);
+    }
+    let inputs = store.ghost_inputs(job.id).await?;
+    let evidence = GhostEvidence {
+        evergreen: reality.class == RealityClass::LikelyEvergreen,
+        // No aggregator source is read, so no posting is cross-checked against its board.
+        ats_absent_at: None,
+        silent_applicants: inputs
+            .applications
+            .iter()
+            .filter(|a| {
+                silence(a.stage, Some(a.applied_at), now)
+                    .is_some_and(|s| s.state == SilenceState::Silent)
+            })
+            .map(|a| a.user)
+            .collect(),
+        reporters: inputs.reporters.into_iter().collect(),
+    };
+    Ok(ghost(&evidence, job.is_open()))
 }

@@ -137,6 +137,29 @@ impl Client {
         self.send(Method::DELETE, &format!("me/saved-searches/{id}"), None::<&()>).await.map(drop)
     }
 
+    /// `POST /jobs/{slug}/ghost-report`: reports the job as a ghost job, applied on
+    /// `applied_on` (today when `None`); returns the day recorded.
+    pub async fn report_ghost(
+        &self,
+        slug: &str,
+        applied_on: Option<chrono::NaiveDate>,
+    ) -> Result<chrono::NaiveDate, ClientError> {
+        #[derive(serde::Deserialize)]
+        struct Recorded {
+            applied_on: chrono::NaiveDate,
+        }
+        let path = format!("jobs/{}/ghost-report", segment(slug));
+        let answer: Envelope<Recorded> =
+            self.call(Method::POST, &path, Some(&ApplyBody { applied_on })).await?;
+        Ok(answer.data.applied_on)
+    }
+
+    /// `DELETE /jobs/{slug}/ghost-report`: takes the report back.
+    pub async fn retract_ghost(&self, slug: &str) -> Result<(), ClientError> {
+        let path = format!("jobs/{}/ghost-report", segment(slug));
+        self.send(Method::DELETE, &path, None::<&()>).await.map(drop)
+    }
+
     async fn track_call<B: Serialize>(
         &self,
         method: Method,

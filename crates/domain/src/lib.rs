@@ -37,6 +37,7 @@ mod board;
 mod error;
 pub mod experience;
 mod followup;
+pub mod ghost;
 mod ids;
 mod job;
 pub mod plan;
@@ -79,6 +80,6 @@ pub use tracking::{APPLIED_ON_MAX_AGE_DAYS, check_applied_on};
 pub use vocab::{
     ApiKeyScope, BoardStatus, Category, Channel, ClosedReason, CodePurpose, DigestFrequency,
     EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource, FailureClass,
-    NotificationKind, RealityClass, Region, Role, SalaryPeriod, Seniority, Stage, StageGroup,
-    TechFlag, WorkMode,
+    GhostCriterion, GhostLevel, NotificationKind, RealityClass, Region, Role, SalaryPeriod,
+    Seniority, Stage, StageGroup, TechFlag, WorkMode,
 };

@@ -257,6 +257,32 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// How likely a posting is a ghost job (reference §5.10).
+    GhostLevel, "ghost level" {
+        /// Fewer than two criteria: nothing to say.
+        None = "none",
+        /// Two or more criteria, outcome evidence from fewer than two people.
+        Possible = "possible",
+        /// Two or more criteria and outcome evidence from at least two people.
+        Likely = "likely",
+    }
+}
+
+vocabulary! {
+    /// A ghost-job criterion (reference §5.10).
+    GhostCriterion, "ghost criterion" {
+        /// The reality signals say `likely-evergreen`.
+        EvergreenPosting = "evergreen_posting",
+        /// An aggregator posting missing from the employer's own board.
+        AtsAbsent = "ats_absent",
+        /// Applications to it went silent past their stage's threshold.
+        SilentApplications = "silent_applications",
+        /// Applicants reported it as a ghost job.
+        UserReports = "user_reports",
+    }
+}
+
+vocabulary! {
     /// The wire form of the tri-state `is_tech` flag.
     TechFlag, "is_tech" { Tech = "tech", NonTech = "non_tech" }
 }

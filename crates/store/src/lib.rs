@@ -92,6 +92,7 @@ mod stats;
 pub mod cvs;
 mod error;
 pub mod experience;
+mod ghost;
 mod health;
 pub mod letters;
 mod lifecycle;
@@ -121,6 +122,7 @@ pub use assistant::{AssistantSession, NewSession, RAIL_PRESETS, SESSION_PRESETS,
 pub use cvs::{CommitOutcome, Cv, CvEdit, CvEvidence, CvKind, CvRevision, RevisionId};
 pub use error::{Result, StoreError};
 pub use experience::{AtomWrite, MergeOutcome, fill_blanks};
+pub use ghost::{ApplicantClock, GhostInputs};
 pub use letters::StoredLetter;
 pub use lifecycle::{LivenessCandidate, LivenessRead, PrunedJob, RoleHistory};
 pub use model::{
@@ -138,9 +140,10 @@ pub use notify::{
 pub use plans::StoredKey;
 pub use ports::CoverLetterRepo;
 pub use ports::{
-    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, HeldLease,
-    IngestRepo, JobRepo, LifecycleRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo, RateCellRepo,
-    SavedSearchRepo, ScheduleRepo, ScreeningRepo, StatsRepo, Store, TrackingRepo, TurnLeaseRepo,
+    AccountRepo, AssistantRepo, BoardHealthRepo, BoardRepo, CompanyRepo, ExperienceRepo, GhostRepo,
+    HeldLease, IngestRepo, JobRepo, LifecycleRepo, LlmKeyRepo, NotifyRepo, OutboxRepo, PlanRepo,
+    RateCellRepo, SavedSearchRepo, ScheduleRepo, ScreeningRepo, StatsRepo, Store, TrackingRepo,
+    TurnLeaseRepo,
 };
 pub use stats::{
     CatalogCounts, ClassCount, DailyStats, DayVerdict, FailingBoard, FailingBoards, FleetStatus,

@@ -1423,6 +1423,30 @@ pub trait LifecycleRepo: Send + Sync {
     async fn role_history(&self, ids: &[JobId]) -> Result<Vec<crate::RoleHistory>>;
 }
 
+/// Ghost reports and the ghost signal's inputs (reference search-ingest §5.10; migration 0024).
+#[async_trait]
+pub trait GhostRepo: Send + Sync {
+    /// Records `owner`'s report that job `job` is a ghost (they applied on `applied_on`); a
+    /// retracted report revives.
+    async fn report_ghost(
+        &self,
+        owner: UserId,
+        job: JobId,
+        applied_on: chrono::NaiveDate,
+        at: DateTime<Utc>,
+    ) -> Result<()>;
+
+    /// Retracts `owner`'s live report on `job`; whether there was one.
+    async fn retract_ghost(&self, owner: UserId, job: JobId, at: DateTime<Utc>) -> Result<bool>;
+
+    /// The day of `owner`'s live report on `job`, if any.
+    async fn my_ghost_report(&self, owner: UserId, job: JobId)
+    -> Result<Option<chrono::NaiveDate>>;
+
+    /// Job `job`'s applications with an applied date and its live reporters.
+    async fn ghost_inputs(&self, job: JobId) -> Result<crate::GhostInputs>;
+}
+
 /// The operators' figures (reference search-ingest §6.4, §11.1; migration 0020): the ingest
 /// fleet, the catalogue's scale and the daily rollups.
 #[async_trait]
@@ -1476,6 +1500,7 @@ pub trait Store:
     + RateCellRepo
     + StatsRepo
     + LifecycleRepo
+    + GhostRepo
 {
     /// Which backend this is.
     fn backend(&self) -> Backend;

@@ -14,6 +14,7 @@ pub(crate) mod assistant;
 pub(crate) mod experience;
 // CV documents (issue 16).
 pub(crate) mod cvs;
+mod ghost;
 mod letters;
 mod lifecycle;
 pub(crate) use lifecycle::role_histories;

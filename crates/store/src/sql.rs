@@ -351,6 +351,7 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
 pub(crate) mod accounts;
 pub(crate) mod assistant;
 pub(crate) mod experience;
+pub(crate) mod ghost;
 pub(crate) mod lifecycle;
 // CV documents (issue 16).
 pub(crate) mod cvs;

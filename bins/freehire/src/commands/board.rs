@@ -1,5 +1,6 @@
 //! Your applications from the command line, as the reference's client names them: `freehire
 //! save`, `unsave`, `apply`, `stage`, `note` and `my` (the same calls as `freehire track …`),
+//! and `ghost` (report a job you applied to and never heard back from as a ghost job),
 //! each with `--json` for the API's answer. They need a `full` key: stored by `freehire auth
 //! login`, or in `FREEHIRE_API_KEY`.
 
@@ -47,6 +48,20 @@ pub enum BoardCommand {
         #[command(flatten)]
         remote: Remote,
     },
+    /// Report a job you applied to and never heard back from as a ghost job (its page and
+    /// the API then count your report in its ghost signal), or take the report back.
+    Ghost {
+        /// The job's public slug.
+        slug: String,
+        /// The day you applied (YYYY-MM-DD; today when left out; at most a year ago).
+        #[arg(long, conflicts_with = "retract")]
+        on: Option<NaiveDate>,
+        /// Take your report back.
+        #[arg(long)]
+        retract: bool,
+        #[command(flatten)]
+        remote: Remote,
+    },
     /// Move an application to a stage.
     Stage {
         /// The job's public slug.
@@ -91,6 +106,17 @@ pub enum BoardCommand {
 /// Runs a tracking command.
 pub async fn run(cmd: BoardCommand, out: &mut impl Write) -> anyhow::Result<()> {
     let (track, json) = match cmd {
+        BoardCommand::Ghost { slug, on, retract, remote } => {
+            let client = remote.client()?;
+            if retract {
+                client.retract_ghost(&slug).await?;
+                writeln!(out, "no ghost report of yours stands on {slug}")?;
+            } else {
+                let day = client.report_ghost(&slug, on).await?;
+                writeln!(out, "reported {slug} as a ghost job (you applied on {day})")?;
+            }
+            return Ok(());
+        }
         BoardCommand::Save { slug, json, remote } => (remote.client()?.save(&slug).await?, json),
         BoardCommand::Unsave { slug, json, remote } => {
             (remote.client()?.unsave(&slug).await?, json)

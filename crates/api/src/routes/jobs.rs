@@ -39,7 +39,8 @@ pub async fn list(
     }))
 }
 
-/// One job by public slug, open or closed, with its reality signals; unknown is not found.
+/// One job by public slug, open or closed, with its reality signals and (open jobs) its ghost
+/// signal; unknown is not found.
 #[utoipa::path(
     get, path = "/jobs/{slug}", tag = "jobs", operation_id = "get_job",
     security((), ("api_key" = [])),
@@ -58,10 +59,12 @@ pub async fn show(
     Slug(slug): Slug<PublicSlug>,
 ) -> Result<Json<Single<JobView>>, ApiError> {
     let now = (state.clock)();
-    let (job, reality) = state
+    let (job, signals) = state
         .catalogue()
-        .job_with_reality(&slug, now)
+        .job_with_signals(&slug, now)
         .await?
         .ok_or(ApiError::not_found("job not found"))?;
-    Ok(Json(Single { data: JobView::new(&job, now).with_reality(&reality) }))
+    let view =
+        JobView::new(&job, now).with_reality(&signals.reality).with_ghost(signals.ghost.as_ref());
+    Ok(Json(Single { data: view }))
 }

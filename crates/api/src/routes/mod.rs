@@ -8,6 +8,7 @@ pub mod cover_letters;
 pub mod cv_import;
 pub mod cvs;
 pub mod experience;
+pub mod ghost;
 pub mod health;
 pub mod jobs;
 pub mod lookup;
@@ -77,6 +78,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .routes(routes!(tracking::apply))
         .routes(routes!(tracking::save))
         .routes(routes!(tracking::unsave))
+        .routes(routes!(ghost::report))
+        .routes(routes!(ghost::retract))
         .routes(routes!(tracking::dismiss))
         .routes(routes!(tracking::undismiss))
         .routes(routes!(tracking::update))

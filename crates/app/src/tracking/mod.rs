@@ -18,6 +18,7 @@
 mod csv;
 mod error;
 mod followup;
+mod ghost;
 
 use std::sync::Arc;
 

@@ -40,6 +40,7 @@ mod clusters;
 mod companies;
 mod cvs;
 mod experience;
+mod ghost;
 mod ingest;
 mod jobs;
 mod letters;

@@ -173,3 +173,40 @@ pub async fn role_history_counts_a_roles_postings_ever_and_open(db: &TestDb) {
     assert_eq!(got, want, "no fingerprint and unknown ids are absent");
     assert!(s.role_history(&[]).await.unwrap().is_empty());
 }
+
+// scenario: Ghost reports and the signal's inputs
+pub async fn ghost_reports_are_live_until_retracted_and_inputs_name_applicants(db: &TestDb) {
+    let s = db.store();
+    let ada = user(s, "ada@example.com").await;
+    let bob = user(s, "bob@example.com").await;
+    s.upsert_jobs(&[posting("greenhouse", "acme:1", "Backend Engineer")], t(1, 8)).await.unwrap();
+    let job = s.job_by_key(&job_key("greenhouse", "acme:1")).await.unwrap().unwrap();
+    let day = |d| chrono::NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
+
+    assert_eq!(s.ghost_inputs(job.id).await.unwrap(), freehire_store::GhostInputs::default());
+    s.report_ghost(ada.id, job.id, day(1), t(2, 0)).await.unwrap();
+    s.report_ghost(ada.id, job.id, day(2), t(2, 1)).await.unwrap();
+    assert_eq!(s.my_ghost_report(ada.id, job.id).await.unwrap(), Some(day(2)), "one live report");
+    assert_eq!(s.my_ghost_report(bob.id, job.id).await.unwrap(), None);
+    let apply = ApplyOptions {
+        applied_at: t(1, 9),
+        explicit_date: false,
+        cv_id: None,
+        source: EventSource::User,
+    };
+    s.track_apply(bob.id, &job.public_slug, &apply, t(1, 9)).await.unwrap().unwrap();
+    let inputs = s.ghost_inputs(job.id).await.unwrap();
+    assert_eq!(inputs.reporters, vec![ada.id]);
+    assert_eq!(inputs.applications.len(), 1);
+    assert_eq!(inputs.applications[0].user, bob.id);
+    assert_eq!(inputs.applications[0].applied_at, t(1, 9));
+
+    assert!(s.retract_ghost(ada.id, job.id, t(3, 0)).await.unwrap());
+    assert!(!s.retract_ghost(ada.id, job.id, t(3, 1)).await.unwrap(), "nothing left to retract");
+    assert!(s.ghost_inputs(job.id).await.unwrap().reporters.is_empty());
+    assert_eq!(s.my_ghost_report(ada.id, job.id).await.unwrap(), None);
+    // A new report revives the row.
+    s.report_ghost(ada.id, job.id, day(3), t(4, 0)).await.unwrap();
+    assert_eq!(s.ghost_inputs(job.id).await.unwrap().reporters, vec![ada.id]);
+    assert_eq!(db.scalar("SELECT count(*) FROM ghost_reports").await, 1);
+}

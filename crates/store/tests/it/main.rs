@@ -238,6 +238,7 @@ conformance_db! {
         liveness_reads_postings_no_live_board_watches,
         pruning_archives_long_closed_jobs_and_applications_keep_their_role,
         role_history_counts_a_roles_postings_ever_and_open,
+        ghost_reports_are_live_until_retracted_and_inputs_name_applicants,
     ],
     cvs: [
         the_base_cv_is_created_once,

@@ -147,16 +147,9 @@ async fn act(
         Action::Dismiss => t.dismiss(owner, &slug, now).await,
         Action::Undismiss => t.undismiss(owner, &slug, now).await,
         Action::Apply => {
-            let applied_on = match f.optional("applied_on").map(str::parse::<NaiveDate>) {
-                None => None,
-                Some(Ok(day)) => Some(day),
-                Some(Err(_)) => {
-                    return super::tracking::refused(
-                        &ctx,
-                        "applied_on",
-                        "must be a date (YYYY-MM-DD)",
-                    );
-                }
+            let applied_on = match applied_on(&ctx, &f) {
+                Ok(day) => day,
+                Err(refused) => return refused,
             };
             t.apply(owner, &slug, ApplyInput { applied_on, cv_id: None }, now).await
         }
@@ -175,6 +168,18 @@ async fn act(
         );
     }
     see_other(&next, &[])
+}
+
+/// The form's optional `applied_on` day, or the page refusing it.
+#[allow(clippy::result_large_err)] // the refusal is the response itself
+fn applied_on(ctx: &Ctx, f: &Fields) -> Result<Option<NaiveDate>, Response> {
+    match f.optional("applied_on").map(str::parse::<NaiveDate>) {
+        None => Ok(None),
+        Some(Ok(day)) => Ok(Some(day)),
+        Some(Err(_)) => {
+            Err(super::tracking::refused(ctx, "applied_on", "must be a date (YYYY-MM-DD)"))
+        }
+    }
 }
 
 /// `POST /jobs/{slug}/save`.
@@ -230,4 +235,53 @@ pub async fn apply(
     body: Bytes,
 ) -> Response {
     act(state, ctx, headers, slug, body, Action::Apply).await
+}
+
+/// `POST /jobs/{slug}/ghost-report`: the viewer reports the job as a ghost job (the day they
+/// applied, default today), back to the job page.
+pub async fn report_ghost(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    Path(raw): Path<String>,
+    body: Bytes,
+) -> Response {
+    ghost(state, ctx, raw, body, true).await
+}
+
+/// `POST /jobs/{slug}/ghost-report/retract`: the viewer takes their report back.
+pub async fn retract_ghost(
+    State(state): State<WebState>,
+    ctx: Ctx,
+    Path(raw): Path<String>,
+    body: Bytes,
+) -> Response {
+    ghost(state, ctx, raw, body, false).await
+}
+
+async fn ghost(state: WebState, ctx: Ctx, raw: String, body: Bytes, report: bool) -> Response {
+    let f = Fields::parse(&body);
+    let here = format!("/jobs/{raw}");
+    let Some(user) = ctx.viewer.as_ref() else {
+        return sign_in_first(&here);
+    };
+    let Ok(slug) = PublicSlug::parse(&raw) else {
+        return ctx.error(WebError::NotFound);
+    };
+    let t = &state.tracking;
+    let done = if report {
+        let applied_on = match applied_on(&ctx, &f) {
+            Ok(day) => day,
+            Err(refused) => return refused,
+        };
+        t.report_ghost(user.id, &slug, applied_on, ctx.now).await.map(|_| ())
+    } else {
+        t.retract_ghost(user.id, &slug, ctx.now).await.map(|_| ())
+    };
+    match done {
+        Ok(()) => see_other(&here, &[]),
+        Err(TrackingError::Invalid { field, message, .. }) => {
+            super::tracking::refused(&ctx, field, &message)
+        }
+        Err(e) => ctx.error(e),
+    }
 }

@@ -31,6 +31,8 @@ pub struct Copy {
 pub struct JobPage {
     /// The layout.
     pub layout: Layout,
+    /// The job's public slug.
+    pub slug: String,
     /// The title.
     pub title: String,
     /// The company's name.
@@ -57,6 +59,11 @@ pub struct JobPage {
     pub reality: (&'static str, String),
     /// The warning of an old posting claiming a recent date.
     pub fake_freshness: bool,
+    /// The ghost signal in words, when it says something (`possible`, `likely`).
+    pub ghost: Option<String>,
+    /// The viewer's live ghost report (the day they applied), for an open job; `Some(None)`:
+    /// none yet (the form shows).
+    pub my_ghost_report: Option<Option<String>>,
     /// The sanitised description (HTML).
     pub description: String,
     /// The apply link at the source.
@@ -109,6 +116,31 @@ fn reality_text(r: &freehire_domain::reality::Reality) -> String {
     format!("{class}: {}", why.join(", "))
 }
 
+/// The ghost signal in words, when its level says something.
+fn ghost_text(g: &freehire_domain::ghost::Ghost) -> Option<String> {
+    let level = match g.level {
+        freehire_domain::GhostLevel::None => return None,
+        freehire_domain::GhostLevel::Possible => "Possibly a ghost job",
+        freehire_domain::GhostLevel::Likely => "Likely a ghost job",
+    };
+    let why: Vec<&str> = g
+        .criteria
+        .iter()
+        .map(|c| match c {
+            freehire_domain::GhostCriterion::EvergreenPosting => "it reads as a standing advert",
+            freehire_domain::GhostCriterion::AtsAbsent => {
+                "the employer's own board no longer lists it"
+            }
+            freehire_domain::GhostCriterion::SilentApplications => {
+                "applications to it went unanswered"
+            }
+            freehire_domain::GhostCriterion::UserReports => "applicants reported it",
+        })
+        .collect();
+    let people = g.contributors.map(|n| format!(" ({n} people)")).unwrap_or_default();
+    Some(format!("{level}: {}{people}.", why.join("; ")))
+}
+
 /// `GET /jobs/{slug}`.
 pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<String>) -> Response {
     let Ok(slug) = PublicSlug::parse(&raw) else {
@@ -132,9 +164,17 @@ pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
         url::form_urlencoded::Serializer::new(String::new()).append_pair("next", &here).finish()
     );
     let job = &detail.job;
+    let my_ghost_report = match (&ctx.viewer, job.is_open()) {
+        (Some(user), true) => match state.tracking.my_ghost_report(user.id, &slug).await {
+            Ok(day) => Some(day.map(|d| d.format("%Y-%m-%d").to_string())),
+            Err(e) => return ctx.error(e),
+        },
+        _ => None,
+    };
     let p = &job.posting;
     let page = JobPage {
         layout: ctx.layout(format!("{} at {}", p.title, p.company)),
+        slug: slug.as_str().to_owned(),
         title: p.title.clone(),
         company: p.company.clone(),
         company_href: (!job.company_slug.as_str().is_empty())
@@ -147,8 +187,10 @@ pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
         first_seen: ctx.date(job.created_at),
         last_seen: ctx.date(job.last_seen_at),
         closed: job.closed_at.map(|at| ctx.date(at)),
-        reality: (detail.reality.class.as_str(), reality_text(&detail.reality)),
-        fake_freshness: detail.reality.fake_freshness,
+        reality: (detail.signals.reality.class.as_str(), reality_text(&detail.signals.reality)),
+        fake_freshness: detail.signals.reality.fake_freshness,
+        ghost: detail.signals.ghost.as_ref().and_then(ghost_text),
+        my_ghost_report,
         description: p.description.clone(),
         url: p.url.clone(),
         source: p.source.as_str().to_owned(),

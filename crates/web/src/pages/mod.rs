@@ -60,6 +60,8 @@ pub fn routes() -> Router<WebState> {
         .route("/jobs/{slug}/dismiss", post(actions::dismiss))
         .route("/jobs/{slug}/undismiss", post(actions::undismiss))
         .route("/jobs/{slug}/apply", post(actions::apply))
+        .route("/jobs/{slug}/ghost-report", post(actions::report_ghost))
+        .route("/jobs/{slug}/ghost-report/retract", post(actions::retract_ghost))
         .route("/assistant", get(assistant::index).post(assistant::create))
         .route("/assistant/{id}", get(assistant::show))
         .route("/assistant/{id}/opening", post(assistant::opening))

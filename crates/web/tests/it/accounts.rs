@@ -187,6 +187,21 @@ async fn the_profile_zone_is_the_zone_of_the_dates(db: TestDb) {
         ),
         "{detail}"
     );
+    // scenario: Ghost reports and the signal
+    let report = format!("{job}/ghost-report");
+    let done = b.submit(&job, &report, &[("applied_on", "2026-11-01")]).await;
+    assert_eq!((done.status, done.location()), (303, job.as_str()));
+    let detail = b.get(&job).await.body;
+    assert!(
+        detail.contains("You reported this as a ghost job (you applied on 2026-11-01)"),
+        "{detail}"
+    );
+    let bad = b.submit(&job, &report, &[("applied_on", "2027-01-01")]).await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.body.contains("applied_on"), "{}", bad.body);
+    let back = b.submit(&job, &format!("{report}/retract"), &[]).await;
+    assert_eq!((back.status, back.location()), (303, job.as_str()));
+    assert!(b.get(&job).await.body.contains("id=\"report-ghost\""));
     s.db.teardown().await;
 }
 

@@ -30,16 +30,17 @@ pub struct ApplyBody {
 impl ApplyBody {
     /// The checked input: a date that does not parse is a 400 naming `applied_on`.
     pub fn parse(self) -> Result<ApplyInput, ApiError> {
-        let applied_on = self
-            .applied_on
-            .map(|raw| {
-                NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d").map_err(|_| {
-                    ApiError::bad_param("applied_on", &raw, "must be a YYYY-MM-DD date")
-                })
-            })
-            .transpose()?;
-        Ok(ApplyInput { applied_on, cv_id: self.cv_id })
+        Ok(ApplyInput { applied_on: applied_on(self.applied_on)?, cv_id: self.cv_id })
     }
+}
+
+/// An `applied_on` field: a date that does not parse is a 400 naming it.
+pub fn applied_on(raw: Option<String>) -> Result<Option<NaiveDate>, ApiError> {
+    raw.map(|raw| {
+        NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d")
+            .map_err(|_| ApiError::bad_param("applied_on", &raw, "must be a YYYY-MM-DD date"))
+    })
+    .transpose()
 }
 
 /// A change of stage and/or notes (at least one).

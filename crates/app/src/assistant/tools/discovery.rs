@@ -366,7 +366,7 @@ async fn get_job(s: Arc<Services>, a: SlugArgs) -> Result<Value, String> {
         describe::render(&detail.job.posting.description, DescriptionFormat::Markdown);
     let mut out = serde_json::to_value(JobView::new(&detail.job, Some(description), now))
         .map_err(|e| internal("get_job", e))?;
-    let r = &detail.reality;
+    let r = &detail.signals.reality;
     out["reality"] = json!({
         "class": r.class.as_str(),
         "age_days": r.age_days,
