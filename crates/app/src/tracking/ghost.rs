@@ -2,7 +2,7 @@
 //! an applicant says a posting is a ghost job: they applied on a day and never heard back.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use freehire_domain::{PublicSlug, UserId, check_applied_on};
+use freehire_domain::{JobId, PublicSlug, UserId, check_applied_on};
 
 use super::{Tracking, TrackingError, job_missing};
 
@@ -43,13 +43,12 @@ impl Tracking {
         Ok(self.store.retract_ghost(owner, job.id, now).await?)
     }
 
-    /// The day of `owner`'s live ghost report on the job at `slug`, if any.
+    /// The day of `owner`'s live ghost report on job `job` (the caller has read it), if any.
     pub async fn my_ghost_report(
         &self,
         owner: UserId,
-        slug: &PublicSlug,
+        job: JobId,
     ) -> Result<Option<NaiveDate>, TrackingError> {
-        let job = self.store.job_by_slug(slug).await?.ok_or_else(job_missing)?;
-        Ok(self.store.my_ghost_report(owner, job.id).await?)
+        Ok(self.store.my_ghost_report(owner, job).await?)
     }
 }

@@ -165,7 +165,7 @@ pub async fn page(State(state): State<WebState>, ctx: Ctx, Path(raw): Path<Strin
     );
     let job = &detail.job;
     let my_ghost_report = match (&ctx.viewer, job.is_open()) {
-        (Some(user), true) => match state.tracking.my_ghost_report(user.id, &slug).await {
+        (Some(user), true) => match state.tracking.my_ghost_report(user.id, job.id).await {
             Ok(day) => Some(day.map(|d| d.format("%Y-%m-%d").to_string())),
             Err(e) => return ctx.error(e),
         },
