@@ -41,6 +41,9 @@ enum Command {
     Job(commands::discover::JobCommand),
     /// One company and its open jobs.
     Company(commands::discover::CompanyCommand),
+    /// Companies with open jobs, most first: by name, region, country, work mode, platform
+    /// or skill.
+    Companies(commands::discover::CompaniesCommand),
     /// Your applications: save, unsave, apply, stage, note, my (a full key).
     #[command(flatten)]
     Board(commands::board::BoardCommand),
@@ -140,6 +143,12 @@ enum Catalogue {
     Ingest(commands::ingest::IngestArgs),
     /// Rebuild the whole search index from the database.
     Reindex(commands::reindex::ReindexArgs),
+    /// Merge one company slug into another (a spelling or legal-form variant): its jobs move,
+    /// later postings under its name land in the other, its page answers 301. A report of
+    /// what would change unless `--apply`.
+    MergeCompanies(commands::companies::MergeArgs),
+    /// The merged company slugs and where each now lives.
+    CompanyAliases,
     /// Manage accounts (operators).
     #[command(subcommand)]
     Users(commands::users::UsersCommand),
@@ -179,6 +188,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::MarketFit(cmd) => return commands::discover::market_fit(cmd, out).await,
         Command::Job(cmd) => return commands::discover::job(cmd, out).await,
         Command::Company(cmd) => return commands::discover::company(cmd, out).await,
+        Command::Companies(cmd) => return commands::discover::companies(cmd, out).await,
         Command::Board(cmd) => return commands::board::run(cmd, out).await,
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
@@ -236,6 +246,12 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Catalogue::Reindex(args) => {
             commands::reindex::run(store.as_ref(), args, &mut std::io::stdout()).await
+        }
+        Catalogue::MergeCompanies(args) => {
+            commands::companies::merge(store.clone(), args, &mut std::io::stdout()).await
+        }
+        Catalogue::CompanyAliases => {
+            commands::companies::aliases(store.clone(), &mut std::io::stdout()).await
         }
         Catalogue::Users(cmd) => {
             let stdin = std::io::stdin();

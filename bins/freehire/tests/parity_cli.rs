@@ -105,6 +105,38 @@ async fn the_reference_clients_commands_work_with_a_stored_sign_in() {
     let (ok, out, err) = run(&["ghost", &slug, "--retract"], "").await;
     assert!(ok && out.contains("no ghost report of yours stands"), "{out}{err}");
 
+    // scenario: Companies filter by region, country, work mode, source and skill
+    let (ok, out, err) = run(&["companies", "--skill", "rust", "--json"], "").await;
+    assert!(ok, "{err}");
+    assert_eq!(json(&out)["data"][0]["slug"], "acme", "{out}");
+    let (ok, out, err) = run(&["companies", "--source", "manual"], "").await;
+    assert!(ok && out.contains("Acme") && out.contains("1-1 of 1 companies"), "{out}{err}");
+    let (ok, out, err) = run(&["companies", "--country", "jp"], "").await;
+    assert!(ok && out.contains("No companies on this page (0 match)"), "{out}{err}");
+    let (ok, _, err) = run(&["companies", "--work-mode", "sometimes"], "").await;
+    assert!(!ok && err.contains("work_mode"), "the server names the bad value: {err}");
+    // scenario: A merged company slug answers 301
+    let db = format!("sqlite://{}", dir.path().join("data/freehire.db").display());
+    let local = [("FREEHIRE_DATABASE_URL", db.as_str())];
+    let (ok, out, err) = freehire(&local, &["merge-companies", "acme", "acme-group"], "");
+    assert!(ok && out.contains("would merge acme (2 open jobs) into acme-group"), "{out}{err}");
+    let (ok, out, err) = freehire(&local, &["company-aliases"], "");
+    assert!(ok && out.contains("No merged company slugs"), "a dry run changes nothing: {out}{err}");
+    let (ok, out, err) = freehire(
+        &local,
+        &["merge-companies", "acme", "acme-group", "--reason", "legal_form", "--apply"],
+        "",
+    );
+    assert!(ok && out.contains("merged acme into acme-group: 2 jobs moved"), "{out}{err}");
+    let (ok, out, err) = freehire(&local, &["company-aliases"], "");
+    assert!(ok && out.contains("acme → acme-group (legal_form, 20"), "{out}{err}");
+    let (ok, _, err) = freehire(&local, &["merge-companies", "acme", "acme", "--apply"], "");
+    assert!(!ok && err.contains("same company"), "{err}");
+    let (ok, out, err) = run(&["company", "acme", "--json"], "").await;
+    assert!(ok, "the 301 is followed: {err}");
+    assert_eq!(json(&out)["data"]["company"]["slug"], "acme-group", "{out}");
+    assert_eq!(json(&out)["data"]["company"]["job_count"], 2, "{out}");
+
     // The environment's key wins over the stored one.
     let bogus = [
         ("FREEHIRE_API_URL", base.as_str()),

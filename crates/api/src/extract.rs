@@ -85,9 +85,10 @@ pub struct AgentQuery(pub AgentSearchRequest);
 pub struct FacetsQuery(pub FacetsRequest);
 
 from_query!(ListQuery, |p: &[(String, String)]| list_page(p));
-from_query!(CompanyQuery, |p: &[(String, String)]| Ok::<_, ApiError>(CompanyFilter {
-    q: p.iter().find(|(name, _)| name == "q").map(|(_, value)| value.clone()),
-}));
+from_query!(CompanyQuery, |p: &[(String, String)]| {
+    freehire_app::company_filter::parse(p)
+        .map_err(|e| ApiError::bad_param(e.param, &e.value, &e.rule))
+});
 from_query!(SearchQuery, |p: &[(String, String)]| JobQuery::parse(p, Endpoint::Search));
 from_query!(MarketQuery, |p: &[(String, String)]| {
     JobQuery::parse(p, Endpoint::Search).map(|_| p.to_vec())
@@ -232,11 +233,28 @@ impl IntoParams for ListQuery {
 
 impl IntoParams for CompanyQuery {
     fn into_params(_: impl Fn() -> Option<ParameterIn>) -> Vec<Parameter> {
-        vec![query(
-            "q",
-            "Keeps the companies whose slug contains the slugified text.",
-            ObjectBuilder::new().schema_type(Type::String),
-        )]
+        let list = |name: &str, what: &str| {
+            query(
+                name,
+                &format!(
+                    "Keeps the companies with open jobs {what} (repeated or comma-separated: \
+                     any of them; facets combine with AND)."
+                ),
+                ObjectBuilder::new().schema_type(Type::String),
+            )
+        };
+        vec![
+            query(
+                "q",
+                "Keeps the companies whose slug contains the slugified text.",
+                ObjectBuilder::new().schema_type(Type::String),
+            ),
+            list("regions", "in these regions (`eu`, `north_america`, …)"),
+            list("countries", "in these countries (ISO 3166 alpha-2, lowercase)"),
+            list("work_mode", "in these work modes (`remote`, `hybrid`, `onsite`)"),
+            list("source", "read from these ATS platforms"),
+            list("skills", "listing these skills among the company's top skills"),
+        ]
     }
 }
 

@@ -6,7 +6,9 @@
 //! - [`Catalogue::job`]: one job by public slug, open or closed, with its copies (the open
 //!   jobs of the same role cluster: the same role posted for other cities);
 //! - [`Catalogue::companies`] and [`Catalogue::company`]: companies derived from the open
-//!   jobs, and one company with a page of its open jobs;
+//!   jobs (the companies table, with the §5.4 filters of [`crate::company_filter`]), and one
+//!   company with a page of its open jobs, or where a merged slug moved;
+//! - [`Catalogue::merge_companies`] and [`Catalogue::company_aliases`]: the alias registry;
 //! - [`Catalogue::find_by_url`]: the posting at a pasted address ([`PostingUrl`]);
 //! - [`Catalogue::cities`]: canonical city names completing typed text (the gazetteer's);
 //! - [`Catalogue::job_sitemap`] and [`Catalogue::company_sitemap`]: numbered pages of the
@@ -17,10 +19,11 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use freehire_domain::{CompanySlug, CountryCode, Job, PublicSlug};
+use freehire_domain::{AliasReason, CompanySlug, CountryCode, Job, PublicSlug};
 pub use freehire_normalize::{CityMatch, MAX_CITIES};
 use freehire_store::{
-    Company, CompanyFilter, CompanyList, JobList, ListPage, SITEMAP_PAGE_SIZE, SitemapPage, Store,
+    Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, JobList, ListPage,
+    SITEMAP_PAGE_SIZE, SitemapPage, Store,
 };
 
 use crate::AppError;
@@ -51,6 +54,17 @@ pub struct JobSignals {
     pub reality: freehire_domain::reality::Reality,
     /// Ghost ([`freehire_domain::ghost`]).
     pub ghost: Option<freehire_domain::ghost::Ghost>,
+}
+
+/// What lives at a company slug.
+#[derive(Debug, Clone)]
+pub enum CompanyAt {
+    /// The company and a page of its jobs.
+    Found(Box<CompanyDetail>),
+    /// The slug was merged into this one (answer 301).
+    MovedTo(CompanySlug),
+    /// No company with open jobs, and no merge.
+    NotFound,
 }
 
 /// One company and a page of its open jobs.
@@ -146,12 +160,32 @@ impl Catalogue {
         slug: &CompanySlug,
         page: ListPage,
         now: DateTime<Utc>,
-    ) -> Result<Option<CompanyDetail>, AppError> {
+    ) -> Result<CompanyAt, AppError> {
         let Some(company) = self.store.company_by_slug(slug, now).await? else {
-            return Ok(None);
+            return Ok(match self.store.company_alias(slug).await? {
+                Some(canonical) => CompanyAt::MovedTo(canonical),
+                None => CompanyAt::NotFound,
+            });
         };
         let jobs = self.store.company_jobs(slug, page).await?;
-        Ok(Some(CompanyDetail { company, jobs }))
+        Ok(CompanyAt::Found(Box::new(CompanyDetail { company, jobs })))
+    }
+
+    /// Every merged company slug, by alias.
+    pub async fn company_aliases(&self) -> Result<Vec<CompanyAlias>, AppError> {
+        Ok(self.store.company_aliases().await?)
+    }
+
+    /// Merges the company `alias` into `canonical` (reference §4.1, `merge-companies`): its
+    /// jobs move, later postings under its name land in `canonical`, and its page answers 301.
+    pub async fn merge_companies(
+        &self,
+        alias: &CompanySlug,
+        canonical: &CompanySlug,
+        reason: AliasReason,
+        at: DateTime<Utc>,
+    ) -> Result<CompanyMerge, AppError> {
+        Ok(self.store.merge_companies(alias, canonical, reason, at).await?)
     }
 
     /// The posting stored at `url` (any of its [`PostingUrl::forms`]), open or closed; when

@@ -65,6 +65,7 @@ pub mod assistant;
 pub mod board_catalogue;
 pub mod boards;
 pub mod catalogue;
+pub mod company_filter;
 pub mod config;
 pub mod cv_import;
 pub mod cvs;

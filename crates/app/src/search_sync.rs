@@ -1,5 +1,5 @@
-//! Keeping the search index in step with the catalogue: drain the two search outboxes in
-//! waves. Each claimed job is re-read from the store and indexed when it is indexable (open,
+//! Keeping the search index and the companies table in step with the catalogue: drain the
+//! two search outboxes in waves, then recompute the companies the same writes marked stale. Each claimed job is re-read from the store and indexed when it is indexable (open,
 //! not a duplicate, with a visible description) or removed otherwise, so the order in which
 //! the two outboxes are drained cannot leave a closed job searchable. A failed wave is retried
 //! item by item; an item that still fails is released with its error for a later attempt.
@@ -155,6 +155,8 @@ pub struct DrainStats {
     pub removed: u64,
     /// Outbox rows released with an error.
     pub failed: u64,
+    /// Companies recomputed into (or deleted from) the companies table.
+    pub companies: u64,
 }
 
 /// A job's target state in the index.
@@ -222,7 +224,11 @@ async fn changes(
         .collect())
 }
 
-/// Drains both outboxes until they are empty (or only hold rows that keep failing).
+/// Stale-company marks one refresh round reads.
+const COMPANY_BATCH: u32 = 5_000;
+
+/// Drains both outboxes until they are empty (or only hold rows that keep failing), then
+/// refreshes every stale company of the companies table.
 pub async fn drain(
     store: &dyn Store,
     index: &dyn SearchIndex,
@@ -265,11 +271,20 @@ pub async fn drain(
             }
         }
     }
+    // The companies table follows the same writes (marked stale by trigger).
+    loop {
+        let refresh = store.refresh_companies(COMPANY_BATCH, now).await?;
+        if refresh.is_empty() {
+            break;
+        }
+        stats.companies += (refresh.refreshed.len() + refresh.removed.len()) as u64;
+    }
     if stats != DrainStats::default() {
         tracing::info!(
             indexed = stats.indexed,
             removed = stats.removed,
             failed = stats.failed,
+            companies = stats.companies,
             "search index synced"
         );
     }

@@ -49,6 +49,13 @@ impl Client {
     }
 
     /// `GET /companies/{slug}`: the company and its open jobs.
+    /// `GET /companies?…`: companies with open jobs, most first, filtered (reference §5.4).
+    pub async fn companies(&self, params: &[(String, String)]) -> Result<Value, ClientError> {
+        self.call(Method::GET, &with_query("companies", params), None::<&()>).await
+    }
+
+    /// `GET /companies/{slug}`: one company and its open jobs (a merged slug's 301 is
+    /// followed to the company it was merged into).
     pub async fn company(&self, slug: &str) -> Result<Value, ClientError> {
         self.call(Method::GET, &format!("companies/{}", segment(slug)), None::<&()>).await
     }

@@ -78,8 +78,8 @@ pub use slug::{
 pub use structured::Structured;
 pub use tracking::{APPLIED_ON_MAX_AGE_DAYS, check_applied_on};
 pub use vocab::{
-    ApiKeyScope, BoardStatus, Category, Channel, ClosedReason, CodePurpose, DigestFrequency,
-    EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource, FailureClass,
-    GhostCriterion, GhostLevel, NotificationKind, RealityClass, Region, Role, SalaryPeriod,
-    Seniority, Stage, StageGroup, TechFlag, WorkMode,
+    AliasReason, ApiKeyScope, BoardStatus, Category, Channel, ClosedReason, CodePurpose,
+    DigestFrequency, EducationLevel, EmploymentType, EnglishLevel, EventKind, EventSource,
+    FailureClass, GhostCriterion, GhostLevel, NotificationKind, RealityClass, Region, Role,
+    SalaryPeriod, Seniority, Stage, StageGroup, TechFlag, WorkMode,
 };

@@ -257,6 +257,16 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// Why one company slug was merged into another (reference §4.1 `company_slug_aliases`).
+    AliasReason, "alias reason" {
+        /// The names differ only in a legal form (`Acme Inc.` and `Acme GmbH`).
+        LegalForm = "legal_form",
+        /// The names are spellings of one company (`Wal-Mart` and `Walmart`).
+        Spelling = "spelling",
+    }
+}
+
+vocabulary! {
     /// How likely a posting is a ghost job (reference §5.10).
     GhostLevel, "ghost level" {
         /// Fewer than two criteria: nothing to say.

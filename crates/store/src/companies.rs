@@ -1,14 +1,20 @@
 //! Companies derived from the catalogue, the backend-neutral half: the rows both adapters read
-//! (one summary per company, its names, its facet values with job counts) and how they become
-//! [`Company`] values. Each adapter's `companies.rs` holds its [`CompanySql`] (the statements
+//! when they recompute a stale company (one summary per company, its names, its facet values
+//! with job counts) and how they become [`Company`] values; the rows of the companies table
+//! and of the alias registry (migration 0025). Each adapter's `companies.rs` holds its [`CompanySql`] (the statements
 //! the dialects agree on are in `sql::jobs`); the reads are `Shared`'s.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use freehire_domain::{CompanySlug, CountryCode, DomainError, Provider, Region, WorkMode};
+use freehire_domain::{
+    AliasReason, CompanySlug, CountryCode, DomainError, Provider, Region, WorkMode,
+};
 
-use crate::{Company, Result, StoreError, bind::Stamp};
+use crate::{
+    Company, CompanyAlias, Result, StoreError,
+    bind::{Stamp, StoredList},
+};
 
 /// Kinds of value a company aggregates, as the value query labels them.
 pub(crate) const REGIONS: &str = "regions";
@@ -20,17 +26,86 @@ pub(crate) const SOURCE: &str = "source";
 /// The company statements of one dialect (they differ in list parameters, substring search
 /// and collation).
 pub(crate) struct CompanySql {
-    /// One page of companies: slug and open-job count, most jobs first, then by slug
-    /// (bytewise on both backends). `$1` is the slug fragment (NULL = every company), `$2`
-    /// and `$3` limit and offset.
+    /// One page of the companies table, most open jobs first, then by slug (bytewise on both
+    /// backends). `$1` is the slug fragment (NULL = every company); `$2`..`$6` the lists of
+    /// regions, countries, work modes, sources and skills (empty = no filter; OR within a
+    /// list, AND across lists); `$7` and `$8` limit and offset.
     pub page: &'static str,
-    /// How many companies match `$1`.
+    /// How many companies match `$1`..`$6`.
     pub count: &'static str,
+    /// Open, non-duplicate jobs per company of the slugs `$1` (companies without one are
+    /// absent).
+    pub summaries: &'static str,
     /// Names per company of the slugs `$1`; `$2` is `now` for the effective posted date (the
     /// source's date unless missing, in the future or before 2000).
     pub names: &'static str,
     /// Value counts per company of the slugs `$1` for every aggregated kind.
     pub values: &'static str,
+    /// Deletes the companies of the slugs `$1`.
+    pub remove: &'static str,
+    /// Deletes the stale marks of the ids `$1`.
+    pub ack: &'static str,
+}
+
+/// A row of the companies table.
+#[derive(sqlx::FromRow)]
+pub(crate) struct CompanyRecord {
+    slug: String,
+    name: String,
+    job_count: i64,
+    #[sqlx(try_from = "Stamp")]
+    latest_posted_at: DateTime<Utc>,
+    regions: StoredList,
+    countries: StoredList,
+    work_modes: StoredList,
+    top_skills: StoredList,
+    sources: StoredList,
+}
+
+impl CompanyRecord {
+    pub(crate) fn into_company(self) -> Result<Company> {
+        Ok(Company {
+            slug: CompanySlug::parse(&self.slug).map_err(|e| corrupt("slug", e))?,
+            name: self.name,
+            job_count: u64::try_from(self.job_count).unwrap_or_default(),
+            latest_posted_at: self.latest_posted_at,
+            regions: parse_all(self.regions.parse("regions")?, "regions", Region::parse)?,
+            countries: parse_all(self.countries.parse("countries")?, "countries", |c| {
+                CountryCode::parse(c)
+            })?,
+            work_modes: parse_all(
+                self.work_modes.parse("work_modes")?,
+                "work_modes",
+                WorkMode::parse,
+            )?,
+            top_skills: self.top_skills.parse("top_skills")?,
+            sources: parse_all(self.sources.parse("sources")?, "sources", Provider::parse)?,
+        })
+    }
+}
+
+/// A row of the alias registry.
+#[derive(sqlx::FromRow)]
+pub(crate) struct AliasRecord {
+    alias_slug: String,
+    canonical_slug: String,
+    folded_key: String,
+    reason: String,
+    #[sqlx(try_from = "Stamp")]
+    created_at: DateTime<Utc>,
+}
+
+impl AliasRecord {
+    pub(crate) fn into_alias(self) -> Result<CompanyAlias> {
+        Ok(CompanyAlias {
+            alias: CompanySlug::parse(&self.alias_slug).map_err(|e| corrupt("alias_slug", e))?,
+            canonical: CompanySlug::parse(&self.canonical_slug)
+                .map_err(|e| corrupt("canonical_slug", e))?,
+            folded_key: self.folded_key,
+            reason: AliasReason::parse(&self.reason).map_err(|e| corrupt("reason", e))?,
+            created_at: self.created_at,
+        })
+    }
 }
 
 /// One company's open-job count (the page query reads only the company index).
@@ -73,7 +148,10 @@ pub(crate) fn assemble(
     names: Vec<NameRow>,
     values: Vec<ValueRow>,
 ) -> Result<Vec<Company>> {
-    // The display name: most jobs, then the newest job, then the smallest spelling.
+    // The display name: a spelling of the slug itself before one merged into it (after a
+    // merge `Initech` jobs live under `globex`), then most jobs, then the newest job, then
+    // the smallest spelling.
+    let own = |row: &NameRow| freehire_domain::company_slug(&row.name) == row.slug;
     let mut best: HashMap<String, NameRow> = HashMap::new();
     let mut latest: HashMap<String, DateTime<Utc>> = HashMap::new();
     for row in names {
@@ -81,8 +159,8 @@ pub(crate) fn assemble(
         *at = (*at).max(row.latest_posted_at);
         let better = match best.get(&row.slug) {
             None => true,
-            Some(b) => (row.jobs, row.newest, std::cmp::Reverse(&b.name))
-                .cmp(&(b.jobs, b.newest, std::cmp::Reverse(&row.name)))
+            Some(b) => (own(&row), row.jobs, row.newest, std::cmp::Reverse(&b.name))
+                .cmp(&(own(b), b.jobs, b.newest, std::cmp::Reverse(&row.name)))
                 .is_gt(),
         };
         if better {

@@ -404,12 +404,24 @@ pub struct BoardWritten {
     pub health: freehire_domain::BoardHealth,
 }
 
-/// Which companies a company list shows.
+/// Which companies a company list shows (reference §5.4): OR within a facet, AND across
+/// facets; an empty facet is no filter.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompanyFilter {
     /// Name or slug search: companies whose slug contains the slugified text
     /// (`"Acme Labs"` matches `acme-labs` and `big-acme-labs-group`). Blank = every company.
     pub q: Option<String>,
+    /// Companies with open jobs in any of these regions.
+    pub regions: Vec<freehire_domain::Region>,
+    /// Companies with open jobs in any of these countries.
+    pub countries: Vec<freehire_domain::CountryCode>,
+    /// Companies with open jobs in any of these work modes.
+    pub work_modes: Vec<freehire_domain::WorkMode>,
+    /// Companies whose jobs come from any of these providers.
+    pub sources: Vec<Provider>,
+    /// Companies with any of these skills among their [`Company::TOP_SKILLS`] top skills
+    /// (canonical skill names).
+    pub skills: Vec<String>,
 }
 
 impl CompanyFilter {
@@ -420,8 +432,49 @@ impl CompanyFilter {
     }
 }
 
-/// A company as the catalogue shows it: derived from its open, non-duplicate jobs (there is
-/// no companies table; a company without an open job does not exist).
+/// What one refresh of stale companies did (the companies table, migration 0025).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompanyRefresh {
+    /// Companies recomputed and written, as they now stand.
+    pub refreshed: Vec<Company>,
+    /// Companies left without an open job, deleted from the table.
+    pub removed: Vec<freehire_domain::CompanySlug>,
+}
+
+impl CompanyRefresh {
+    /// Whether the refresh found nothing stale.
+    pub fn is_empty(&self) -> bool {
+        self.refreshed.is_empty() && self.removed.is_empty()
+    }
+}
+
+/// One merged company slug: jobs whose company slugifies to `alias` are stored under
+/// `canonical`, and the alias's page answers 301.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompanyAlias {
+    /// The slug merged away.
+    pub alias: freehire_domain::CompanySlug,
+    /// The slug it lives under now.
+    pub canonical: freehire_domain::CompanySlug,
+    /// The folded company key both share (`company_key`), empty when they share none.
+    pub folded_key: String,
+    /// Why they were merged.
+    pub reason: freehire_domain::AliasReason,
+    /// When.
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// What a merge moved.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CompanyMerge {
+    /// Jobs (open or closed) moved from the alias to the canonical slug.
+    pub jobs_moved: u64,
+    /// Earlier aliases of the merged slug re-pointed at the canonical one.
+    pub aliases_repointed: u64,
+}
+
+/// A company as the catalogue shows it: derived from its open, non-duplicate jobs and kept in
+/// the companies table (migration 0025); a company without an open job does not exist.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Company {
     /// Its key (the slug of the name its jobs carry).

@@ -32,8 +32,11 @@ use crate::{
     ClaimOptions,
     CodeOutcome,
     Company,
+    CompanyAlias,
     CompanyFilter,
     CompanyList,
+    CompanyMerge,
+    CompanyRefresh,
     Credentials,
     DerivedUpdate,
     FailingBoards,
@@ -261,6 +264,34 @@ pub trait CompanyRepo: Send + Sync {
     /// A page of the companies sitemap: companies by slug, `limit` (clamped to
     /// 1..=[`crate::SITEMAP_PAGE_SIZE`]) from `offset`, each with its jobs' latest change.
     async fn sitemap_companies(&self, offset: u64, limit: u32) -> Result<SitemapPage>;
+
+    /// Recomputes up to `limit` stale marks' companies from their open, non-duplicate jobs
+    /// (every job write marks its company stale by trigger) and writes the companies table:
+    /// a company left without an open job is deleted. `now` anchors the effective posted
+    /// dates. The reads above refresh whatever is stale first, so they never serve a company
+    /// older than the last committed job write; the drain calls this to keep the table (and
+    /// what is built from it) in step without waiting for a reader.
+    async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh>;
+
+    /// The slug a merged slug now lives under, if `slug` was merged away.
+    async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>>;
+
+    /// Every merged slug, by alias.
+    async fn company_aliases(&self) -> Result<Vec<CompanyAlias>>;
+
+    /// Merges `alias` into `canonical` in one transaction: records the alias (earlier aliases
+    /// of `alias` follow it, and a merge the other way is undone), moves every job of `alias`
+    /// to `canonical` and queues the moved jobs for re-indexing. Later writes of a job whose
+    /// company slugifies to `alias` store `canonical`. A `canonical` merged away earlier is
+    /// resolved through the registry first, unless it was merged into `alias` (then this is
+    /// that merge reversed); merging a slug into itself is [`crate::StoreError::Invalid`].
+    async fn merge_companies(
+        &self,
+        alias: &CompanySlug,
+        canonical: &CompanySlug,
+        reason: freehire_domain::AliasReason,
+        at: DateTime<Utc>,
+    ) -> Result<CompanyMerge>;
 }
 
 /// The board catalogue.

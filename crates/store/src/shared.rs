@@ -11,6 +11,7 @@
 
 mod accounts;
 pub(crate) mod assistant;
+pub(crate) mod companies;
 pub(crate) mod experience;
 // CV documents (issue 16).
 pub(crate) mod cvs;
@@ -39,10 +40,9 @@ use sqlx::{
 };
 
 use crate::{
-    ClassCount, Company, CompanyFilter, CompanyList, DerivedUpdate, FailingBoards, JobKey, JobList,
-    ListPage, OutboxItem, OutboxKind, Result,
+    ClassCount, DerivedUpdate, FailingBoards, JobKey, JobList, ListPage, OutboxItem, OutboxKind,
+    Result,
     bind::{List, Stamp},
-    companies::{CompanySql, NameRow, Summary, ValueRow, assemble},
     health::{health_key, on_failure, on_success},
     plan::{Outboxes, cut_error},
     rows::{BoardRecord, FacetColumns, FailingRecord, HealthRecord, JobRecord, count, jobs},
@@ -95,9 +95,6 @@ where
     HealthRecord: for<'r> FromRow<'r, DB::Row>,
     FailingRecord: for<'r> FromRow<'r, DB::Row>,
     (String, String, i64): for<'r> FromRow<'r, DB::Row>,
-    Summary: for<'r> FromRow<'r, DB::Row>,
-    NameRow: for<'r> FromRow<'r, DB::Row>,
-    ValueRow: for<'r> FromRow<'r, DB::Row>,
 {
     // ---- boards ----
 
@@ -308,63 +305,7 @@ where
         Ok(FailingBoards { boards, classes })
     }
 
-    // ---- companies ----
-
-    /// The companies of `summaries`, with their names and values.
-    async fn companies(
-        pool: &Pool<DB>,
-        statements: &CompanySql,
-        summaries: Vec<Summary>,
-        now: DateTime<Utc>,
-    ) -> Result<Vec<Company>> {
-        if summaries.is_empty() {
-            return Ok(Vec::new());
-        }
-        let slugs: Vec<&str> = summaries.iter().map(|s| s.slug.as_str()).collect();
-        let names: Vec<NameRow> = sqlx::query_as(statements.names)
-            .bind(List(&slugs))
-            .bind(Stamp(now))
-            .fetch_all(pool)
-            .await?;
-        let values: Vec<ValueRow> =
-            sqlx::query_as(statements.values).bind(List(&slugs)).fetch_all(pool).await?;
-        assemble(summaries, names, values)
-    }
-
-    pub async fn list_companies(
-        pool: &Pool<DB>,
-        statements: &CompanySql,
-        filter: &CompanyFilter,
-        page: ListPage,
-        now: DateTime<Utc>,
-    ) -> Result<CompanyList> {
-        let needle = filter.needle();
-        let summaries: Vec<Summary> = sqlx::query_as(statements.page)
-            .bind(needle.as_deref())
-            .bind(i64::from(page.limit()))
-            .bind(page.offset_i64())
-            .fetch_all(pool)
-            .await?;
-        let total: i64 =
-            sqlx::query_scalar(statements.count).bind(needle.as_deref()).fetch_one(pool).await?;
-        let companies = Self::companies(pool, statements, summaries, now).await?;
-        Ok(CompanyList { companies, total: count(total) })
-    }
-
-    pub async fn company_by_slug(
-        pool: &Pool<DB>,
-        statements: &CompanySql,
-        slug: &freehire_domain::CompanySlug,
-        now: DateTime<Utc>,
-    ) -> Result<Option<Company>> {
-        if slug.as_str().is_empty() {
-            return Ok(None);
-        }
-        let summary: Option<Summary> =
-            sqlx::query_as(sql::jobs::COMPANY).bind(slug.as_str()).fetch_optional(pool).await?;
-        let found = Self::companies(pool, statements, summary.into_iter().collect(), now).await?;
-        Ok(found.into_iter().next())
-    }
+    // ---- companies (the table and the registry: `shared/companies.rs`) ----
 
     pub async fn company_jobs(
         pool: &Pool<DB>,

@@ -206,11 +206,6 @@ pub(crate) mod jobs {
 
     pub(crate) const OF_COMPANY_COUNT: &str = "SELECT count(*) FROM jobs \
          WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1";
-
-    /// One company's slug and open-job count.
-    pub(crate) const COMPANY: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
-         WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = $1 \
-         GROUP BY company_slug";
 }
 
 /// Statements on `boards` and `board_health` shared by both dialects.
@@ -350,6 +345,8 @@ pub(crate) const PROVIDER_CLAIM: &str = "SELECT claimed_by, claimed_at, heartbea
 
 pub(crate) mod accounts;
 pub(crate) mod assistant;
+#[macro_use]
+pub(crate) mod companies;
 pub(crate) mod experience;
 pub(crate) mod ghost;
 pub(crate) mod lifecycle;

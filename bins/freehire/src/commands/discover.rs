@@ -75,6 +75,96 @@ pub struct CompanyCommand {
     remote: Remote,
 }
 
+/// `freehire companies [NAME…] [--region R] [--country C] [--work-mode M] [--source P]
+/// [--skill S]`
+#[derive(Debug, Args)]
+pub struct CompaniesCommand {
+    /// Words of the company's name.
+    words: Vec<String>,
+    /// Companies with open jobs in this region (`eu`, `north_america`, …); repeatable.
+    #[arg(long = "region", value_name = "REGION")]
+    regions: Vec<String>,
+    /// … in this country (ISO code: `de`); repeatable.
+    #[arg(long = "country", value_name = "CODE")]
+    countries: Vec<String>,
+    /// … in this work mode (`remote`, `hybrid`, `onsite`); repeatable.
+    #[arg(long = "work-mode", value_name = "MODE")]
+    work_modes: Vec<String>,
+    /// … read from this ATS platform (`greenhouse`); repeatable.
+    #[arg(long = "source", value_name = "PLATFORM")]
+    sources: Vec<String>,
+    /// … with this skill among their top skills; repeatable.
+    #[arg(long = "skill", value_name = "SKILL")]
+    skills: Vec<String>,
+    /// Rows (1-100).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100))]
+    limit: u32,
+    /// Rows to skip.
+    #[arg(long, default_value_t = 0)]
+    offset: u64,
+    /// Print the API's JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    remote: Remote,
+}
+
+impl CompaniesCommand {
+    /// The query parameters of `GET /companies`.
+    fn params(&self) -> Vec<(String, String)> {
+        let mut params: Vec<(String, String)> = words_param(&self.words).into_iter().collect();
+        for (name, values) in [
+            ("regions", &self.regions),
+            ("countries", &self.countries),
+            ("work_mode", &self.work_modes),
+            ("source", &self.sources),
+            ("skills", &self.skills),
+        ] {
+            params.extend(values.iter().map(|v| (name.to_owned(), v.clone())));
+        }
+        params.push(("limit".into(), self.limit.to_string()));
+        params.push(("offset".into(), self.offset.to_string()));
+        params
+    }
+}
+
+/// Companies as a table: name, open jobs, countries, work modes, slug.
+pub async fn companies(cmd: CompaniesCommand, out: &mut impl Write) -> anyhow::Result<()> {
+    let answer = cmd.remote.public_client()?.companies(&cmd.params()).await?;
+    if cmd.json {
+        return print_json(out, &answer);
+    }
+    let rows = answer["data"].as_array().cloned().unwrap_or_default();
+    let total = answer["meta"]["total"].as_u64().unwrap_or(rows.len() as u64);
+    if rows.is_empty() {
+        writeln!(out, "No companies on this page ({total} match).")?;
+        return Ok(());
+    }
+    let list = |c: &Value, field: &str, n: usize| -> String {
+        let values: Vec<&str> =
+            c[field].as_array().into_iter().flatten().filter_map(Value::as_str).take(n).collect();
+        values.join(", ")
+    };
+    let mut table = Table::new();
+    table
+        .load_style(UTF8_BORDERS_ONLY)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(160)
+        .set_header(["COMPANY", "JOBS", "COUNTRIES", "MODES", "SLUG"]);
+    for c in &rows {
+        table.add_row([
+            text(c, "name").to_owned(),
+            c["job_count"].to_string(),
+            list(c, "countries", 5),
+            list(c, "work_modes", 3),
+            text(c, "slug").to_owned(),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    writeln!(out, "{}-{} of {total} companies", cmd.offset + 1, cmd.offset + rows.len() as u64)?;
+    Ok(())
+}
+
 fn words_param(words: &[String]) -> Option<(String, String)> {
     let text = words.join(" ");
     (!text.trim().is_empty()).then(|| ("q".to_owned(), text))

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod board;
 pub mod boards;
 pub mod chat;
+pub mod companies;
 pub mod cv;
 pub mod discover;
 pub mod experience;

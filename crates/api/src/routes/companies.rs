@@ -1,7 +1,13 @@
 //! `GET /api/v1/companies` and `GET /api/v1/companies/{slug}`: companies derived from the open
 //! catalogue.
 
-use axum::{Json, extract::State};
+use axum::{
+    Json,
+    extract::{RawQuery, State},
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use freehire_app::catalogue::CompanyAt;
 use freehire_domain::CompanySlug;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -52,7 +58,8 @@ pub struct Detail {
     meta: ListMeta,
 }
 
-/// One company and a page of its open jobs; a company without open jobs is not found.
+/// One company and a page of its open jobs; a company without open jobs is not found, and a
+/// slug merged into another company answers 301 to that company (query kept).
 #[utoipa::path(
     get, path = "/companies/{slug}", tag = "companies", operation_id = "get_company",
     security((), ("api_key" = [])),
@@ -63,6 +70,10 @@ pub struct Detail {
             ("x-ratelimit-remaining" = u32, description = "Requests left now."),
             ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
         )),
+        (status = 301, description = "The slug was merged into another company: `location` is \
+            that company's address.", headers(
+            ("location" = String, description = "`/api/v1/companies/{canonical}`, with the query."),
+        )),
         Errors<(InvalidParameter, NotFound, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
@@ -70,18 +81,27 @@ pub async fn show(
     State(state): State<AppState>,
     Slug(slug): Slug<CompanySlug>,
     ListQuery(page): ListQuery,
-) -> Result<Json<Detail>, ApiError> {
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
     let now = (state.clock)();
-    let freehire_app::catalogue::CompanyDetail { company, jobs } = state
-        .catalogue()
-        .company(&slug, page, now)
-        .await?
-        .ok_or(ApiError::not_found("company not found"))?;
+    let detail = match state.catalogue().company(&slug, page, now).await? {
+        CompanyAt::Found(detail) => detail,
+        CompanyAt::MovedTo(canonical) => {
+            let mut to = format!("/api/v1/companies/{}", canonical.as_str());
+            if let Some(q) = query.filter(|q| !q.is_empty()) {
+                to = format!("{to}?{q}");
+            }
+            return Ok((StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, to)]).into_response());
+        }
+        CompanyAt::NotFound => return Err(ApiError::not_found("company not found")),
+    };
+    let freehire_app::catalogue::CompanyDetail { company, jobs } = *detail;
     Ok(Json(Detail {
         data: CompanyDetail {
             company: CompanyView::new(&company),
             jobs: jobs.jobs.iter().map(|j| JobView::new(j, now)).collect(),
         },
         meta: ListMeta::of(page, jobs.total),
-    }))
+    })
+    .into_response())
 }

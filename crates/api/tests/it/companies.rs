@@ -116,4 +116,88 @@ async fn company_detail(db: TestDb) {
     s.db.teardown().await;
 }
 
-on_both_backends![company_list, company_detail];
+// scenario: Companies filter by region, country, work mode, source and skill
+async fn company_filters(db: TestDb) {
+    let s = stored(db).await;
+    let listed = |body: &Value| (slugs(body).join(","), body["meta"]["total"].as_u64().unwrap());
+    for (query, expected) in [
+        ("work_mode=remote", ("acme", 1)),
+        ("work_mode=hybrid,onsite", ("globex,initech", 2)),
+        ("countries=de&countries=us", ("globex,initech", 2)),
+        ("countries=de,us&work_mode=onsite", ("initech", 1)),
+        ("regions=north_america", ("initech", 1)),
+        ("regions=eu", ("acme,globex", 2)),
+        ("source=greenhouse&skills=Rust", ("acme,globex", 2)),
+        ("skills=go&q=acme", ("acme", 1)),
+        ("countries=jp", ("", 0)),
+    ] {
+        let (status, body) = s.get(&format!("/api/v1/companies?{query}")).await;
+        assert_eq!(status, 200, "{query}: {body}");
+        assert_eq!(listed(&body), (expected.0.to_owned(), expected.1), "{query}");
+    }
+    for (query, param) in [
+        ("work_mode=remote,sometimes", "work_mode"),
+        ("regions=mars", "regions"),
+        ("countries=germany", "countries"),
+        ("source=monster", "source"),
+    ] {
+        let (status, body) = s.get(&format!("/api/v1/companies?{query}")).await;
+        assert_eq!((status, &body["param"]), (400, &json!(param)), "{query}: {body}");
+        assert_eq!(body["code"], "invalid_parameter");
+        assert!(
+            body["error"].as_str().unwrap().starts_with(&format!("invalid {param} ")),
+            "{body}"
+        );
+    }
+    let (_, body) = s.get("/api/v1/companies?work_mode=sometimes").await;
+    assert_eq!(
+        body["error"],
+        "invalid work_mode \"sometimes\": allowed values are remote, hybrid, onsite"
+    );
+    s.db.teardown().await;
+}
+
+// scenario: A merged company slug answers 301
+async fn merged_company(db: TestDb) {
+    let s = stored(db).await;
+    let (initech, globex) = (
+        freehire_domain::CompanySlug::parse("initech").unwrap(),
+        freehire_domain::CompanySlug::parse("globex").unwrap(),
+    );
+    let store = s.db.store();
+    let merged = store
+        .merge_companies(&initech, &globex, freehire_domain::AliasReason::Spelling, day(17))
+        .await
+        .unwrap();
+    assert_eq!(merged.jobs_moved, 1);
+
+    let raw =
+        reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let res = raw.get(format!("{}/api/v1/companies/initech?limit=1", s.base)).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 301);
+    assert_eq!(
+        res.headers().get("location").and_then(|v| v.to_str().ok()),
+        Some("/api/v1/companies/globex?limit=1"),
+        "the query is kept"
+    );
+    // A client that follows lands on the company it was merged into.
+    let (status, body) = s.get("/api/v1/companies/initech").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["company"]["slug"], "globex");
+    assert_eq!(body["data"]["company"]["name"], "Globex", "its own name, not the merged one");
+    assert_eq!(body["data"]["company"]["job_count"], 2);
+    let titles: Vec<&str> = body["data"]["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["Product Designer", "Staff Rust Engineer"]);
+    let (_, body) = s.get("/api/v1/companies").await;
+    assert_eq!(slugs(&body), ["acme", "globex"], "the merged company is listed once");
+    let (status, _) = s.get("/api/v1/companies/hooli").await;
+    assert_eq!(status, 404, "a slug never merged is still not found");
+    s.db.teardown().await;
+}
+
+on_both_backends![company_list, company_detail, company_filters, merged_company];

@@ -1,27 +1,44 @@
-//! [`CompanyRepo`] on PostgreSQL: the same queries as SQLite's, with arrays instead of JSON
-//! text (`unnest`, `= ANY`) and the C collation for the slug order, so both backends page alike.
+//! [`CompanyRepo`] on PostgreSQL: the same statements as SQLite's, with arrays instead of
+//! JSON text (`&&`, `= ANY`, `unnest`) and the C collation for the slug order, so both
+//! backends page alike.
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
-use freehire_domain::CompanySlug;
+use chrono::{DateTime, SubsecRound, Utc};
+use freehire_domain::{AliasReason, CompanySlug};
 
-use super::{PgStore, Shared, retry_once_if_lost};
+use super::{PgStore, Shared, outbox::enqueue, retry_once_if_lost};
 use crate::{
-    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
-    companies::CompanySql,
+    Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, CompanyRefresh, CompanyRepo,
+    JobList, ListPage, OutboxKind, Result, bind::Stamp, companies::CompanySql,
+    shared::companies::REFRESH_BATCH,
 };
 
-/// One page of companies: slug and open-job count, most jobs first, then by slug (bytewise,
-/// as SQLite orders). `$1` is the slug fragment (NULL = every company).
-const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND ($1::text IS NULL OR strpos(company_slug, $1) > 0) \
-     GROUP BY company_slug ORDER BY job_count DESC, company_slug COLLATE \"C\" \
-     LIMIT $2 OFFSET $3";
+/// The filter of a page and its count: `$1` the slug fragment, `$2`..`$6` arrays.
+macro_rules! company_filter {
+    () => {
+        " WHERE ($1::text IS NULL OR strpos(slug, $1) > 0) \
+           AND (cardinality($2::text[]) = 0 OR regions && $2::text[]) \
+           AND (cardinality($3::text[]) = 0 OR countries && $3::text[]) \
+           AND (cardinality($4::text[]) = 0 OR work_modes && $4::text[]) \
+           AND (cardinality($5::text[]) = 0 OR sources && $5::text[]) \
+           AND (cardinality($6::text[]) = 0 OR top_skills && $6::text[])"
+    };
+}
 
-const COUNT: &str = "SELECT count(DISTINCT company_slug) FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND ($1::text IS NULL OR strpos(company_slug, $1) > 0)";
+const PAGE: &str = concat!(
+    "SELECT ",
+    company_columns!(),
+    " FROM companies",
+    company_filter!(),
+    " ORDER BY job_count DESC, slug COLLATE \"C\" LIMIT $7 OFFSET $8"
+);
+
+const COUNT: &str = concat!("SELECT count(*) FROM companies", company_filter!());
+
+/// Open, non-duplicate jobs per company of `$1`.
+const SUMMARIES: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug = ANY($1) \
+     GROUP BY company_slug";
 
 /// Names per company of `$1`; `$2` is `now` for the effective posted date (the source's date
 /// unless missing, in the future or before 2000).
@@ -48,8 +65,39 @@ const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions
        FROM o WHERE work_mode IS NOT NULL GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'source', source, count(*) FROM o GROUP BY 1, 3";
 
-const STATEMENTS: CompanySql =
-    CompanySql { page: PAGE, count: COUNT, names: NAMES, values: VALUES };
+const REMOVE: &str = "DELETE FROM companies WHERE slug = ANY($1)";
+
+const ACK: &str = "DELETE FROM company_refresh WHERE id = ANY($1)";
+
+const STATEMENTS: CompanySql = CompanySql {
+    page: PAGE,
+    count: COUNT,
+    summaries: SUMMARIES,
+    names: NAMES,
+    values: VALUES,
+    remove: REMOVE,
+    ack: ACK,
+};
+
+impl PgStore {
+    /// One refresh round (nothing is written when nothing is stale).
+    async fn refresh_round(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
+        let plan = Shared::plan_refresh(&self.pool, &STATEMENTS, limit, now).await?;
+        if plan.is_empty() {
+            return Ok(CompanyRefresh::default());
+        }
+        Shared::apply_refresh(self.pool.begin().await?, &STATEMENTS, plan, now).await
+    }
+
+    /// Refreshes every stale company before a read.
+    async fn fresh(&self, now: DateTime<Utc>) -> Result<()> {
+        let now = now.trunc_subsecs(6);
+        while retry_once_if_lost(|| Shared::companies_stale(&self.pool)).await? {
+            self.refresh_round(REFRESH_BATCH, now).await?;
+        }
+        Ok(())
+    }
+}
 
 #[async_trait]
 impl CompanyRepo for PgStore {
@@ -59,10 +107,8 @@ impl CompanyRepo for PgStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        retry_once_if_lost(|| async move {
-            Shared::list_companies(&self.pool, &STATEMENTS, filter, page, now).await
-        })
-        .await
+        self.fresh(now).await?;
+        retry_once_if_lost(|| Shared::list_companies(&self.pool, &STATEMENTS, filter, page)).await
     }
 
     async fn company_by_slug(
@@ -70,18 +116,42 @@ impl CompanyRepo for PgStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        retry_once_if_lost(|| async move {
-            Shared::company_by_slug(&self.pool, &STATEMENTS, slug, now).await
-        })
-        .await
+        self.fresh(now).await?;
+        retry_once_if_lost(|| Shared::company_by_slug(&self.pool, slug)).await
     }
 
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
-        retry_once_if_lost(|| async move { Shared::company_jobs(&self.pool, slug, page).await })
-            .await
+        retry_once_if_lost(|| Shared::company_jobs(&self.pool, slug, page)).await
     }
 
     async fn sitemap_companies(&self, offset: u64, limit: u32) -> Result<crate::SitemapPage> {
         retry_once_if_lost(|| Shared::sitemap_companies(&self.pool, offset, limit)).await
+    }
+
+    async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
+        self.refresh_round(limit, now.trunc_subsecs(6)).await
+    }
+
+    async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>> {
+        retry_once_if_lost(|| Shared::company_alias(&self.pool, slug)).await
+    }
+
+    async fn company_aliases(&self) -> Result<Vec<CompanyAlias>> {
+        retry_once_if_lost(|| Shared::company_aliases(&self.pool)).await
+    }
+
+    async fn merge_companies(
+        &self,
+        alias: &CompanySlug,
+        canonical: &CompanySlug,
+        reason: AliasReason,
+        at: DateTime<Utc>,
+    ) -> Result<CompanyMerge> {
+        let at = at.trunc_subsecs(6);
+        let mut tx = self.pool.begin().await?;
+        let (ids, outcome) = Shared::merge_companies(&mut tx, alias, canonical, reason, at).await?;
+        enqueue(&mut tx, OutboxKind::Index, &ids, Stamp(at)).await?;
+        tx.commit().await.map_err(crate::error::committing)?;
+        Ok(outcome)
     }
 }

@@ -22,11 +22,14 @@ use crate::{
     rows::{Batch, job_id, jobs, key_columns},
 };
 
+/// A company slug merged away (`company_slug_aliases`) is stored as the slug it was merged
+/// into.
 const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
     ") SELECT r.source, r.external_id, r.url, r.public_slug, r.title, r.company, \
-     r.company_slug, r.company_slug_folded, r.location, r.remote, r.description, r.posted_at, \
+     COALESCE((SELECT a.canonical_slug FROM company_slug_aliases AS a \
+               WHERE a.alias_slug = r.company_slug), r.company_slug), r.company_slug_folded, r.location, r.remote, r.description, r.posted_at, \
      r.countries, r.regions, r.cities, r.work_mode, r.seniority, r.category, r.is_tech, \
      r.skills, r.employment_type, r.education_level, r.english_level, r.experience_years_min, \
      r.requires_clearance, r.posting_language, r.salary_min, r.salary_max, r.salary_currency, \

@@ -1,29 +1,53 @@
-//! [`CompanyRepo`] on SQLite: companies grouped from the open jobs (index
-//! `jobs_open_company_idx`), their names and values read for one page of slugs at a time.
+//! [`CompanyRepo`] on SQLite: the companies table (migration 0025) read with its filters
+//! (lists are JSON text: `json_each`), refreshed from the open jobs (index
+//! `jobs_open_company_idx`) on the writer connection, and the alias registry.
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
-use freehire_domain::CompanySlug;
+use chrono::{DateTime, SubsecRound, Utc};
+use freehire_domain::{AliasReason, CompanySlug};
 
-use super::{Shared, SqliteStore};
+use super::{Shared, SqliteStore, outbox::enqueue};
 use crate::{
-    Company, CompanyFilter, CompanyList, CompanyRepo, JobList, ListPage, Result,
-    companies::CompanySql,
+    Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, CompanyRefresh, CompanyRepo,
+    JobList, ListPage, OutboxKind, Result, bind::Stamp, companies::CompanySql,
+    shared::companies::REFRESH_BATCH,
 };
 
-/// One page of companies: slug and open-job count, most jobs first, then by slug. `$1` is the
-/// slug fragment (NULL = every company).
-const PAGE: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND ($1 IS NULL OR instr(company_slug, $1) > 0) \
-     GROUP BY company_slug ORDER BY job_count DESC, company_slug LIMIT $2 OFFSET $3";
+/// The filter of a page and its count: `$1` the slug fragment, `$2`..`$6` JSON lists.
+macro_rules! company_filter {
+    () => {
+        " WHERE ($1 IS NULL OR instr(slug, $1) > 0) \
+           AND (json_array_length($2) = 0 OR EXISTS (SELECT 1 FROM json_each(regions) AS v \
+                WHERE v.value IN (SELECT value FROM json_each($2)))) \
+           AND (json_array_length($3) = 0 OR EXISTS (SELECT 1 FROM json_each(countries) AS v \
+                WHERE v.value IN (SELECT value FROM json_each($3)))) \
+           AND (json_array_length($4) = 0 OR EXISTS (SELECT 1 FROM json_each(work_modes) AS v \
+                WHERE v.value IN (SELECT value FROM json_each($4)))) \
+           AND (json_array_length($5) = 0 OR EXISTS (SELECT 1 FROM json_each(sources) AS v \
+                WHERE v.value IN (SELECT value FROM json_each($5)))) \
+           AND (json_array_length($6) = 0 OR EXISTS (SELECT 1 FROM json_each(top_skills) AS v \
+                WHERE v.value IN (SELECT value FROM json_each($6))))"
+    };
+}
 
-const COUNT: &str = "SELECT count(DISTINCT company_slug) FROM jobs \
-     WHERE closed_at IS NULL AND duplicate_of IS NULL AND company_slug <> '' \
-       AND ($1 IS NULL OR instr(company_slug, $1) > 0)";
+const PAGE: &str = concat!(
+    "SELECT ",
+    company_columns!(),
+    " FROM companies",
+    company_filter!(),
+    " ORDER BY job_count DESC, slug LIMIT $7 OFFSET $8"
+);
 
-/// Names per company of `$1` (a JSON array of slugs); `$2` is `now` for the effective posted
-/// date (the source's date unless missing, in the future or before 2000).
+const COUNT: &str = concat!("SELECT count(*) FROM companies", company_filter!());
+
+/// Open, non-duplicate jobs per company of `$1` (a JSON array of slugs).
+const SUMMARIES: &str = "SELECT company_slug, count(*) AS job_count FROM jobs \
+     WHERE closed_at IS NULL AND duplicate_of IS NULL \
+       AND company_slug IN (SELECT value FROM json_each($1)) \
+     GROUP BY company_slug";
+
+/// Names per company of `$1`; `$2` is `now` for the effective posted date (the source's date
+/// unless missing, in the future or before 2000).
 const NAMES: &str = "SELECT company_slug, company, count(*) AS jobs, \
        max(created_at) AS newest, \
        max(CASE WHEN posted_at IS NOT NULL AND posted_at <= $2 \
@@ -48,8 +72,39 @@ const VALUES: &str = "WITH o AS (SELECT company_slug, source, work_mode, regions
        FROM o WHERE work_mode IS NOT NULL GROUP BY 1, 3 \
      UNION ALL SELECT company_slug, 'source', source, count(*) FROM o GROUP BY 1, 3";
 
-const STATEMENTS: CompanySql =
-    CompanySql { page: PAGE, count: COUNT, names: NAMES, values: VALUES };
+const REMOVE: &str = "DELETE FROM companies WHERE slug IN (SELECT value FROM json_each($1))";
+
+const ACK: &str = "DELETE FROM company_refresh WHERE id IN (SELECT value FROM json_each($1))";
+
+const STATEMENTS: CompanySql = CompanySql {
+    page: PAGE,
+    count: COUNT,
+    summaries: SUMMARIES,
+    names: NAMES,
+    values: VALUES,
+    remove: REMOVE,
+    ack: ACK,
+};
+
+impl SqliteStore {
+    /// One refresh round on the writer connection (nothing is taken when nothing is stale).
+    async fn refresh_round(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
+        let plan = Shared::plan_refresh(&self.pool, &STATEMENTS, limit, now).await?;
+        if plan.is_empty() {
+            return Ok(CompanyRefresh::default());
+        }
+        Shared::apply_refresh(self.write().await?, &STATEMENTS, plan, now).await
+    }
+
+    /// Refreshes every stale company before a read.
+    async fn fresh(&self, now: DateTime<Utc>) -> Result<()> {
+        let now = now.trunc_subsecs(6);
+        while Shared::companies_stale(&self.pool).await? {
+            self.refresh_round(REFRESH_BATCH, now).await?;
+        }
+        Ok(())
+    }
+}
 
 #[async_trait]
 impl CompanyRepo for SqliteStore {
@@ -59,7 +114,8 @@ impl CompanyRepo for SqliteStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        Shared::list_companies(&self.pool, &STATEMENTS, filter, page, now).await
+        self.fresh(now).await?;
+        Shared::list_companies(&self.pool, &STATEMENTS, filter, page).await
     }
 
     async fn company_by_slug(
@@ -67,7 +123,8 @@ impl CompanyRepo for SqliteStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        Shared::company_by_slug(&self.pool, &STATEMENTS, slug, now).await
+        self.fresh(now).await?;
+        Shared::company_by_slug(&self.pool, slug).await
     }
 
     async fn company_jobs(&self, slug: &CompanySlug, page: ListPage) -> Result<JobList> {
@@ -76,5 +133,32 @@ impl CompanyRepo for SqliteStore {
 
     async fn sitemap_companies(&self, offset: u64, limit: u32) -> Result<crate::SitemapPage> {
         Shared::sitemap_companies(&self.pool, offset, limit).await
+    }
+
+    async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
+        self.refresh_round(limit, now.trunc_subsecs(6)).await
+    }
+
+    async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>> {
+        Shared::company_alias(&self.pool, slug).await
+    }
+
+    async fn company_aliases(&self) -> Result<Vec<CompanyAlias>> {
+        Shared::company_aliases(&self.pool).await
+    }
+
+    async fn merge_companies(
+        &self,
+        alias: &CompanySlug,
+        canonical: &CompanySlug,
+        reason: AliasReason,
+        at: DateTime<Utc>,
+    ) -> Result<CompanyMerge> {
+        let at = at.trunc_subsecs(6);
+        let mut tx = self.write().await?;
+        let (ids, outcome) = Shared::merge_companies(&mut tx, alias, canonical, reason, at).await?;
+        enqueue(&mut tx, OutboxKind::Index, &ids, Stamp(at)).await?;
+        tx.commit().await.map_err(crate::error::committing)?;
+        Ok(outcome)
     }
 }

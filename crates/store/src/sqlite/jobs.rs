@@ -19,11 +19,13 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
 
 /// One row per execution: a prepared statement with bound values beats extracting ~35
-/// fields from a JSON batch (SQLite re-parses the JSON text for each extraction).
+/// fields from a JSON batch (SQLite re-parses the JSON text for each extraction). A company
+/// slug merged away (`company_slug_aliases`) is stored as the slug it was merged into.
 const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+    ") VALUES ($1, $2, $3, $4, $5, $6, \
+     COALESCE((SELECT canonical_slug FROM company_slug_aliases WHERE alias_slug = $7), $7), $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
      $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $34, $35, $33, $33, \
      $33)",
     upsert_conflict!()

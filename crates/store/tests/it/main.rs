@@ -78,6 +78,9 @@ conformance! {
         company_search_matches_slug_fragments,
         a_company_aggregates_its_open_jobs,
         company_jobs_are_open_newest_first,
+        the_companies_table_follows_every_job_write,
+        company_filters_are_or_within_and_across_facets,
+        merging_a_company_moves_its_jobs_and_folds_later_writes,
     ],
     boards: [
         add_folds_identity_case_insensitively,

@@ -1,13 +1,17 @@
-//! `/companies` (the list, with a name search and paging) and `/companies/{slug}` (a company,
+//! `/companies` (the list, with a name search, the region, country and work-mode filters and
+//! paging) and `/companies/{slug}` (a company,
 //! its facet summary and a page of its open jobs). A malformed slug or a company without open
-//! jobs is the 404 page; a bad `limit`/`offset` reads as the first page.
+//! jobs is the 404 page, a slug merged into another company a 301 to it; a bad
+//! `limit`/`offset` reads as the first page.
 
 use askama::Template;
 use axum::{
     extract::{Path, RawQuery, State},
-    response::Response,
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
 };
-use freehire_domain::{CompanySlug, Job};
+use freehire_app::{catalogue::CompanyAt, company_filter};
+use freehire_domain::{CompanySlug, Job, Region};
 use freehire_store::{CompanyFilter, ListPage};
 
 use crate::{WebError, WebState, format, layout::Ctx, layout::Layout};
@@ -34,6 +38,18 @@ pub struct CompaniesPage {
     pub layout: Layout,
     /// The name search.
     pub q: String,
+    /// The region filter as typed (`eu`, …; empty = any).
+    pub region: String,
+    /// The regions offered: value and label.
+    pub regions: Vec<(&'static str, String)>,
+    /// The country filter as typed (ISO codes, comma-separated).
+    pub country: String,
+    /// The work mode filter as typed.
+    pub work_mode: String,
+    /// Whether any filter (the name search included) narrows the list.
+    pub filtered: bool,
+    /// A refused filter value, naming the filter and the allowed values.
+    pub error: Option<String>,
     /// The rows.
     pub rows: Vec<Row>,
     /// Companies in all.
@@ -117,11 +133,25 @@ pub async fn list(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQue
         url::form_urlencoded::parse(raw.unwrap_or_default().as_bytes()).into_owned().collect();
     let q = first(&params, "q").unwrap_or_default().trim().to_owned();
     let page = page_of(&params);
-    let filter = CompanyFilter { q: (!q.is_empty()).then(|| q.clone()) };
+    // The filters the form offers, kept as typed so the form and the pager show them again.
+    let kept: Vec<(&str, String)> = ["q", "regions", "countries", "work_mode"]
+        .into_iter()
+        .filter_map(|k| {
+            let v = first(&params, k).unwrap_or_default().trim();
+            (!v.is_empty()).then(|| (k, v.to_owned()))
+        })
+        .collect();
+    let shown =
+        |k: &str| kept.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap_or_default();
+    let (filter, error) = match company_filter::parse(&params) {
+        Ok(filter) => (filter, None),
+        Err(e) => (CompanyFilter::default(), Some(e.to_string())),
+    };
     let list = match state.catalogue.companies(&filter, page, ctx.now).await {
         Ok(list) => list,
         Err(e) => return ctx.error(e),
     };
+    let filtered = filter != CompanyFilter::default();
     let rows = list
         .companies
         .iter()
@@ -140,10 +170,19 @@ pub async fn list(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQue
                 .join(", "),
         })
         .collect::<Vec<_>>();
-    let extra: Vec<(&str, &str)> = if q.is_empty() { vec![] } else { vec![("q", q.as_str())] };
+    let extra: Vec<(&str, &str)> = kept.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let (prev_href, next_href) = pager("/companies", &extra, page.offset(), rows.len(), list.total);
     ctx.page(&CompaniesPage {
         layout: ctx.layout("Companies"),
+        region: shown("regions"),
+        regions: Region::ALL
+            .iter()
+            .map(|r| (r.as_str(), format::label("regions", r.as_str())))
+            .collect(),
+        country: shown("countries"),
+        work_mode: shown("work_mode"),
+        filtered,
+        error,
         q,
         rows,
         total: list.total,
@@ -173,11 +212,20 @@ pub async fn show(
         _ => return ctx.error(WebError::NotFound),
     };
     let params: Vec<(String, String)> =
-        url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()).into_owned().collect();
+        url::form_urlencoded::parse(query.as_deref().unwrap_or_default().as_bytes())
+            .into_owned()
+            .collect();
     let page = page_of(&params);
     let detail = match state.catalogue.company(&slug, page, ctx.now).await {
-        Ok(Some(d)) => d,
-        Ok(None) => return ctx.error(WebError::NotFound),
+        Ok(CompanyAt::Found(d)) => d,
+        Ok(CompanyAt::MovedTo(canonical)) => {
+            let mut to = format!("/companies/{}", canonical.as_str());
+            if let Some(q) = query.filter(|q| !q.is_empty()) {
+                to = format!("{to}?{q}");
+            }
+            return (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, to)]).into_response();
+        }
+        Ok(CompanyAt::NotFound) => return ctx.error(WebError::NotFound),
         Err(e) => return ctx.error(e),
     };
     let c = &detail.company;

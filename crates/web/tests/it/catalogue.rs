@@ -1,10 +1,11 @@
 //! The catalogue pages: search with facets, chips, paging and did-you-mean; a job; the
 //! companies; every value escaped; facet links in the API's grammar; the htmx partial.
 
+use freehire_domain::{AliasReason, CompanySlug};
 use freehire_store::testing::TestDb;
 use freehire_web::pages::search::render_anonymous;
 
-use crate::server::{Browser, Server, on_both_backends};
+use crate::server::{Browser, Server, day, on_both_backends};
 
 /// Every `href="…"` of `html` that starts with `prefix`, HTML-unescaped.
 fn links(html: &str, prefix: &str) -> Vec<String> {
@@ -228,6 +229,7 @@ async fn the_job_page_shows_the_job(db: TestDb) {
 }
 
 // scenario: Companies
+// scenario: A merged company slug answers 301
 async fn companies_list_and_show(db: TestDb) {
     let s = Server::indexed(db).await;
     let b = Browser::new(&s);
@@ -243,6 +245,36 @@ async fn companies_list_and_show(db: TestDb) {
     assert!(acme.body.contains("Rust Engineer") && acme.body.contains("Go Engineer"));
     assert!(acme.body.contains("href=\"/jobs?company_slug=acme\""));
     assert_eq!(b.get("/companies/nobody").await.status, 404);
+
+    // The filters narrow the list and stay in the form.
+    let us = b.get("/companies?countries=us&work_mode=onsite").await;
+    assert!(us.body.contains("1 company") && us.body.contains("Initech"), "{}", us.body);
+    assert!(us.body.contains("value=\"us\""), "the country stays in the form");
+    assert!(us.body.contains("<option value=\"onsite\" selected>"), "{}", us.body);
+    let eu = b.get("/companies?regions=eu").await;
+    assert!(eu.body.contains("Globex") && !eu.body.contains(">Initech<"), "{}", eu.body);
+    let none = b.get("/companies?countries=jp").await;
+    assert!(none.body.contains("No company matches these filters"), "{}", none.body);
+    let bad = b.get("/companies?work_mode=sometimes").await;
+    assert_eq!(bad.status, 200);
+    assert!(
+        bad.body.contains(
+            "invalid work_mode &#34;sometimes&#34;: allowed values are remote, hybrid, onsite"
+        ) || bad.body.contains(
+            "invalid work_mode &quot;sometimes&quot;: allowed values are remote, hybrid, onsite"
+        ),
+        "{}",
+        bad.body
+    );
+
+    // A merged slug moves permanently to the company it was merged into.
+    let (initech, globex) =
+        (CompanySlug::parse("initech").unwrap(), CompanySlug::parse("globex").unwrap());
+    s.db.store().merge_companies(&initech, &globex, AliasReason::Spelling, day(20)).await.unwrap();
+    let moved = b.get("/companies/initech?offset=0").await;
+    assert_eq!((moved.status, moved.location()), (301, "/companies/globex?offset=0"));
+    let globex = b.get("/companies/globex").await;
+    assert!(globex.body.contains("Product Designer"), "the merged job is listed: {}", globex.body);
     s.db.teardown().await;
 }
 

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use super::view::{CompanyView, JobView};
 use super::{Services, internal, public_tool, tool};
 use crate::assistant::ASSISTANT_RESULT_CAP;
+use crate::catalogue::CompanyAt;
 use crate::tracking::TrackingFilter;
 use crate::{AppError, describe, market};
 
@@ -398,9 +399,18 @@ async fn get_company(s: Arc<Services>, a: CompanyArgs) -> Result<Value, String> 
     let slug = CompanySlug::parse(raw).map_err(|_| missing())?;
     let now = s.now();
     let page = ListPage::new(COMPANY_JOBS, 0);
-    let detail =
-        s.catalogue.company(&slug, page, now).await.map_err(|e| internal("get_company", e))?;
-    let detail = detail.ok_or_else(missing)?;
+    let fetch = |slug: CompanySlug| {
+        let s = Arc::clone(&s);
+        async move {
+            s.catalogue.company(&slug, page, now).await.map_err(|e| internal("get_company", e))
+        }
+    };
+    // A merged slug answers as the company it was merged into.
+    let detail = match fetch(slug).await? {
+        CompanyAt::MovedTo(canonical) => fetch(canonical).await?,
+        other => other,
+    };
+    let CompanyAt::Found(detail) = detail else { return Err(missing()) };
     let jobs: Vec<JobView> = detail.jobs.jobs.iter().map(|j| JobView::new(j, None, now)).collect();
     Ok(json!({
         "company": CompanyView::new(&detail.company),
