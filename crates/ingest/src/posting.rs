@@ -89,6 +89,11 @@ pub struct BoardListing {
     /// The board's own "about" text (sanitised HTML), where the platform has one (Greenhouse),
     /// to fill gaps in the company's description.
     pub company_description: Option<String>,
+    /// Why the listing may not be the whole board although every page read was sound (a
+    /// board exactly at a page cap the platform may impose): its postings are written, but
+    /// it proves nothing gone, so nothing of the board is closed (neither the board's own
+    /// close nor the provider's sweep). `None`: the listing is complete.
+    pub partial: Option<String>,
 }
 
 impl BoardListing {

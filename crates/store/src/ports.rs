@@ -1426,13 +1426,16 @@ pub trait LifecycleRepo: Send + Sync {
     ) -> Result<Vec<crate::LivenessCandidate>>;
 
     /// Records one read of job `id`'s page (`reason` says what the probe saw); returns its
-    /// consecutive expired reads.
+    /// consecutive expired reads. An expired read counts a strike only when the last strike
+    /// was counted before `strike_after`: two workers reading one posting within that window
+    /// make one strike, not two.
     async fn record_liveness(
         &self,
         id: JobId,
         read: crate::LivenessRead,
         reason: Option<&str>,
         at: DateTime<Utc>,
+        strike_after: DateTime<Utc>,
     ) -> Result<u32>;
 
     /// Up to `limit` jobs closed before `closed_before` (none still waiting to leave the

@@ -55,6 +55,9 @@ pub struct BoardCounts {
     pub skipped: u64,
     /// Jobs closed because the complete listing no longer names them.
     pub closed: u64,
+    /// Whether the listing was partial ([`freehire_ingest::BoardListing::partial`]): written,
+    /// proving nothing gone.
+    pub partial: bool,
 }
 
 /// Crawls one board, whose cooldown (read by the run) ends at `cooldown_until`. Errors of the
@@ -108,8 +111,12 @@ pub(super) async fn crawl(
     let mut counts = BoardCounts {
         named: listing.named_ids().count() as u64,
         unreadable: listing.unreadable.len() as u64,
+        partial: listing.partial.is_some(),
         ..BoardCounts::default()
     };
+    if let Some(why) = &listing.partial {
+        tracing::warn!(board = %key, reason = %why, "listing may be partial: nothing is closed");
+    }
     let mut postings: Vec<JobPosting> = Vec::with_capacity(listing.postings.len());
     let mut source_hashes: Vec<String> = Vec::with_capacity(listing.postings.len());
     let mut unchanged: Vec<JobKey> = Vec::new();
@@ -147,12 +154,13 @@ pub(super) async fn crawl(
         .collect();
     touch.extend(unchanged);
 
-    // Only a complete listing that named something proves what is gone; when it named every
+    // Only a complete (not partial) listing that named something proves what is gone; when it named every
     // stored job (the usual re-crawl) there is nothing to look for.
     let named: HashSet<String> =
         listing.named_ids().map(|id| freehire_ingest::external_id(key, id)).collect();
     let something_unnamed = stored.iter().any(|s| !named.contains(&s.external_id));
-    let close = capabilities.full_board_listing && counts.named > 0 && something_unnamed;
+    let close =
+        capabilities.full_board_listing && !counts.partial && counts.named > 0 && something_unnamed;
     let write = BoardWrite {
         board: key,
         postings: &postings,

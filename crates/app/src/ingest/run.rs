@@ -196,7 +196,7 @@ pub async fn run_provider_with(
     for (board, outcome) in outcomes {
         match outcome? {
             BoardOutcome::Crawled(counts) => {
-                if counts.unreadable == 0 {
+                if counts.unreadable == 0 && !counts.partial {
                     proven.push(board.key.external_id_prefix());
                 }
                 stats.add(&counts);
@@ -217,7 +217,8 @@ pub async fn run_provider_with(
     stats.failures.sort_by_key(|f| f.key.to_string());
 
     // The sweep: only when the run reached postings, only over boards listed in full this run
-    // (a board with unreadable postings proves nothing about them).
+    // (a board with unreadable postings proves nothing about them, a partial listing nothing
+    // at all).
     if stats.ingested > 0 && !proven.is_empty() {
         let now = clock();
         let grace = freehire_ingest::sweep_grace(provider)

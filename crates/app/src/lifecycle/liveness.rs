@@ -205,7 +205,11 @@ pub async fn pass(
     let mut report = LivenessReport::default();
     for (candidate, (verdict, reason)) in answers {
         let at = clock();
-        let strikes = store.record_liveness(candidate.id, verdict, Some(&reason), at).await?;
+        // Strikes are observations at least half a recheck apart (another worker's read of
+        // the same run is the same observation).
+        let strike_after = at - config.recheck_after / 2;
+        let strikes =
+            store.record_liveness(candidate.id, verdict, Some(&reason), at, strike_after).await?;
         let closed = verdict == LivenessRead::Expired
             && strikes >= STRIKES_TO_CLOSE
             && !store

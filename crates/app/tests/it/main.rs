@@ -56,6 +56,7 @@ on_both_backends! {
         the_sweep_closes_long_unseen_jobs_of_listed_boards,
         hydrating_boards_touch_what_they_do_not_refetch,
         run_once_refuses_a_held_provider,
+        a_partial_listing_is_written_and_closes_nothing,
     ],
     lifecycle: [
         a_week_of_failures_closes_a_boards_postings_and_recovery_reopens_them,

@@ -339,3 +339,59 @@ pub async fn run_once_refuses_a_held_provider(s: &dyn Store) {
     .unwrap();
     assert_eq!(stats.crawled, 1);
 }
+
+/// A Zoho Recruit career page (`None`: the bare URL, listed after the numbered pages) listing
+/// `ids`.
+fn zoho_page(page: Option<&str>, ids: std::ops::Range<usize>) -> Route {
+    let jobs: Vec<Value> = ids
+        .map(|i| {
+            serde_json::json!({"id": format!("7643730000{i:08}"), "Posting_Title": format!("Engineer {i}"),
+                               "City": "Tel Aviv", "Country": "Israel", "Remote_Job": false})
+        })
+        .collect();
+    let value = serde_json::to_string(&jobs).unwrap().replace('&', "&amp;").replace('"', "&quot;");
+    let html =
+        format!("<html><body><input type=\"hidden\" id=\"jobs\" value=\"{value}\"></body></html>");
+    let route = Route::get("https://acme.zohorecruit.com", "/jobs/Careers");
+    match page {
+        Some(p) => route.query(&format!("page={p}")),
+        None => route,
+    }
+    .reply(Reply::html(html))
+}
+
+// scenario: A partial listing is written and closes nothing
+pub async fn a_partial_listing_is_written_and_closes_nothing(s: &dyn Store) {
+    add(s, "zohorecruit", "acme.zohorecruit.com", BoardStatus::Active).await;
+    // 57 postings over two pages: complete.
+    let pages =
+        ReplayServer::builder().route(zoho_page(Some("2"), 50..57)).route(zoho_page(None, 0..50));
+    let (_a, registry) = serve(pages).await;
+    let first = run(s, &registry, "zohorecruit", t(2, 0)).await;
+    assert_eq!((first.inserted, first.failed), (57, 0), "{first:?}");
+
+    // Then page 2 repeats page 1: exactly 50, or a capped listing. Read, proving nothing gone.
+    let pages =
+        ReplayServer::builder().route(zoho_page(Some("2"), 0..50)).route(zoho_page(None, 0..50));
+    let (_b, registry) = serve(pages).await;
+    let config = IngestConfig { sweep_grace: Duration::zero(), ..IngestConfig::default() };
+    let second = run_provider(
+        s,
+        &registry,
+        &Provider::parse("zohorecruit").unwrap(),
+        &config,
+        &CancellationToken::new(),
+        &|| t(9, 0),
+    )
+    .await
+    .unwrap();
+    assert_eq!((second.crawled, second.failed, second.ingested), (1, 0, 50), "{second:?}");
+    assert_eq!(
+        (second.closed_board, second.closed_swept),
+        (0, 0),
+        "a partial listing closes nothing"
+    );
+    assert_eq!(s.list_open_jobs(ListPage::default()).await.unwrap().total, 57);
+    let health = s.board_healths(Some(&Provider::parse("zohorecruit").unwrap())).await.unwrap();
+    assert_eq!(health[0].consecutive_failures, 0, "the board is healthy: {health:?}");
+}

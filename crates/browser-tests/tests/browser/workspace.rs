@@ -3,7 +3,8 @@
 //! the card's form, then drag it to the Offer column (the drag-and-drop enhancement posting the
 //! same form), open its application page; save a search from the search page, subscribe to it
 //! by email, let a matching job arrive and the notification engines run one pass, and find the
-//! digest in the file mailer's folder and its page. Every page is shot at 360, 390 and 1280 px.
+//! digest in the file mailer's folder and its page; report a job as a ghost job from its page
+//! and take the report back. Every page is shot at 360, 390 and 1280 px.
 
 use freehire_browser_tests::{Browser, Scripts};
 
@@ -80,6 +81,31 @@ async fn a_saved_job_is_applied_moved_and_dragged_on_the_board() {
         b.visit("/tracking/followups").await.unwrap();
         b.wait_for("main h1").await.unwrap();
         shoot(&b, "followups").await;
+    })
+    .await;
+}
+
+// scenario: Ghost reports and the signal
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ghost_job_is_reported_and_the_report_taken_back_on_its_page() {
+    let (_server, b) = served(Scripts::On).await;
+    b.check("a_ghost_job_is_reported_and_the_report_taken_back_on_its_page", LIMIT, async {
+        sign_up(&b, "linus@example.com").await;
+        b.visit("/jobs?q=engineer").await.unwrap();
+        let link = b.wait_for(".cards .card h3 a").await.unwrap();
+        let href = link.attr("href").await.unwrap().unwrap();
+        b.visit(&href).await.unwrap();
+        b.wait_for("#report-ghost").await.unwrap();
+        // No day given: the day of the report (the form's default).
+        b.click("#report-ghost").await.unwrap();
+        b.wait_text(".ghost-report", "You reported this as a ghost job (you applied on")
+            .await
+            .unwrap();
+        b.wait_location("back on the job", |l| l == href).await.unwrap();
+        shoot(&b, "job-ghost-reported").await;
+        b.click("#retract-ghost").await.unwrap();
+        b.wait_for("#report-ghost").await.unwrap();
+        assert!(!b.text("main").await.unwrap().contains("You reported this as a ghost job"));
     })
     .await;
 }

@@ -9,8 +9,10 @@
 //!
 //! Completeness: the page is read as one listing unless it holds exactly [`PAGE_CAP`] postings
 //! (a cap observed on some boards); then `?page=2`, `?page=3`… are read while each adds new
-//! postings. A full page followed by one adding nothing cannot prove the listing complete and
-//! fails the board ([`IngestError::Incomplete`]), as does a failed page or the page cap. A 404
+//! postings. A full page followed by one adding nothing (a board of exactly 50, or a capped
+//! one) cannot prove the listing complete: its postings are written as a
+//! [`BoardListing::partial`] listing, which closes nothing. A failed page or the page cap fails
+//! the board ([`IngestError::Incomplete`]). A 404
 //! on the career page is [`IngestError::BoardGone`]; a page without the `jobs` input fails
 //! the board. Not a full-listing provider.
 //!
@@ -281,12 +283,15 @@ impl Source for ZohoRecruit {
                 return Ok(BoardListing { postings, ..BoardListing::default() });
             }
             if postings.len() == before {
-                return Err(IngestError::Incomplete {
-                    board: host,
-                    reason: format!(
+                // A board of exactly a page (or a capped one: the two look alike) is read,
+                // but proves nothing gone.
+                return Ok(BoardListing {
+                    postings,
+                    partial: Some(format!(
                         "page {page_no} added nothing after a full page of {PAGE_CAP}: the \
                          listing may be capped"
-                    ),
+                    )),
+                    ..BoardListing::default()
                 });
             }
         }

@@ -27,9 +27,10 @@ impl LifecycleRepo for PgStore {
         read: LivenessRead,
         reason: Option<&str>,
         at: DateTime<Utc>,
+        strike_after: DateTime<Utc>,
     ) -> Result<u32> {
-        let at = at.trunc_subsecs(6);
-        Shared::record_liveness(self.pool.begin().await?, id, read, reason, at).await
+        let (at, after) = (at.trunc_subsecs(6), strike_after.trunc_subsecs(6));
+        Shared::record_liveness(self.pool.begin().await?, id, read, reason, at, after).await
     }
 
     async fn prune_closed(

@@ -78,12 +78,14 @@ where
         read: LivenessRead,
         reason: Option<&str>,
         at: DateTime<Utc>,
+        strike_after: DateTime<Utc>,
     ) -> Result<u32> {
         let (strikes,): (i32,) = sqlx::query_as(sql::RECORD_LIVENESS)
             .bind(id.get())
             .bind(read.as_str())
             .bind(reason)
             .bind(Stamp(at))
+            .bind(Stamp(strike_after))
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await.map_err(crate::error::committing)?;

@@ -12,14 +12,24 @@ pub(crate) const LIVENESS_CANDIDATES: &str = "SELECT j.id, j.source, j.external_
      ORDER BY CASE WHEN l.checked_at IS NULL THEN 0 ELSE 1 END, l.checked_at, j.id \
      LIMIT $2";
 
-/// `$1` job, `$2` verdict, `$3` reason, `$4` at: one read; `expired` adds a strike, `alive`
-/// clears them, `unknown` keeps them. Returns the strikes.
+/// `$1` job, `$2` verdict, `$3` reason, `$4` at, `$5` strike window: one read; `expired` adds
+/// a strike unless the last one was counted at or after `$5` (another worker's read of the same
+/// hour), `alive` clears them, `unknown` keeps them. Returns the strikes.
 pub(crate) const RECORD_LIVENESS: &str = "INSERT INTO job_liveness \
-       (job_id, strikes, last_verdict, last_reason, checked_at) \
-     VALUES ($1, CASE WHEN $2 = 'expired' THEN 1 ELSE 0 END, $2, $3, $4) \
+       (job_id, strikes, last_verdict, last_reason, checked_at, struck_at) \
+     VALUES ($1, CASE WHEN $2 = 'expired' THEN 1 ELSE 0 END, $2, $3, $4, \
+             CASE WHEN $2 = 'expired' THEN $4 END) \
      ON CONFLICT (job_id) DO UPDATE SET \
        strikes = CASE excluded.last_verdict WHEN 'alive' THEN 0 \
-         WHEN 'expired' THEN job_liveness.strikes + 1 ELSE job_liveness.strikes END, \
+         WHEN 'expired' THEN CASE \
+           WHEN job_liveness.struck_at IS NULL OR job_liveness.struck_at < $5 \
+           THEN job_liveness.strikes + 1 ELSE job_liveness.strikes END \
+         ELSE job_liveness.strikes END, \
+       struck_at = CASE excluded.last_verdict WHEN 'alive' THEN NULL \
+         WHEN 'expired' THEN CASE \
+           WHEN job_liveness.struck_at IS NULL OR job_liveness.struck_at < $5 \
+           THEN excluded.checked_at ELSE job_liveness.struck_at END \
+         ELSE job_liveness.struck_at END, \
        last_verdict = excluded.last_verdict, last_reason = excluded.last_reason, \
        checked_at = excluded.checked_at \
      RETURNING strikes";

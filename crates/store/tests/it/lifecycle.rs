@@ -48,12 +48,23 @@ pub async fn liveness_reads_postings_no_live_board_watches(db: &TestDb) {
     assert_eq!(found[1].url, "https://jobs.example.com/1");
 
     // Two expired reads make two strikes; an unknown read keeps them; an alive one clears.
+    // A strike counts only if the last one is older than the window (here an hour).
     let manual = found[1].id;
-    let read = |r, at| async move { s.record_liveness(manual, r, Some("HTTP 404"), at).await };
+    let read = |r, at: chrono::DateTime<chrono::Utc>| async move {
+        s.record_liveness(manual, r, Some("HTTP 404"), at, at - chrono::Duration::hours(1)).await
+    };
     assert_eq!(read(LivenessRead::Expired, t(2, 0)).await.unwrap(), 1);
     assert_eq!(read(LivenessRead::Unknown, t(2, 1)).await.unwrap(), 1);
     assert_eq!(read(LivenessRead::Expired, t(2, 2)).await.unwrap(), 2);
+    // A second worker's expired read of the same hour is the same observation.
+    let again = t(2, 2) + chrono::Duration::minutes(5);
+    assert_eq!(read(LivenessRead::Expired, again).await.unwrap(), 2, "one strike per window");
     assert_eq!(read(LivenessRead::Alive, t(2, 3)).await.unwrap(), 0);
+    assert_eq!(
+        read(LivenessRead::Expired, t(2, 3) + chrono::Duration::minutes(1)).await.unwrap(),
+        1,
+        "cleared, then counted anew"
+    );
     // Read at 03:00 on day 2: the lever job (never read) comes first; the manual one is not
     // due again before its read time.
     let found = s.liveness_candidates(t(2, 3), 10).await.unwrap();
