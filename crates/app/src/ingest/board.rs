@@ -93,9 +93,9 @@ pub(super) async fn crawl(
     } else {
         SeenSet::new()
     };
-    let known: HashMap<&str, &str> =
-        settled().map(|s| (s.external_id.as_str(), s.source_hash.as_str())).collect();
-    let listing = match source.fetch(&target, &seen).await {
+    let known: HashMap<String, String> =
+        settled().map(|s| (s.external_id.clone(), s.source_hash.clone())).collect();
+    let mut listing = match source.fetch(&target, &seen).await {
         Ok(listing) => listing,
         Err(e) => {
             let failure = BoardFailure { class: e.class(), message: error_chain(&e) };
@@ -117,19 +117,23 @@ pub(super) async fn crawl(
     if let Some(why) = &listing.partial {
         tracing::warn!(board = %key, reason = %why, "listing may be partial: nothing is closed");
     }
-    let mut postings: Vec<JobPosting> = Vec::with_capacity(listing.postings.len());
-    let mut source_hashes: Vec<String> = Vec::with_capacity(listing.postings.len());
-    let mut unchanged: Vec<JobKey> = Vec::new();
-    for raw in &listing.postings {
-        let converted = Converted::new(raw, key, &board.company);
-        let external_id = &converted.posting.external_id;
-        if known.get(external_id.as_str()).is_some_and(|h| *h == converted.source_hash) {
-            unchanged
-                .push(JobKey { source: key.provider.clone(), external_id: external_id.clone() });
-            continue;
-        }
-        let source_hash = converted.source_hash.clone();
-        let posting = converted.derive();
+    // Hashing, sanitising and deriving are the crawl's CPU work: done on the blocking pool, so
+    // the boards crawled at once (polled by one task) use every core. The raw postings go
+    // there and come back (the close below reads their ids).
+    let raw = std::mem::take(&mut listing.postings);
+    let (board_key, company) = (key.clone(), board.company.clone());
+    let prepared =
+        tokio::task::spawn_blocking(move || prepare(raw, &board_key, &company, &known)).await;
+    let Prepared { raw, unchanged, derived } = match prepared {
+        Ok(prepared) => prepared,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        // The runtime is shutting down: nothing of this board is written.
+        Err(_) => return Ok(BoardOutcome::NotStarted),
+    };
+    listing.postings = raw;
+    let mut postings: Vec<JobPosting> = Vec::with_capacity(derived.len());
+    let mut source_hashes: Vec<String> = Vec::with_capacity(derived.len());
+    for (posting, source_hash) in derived {
         match posting.validate() {
             Ok(()) => {
                 postings.push(posting);
@@ -137,7 +141,7 @@ pub(super) async fn crawl(
             }
             Err(e) => {
                 counts.skipped += 1;
-                tracing::debug!(board = %key, native_id = %raw.native_id, error = %e, "posting skipped");
+                tracing::debug!(board = %key, external_id = %posting.external_id, error = %e, "posting skipped");
             }
         }
     }
@@ -199,4 +203,34 @@ pub(super) async fn crawl(
         skipped = counts.skipped, closed = counts.closed, "board crawled"
     );
     Ok(BoardOutcome::Crawled(counts))
+}
+
+/// A listing's postings read: the unchanged ones (same source hash as stored) by key, the
+/// others sanitised and derived with their source hash; the raw postings handed back.
+struct Prepared {
+    raw: Vec<freehire_ingest::RawPosting>,
+    unchanged: Vec<JobKey>,
+    derived: Vec<(JobPosting, String)>,
+}
+
+fn prepare(
+    raw: Vec<freehire_ingest::RawPosting>,
+    key: &freehire_domain::BoardKey,
+    company: &str,
+    known: &HashMap<String, String>,
+) -> Prepared {
+    let mut unchanged = Vec::new();
+    let mut derived = Vec::new();
+    for posting in &raw {
+        let converted = Converted::new(posting, key, company);
+        let external_id = &converted.posting.external_id;
+        if known.get(external_id.as_str()).is_some_and(|h| *h == converted.source_hash) {
+            unchanged
+                .push(JobKey { source: key.provider.clone(), external_id: external_id.clone() });
+            continue;
+        }
+        let source_hash = converted.source_hash.clone();
+        derived.push((converted.derive(), source_hash));
+    }
+    Prepared { raw, unchanged, derived }
 }
