@@ -29,7 +29,7 @@ use freehire_search::{
     EmbeddedIndex, Endpoint, JobQuery, Percolator, SearchDocument, SearchIndex, SearchRequest,
 };
 
-use catalogue::{Rng, Seeds};
+use catalogue::{Rng, Seeds, Vocabulary};
 
 const SUBSCRIPTIONS: usize = 10_000;
 const NEW_JOBS: usize = 5_000;
@@ -63,7 +63,7 @@ impl Cpu {
 
 fn main() {
     let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
-    let seeds = Seeds::load();
+    let seeds = Seeds::load(Vocabulary::Fixtures, CATALOGUE);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let catalogue: Vec<SearchDocument> =
         (1..=CATALOGUE as i64).map(|id| seeds.generate(id, &mut rng)).collect();
@@ -77,7 +77,7 @@ fn main() {
         let n = 1 + rng.below(3);
         let mut parts = queries::filters(&catalogue, &mut rng, n);
         if rng.chance(1.0 / 3.0) {
-            parts.push(format!("q={}", queries::text(&catalogue, &mut rng)));
+            parts.push(format!("q={}", queries::text(&catalogue, &mut rng, false)));
         }
         if let Ok(q) = JobQuery::from_query_str(&parts.join("&"), Endpoint::Search) {
             subscriptions.push((subscriptions.len() as i64, q));

@@ -1,8 +1,14 @@
 //! A generated catalogue of realistic jobs, built from the vocabulary of the shared fixtures.
 //!
-//! The seeds are the 93 real postings of the normalisation evaluation set (taken from the
-//! recorded ATS responses), normalised exactly as ingest does (`freehire_normalize::posting`)
-//! and turned into search documents. Each generated job takes its title (and with it
+//! Two seed sets ([`Vocabulary`]):
+//! - `fixtures`: the 93 real postings of the normalisation evaluation set, 20,000 companies;
+//! - `real`: the 1,094 real Ashby postings of `shared/fixtures/ats/ashby-eval/` and
+//!   `ashby-boards/` (issue 19's harder catalogue), one company per 24 jobs (about 41,600 at
+//!   1 M), and the seeds' most common country placed on 56 % of the jobs, so one filter value
+//!   matches about half the catalogue.
+//!
+//! Seeds are normalised exactly as ingest does (`freehire_normalize::posting`) and turned into
+//! search documents. Each generated job takes its title (and with it
 //! seniority, category and tech flag) from one seed, its place (location, countries, regions,
 //! cities, work mode) from another, its skills from a third, and its description from the
 //! halves of two more. Seeds are drawn with a Zipf-like skew, so facet values have a long
@@ -57,10 +63,93 @@ impl Rng {
     }
 }
 
-/// The seeds: the evaluation postings as search documents.
+/// Which seeds a catalogue grows from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Vocabulary {
+    /// The 93 evaluation postings.
+    Fixtures,
+    /// The recorded Ashby boards' 1,094 postings.
+    Real,
+}
+
+impl Vocabulary {
+    pub fn name(self) -> &'static str {
+        match self {
+            Vocabulary::Fixtures => "fixture-vocabulary",
+            Vocabulary::Real => "real-vocabulary",
+        }
+    }
+}
+
+/// One job of a recorded Ashby board (the fields the bench reads).
+#[derive(serde::Deserialize)]
+struct AshbyJob {
+    id: String,
+    title: String,
+    #[serde(default)]
+    location: String,
+    #[serde(default, rename = "descriptionHtml")]
+    description: String,
+}
+
+#[derive(serde::Deserialize)]
+struct AshbyBoard {
+    jobs: Vec<AshbyJob>,
+}
+
+/// `shared/fixtures/ats` (`FREEHIRE_ATS_FIXTURES`, or found walking up from this crate).
+fn ats_fixtures() -> std::path::PathBuf {
+    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
+        return dir.into();
+    }
+    let mut at = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
+    loop {
+        let candidate = at.join("shared/fixtures/ats");
+        if candidate.is_dir() {
+            return candidate;
+        }
+        assert!(at.pop(), "shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES");
+    }
+}
+
+/// The recorded Ashby postings as (company, id, title, location, description).
+fn ashby_postings() -> Vec<Posting> {
+    let root = ats_fixtures();
+    let mut files: Vec<std::path::PathBuf> = ["ashby-eval", "ashby-boards"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().flatten().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let company = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let board: AshbyBoard = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        out.extend(board.jobs.into_iter().map(|j| Posting {
+            id: j.id,
+            title: j.title,
+            company: company.clone(),
+            location: j.location,
+            description: j.description,
+        }));
+    }
+    out
+}
+
+/// The seeds: real postings as search documents.
 pub struct Seeds {
     pub docs: Vec<SearchDocument>,
     companies: Vec<String>,
+    /// The dominant country's seeds and the others (`real`).
+    dominant: Option<Dominant>,
+}
+
+/// Where the generated jobs are placed: `share` of them on a seed of the most common country
+/// (`placed`), the rest on a seed elsewhere (`others`, drawn with the same skew).
+struct Dominant {
+    placed: Vec<usize>,
+    others: Vec<usize>,
+    share: f64,
 }
 
 fn now() -> DateTime<Utc> {
@@ -68,8 +157,12 @@ fn now() -> DateTime<Utc> {
 }
 
 impl Seeds {
-    pub fn load() -> Self {
-        let postings: Vec<Posting> = serde_json::from_str(POSTINGS).unwrap();
+    /// The seeds of `vocabulary` for a catalogue of `jobs` jobs.
+    pub fn load(vocabulary: Vocabulary, jobs: usize) -> Self {
+        let (postings, companies_wanted): (Vec<Posting>, usize) = match vocabulary {
+            Vocabulary::Fixtures => (serde_json::from_str(POSTINGS).unwrap(), COMPANIES),
+            Vocabulary::Real => (ashby_postings(), (jobs / 24).max(1_000)),
+        };
         let source = Provider::parse("ashby").unwrap();
         let mut docs = Vec::new();
         for (i, p) in postings.iter().enumerate() {
@@ -111,13 +204,27 @@ impl Seeds {
             .filter(|w| w.len() > 3 && w.chars().all(char::is_alphabetic))
             .collect();
         let mut n = 0usize;
-        while companies.len() < COMPANIES {
+        while companies.len() < companies_wanted {
             let a = &words[n % words.len()];
             let b = &words[(n / words.len() + 7 * n) % words.len()];
             companies.push(format!("{a}{} {}", b.to_lowercase(), n % 97));
             n += 1;
         }
-        Self { docs, companies }
+        let dominant = (vocabulary == Vocabulary::Real).then(|| {
+            let mut counts: std::collections::HashMap<&str, usize> = Default::default();
+            for d in &docs {
+                for c in d.values(Facet::Countries) {
+                    *counts.entry(c.as_str()).or_default() += 1;
+                }
+            }
+            let top =
+                counts.into_iter().max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c))).unwrap().0;
+            let top = top.to_owned();
+            let (placed, others): (Vec<usize>, Vec<usize>) =
+                (0..docs.len()).partition(|&i| docs[i].values(Facet::Countries).contains(&top));
+            Dominant { placed, others, share: 0.56 }
+        });
+        Self { docs, companies, dominant }
     }
 
     fn pick(&self, rng: &mut Rng) -> &SearchDocument {
@@ -127,7 +234,11 @@ impl Seeds {
     /// Generated job number `id`.
     pub fn generate(&self, id: i64, rng: &mut Rng) -> SearchDocument {
         let mut doc = self.pick(rng).clone();
-        let place = self.pick(rng);
+        let place = match &self.dominant {
+            Some(d) if rng.chance(d.share) => &self.docs[d.placed[rng.below(d.placed.len())]],
+            Some(d) if !d.others.is_empty() => &self.docs[d.others[rng.skewed(d.others.len())]],
+            _ => self.pick(rng),
+        };
         let skills = self.pick(rng);
         let (a, b) = (self.pick(rng), &self.docs[rng.below(self.docs.len())]);
         let company = &self.companies[rng.skewed(self.companies.len())];
@@ -189,7 +300,13 @@ fn copy(doc: &mut SearchDocument, from: &SearchDocument, facet: Facet) {
 
 /// The first half of `a` and the second half of `b`, each cut at a space.
 fn halves(a: &str, b: &str) -> String {
-    let cut = |s: &str, mid: usize| s[..s.len().min(mid)].rfind(' ').unwrap_or(0);
+    let cut = |s: &str, mid: usize| {
+        let mut mid = s.len().min(mid);
+        while !s.is_char_boundary(mid) {
+            mid -= 1;
+        }
+        s[..mid].rfind(' ').unwrap_or(0)
+    };
     let ia = cut(a, a.len() / 2);
     let ib = cut(b, b.len() / 2);
     format!("{} {}", &a[..ia], &b[ib..]).trim().to_owned()

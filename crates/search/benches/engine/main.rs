@@ -4,6 +4,11 @@
 //! facet filters, filters with 6 facet distributions, disjunctive facets), each run twice (the
 //! second pass is measured).
 //!
+//! Two catalogues run, each printed as its own table (`BENCH_CATALOGUE=real|fixtures` runs
+//! one): the real-vocabulary one (1,094 recorded Ashby postings, ~41,600 companies at 1 M, one
+//! country on 56 % of the jobs, phrases and company distributions among the queries) and the
+//! fixture-vocabulary one (93 postings; the first catalogue, kept so regressions show on both).
+//!
 //! `BENCH_DOCS` sets the catalogue size (default 1,000,000). The embedded engine always runs;
 //! when `MEILI_URL` points to a Meilisearch server (`MEILI_MASTER_KEY` optional) the same
 //! catalogue and queries run there too and the figures print side by side.
@@ -18,11 +23,11 @@ use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
 use freehire_search::{
-    EmbeddedIndex, Endpoint, FacetsRequest, JobQuery, MeiliConfig, MeiliIndex, SearchDocument,
-    SearchIndex, SearchRequest, facet_counts,
+    EmbeddedIndex, Endpoint, Facet, FacetsRequest, JobQuery, MeiliConfig, MeiliIndex,
+    SearchDocument, SearchIndex, SearchRequest, facet_counts,
 };
 
-use catalogue::{Rng, Seeds};
+use catalogue::{Rng, Seeds, Vocabulary};
 use queries::{BenchQuery, Kind};
 
 /// Documents per write call while building.
@@ -67,6 +72,12 @@ async fn run_one(index: &dyn SearchIndex, q: &BenchQuery) -> Duration {
         Kind::FiltersAndFacets | Kind::Disjunctive => {
             let request = FacetsRequest::from_query_str(&q.query_string).unwrap();
             facet_counts(index, &request, now).await.unwrap();
+        }
+        Kind::CompanyDistribution => {
+            let mut query = JobQuery::from_query_str(&q.query_string, Endpoint::Search).unwrap();
+            query.page.limit = 1;
+            let facets = [Facet::CompanySlug, Facet::Skills, Facet::Countries, Facet::Seniority];
+            index.search(SearchRequest::new(&query, now).with_facets(&facets)).await.unwrap();
         }
     }
     start.elapsed()
@@ -140,8 +151,12 @@ fn dir_size(path: &std::path::Path) -> u64 {
         .unwrap_or(0)
 }
 
-fn print(figures: &[Figures], docs: usize) {
-    println!("\nsearch engines on {docs} generated jobs, 1,000 mixed queries (250 per kind):");
+fn print(figures: &[Figures], docs: usize, vocabulary: Vocabulary) {
+    let per_kind = if vocabulary == Vocabulary::Real { 200 } else { 250 };
+    println!(
+        "\nsearch engines on {docs} generated jobs ({}), 1,000 mixed queries ({per_kind} per kind):",
+        vocabulary.name()
+    );
     let mut header = format!("{:<40}", "");
     for f in figures {
         header.push_str(&format!("{:>24}", f.engine));
@@ -176,17 +191,47 @@ fn print(figures: &[Figures], docs: usize) {
 fn main() {
     let n: usize =
         std::env::var("BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
+    // `BENCH_CATALOGUE=real` (or `fixtures`) runs one catalogue; both by default.
+    let which = std::env::var("BENCH_CATALOGUE").unwrap_or_else(|_| "real,fixtures".into());
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let seeds = Seeds::load();
+    for vocabulary in [Vocabulary::Real, Vocabulary::Fixtures] {
+        let wanted = match vocabulary {
+            Vocabulary::Real => "real",
+            Vocabulary::Fixtures => "fixtures",
+        };
+        if which.contains(wanted) {
+            run_catalogue(&rt, vocabulary, n);
+        }
+    }
+}
+
+/// Builds one catalogue, measures it on every engine, prints the table (Meilisearch beside the
+/// embedded engine when it ran).
+fn run_catalogue(rt: &tokio::runtime::Runtime, vocabulary: Vocabulary, n: usize) {
+    let seeds = Seeds::load(vocabulary, n);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let start = Instant::now();
     let docs: Vec<SearchDocument> = (1..=n as i64).map(|id| seeds.generate(id, &mut rng)).collect();
+    let companies: std::collections::HashSet<&str> =
+        docs.iter().map(|d| d.company_slug.as_str()).collect();
+    let mut by_country: std::collections::HashMap<&str, usize> = Default::default();
+    for d in &docs {
+        for c in d.values(Facet::Countries) {
+            *by_country.entry(c.as_str()).or_default() += 1;
+        }
+    }
+    let (top, top_n) = by_country.into_iter().max_by_key(|(_, k)| *k).unwrap_or(("-", 0));
     println!(
-        "generated {n} jobs from {} fixture postings in {:.1} s",
+        "generated {n} jobs ({}) from {} real postings in {:.1} s: {} distinct companies, \
+         country {top} on {:.0} % of the jobs",
+        vocabulary.name(),
         seeds.docs.len(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        companies.len(),
+        top_n as f64 * 100.0 / n.max(1) as f64
     );
-    let mut queries = queries::generate(&docs, 0x2545_F491_4F6C_DD1D);
+    let mut queries =
+        queries::generate(&docs, 0x2545_F491_4F6C_DD1D, vocabulary == Vocabulary::Real);
     // `BENCH_ONLY=text` keeps the queries of the kinds whose name contains "text" (profiling).
     if let Ok(only) = std::env::var("BENCH_ONLY") {
         queries.retain(|q| q.kind.name().contains(only.as_str()));
@@ -209,5 +254,5 @@ fn main() {
         figures.push(rt.block_on(measure("meilisearch", &meili, &docs, &queries, || None)));
         rt.block_on(meili.drop_index()).unwrap();
     }
-    print(&figures, n);
+    print(&figures, n, vocabulary);
 }

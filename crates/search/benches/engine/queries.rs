@@ -1,6 +1,9 @@
 //! The mixed set of 1,000 benchmark queries, drawn from the catalogue's own vocabulary: a
 //! quarter each of text only, text with three facet filters, filters only with six facet
-//! distributions (and numeric stats), and disjunctive facet counts.
+//! distributions (and numeric stats), and disjunctive facet counts. On the real-vocabulary
+//! catalogue a fifth each, the fifth kind being filters with four distributions including the
+//! company's (a search's facets, as the companies index and the search page's company facet
+//! need it), and a fifth of the text queries are common multi-word phrases.
 //!
 //! Text is one or two words of a real title (sometimes a company), a fifth of them with the
 //! last word cut to a prefix and a tenth with a typo; filter values are read off a random
@@ -17,11 +20,17 @@ pub enum Kind {
     TextAndFilters,
     FiltersAndFacets,
     Disjunctive,
+    CompanyDistribution,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] =
-        [Kind::TextOnly, Kind::TextAndFilters, Kind::FiltersAndFacets, Kind::Disjunctive];
+    pub const ALL: [Kind; 5] = [
+        Kind::TextOnly,
+        Kind::TextAndFilters,
+        Kind::FiltersAndFacets,
+        Kind::Disjunctive,
+        Kind::CompanyDistribution,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -29,6 +38,7 @@ impl Kind {
             Kind::TextAndFilters => "text + 3 facet filters",
             Kind::FiltersAndFacets => "filters + 6 facet distributions",
             Kind::Disjunctive => "disjunctive facets",
+            Kind::CompanyDistribution => "filters + 4 distributions (incl. company)",
         }
     }
 }
@@ -64,7 +74,24 @@ const DISTRIBUTIONS: &[&str] = &[
     "source",
 ];
 
-pub fn text(docs: &[SearchDocument], rng: &mut Rng) -> String {
+/// Common multi-word phrases of job searches.
+const PHRASES: &[&str] = &[
+    "software engineer",
+    "product manager",
+    "senior software engineer",
+    "account executive",
+    "data scientist",
+    "machine learning engineer",
+    "customer success manager",
+    "product designer",
+    "solutions engineer",
+    "engineering manager",
+];
+
+pub fn text(docs: &[SearchDocument], rng: &mut Rng, phrases: bool) -> String {
+    if phrases && rng.chance(0.2) {
+        return PHRASES[rng.below(PHRASES.len())].replace(' ', "+");
+    }
     let doc = &docs[rng.below(docs.len())];
     let source = if rng.chance(0.1) { &doc.company } else { &doc.title };
     let words: Vec<String> = source
@@ -124,16 +151,18 @@ fn six(rng: &mut Rng) -> String {
     names.join(",")
 }
 
-/// The 1,000 queries, interleaved by kind.
-pub fn generate(docs: &[SearchDocument], seed: u64) -> Vec<BenchQuery> {
+/// The 1,000 queries, interleaved by kind; `real` adds the company distributions and the
+/// phrases.
+pub fn generate(docs: &[SearchDocument], seed: u64, real: bool) -> Vec<BenchQuery> {
     let mut rng = Rng(seed);
     let mut out = Vec::with_capacity(1_000);
+    let kinds = if real { &Kind::ALL[..] } else { &Kind::ALL[..4] };
     for i in 0..1_000 {
-        let kind = Kind::ALL[i % 4];
+        let kind = kinds[i % kinds.len()];
         let query_string = match kind {
-            Kind::TextOnly => format!("q={}", text(docs, &mut rng)),
+            Kind::TextOnly => format!("q={}", text(docs, &mut rng, real)),
             Kind::TextAndFilters => {
-                let mut parts = vec![format!("q={}", text(docs, &mut rng))];
+                let mut parts = vec![format!("q={}", text(docs, &mut rng, real))];
                 parts.extend(filters(docs, &mut rng, 3));
                 parts.join("&")
             }
@@ -148,6 +177,11 @@ pub fn generate(docs: &[SearchDocument], seed: u64) -> Vec<BenchQuery> {
                 let mut parts = filters(docs, &mut rng, n);
                 parts.push("disjunctive=true".into());
                 parts.join("&")
+            }
+            // Filters only; the distributions are fixed (company, skills, countries, seniority).
+            Kind::CompanyDistribution => {
+                let n = 1 + rng.below(2);
+                filters(docs, &mut rng, n).join("&")
             }
         };
         out.push(BenchQuery { kind, query_string });
