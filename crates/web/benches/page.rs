@@ -21,6 +21,7 @@
 //! every page answering 200.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[allow(dead_code)]
 #[path = "../../search/benches/engine/catalogue.rs"]
 mod catalogue;
 #[allow(dead_code)]
@@ -41,7 +42,7 @@ use freehire_search::{
 use freehire_web::assets::{SCRIPT, STYLESHEET};
 use freehire_web::pages::search::render_anonymous;
 
-use catalogue::{Rng, Seeds};
+use catalogue::{Rng, Seeds, Vocabulary};
 
 /// Documents per write call while building (as the engine bench).
 const BATCH: usize = 100_000;
@@ -68,9 +69,9 @@ fn requests(docs: &[SearchDocument], seed: u64) -> Vec<String> {
     for i in 1..REQUESTS {
         let mut parts = Vec::new();
         match i % 5 {
-            0 => parts.push(format!("q={}", queries::text(docs, &mut rng))),
+            0 => parts.push(format!("q={}", queries::text(docs, &mut rng, false))),
             1 => {
-                parts.push(format!("q={}", queries::text(docs, &mut rng)));
+                parts.push(format!("q={}", queries::text(docs, &mut rng, false)));
                 let n = 1 + rng.below(3);
                 parts.extend(queries::filters(docs, &mut rng, n));
             }
@@ -80,7 +81,7 @@ fn requests(docs: &[SearchDocument], seed: u64) -> Vec<String> {
             }
             3 => {
                 if rng.chance(0.5) {
-                    parts.push(format!("q={}", queries::text(docs, &mut rng)));
+                    parts.push(format!("q={}", queries::text(docs, &mut rng, false)));
                 } else {
                     parts.extend(queries::filters(docs, &mut rng, 1));
                 }
@@ -90,7 +91,7 @@ fn requests(docs: &[SearchDocument], seed: u64) -> Vec<String> {
                 }
             }
             _ => {
-                parts.push(format!("q={}", queries::text(docs, &mut rng)));
+                parts.push(format!("q={}", queries::text(docs, &mut rng, false)));
                 if rng.chance(0.5) {
                     parts.extend(queries::filters(docs, &mut rng, 1));
                 }
@@ -166,7 +167,7 @@ fn main() {
     let n: usize =
         std::env::var("BENCH_DOCS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
-    let seeds = Seeds::load();
+    let seeds = Seeds::load(Vocabulary::Fixtures, n);
     // The engine bench's seed: the same catalogue.
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let start = Instant::now();

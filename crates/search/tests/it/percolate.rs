@@ -20,11 +20,11 @@ use crate::now;
 #[path = "../../benches/engine/catalogue.rs"]
 mod generated;
 
-use generated::{Rng, Seeds};
+use generated::{Rng, Seeds, Vocabulary};
 
 /// The jobs: the six of the conformance catalogue and `n` generated ones (ids from 100).
 fn jobs(n: usize, seed: u64) -> Vec<SearchDocument> {
-    let seeds = Seeds::load();
+    let seeds = Seeds::load(Vocabulary::Fixtures, n);
     let mut rng = Rng(seed);
     let mut docs = catalogue::documents();
     docs.extend((0..n as i64).map(|i| seeds.generate(100 + i, &mut rng)));
