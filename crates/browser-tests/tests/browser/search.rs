@@ -291,6 +291,50 @@ async fn the_market_fit_page_measures_skills_as_the_api_does() {
     .await;
 }
 
+// scenario: Companies
+// scenario: A merged company slug answers 301
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_companies_page_filters_as_the_api_does_and_follows_a_merge() {
+    let (server, b) = served(Scripts::On).await;
+    b.check("the_companies_page_filters_as_the_api_does_and_follows_a_merge", LIMIT, async {
+        // A work mode some company has.
+        let mut mode = None;
+        for candidate in ["remote", "hybrid", "onsite"] {
+            let api = server.api_companies(&format!("work_mode={candidate}")).await;
+            if api["meta"]["total"].as_u64().unwrap() > 0 {
+                mode = Some((candidate, api));
+                break;
+            }
+        }
+        let (mode, api) = mode.expect("the demo catalogue has a company in some work mode");
+        let total = api["meta"]["total"].as_u64().unwrap();
+        b.visit("/companies").await.unwrap();
+        let select = b.wait_for("#work_mode").await.unwrap();
+        select.select_by_value(mode).await.unwrap();
+        b.click("form[action='/companies'] button[type=submit]").await.unwrap();
+        b.wait_location("filter the companies", |l| {
+            l == format!("/companies?q=&regions=&countries=&work_mode={mode}")
+        })
+        .await
+        .unwrap();
+        let said = b.text("#companies-total").await.unwrap();
+        assert!(said.starts_with(&format!("{total} compan")), "{said} (the API: {total})");
+        let first = api["data"][0]["name"].as_str().unwrap();
+        assert!(b.text("main table").await.unwrap().contains(first), "{first} is listed");
+        crate::pages::shoot(&b, "companies-filtered").await;
+
+        // A merged company's page moves to the company it was merged into.
+        let all = server.api_companies("limit=2").await;
+        let (alias, into) =
+            (all["data"][0]["slug"].as_str().unwrap(), all["data"][1]["slug"].as_str().unwrap());
+        server.merge_companies(alias, into).await;
+        b.visit(&format!("/companies/{alias}")).await.unwrap();
+        b.wait_location("follow the merge", |l| l == format!("/companies/{into}")).await.unwrap();
+        b.wait_for("main h1").await.unwrap();
+    })
+    .await;
+}
+
 // scenario: The status page shows the fleet as the API reports it
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_status_page_shows_the_fleet_as_the_api_reports_it() {

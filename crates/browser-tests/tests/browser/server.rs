@@ -101,6 +101,24 @@ impl Server {
         usize::try_from(total).unwrap()
     }
 
+    /// What the JSON API answers for `GET /companies?{query}`.
+    pub async fn api_companies(&self, query: &str) -> serde_json::Value {
+        let url = format!("{}/api/v1/companies?{query}", self.base);
+        let body: serde_json::Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+        assert!(body["data"].is_array(), "{url}: {body}");
+        body
+    }
+
+    /// Merges the company `alias` into `into`, as `freehire merge-companies --apply` does.
+    pub async fn merge_companies(&self, alias: &str, into: &str) {
+        let slug = |s: &str| freehire_domain::CompanySlug::parse(s).unwrap();
+        let reason = freehire_domain::AliasReason::Spelling;
+        self.store
+            .merge_companies(&slug(alias), &slug(into), reason, chrono::Utc::now())
+            .await
+            .unwrap();
+    }
+
     /// The public slug of the first job the JSON API lists.
     pub async fn first_slug(&self) -> String {
         let url = format!("{}/api/v1/jobs?limit=1", self.base);
