@@ -268,8 +268,8 @@ pub trait CompanyRepo: Send + Sync {
     /// Recomputes up to `limit` stale marks' companies from their open, non-duplicate jobs
     /// (every job write marks its company stale by trigger) and writes the companies table:
     /// a company left without an open job is deleted. `now` anchors the effective posted
-    /// dates. The reads above refresh whatever is stale first, so they never serve a company
-    /// older than the last committed job write; the drain calls this to keep the table (and
+    /// dates. The reads above first refresh the marks committed before them (rounds until
+    /// one is not full, so a read never chases a crawl that keeps writing); the drain calls this to keep the table (and
     /// what is built from it) in step without waiting for a reader.
     async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh>;
 

@@ -10,7 +10,6 @@ use super::{PgStore, Shared, outbox::enqueue, retry_once_if_lost};
 use crate::{
     Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, CompanyRefresh, CompanyRepo,
     JobList, ListPage, OutboxKind, Result, bind::Stamp, companies::CompanySql,
-    shared::companies::REFRESH_BATCH,
 };
 
 /// The filter of a page and its count: `$1` the slug fragment, `$2`..`$6` arrays.
@@ -79,26 +78,6 @@ const STATEMENTS: CompanySql = CompanySql {
     ack: ACK,
 };
 
-impl PgStore {
-    /// One refresh round (nothing is written when nothing is stale).
-    async fn refresh_round(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
-        let plan = Shared::plan_refresh(&self.pool, &STATEMENTS, limit, now).await?;
-        if plan.is_empty() {
-            return Ok(CompanyRefresh::default());
-        }
-        Shared::apply_refresh(self.pool.begin().await?, &STATEMENTS, plan, now).await
-    }
-
-    /// Refreshes every stale company before a read.
-    async fn fresh(&self, now: DateTime<Utc>) -> Result<()> {
-        let now = now.trunc_subsecs(6);
-        while retry_once_if_lost(|| Shared::companies_stale(&self.pool)).await? {
-            self.refresh_round(REFRESH_BATCH, now).await?;
-        }
-        Ok(())
-    }
-}
-
 #[async_trait]
 impl CompanyRepo for PgStore {
     async fn list_companies(
@@ -107,7 +86,8 @@ impl CompanyRepo for PgStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        self.fresh(now).await?;
+        let begin = || async { Ok(self.pool.begin().await?) };
+        Shared::refresh_before_read(&self.pool, &STATEMENTS, now.trunc_subsecs(6), begin).await?;
         retry_once_if_lost(|| Shared::list_companies(&self.pool, &STATEMENTS, filter, page)).await
     }
 
@@ -116,7 +96,8 @@ impl CompanyRepo for PgStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        self.fresh(now).await?;
+        let begin = || async { Ok(self.pool.begin().await?) };
+        Shared::refresh_before_read(&self.pool, &STATEMENTS, now.trunc_subsecs(6), begin).await?;
         retry_once_if_lost(|| Shared::company_by_slug(&self.pool, slug)).await
     }
 
@@ -129,7 +110,9 @@ impl CompanyRepo for PgStore {
     }
 
     async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
-        self.refresh_round(limit, now.trunc_subsecs(6)).await
+        let now = now.trunc_subsecs(6);
+        let begin = || async { Ok(self.pool.begin().await?) };
+        Ok(Shared::refresh_round(&self.pool, &STATEMENTS, limit, now, begin).await?.0)
     }
 
     async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>> {

@@ -23,10 +23,10 @@ use crate::{
 };
 
 /// Stale marks one refresh round reads at most.
-pub(crate) const REFRESH_BATCH: u32 = 5_000;
+const REFRESH_BATCH: u32 = 5_000;
 
 /// What a refresh round read and recomputed, before it writes.
-pub(crate) struct RefreshPlan {
+struct RefreshPlan {
     marks: Vec<i64>,
     refreshed: Vec<Company>,
     removed: Vec<CompanySlug>,
@@ -34,7 +34,7 @@ pub(crate) struct RefreshPlan {
 
 impl RefreshPlan {
     /// Whether there was nothing stale.
-    pub(crate) fn is_empty(&self) -> bool {
+    fn is_empty(&self) -> bool {
         self.marks.is_empty()
     }
 }
@@ -82,14 +82,47 @@ where
         assemble(summaries, names, values)
     }
 
-    /// Whether any company is stale (one indexed probe; the reads' fast path).
-    pub async fn companies_stale(pool: &Pool<DB>) -> Result<bool> {
-        let found: Option<(i64,)> = sqlx::query_as(sql::ANY_PENDING).fetch_optional(pool).await?;
-        Ok(found.is_some())
+    /// One refresh round: up to `limit` marks read and their companies written in the
+    /// transaction `begin` opens (none is opened when nothing is stale). Also says whether
+    /// the round read a full batch (more may wait).
+    pub async fn refresh_round<F, Fut>(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        limit: u32,
+        now: DateTime<Utc>,
+        begin: F,
+    ) -> Result<(CompanyRefresh, bool)>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<Transaction<'static, DB>>>,
+    {
+        let plan = Self::plan_refresh(pool, statements, limit, now).await?;
+        if plan.is_empty() {
+            return Ok((CompanyRefresh::default(), false));
+        }
+        let full = plan.marks.len() >= limit as usize;
+        Ok((Self::apply_refresh(begin().await?, statements, plan, now).await?, full))
+    }
+
+    /// What a read refreshes first: rounds until one reads less than a full batch, so a
+    /// read catches up with the marks committed before it without chasing a crawl that keeps
+    /// writing.
+    pub async fn refresh_before_read<F, Fut>(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        now: DateTime<Utc>,
+        begin: F,
+    ) -> Result<()>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = Result<Transaction<'static, DB>>>,
+    {
+        while Self::refresh_round(pool, statements, REFRESH_BATCH, now, &begin).await?.1 {}
+        Ok(())
     }
 
     /// Reads up to `limit` stale marks and recomputes their companies.
-    pub async fn plan_refresh(
+    async fn plan_refresh(
         pool: &Pool<DB>,
         statements: &CompanySql,
         limit: u32,
@@ -115,7 +148,7 @@ where
     }
 
     /// Writes a plan's rows, deletes its gone companies and exactly the marks it read.
-    pub async fn apply_refresh(
+    async fn apply_refresh(
         mut tx: Transaction<'_, DB>,
         statements: &CompanySql,
         plan: RefreshPlan,

@@ -29,9 +29,6 @@ pub(crate) const UPSERT: &str = concat!(
 pub(crate) const BY_SLUG: &str =
     concat!("SELECT ", company_columns!(), " FROM companies WHERE slug = $1");
 
-/// Whether any company is stale.
-pub(crate) const ANY_PENDING: &str = "SELECT id FROM company_refresh LIMIT 1";
-
 /// The slug a merged slug `$1` now lives under.
 pub(crate) const CANONICAL: &str =
     "SELECT canonical_slug FROM company_slug_aliases WHERE alias_slug = $1";

@@ -10,7 +10,6 @@ use super::{Shared, SqliteStore, outbox::enqueue};
 use crate::{
     Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, CompanyRefresh, CompanyRepo,
     JobList, ListPage, OutboxKind, Result, bind::Stamp, companies::CompanySql,
-    shared::companies::REFRESH_BATCH,
 };
 
 /// The filter of a page and its count: `$1` the slug fragment, `$2`..`$6` JSON lists.
@@ -86,26 +85,6 @@ const STATEMENTS: CompanySql = CompanySql {
     ack: ACK,
 };
 
-impl SqliteStore {
-    /// One refresh round on the writer connection (nothing is taken when nothing is stale).
-    async fn refresh_round(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
-        let plan = Shared::plan_refresh(&self.pool, &STATEMENTS, limit, now).await?;
-        if plan.is_empty() {
-            return Ok(CompanyRefresh::default());
-        }
-        Shared::apply_refresh(self.write().await?, &STATEMENTS, plan, now).await
-    }
-
-    /// Refreshes every stale company before a read.
-    async fn fresh(&self, now: DateTime<Utc>) -> Result<()> {
-        let now = now.trunc_subsecs(6);
-        while Shared::companies_stale(&self.pool).await? {
-            self.refresh_round(REFRESH_BATCH, now).await?;
-        }
-        Ok(())
-    }
-}
-
 #[async_trait]
 impl CompanyRepo for SqliteStore {
     async fn list_companies(
@@ -114,7 +93,8 @@ impl CompanyRepo for SqliteStore {
         page: ListPage,
         now: DateTime<Utc>,
     ) -> Result<CompanyList> {
-        self.fresh(now).await?;
+        Shared::refresh_before_read(&self.pool, &STATEMENTS, now.trunc_subsecs(6), || self.write())
+            .await?;
         Shared::list_companies(&self.pool, &STATEMENTS, filter, page).await
     }
 
@@ -123,7 +103,8 @@ impl CompanyRepo for SqliteStore {
         slug: &CompanySlug,
         now: DateTime<Utc>,
     ) -> Result<Option<Company>> {
-        self.fresh(now).await?;
+        Shared::refresh_before_read(&self.pool, &STATEMENTS, now.trunc_subsecs(6), || self.write())
+            .await?;
         Shared::company_by_slug(&self.pool, slug).await
     }
 
@@ -136,7 +117,9 @@ impl CompanyRepo for SqliteStore {
     }
 
     async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh> {
-        self.refresh_round(limit, now.trunc_subsecs(6)).await
+        let now = now.trunc_subsecs(6);
+        let round = Shared::refresh_round(&self.pool, &STATEMENTS, limit, now, || self.write());
+        Ok(round.await?.0)
     }
 
     async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>> {
