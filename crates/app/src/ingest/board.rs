@@ -93,8 +93,6 @@ pub(super) async fn crawl(
     } else {
         SeenSet::new()
     };
-    let known: HashMap<String, String> =
-        settled().map(|s| (s.external_id.clone(), s.source_hash.clone())).collect();
     let mut listing = match source.fetch(&target, &seen).await {
         Ok(listing) => listing,
         Err(e) => {
@@ -119,12 +117,12 @@ pub(super) async fn crawl(
     }
     // Hashing, sanitising and deriving are the crawl's CPU work: done on the blocking pool, so
     // the boards crawled at once (polled by one task) use every core. The raw postings go
-    // there and come back (the close below reads their ids).
+    // there and come back with the stored rows (the close below reads both).
     let raw = std::mem::take(&mut listing.postings);
     let (board_key, company) = (key.clone(), board.company.clone());
     let prepared =
-        tokio::task::spawn_blocking(move || prepare(raw, &board_key, &company, &known)).await;
-    let Prepared { raw, unchanged, derived } = match prepared {
+        tokio::task::spawn_blocking(move || prepare(raw, stored, &board_key, &company)).await;
+    let Prepared { raw, stored, unchanged, derived } = match prepared {
         Ok(prepared) => prepared,
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
         // The runtime is shutting down: nothing of this board is written.
@@ -209,16 +207,23 @@ pub(super) async fn crawl(
 /// others sanitised and derived with their source hash; the raw postings handed back.
 struct Prepared {
     raw: Vec<freehire_ingest::RawPosting>,
+    stored: Vec<freehire_store::SeenJob>,
     unchanged: Vec<JobKey>,
     derived: Vec<(JobPosting, String)>,
 }
 
 fn prepare(
     raw: Vec<freehire_ingest::RawPosting>,
+    stored: Vec<freehire_store::SeenJob>,
     key: &freehire_domain::BoardKey,
     company: &str,
-    known: &HashMap<String, String>,
 ) -> Prepared {
+    // Each settled stored posting's source hash: an unchanged posting skips derivation.
+    let known: HashMap<&str, &str> = stored
+        .iter()
+        .filter(|s| !s.needs_detail)
+        .map(|s| (s.external_id.as_str(), s.source_hash.as_str()))
+        .collect();
     let mut unchanged = Vec::new();
     let mut derived = Vec::new();
     for posting in &raw {
@@ -232,5 +237,6 @@ fn prepare(
         let source_hash = converted.source_hash.clone();
         derived.push((converted.derive(), source_hash));
     }
-    Prepared { raw, unchanged, derived }
+    drop(known);
+    Prepared { raw, stored, unchanged, derived }
 }
