@@ -97,19 +97,10 @@ struct AshbyBoard {
     jobs: Vec<AshbyJob>,
 }
 
-/// `shared/fixtures/ats` (`FREEHIRE_ATS_FIXTURES`, or found walking up from this crate).
+/// `shared/fixtures/ats`, found as every bench and test finds it.
 fn ats_fixtures() -> std::path::PathBuf {
-    if let Ok(dir) = std::env::var("FREEHIRE_ATS_FIXTURES") {
-        return dir.into();
-    }
-    let mut at = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
-    loop {
-        let candidate = at.join("shared/fixtures/ats");
-        if candidate.is_dir() {
-            return candidate;
-        }
-        assert!(at.pop(), "shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES");
-    }
+    freehire_ingest::replay::recorded_fixtures(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+        .expect("shared/fixtures/ats not found; set FREEHIRE_ATS_FIXTURES")
 }
 
 /// The recorded Ashby postings as (company, id, title, location, description).
