@@ -4,7 +4,9 @@
 //! Every match is counted, so `total` and facet counts are exact; only the best
 //! `offset + limit` rows are kept (a bounded heap per segment), then merged and sorted.
 //! Facet ordinals and stat values come from the segment's decoded columns
-//! ([`ColumnCache`]); unscored searches arrive in blocks of documents, whose sort keys are
+//! ([`ColumnCache`]); facet values are counted by ordinal, the segments' counts are summed by
+//! global ordinal ([`GlobalOrds`]), and only the final page of each distribution is read as
+//! text; unscored searches arrive in blocks of documents, whose sort keys are
 //! read a column at a time for the whole block. A match whose sort key or score cannot
 //! enter the full heap is dropped before its tie-break columns are read.
 //!
@@ -14,7 +16,7 @@
 //! set flag ends the search with an error. That is one relaxed atomic load per 64 matches.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -28,8 +30,9 @@ use tantivy::{
 };
 
 use crate::embedded::columns::{ColumnCache, FacetOrds, Values};
+use crate::embedded::global::GlobalOrds;
 use crate::embedded::schema;
-use crate::index::{Bounds, NumericStats};
+use crate::index::{Bounds, Distribution, MAX_FACET_VALUES, NumericStats};
 use crate::sort::Order;
 
 /// A search's cancellation flag, shared by the async call and its blocking work.
@@ -135,10 +138,21 @@ pub(crate) struct Gathered {
     pub rows: Vec<Row>,
     /// How many documents matched.
     pub total: u64,
-    /// Per requested facet field, value counts.
-    pub counts: Vec<BTreeMap<String, u64>>,
+    /// Per requested facet field, its distribution (count descending, then value; at most
+    /// [`MAX_FACET_VALUES`]).
+    pub counts: Vec<Distribution>,
     /// Numeric stats (when asked for).
     pub stats: NumericStats,
+}
+
+/// What one segment yields: its best rows, and facet counts by its own ordinals.
+pub(crate) struct SegmentGathered {
+    segment: SegmentOrdinal,
+    rows: Vec<Row>,
+    total: u64,
+    /// Per requested facet field, a count per local ordinal.
+    counts: Vec<Vec<u32>>,
+    stats: NumericStats,
 }
 
 /// Gathers the best rows, the match count and facet counts.
@@ -146,8 +160,8 @@ pub(crate) struct Gather {
     pub ordering: HitOrder,
     /// How many of the best rows to keep (`offset + limit`).
     pub keep: usize,
-    /// Facet field names to count.
-    pub facets: Vec<&'static str>,
+    /// Facet fields to count, with their global ordinals over the searcher's segments.
+    pub facets: Vec<(&'static str, Arc<GlobalOrds>)>,
     /// Whether to compute numeric stats.
     pub stats: bool,
     /// The decoded facet and stat columns of the segments.
@@ -177,7 +191,7 @@ pub(crate) struct SegmentGather {
     posted: Column<i64>,
     created: Column<i64>,
     id: Column<i64>,
-    facets: Vec<(Option<Arc<FacetOrds>>, Vec<u64>)>,
+    facets: Vec<(Option<Arc<FacetOrds>>, Vec<u32>)>,
     /// Salary min, salary max, experience values, when stats are asked for.
     stat_columns: Option<[Arc<Values>; 3]>,
     stats: NumericStats,
@@ -206,7 +220,7 @@ impl Collector for Gather {
         let facets = self
             .facets
             .iter()
-            .map(|name| {
+            .map(|(name, _)| {
                 let column = self.columns.facet(reader, name)?;
                 let slots = column.as_ref().map_or(0, |c| c.num_terms());
                 Ok((column, vec![0; slots]))
@@ -247,7 +261,7 @@ impl Collector for Gather {
         weight: &dyn Weight,
         segment: SegmentOrdinal,
         reader: &SegmentReader,
-    ) -> tantivy::Result<Gathered> {
+    ) -> tantivy::Result<SegmentGathered> {
         self.cancel.check()?;
         let mut child = self.for_segment(segment, reader)?;
         let alive = reader.alive_bitset();
@@ -287,10 +301,10 @@ impl Collector for Gather {
         Ok(child.harvest())
     }
 
-    fn merge_fruits(&self, fruits: Vec<Gathered>) -> tantivy::Result<Gathered> {
+    fn merge_fruits(&self, fruits: Vec<SegmentGathered>) -> tantivy::Result<Gathered> {
         let mut rows = Vec::new();
         let mut total = 0;
-        let mut counts = vec![BTreeMap::new(); self.facets.len()];
+        let mut counts: Vec<Vec<u64>> = self.facets.iter().map(|(_, g)| g.zeroed()).collect();
         let mut stats = NumericStats::default();
         for fruit in fruits {
             rows.extend(fruit.rows);
@@ -300,14 +314,18 @@ impl Collector for Gather {
             stats.salary_max = Bounds::union(stats.salary_max, s.salary_max);
             stats.experience_years_min =
                 Bounds::union(stats.experience_years_min, s.experience_years_min);
-            for (sum, part) in counts.iter_mut().zip(fruit.counts) {
-                for (value, n) in part {
-                    *sum.entry(value).or_insert(0) += n;
-                }
+            for ((sum, part), (_, global)) in counts.iter_mut().zip(&fruit.counts).zip(&self.facets)
+            {
+                global.add(fruit.segment as usize, part, sum);
             }
         }
         rows.sort_by(|a, b| a.cmp(b, self.ordering));
         rows.truncate(self.keep);
+        let counts = counts
+            .iter()
+            .zip(&self.facets)
+            .map(|(sum, (_, global))| global.top(sum, MAX_FACET_VALUES))
+            .collect();
         Ok(Gathered { rows, total, counts, stats })
     }
 }
@@ -367,7 +385,7 @@ impl SegmentGather {
 }
 
 impl SegmentCollector for SegmentGather {
-    type Fruit = Gathered;
+    type Fruit = SegmentGathered;
 
     fn collect(&mut self, doc: DocId, score: Score) {
         self.total += 1;
@@ -394,24 +412,15 @@ impl SegmentCollector for SegmentGather {
         self.key_buf = keys;
     }
 
-    fn harvest(self) -> Gathered {
-        let counts = self
-            .facets
-            .into_iter()
-            .map(|(column, counts)| {
-                let mut out = BTreeMap::new();
-                if let Some(column) = column {
-                    for (ord, n) in counts.into_iter().enumerate().filter(|(_, n)| *n > 0) {
-                        let mut value = String::new();
-                        if column.dictionary.ord_to_str(ord as u64, &mut value).unwrap_or(false) {
-                            out.insert(value, n);
-                        }
-                    }
-                }
-                out
-            })
-            .collect();
+    fn harvest(self) -> SegmentGathered {
+        let counts = self.facets.into_iter().map(|(_, counts)| counts).collect();
         let rows = self.heap.into_iter().map(|r| r.0).collect();
-        Gathered { rows, total: self.total, counts, stats: self.stats }
+        SegmentGathered {
+            segment: self.segment,
+            rows,
+            total: self.total,
+            counts,
+            stats: self.stats,
+        }
     }
 }

@@ -60,7 +60,7 @@ impl FacetOrds {
 
     /// Adds one to `counts[ord]` for every value of every document in `docs`.
     #[inline]
-    pub fn count(&self, docs: &[DocId], counts: &mut [u64]) {
+    pub fn count(&self, docs: &[DocId], counts: &mut [u32]) {
         match &self.starts {
             None => {
                 for &doc in docs {

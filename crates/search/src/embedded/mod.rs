@@ -8,6 +8,8 @@
 //!   translation are documented there).
 //! - `collect`: one pass over the matches for hits, the exact total and facet counts.
 //! - `columns`: each segment's facet ordinals and stat values, decoded once and kept.
+//! - `global`: one numbering of a facet's values across the segments, so that distributions
+//!   are counted by number and only their final page is read as text.
 //!
 //! Segments are searched in parallel on a pool of one thread per core.
 //!
@@ -35,6 +37,7 @@ mod collect;
 mod columns;
 pub(crate) mod derivations;
 pub(crate) mod fold;
+mod global;
 pub(crate) mod schema;
 pub(crate) mod translate;
 
@@ -48,7 +51,7 @@ use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, Term
 
 use crate::document::SearchDocument;
 use crate::facet::Facet;
-use crate::index::{IndexError, MAX_FACET_VALUES, SearchIndex, SearchRequest, SearchResults};
+use crate::index::{IndexError, SearchIndex, SearchRequest, SearchResults};
 use crate::query::QField;
 use crate::sort::{Order, SortField};
 use collect::{Cancel, Gather, HitOrder};
@@ -82,6 +85,8 @@ struct Inner {
     writer: Option<Mutex<IndexWriter>>,
     /// Decoded facet and stat columns of the live segments.
     columns: Arc<ColumnCache>,
+    /// The facets' global ordinals over the live segments.
+    globals: global::GlobalCache,
     /// Test-only: a pause per collected block, to make a search slow on purpose.
     #[cfg(test)]
     block_delay: std::time::Duration,
@@ -184,6 +189,7 @@ impl Inner {
             reader,
             writer,
             columns: Arc::default(),
+            globals: global::GlobalCache::default(),
             #[cfg(test)]
             block_delay: std::time::Duration::ZERO,
         })
@@ -223,18 +229,27 @@ impl Inner {
         };
         let offset = usize::try_from(q.page.offset).unwrap_or(usize::MAX);
         let limit = usize::try_from(q.page.limit).unwrap_or(0);
+        let live: Vec<_> = searcher.segment_readers().iter().map(|r| r.segment_id()).collect();
+        self.columns.retain(&live);
+        let facets = request
+            .facets
+            .iter()
+            .map(|f| {
+                let global = self.globals.get(&self.columns, searcher.segment_readers(), f.param());
+                Ok((f.param(), global?))
+            })
+            .collect::<tantivy::Result<Vec<_>>>()
+            .map_err(engine)?;
         let gather = Gather {
             ordering,
             keep: offset.saturating_add(limit),
-            facets: request.facets.iter().map(|f| f.param()).collect(),
+            facets,
             stats: request.stats,
             columns: Arc::clone(&self.columns),
             cancel: cancel.clone(),
             #[cfg(test)]
             block_delay: self.block_delay,
         };
-        let live: Vec<_> = searcher.segment_readers().iter().map(|r| r.segment_id()).collect();
-        self.columns.retain(&live);
         let gathered = searcher.search(query.as_ref(), &gather).map_err(engine)?;
         let (rows, total, counts, stats) =
             (gathered.rows, gathered.total, gathered.counts, gathered.stats);
@@ -247,18 +262,9 @@ impl Inner {
                 .ok_or_else(|| IndexError::Document("no stored document".into()))?;
             hits.push(serde_json::from_str(json).map_err(|e| IndexError::Document(e.into()))?);
         }
-        let facets =
-            request.facets.iter().copied().zip(counts).map(|(f, c)| (f, distribution(c))).collect();
+        let facets = request.facets.iter().copied().zip(counts).collect();
         Ok(SearchResults { hits, total, facets, stats })
     }
-}
-
-/// Counts ordered by count (descending), then value; at most [`MAX_FACET_VALUES`].
-fn distribution(counts: std::collections::BTreeMap<String, u64>) -> Vec<(String, u64)> {
-    let mut list: Vec<(String, u64)> = counts.into_iter().collect();
-    list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    list.truncate(MAX_FACET_VALUES);
-    list
 }
 
 /// The fast field a sort reads.

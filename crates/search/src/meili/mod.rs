@@ -149,6 +149,13 @@ impl MeiliIndex {
         self.ready.get_or_try_init(|| self.create_with_settings(&self.uid)).await.map(|_| ())
     }
 
+    /// The bytes the server's whole database claims on disk (`GET /stats`: every index, not
+    /// only this one).
+    pub async fn database_size(&self) -> Result<u64, IndexError> {
+        let stats = self.client.get_stats().await.map_err(engine)?;
+        Ok(stats.database_size as u64)
+    }
+
     /// Deletes the live index and its rebuild index, if they exist (for tests and tear-down).
     pub async fn drop_index(&self) -> Result<(), IndexError> {
         self.drop(&format!("{}_rebuild", self.uid)).await?;

@@ -155,12 +155,32 @@ async fn a_missing_index_is_created_on_first_use() {
     .await;
 }
 
+/// The database size the bench compares index sizes with is read from the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_size_is_read_from_the_server() {
+    on_fresh("size", async |index: Arc<MeiliIndex>, _| {
+        index.upsert(catalogue::documents()).await.unwrap();
+        assert!(index.database_size().await.unwrap() > 0);
+    })
+    .await;
+}
+
 /// The random filter queries of the oracle test select the same jobs on Meilisearch.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn random_filters_select_what_the_model_means() {
     on_fresh("oracle", async |index: Arc<MeiliIndex>, _| {
         index.upsert(catalogue::documents()).await.unwrap();
         super::oracle::random_filters_match_the_oracle(index).await;
+    })
+    .await;
+}
+
+/// The oracle's random filter queries count every facet on Meilisearch as a direct count does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_filters_count_facets_as_the_model_does() {
+    on_fresh("oracle_counts", async |index: Arc<MeiliIndex>, _| {
+        let docs = super::oracle::load_in_batches(index.as_ref()).await;
+        super::oracle::random_filters_count_what_the_model_counts(index, docs).await;
     })
     .await;
 }

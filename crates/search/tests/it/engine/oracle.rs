@@ -3,10 +3,11 @@
 //! jobs.
 
 use freehire_search::{
-    EmbeddedIndex, Endpoint, FacetValue, JobQuery, Mode, SearchDocument, SearchIndex,
+    EmbeddedIndex, Endpoint, Facet, FacetValue, JobQuery, MAX_FACET_VALUES, Mode, SearchDocument,
+    SearchIndex, SearchRequest,
 };
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
 use super::{catalogue, conformance};
 use crate::now;
@@ -105,18 +106,31 @@ pub fn query_string(drawn: &[(usize, usize, u8)]) -> String {
 pub async fn random_filters_match_the_oracle(index: std::sync::Arc<dyn SearchIndex>) {
     let docs = catalogue::documents();
     let handle = tokio::runtime::Handle::current();
-    let cases = tokio::task::spawn_blocking(move || {
-        let mut runner = TestRunner::new(Config { cases: 256, ..Config::default() });
-        let checked = std::sync::atomic::AtomicUsize::new(0);
+    check_random_queries(256, 1..5, move |qs, q| {
+        let mut expected: Vec<i64> = docs.iter().filter(|d| selects(q, d)).map(|d| d.id).collect();
+        expected.sort_unstable();
+        let got = handle.block_on(conformance::set(index.as_ref(), qs));
+        prop_assert_eq!(&got, &expected, "query {}", qs);
+        Ok(())
+    })
+    .await;
+}
+
+/// Runs `check` on `cases` random filter queries of `params` parameters, off the async threads
+/// (the check blocks on the engine), and asserts that every case ran.
+async fn check_random_queries(
+    cases: u32,
+    params: std::ops::Range<usize>,
+    check: impl Fn(&str, &JobQuery) -> Result<(), TestCaseError> + Send + 'static,
+) {
+    let ran = tokio::task::spawn_blocking(move || {
+        let mut runner = TestRunner::new(Config { cases, ..Config::default() });
+        let checked = std::sync::atomic::AtomicU32::new(0);
         runner
-            .run(&proptest::collection::vec(param(), 1..5), |drawn| {
+            .run(&proptest::collection::vec(param(), params), |drawn| {
                 let qs = query_string(&drawn);
                 let q = JobQuery::from_query_str(&qs, Endpoint::Search).unwrap();
-                let mut expected: Vec<i64> =
-                    docs.iter().filter(|d| selects(&q, d)).map(|d| d.id).collect();
-                expected.sort_unstable();
-                let got = handle.block_on(conformance::set(index.as_ref(), &qs));
-                prop_assert_eq!(&got, &expected, "query {}", qs);
+                check(&qs, &q)?;
                 checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Ok(())
             })
@@ -125,7 +139,64 @@ pub async fn random_filters_match_the_oracle(index: std::sync::Arc<dyn SearchInd
     })
     .await
     .unwrap();
-    assert_eq!(cases, 256);
+    assert_eq!(ran, cases);
+}
+
+/// The distribution of `facet` over the documents `q` selects, as the port orders it.
+fn distribution(docs: &[SearchDocument], q: &JobQuery, facet: Facet) -> Vec<(String, u64)> {
+    let mut counts = std::collections::BTreeMap::<String, u64>::new();
+    for doc in docs.iter().filter(|d| selects(q, d)) {
+        let values: std::collections::BTreeSet<&String> = doc.values(facet).iter().collect();
+        for value in values {
+            *counts.entry(value.clone()).or_default() += 1;
+        }
+    }
+    let mut list: Vec<(String, u64)> = counts.into_iter().collect();
+    list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    list.truncate(MAX_FACET_VALUES);
+    list
+}
+
+/// 128 random filter queries on `index` (loaded with `docs`, written in several batches so
+/// that the values are spread over segments) count every facet's values as a direct count
+/// over the selected documents does.
+pub async fn random_filters_count_what_the_model_counts(
+    index: std::sync::Arc<dyn SearchIndex>,
+    docs: Vec<SearchDocument>,
+) {
+    let handle = tokio::runtime::Handle::current();
+    check_random_queries(128, 0..4, move |qs, q| {
+        let request = SearchRequest::new(q, crate::now()).with_facets(Facet::ALL);
+        let got = handle.block_on(index.search(request)).unwrap();
+        for facet in Facet::ALL {
+            let expected = distribution(&docs, q, *facet);
+            let counted = got.facets.get(facet).cloned().unwrap_or_default();
+            prop_assert_eq!(&counted, &expected, "{} in query {}", facet.param(), qs);
+        }
+        Ok(())
+    })
+    .await;
+}
+
+/// The catalogue written in batches of seven, less every fifth job deleted afterwards: values
+/// spread over segments, some segments without a facet's values, and deleted documents.
+pub async fn load_in_batches(index: &dyn SearchIndex) -> Vec<SearchDocument> {
+    let docs = catalogue::documents();
+    for batch in docs.chunks(7) {
+        index.upsert(batch.to_vec()).await.unwrap();
+    }
+    let gone: Vec<i64> = docs.iter().map(|d| d.id).filter(|id| id % 5 == 0).collect();
+    index.delete(&gone).await.unwrap();
+    docs.into_iter().filter(|d| d.id % 5 != 0).collect()
+}
+
+// scenario: Facet counts are exact across segments
+#[tokio::test]
+async fn random_filters_count_facets_across_segments_as_the_model_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    let docs = load_in_batches(&index).await;
+    random_filters_count_what_the_model_counts(std::sync::Arc::new(index), docs).await;
 }
 
 #[tokio::test]
