@@ -161,6 +161,20 @@ fn dir_size(path: &std::path::Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// Bytes per file extension (tantivy's file kinds: `store`, `idx`, `term`, `fast`, ...),
+/// largest first.
+fn size_by_kind(path: &std::path::Path) -> Vec<(String, u64)> {
+    let mut kinds: std::collections::HashMap<String, u64> = Default::default();
+    for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let ext = path.extension().map_or("other".into(), |e| e.to_string_lossy().into_owned());
+        *kinds.entry(ext).or_default() += entry.metadata().map_or(0, |m| m.len());
+    }
+    let mut kinds: Vec<(String, u64)> = kinds.into_iter().collect();
+    kinds.sort_by(|a, b| b.1.cmp(&a.1));
+    kinds
+}
+
 fn print(figures: &[Figures], docs: usize, vocabulary: Vocabulary) {
     let per_kind = if vocabulary == Vocabulary::Real { 200 } else { 250 };
     println!(
@@ -278,6 +292,11 @@ fn run_catalogue(rt: &tokio::runtime::Runtime, vocabulary: Vocabulary, n: usize)
         rt.block_on(measure("embedded", &embedded, &docs, &queries, || Some(dir_size(dir.path())))),
     );
     drop(embedded);
+    let kinds: Vec<String> = size_by_kind(dir.path())
+        .into_iter()
+        .map(|(ext, bytes)| format!("{ext} {:.0} MB", bytes as f64 / 1e6))
+        .collect();
+    println!("embedded index by file kind: {}", kinds.join(", "));
 
     if let Ok(url) = std::env::var("MEILI_URL") {
         let uid = format!("bench_jobs_{}", std::process::id());

@@ -47,7 +47,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use async_trait::async_trait;
 use tantivy::directory::MmapDirectory;
 use tantivy::schema::{TantivyDocument, Value};
-use tantivy::{Index, IndexReader, IndexSettings, IndexWriter, ReloadPolicy, Term};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 
 use crate::document::SearchDocument;
 use crate::facet::Facet;
@@ -117,7 +117,7 @@ impl EmbeddedIndex {
         let directory = MmapDirectory::open(dir).map_err(engine)?;
         let live = OnceLock::new();
         if !Index::exists(&directory).map_err(engine)? {
-            let index = Index::create(directory, fields.schema.clone(), IndexSettings::default())
+            let index = Index::create(directory, fields.schema.clone(), schema::settings())
                 .map_err(engine)?;
             let _ = live.set(Inner::new(index, fields, writable)?);
         } else {
@@ -163,8 +163,8 @@ impl Shared {
         std::fs::remove_file(self.dir.join("meta.json")).map_err(engine)?;
         let fields = Fields::new();
         let directory = MmapDirectory::open(&self.dir).map_err(engine)?;
-        let index = Index::create(directory, fields.schema.clone(), IndexSettings::default())
-            .map_err(engine)?;
+        let index =
+            Index::create(directory, fields.schema.clone(), schema::settings()).map_err(engine)?;
         let _ = self.live.set(Inner::new(index, fields, true)?);
         self.live()
     }

@@ -6,9 +6,11 @@
 //! An index whose schema differs from this one (built by another version) is stale: the
 //! engine refuses to search it and `freehire reindex` rebuilds it (see the engine's docs).
 
+use tantivy::IndexSettings;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
+use tantivy::store::{Compressor, ZstdCompressor};
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
 };
@@ -55,6 +57,16 @@ pub(crate) fn folded(facet: Facet) -> String {
     format!("{}_folded", facet.param())
 }
 
+/// The settings of a new index: the stored documents compressed with zstd (level 3), which
+/// keeps the store, four fifths of the index, at about half its LZ4 size; a hit's block
+/// decompresses in microseconds.
+pub(crate) fn settings() -> IndexSettings {
+    IndexSettings {
+        docstore_compression: Compressor::Zstd(ZstdCompressor::default()),
+        ..IndexSettings::default()
+    }
+}
+
 /// The schema, with handles on its fields.
 #[derive(Clone)]
 pub(crate) struct Fields {
@@ -68,7 +80,7 @@ impl Fields {
         let text = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(TOKENIZER)
-                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+                .set_index_option(IndexRecordOption::WithFreqs),
         );
         for f in QField::ALL {
             b.add_text_field(f.as_str(), text.clone());
