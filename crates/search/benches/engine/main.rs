@@ -171,7 +171,7 @@ fn size_by_kind(path: &std::path::Path) -> Vec<(String, u64)> {
         *kinds.entry(ext).or_default() += entry.metadata().map_or(0, |m| m.len());
     }
     let mut kinds: Vec<(String, u64)> = kinds.into_iter().collect();
-    kinds.sort_by(|a, b| b.1.cmp(&a.1));
+    kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
     kinds
 }
 
