@@ -13,6 +13,9 @@
 //! when `MEILI_URL` points to a Meilisearch server (`MEILI_MASTER_KEY` optional) the same
 //! catalogue and queries run there too and the figures print side by side.
 //!
+//! `BENCH_ONLY=<kind name part>` keeps one kind of query, `BENCH_QUERIES='q=a|q=b&countries=us'`
+//! times the given searches instead, and `BENCH_SLOWEST=n` prints each kind's n slowest.
+//!
 //! Run with `cargo bench -p freehire-search --bench engine`; prints figures, asserts nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -283,6 +286,13 @@ fn run_catalogue(rt: &tokio::runtime::Runtime, vocabulary: Vocabulary, n: usize)
     // `BENCH_ONLY=text` keeps the queries of the kinds whose name contains "text" (profiling).
     if let Ok(only) = std::env::var("BENCH_ONLY") {
         queries.retain(|q| q.kind.name().contains(only.as_str()));
+    }
+    // `BENCH_QUERIES='q=a|q=b&countries=us'` times these searches instead (profiling).
+    if let Ok(own) = std::env::var("BENCH_QUERIES") {
+        queries = own
+            .split('|')
+            .map(|qs| BenchQuery { kind: Kind::TextOnly, query_string: qs.to_owned() })
+            .collect();
     }
     let mut figures = Vec::new();
 

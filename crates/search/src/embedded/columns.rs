@@ -9,9 +9,15 @@
 //! that left the index (merged or deleted) are dropped whenever a search sees a new segment
 //! set. Memory is about four bytes per facet value and eight per stat value of every
 //! document.
+//!
+//! A facet of at most [`MAX_BITSET_TERMS`] values in a segment also gets, on first use, one
+//! bitset of documents per value ([`ValueBits`]): when a search matches many documents, a
+//! value's count is the population count of its bitset ANDed with the matches, which costs
+//! the segment's size in words per value instead of one step per match and value. Memory is
+//! one bit per document per such value (at most 64 bits per document per facet).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tantivy::columnar::{Column, StrColumn};
 use tantivy::index::SegmentId;
@@ -21,14 +27,40 @@ use tantivy::{DocId, SegmentReader};
 const NONE_ORD: u32 = u32::MAX;
 const NONE_VALUE: i64 = i64::MIN;
 
+/// Facets with at most this many values in a segment are also kept as a bitset per value.
+pub(crate) const MAX_BITSET_TERMS: usize = 64;
+
 /// One facet's ordinals in one segment, with its dictionary.
 pub(crate) struct FacetOrds {
     /// `None`: at most one value per document, `ords[doc]`. `Some(starts)`: the values of
-    /// `doc` are `ords[starts[doc]..starts[doc + 1]]`.
+    /// `doc` are `ords[starts[doc]..starts[doc + 1]]` (distinct).
     starts: Option<Vec<u32>>,
     ords: Vec<u32>,
     /// Resolves ordinals back to values.
     pub dictionary: StrColumn,
+    /// The documents of each value, built on first use (few-valued facets only).
+    bits: OnceLock<Option<ValueBits>>,
+}
+
+/// Per value of a facet, the bitset of the segment's documents holding it.
+pub(crate) struct ValueBits {
+    /// Words per value (`max_doc` bits, rounded up).
+    words: usize,
+    /// Value-major: the bitset of ordinal `o` is `bits[o * words..(o + 1) * words]`.
+    bits: Vec<u64>,
+}
+
+impl ValueBits {
+    /// Adds to `counts[o]` the number of documents of `matched` that hold ordinal `o`.
+    pub fn count(&self, matched: &[u64], counts: &mut [u32]) {
+        if self.words == 0 {
+            return;
+        }
+        for (slot, value) in counts.iter_mut().zip(self.bits.chunks_exact(self.words)) {
+            let n: u32 = value.iter().zip(matched).map(|(a, b)| (a & b).count_ones()).sum();
+            *slot += n;
+        }
+    }
 }
 
 impl FacetOrds {
@@ -41,16 +73,72 @@ impl FacetOrds {
                     *slot = u32::try_from(ord).unwrap_or(NONE_ORD);
                 }
             }
-            return Self { starts: None, ords, dictionary: column };
+            return Self { starts: None, ords, dictionary: column, bits: OnceLock::new() };
         }
         let mut starts = Vec::with_capacity(max_doc as usize + 1);
         let mut ords = Vec::with_capacity(max_doc as usize);
+        let mut mine: Vec<u32> = Vec::new();
         for doc in 0..max_doc {
             starts.push(u32::try_from(ords.len()).unwrap_or(u32::MAX));
-            ords.extend(column.term_ords(doc).filter_map(|o| u32::try_from(o).ok()));
+            mine.clear();
+            mine.extend(column.term_ords(doc).filter_map(|o| u32::try_from(o).ok()));
+            // A document counts once per value, however often it repeats the value.
+            mine.sort_unstable();
+            mine.dedup();
+            ords.extend_from_slice(&mine);
         }
         starts.push(u32::try_from(ords.len()).unwrap_or(u32::MAX));
-        Self { starts: Some(starts), ords, dictionary: column }
+        Self { starts: Some(starts), ords, dictionary: column, bits: OnceLock::new() }
+    }
+
+    /// The segment's documents (`max_doc`).
+    fn max_doc(&self) -> usize {
+        match &self.starts {
+            None => self.ords.len(),
+            Some(starts) => starts.len().saturating_sub(1),
+        }
+    }
+
+    /// Values per document, on average.
+    pub fn values_per_doc(&self) -> f64 {
+        self.ords.iter().filter(|o| **o != NONE_ORD).count() as f64 / self.max_doc().max(1) as f64
+    }
+
+    /// The bitset of each value, when the facet has at most [`MAX_BITSET_TERMS`] values here.
+    pub fn value_bits(&self) -> Option<&ValueBits> {
+        self.bits
+            .get_or_init(|| {
+                let terms = self.num_terms();
+                if terms > MAX_BITSET_TERMS {
+                    return None;
+                }
+                let words = self.max_doc().div_ceil(64);
+                let mut bits = vec![0u64; words * terms];
+                for doc in 0..self.max_doc() {
+                    for ord in self.doc_ords(doc) {
+                        if let Some(w) = bits.get_mut(*ord as usize * words + doc / 64) {
+                            *w |= 1 << (doc % 64);
+                        }
+                    }
+                }
+                Some(ValueBits { words, bits })
+            })
+            .as_ref()
+    }
+
+    /// The ordinals of `doc`.
+    fn doc_ords(&self, doc: usize) -> &[u32] {
+        match &self.starts {
+            None => self
+                .ords
+                .get(doc..=doc)
+                .filter(|o| o.first() != Some(&NONE_ORD))
+                .unwrap_or_default(),
+            Some(starts) => match (starts.get(doc), starts.get(doc + 1)) {
+                (Some(&a), Some(&b)) => self.ords.get(a as usize..b as usize).unwrap_or_default(),
+                _ => &[],
+            },
+        }
     }
 
     /// Number of distinct values in the segment (the size of a count table).

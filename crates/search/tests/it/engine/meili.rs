@@ -185,6 +185,17 @@ async fn random_filters_count_facets_as_the_model_does() {
     .await;
 }
 
+/// Random filters restrict Meilisearch's text matches without reordering them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_filtered_text_ranks_as_text_alone() {
+    on_fresh("oracle_text", async |index: Arc<MeiliIndex>, _| {
+        let docs = super::oracle::varied_documents(300);
+        index.upsert(docs.clone()).await.unwrap();
+        super::oracle::filtered_text_ranks_as_text_alone(index, docs).await;
+    })
+    .await;
+}
+
 /// Text, sorts and pages drawn on top of the oracle's random filters.
 const EXTRA: &[&str] = &[
     "",

@@ -178,6 +178,124 @@ pub async fn random_filters_count_what_the_model_counts(
     .await;
 }
 
+/// Text drawn beside the random filters: words, phrases, a prefix, a typo.
+const TEXTS: &[&str] = &[
+    "engineer",
+    "software+engineer",
+    "senior+rust+engineer",
+    "eng",
+    "enginer",
+    "manager",
+    "data",
+    "platform+engineer",
+    "product",
+    "rust",
+];
+
+/// Every hit id of a search (`qs` without a page), in order, page by page.
+async fn every_id(index: &dyn SearchIndex, qs: &str) -> Vec<i64> {
+    let base: String =
+        qs.split('&').filter(|p| !p.starts_with("limit=")).collect::<Vec<_>>().join("&");
+    let mut ids = Vec::new();
+    loop {
+        let page = conformance::run(index, &format!("{base}&limit=100&offset={}", ids.len())).await;
+        let n = page.hits.len();
+        ids.extend(page.hits.iter().map(|h| h.id));
+        if n < 100 || ids.len() as u64 >= page.total {
+            return ids;
+        }
+    }
+}
+
+/// Words the varied catalogue's texts are drawn from: the searched words, their plurals and
+/// longer forms (prefix matches) and near spellings (typo matches).
+const POOL_WORDS: &[&str] = &[
+    "engineer",
+    "engineers",
+    "engineering",
+    "enginer",
+    "software",
+    "softwares",
+    "senior",
+    "rust",
+    "rusty",
+    "manager",
+    "managers",
+    "management",
+    "data",
+    "platform",
+    "platforms",
+    "product",
+    "products",
+    "design",
+    "team",
+    "remote",
+];
+
+/// `n` jobs cycling through the catalogue's facets, with titles, companies, descriptions and
+/// locations drawn from [`POOL_WORDS`]: a word and its derived words meet in one job and in
+/// several fields, so a job's score sums many alternatives.
+pub fn varied_documents(n: usize) -> Vec<SearchDocument> {
+    let templates = catalogue::documents();
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut draw = |k: usize| -> String {
+        let mut words = Vec::with_capacity(k);
+        for _ in 0..k {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            words.push(POOL_WORDS[(state >> 33) as usize % POOL_WORDS.len()]);
+        }
+        words.join(" ")
+    };
+    (0..n)
+        .map(|i| {
+            let mut doc = templates[i % templates.len()].clone();
+            doc.id = i as i64 + 1;
+            doc.public_slug = format!("varied-{i}");
+            doc.title = draw(1 + i % 3);
+            doc.company = draw(1);
+            doc.description = draw(4 + i % 9);
+            doc.location = draw(1);
+            doc
+        })
+        .collect()
+}
+
+/// 128 random text searches with random filters rank the jobs of `docs` (loaded in `index`)
+/// as the same text alone ranks them, less the jobs a direct evaluation of the filter leaves
+/// out: a filter selects, it never reorders.
+pub async fn filtered_text_ranks_as_text_alone(
+    index: std::sync::Arc<dyn SearchIndex>,
+    docs: Vec<SearchDocument>,
+) {
+    let handle = tokio::runtime::Handle::current();
+    check_random_queries(128, 1..4, move |qs, q| {
+        // The text follows from the drawn filter, so that a failing case replays as it ran.
+        let words = TEXTS[qs.len() % TEXTS.len()];
+        let alone = handle.block_on(every_id(index.as_ref(), &format!("q={words}")));
+        let kept: std::collections::HashSet<i64> =
+            docs.iter().filter(|d| selects(q, d)).map(|d| d.id).collect();
+        let expected: Vec<i64> = alone.into_iter().filter(|id| kept.contains(id)).collect();
+        let filtered = handle.block_on(every_id(index.as_ref(), &format!("q={words}&{qs}")));
+        prop_assert_eq!(&filtered, &expected, "q={} with {}", words, qs);
+        Ok(())
+    })
+    .await;
+}
+
+// scenario: A filter never reorders text matches
+#[tokio::test]
+async fn random_filtered_text_ranks_as_text_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    let docs = varied_documents(300);
+    for batch in docs.chunks(100) {
+        index.upsert(batch.to_vec()).await.unwrap();
+    }
+    filtered_text_ranks_as_text_alone(std::sync::Arc::new(index), docs).await;
+}
+
 /// The catalogue written in batches of seven, less every fifth job deleted afterwards: values
 /// spread over segments, some segments without a facet's values, and deleted documents.
 pub async fn load_in_batches(index: &dyn SearchIndex) -> Vec<SearchDocument> {
