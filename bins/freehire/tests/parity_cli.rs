@@ -60,6 +60,11 @@ async fn the_reference_clients_commands_work_with_a_stored_sign_in() {
     let (ok, out, err) = run(&["facets", "--only", "skills", "--json"], "").await;
     assert!(ok, "{err}");
     assert_eq!(json(&out)["data"]["facets"]["skills"]["rust"], 1, "{out}");
+    let (ok, out, err) = run(&["facets", "--only", "company_slug", "--json"], "").await;
+    assert!(ok, "{err}");
+    let companies = json(&out)["data"]["facets"]["company_slug"].clone();
+    let counted: u64 = companies.as_object().unwrap().values().filter_map(|n| n.as_u64()).sum();
+    assert_eq!(counted, 2, "the company distribution covers both jobs: {out}");
     let (ok, out, err) = run(&["facets"], "").await;
     assert!(ok && out.contains("Facets over 2 matching jobs"), "{out}{err}");
     let (ok, out, err) = run(&["market-fit", "rust", "cobol", "--json"], "").await;

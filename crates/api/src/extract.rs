@@ -538,11 +538,11 @@ fn own(name: &str) -> Option<Parameter> {
             ));
         }
         "facets" => {
-            let names = Facet::ALL.iter().filter(|f| f.has_distribution()).map(|f| f.param());
+            let names = Facet::ALL.iter().map(|f| f.param());
             return Some(repeated(
                 name,
-                "The distributions to count (every facet but `company_slug` when absent); \
-                 not together with `disjunctive=true`.",
+                "The distributions to count (every facet but `company_slug` when absent; \
+                 `company_slug` when named); not together with `disjunctive=true`.",
                 one_of(names),
             ));
         }

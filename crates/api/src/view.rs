@@ -504,8 +504,7 @@ impl From<FacetCounts> for FacetsData {
 pub struct FacetsView(pub BTreeMap<Facet, Distribution>);
 
 impl PartialSchema for FacetsView {
-    /// An object with one member per facet counted (every facet but `company_slug` can be),
-    /// each `{value: count}`.
+    /// An object with one member per facet counted, each `{value: count}`.
     fn schema() -> RefOr<Schema> {
         let counts = || {
             let count = ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0));
@@ -515,7 +514,7 @@ impl PartialSchema for FacetsView {
             .schema_type(Type::Object)
             .description(Some("Value counts per facet, most frequent first."))
             .additional_properties(Some(AdditionalProperties::FreeForm(false)));
-        for facet in Facet::ALL.iter().filter(|f| f.has_distribution()) {
+        for facet in Facet::ALL {
             object = object.property(facet.param(), counts());
         }
         object.into()

@@ -155,9 +155,11 @@ impl Facet {
         matches!(self, Facet::Regions | Facet::Countries | Facet::Cities)
     }
 
-    /// Whether `GET /jobs/facets` computes a distribution for it (every facet but
-    /// `company_slug`, reference §5.9).
-    pub const fn has_distribution(self) -> bool {
+    /// Whether `GET /jobs/facets` counts it when `facets=` names none (every facet but
+    /// `company_slug`, reference §5.9). Any facet is counted when named: the company
+    /// distribution (tens of thousands of values) only where asked for, as the search page's
+    /// company panel does.
+    pub const fn counted_by_default(self) -> bool {
         !matches!(self, Facet::CompanySlug)
     }
 

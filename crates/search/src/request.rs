@@ -20,9 +20,9 @@ pub struct FacetsRequest {
 }
 
 impl FacetsRequest {
-    /// Parses the facets request. `facets=` names must be facets with a distribution (every
-    /// facet but `company_slug`); an unknown name is an error, and so is `facets=` together
-    /// with `disjunctive=true`.
+    /// Parses the facets request. `facets=` names facets to count (any facet; without it, every
+    /// facet [counted by default](Facet::counted_by_default)); an unknown name is an error, and
+    /// so is `facets=` together with `disjunctive=true`.
     pub fn parse(params: &[(String, String)]) -> Result<Self, SearchError> {
         let query = JobQuery::parse(params, Endpoint::Facets)?;
         let mut named: Option<Vec<Facet>> = None;
@@ -34,7 +34,6 @@ impl FacetsRequest {
                     for raw in value.split(',').map(str::trim).filter(|s| !s.is_empty()) {
                         let raw = crate::query::bounded("facets", raw)?;
                         let facet = Facet::from_param(raw)
-                            .filter(|f| f.has_distribution())
                             .ok_or_else(|| SearchError::unknown("facets", raw, distributions()))?;
                         if !list.contains(&facet) {
                             list.push(facet);
@@ -61,7 +60,7 @@ impl FacetsRequest {
                 list.sort();
                 list
             }
-            _ => Facet::ALL.iter().copied().filter(|f| f.has_distribution()).collect(),
+            _ => Facet::ALL.iter().copied().filter(|f| f.counted_by_default()).collect(),
         };
         Ok(Self { query, facets, disjunctive })
     }
@@ -74,12 +73,7 @@ impl FacetsRequest {
 
 /// The facet names `facets=` accepts, comma-separated.
 fn distributions() -> String {
-    Facet::ALL
-        .iter()
-        .filter(|f| f.has_distribution())
-        .map(|f| f.param())
-        .collect::<Vec<_>>()
-        .join(", ")
+    Facet::ALL.iter().map(|f| f.param()).collect::<Vec<_>>().join(", ")
 }
 
 /// How agent search renders each hit's full description (reference §5.7).

@@ -50,6 +50,8 @@ pub fn label(param: &str, value: &str) -> String {
     match param {
         "countries" => value.to_ascii_uppercase(),
         "skills" | "cities" => value.to_owned(),
+        // A slug's words, capitalised: `acme-robotics` reads "Acme Robotics".
+        "company_slug" => value.split('-').map(capitalised).collect::<Vec<_>>().join(" "),
         "regions" => match value {
             "eu" | "uk" | "mena" | "apac" | "cis" => value.to_ascii_uppercase(),
             "latam" => "Latin America".to_owned(),
@@ -83,5 +85,6 @@ mod tests {
         assert_eq!(label("regions", "eu"), "EU");
         assert_eq!(label("countries", "de"), "DE");
         assert_eq!(label("skills", "rust"), "rust");
+        assert_eq!(label("company_slug", "acme-robotics"), "Acme Robotics");
     }
 }

@@ -22,7 +22,8 @@ pub struct FacetsCommand {
     words: Vec<String>,
     #[command(flatten)]
     filters: FilterArgs,
-    /// Count only these facets (comma-separated: `skills,countries`).
+    /// Count only these facets (comma-separated: `skills,countries`; `company_slug` counts
+    /// the companies, which are not counted otherwise).
     #[arg(long, value_name = "FACETS")]
     only: Option<String>,
     /// Values shown per facet, most frequent first.

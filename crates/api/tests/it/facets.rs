@@ -6,6 +6,7 @@ use serde_json::json;
 use crate::{catalogue::indexed, search::on_both_backends, server::Server};
 
 // scenario: Ranked values
+// scenario: The company distribution when named
 async fn counts_stats_and_order(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
     let (status, body) = s.get("/api/v1/jobs/facets").await;
@@ -14,7 +15,7 @@ async fn counts_stats_and_order(db: TestDb) {
     let data = &body["data"];
     assert_eq!(data["total"], 4);
     let facets = data["facets"].as_object().unwrap();
-    assert!(facets.get("company_slug").is_none(), "company_slug has no distribution");
+    assert!(facets.get("company_slug").is_none(), "companies are counted only when named");
     assert!(facets.contains_key("domains"), "every facet with a distribution is answered");
     assert_eq!(facets["domains"], json!({}));
     assert_eq!(facets["work_mode"], json!({"remote": 2, "hybrid": 1, "onsite": 1}));
@@ -38,6 +39,11 @@ async fn counts_stats_and_order(db: TestDb) {
     );
     assert!(at("\"remote\":2") < at("\"hybrid\":1") && at("\"hybrid\":1") < at("\"onsite\":1"));
     assert!(at("\"work_mode\"") < at("\"skills\""), "facets in table order: {raw}");
+
+    // The company distribution, when named.
+    let (status, body) = s.get("/api/v1/jobs/facets?facets=company_slug&is_tech=tech").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["facets"], json!({"company_slug": {"acme": 2, "globex": 1}}));
     s.db.teardown().await;
 }
 
@@ -75,7 +81,7 @@ async fn filters_restriction_and_disjunctive(db: TestDb) {
 
 async fn facets_errors(db: TestDb) {
     let (s, _dir, _) = indexed(db).await;
-    for path in ["facets=bogus", "facets=company_slug", "facets=skills,nope"] {
+    for path in ["facets=bogus", "facets=skills,nope", "facets=company"] {
         let (status, body) = s.get(&format!("/api/v1/jobs/facets?{path}")).await;
         assert_eq!(status, 400, "{path}");
         assert!(body["error"].as_str().unwrap().starts_with("invalid facets"), "{body}");

@@ -9,7 +9,7 @@ use crate::common::{LIMIT, htmx_loaded, mark_document, same_document, served, to
 
 /// The query the tests type.
 const QUERY: &str = "engineer";
-/// The facet panel whose value they click.
+/// The facet panel whose value they click (the company panel's test clicks `company_slug`).
 const FACET: &str = "skills";
 
 /// Types the query and submits the form; waits for the URL to carry it.
@@ -21,20 +21,21 @@ async fn search(b: &Browser) {
         .unwrap();
 }
 
-/// The first unselected link of the [`FACET`] panel that narrows `searched` hits without
+/// The first unselected link of the `facet` panel that narrows `searched` hits without
 /// emptying them: the link, its value and the count beside it.
 async fn narrowing_link(
     b: &Browser,
+    facet: &str,
     searched: usize,
 ) -> (fantoccini::elements::Element, String, usize) {
-    b.wait_for(&format!("#facet-{FACET} a")).await.unwrap();
-    let links = b.client().find_all(Locator::Css(&format!("#facet-{FACET} a"))).await.unwrap();
+    b.wait_for(&format!("#facet-{facet} a")).await.unwrap();
+    let links = b.client().find_all(Locator::Css(&format!("#facet-{facet} a"))).await.unwrap();
     for link in links {
         let count = link.find(Locator::Css(".count")).await.unwrap().text().await.unwrap();
         let count: usize = count.trim().parse().unwrap();
         let href = link.attr("href").await.unwrap().unwrap();
         let url = url::Url::parse(&b.url_of(&href)).unwrap();
-        let value = url.query_pairs().find(|(k, _)| k == FACET).map(|(_, v)| v.into_owned());
+        let value = url.query_pairs().find(|(k, _)| k == facet).map(|(_, v)| v.into_owned());
         if let Some(value) = value
             && count > 0
             && count < searched
@@ -42,7 +43,7 @@ async fn narrowing_link(
             return (link, value, count);
         }
     }
-    panic!("no {FACET} value narrows the {searched} hits of {QUERY:?}");
+    panic!("no {facet} value narrows the {searched} hits of {QUERY:?}");
 }
 
 /// Where the first element `css` selects starts, in page pixels.
@@ -53,9 +54,9 @@ async fn top_of(b: &Browser, css: &str) -> i64 {
     top.as_i64().unwrap_or(-1)
 }
 
-/// Search, click a facet, remove it again: the total, the URL and the chips follow, and the
-/// page agrees with the JSON API at every step.
-async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
+/// Search, click a value of the `facet` panel, remove it again: the total, the URL and the
+/// chips follow, and the page agrees with the JSON API at every step.
+async fn search_and_facet(b: &Browser, server: &crate::server::Server, facet: &str) {
     b.visit("/jobs").await.unwrap();
     assert_eq!(total(b).await, server.jobs, "the whole catalogue at first");
 
@@ -69,21 +70,22 @@ async fn search_and_facet(b: &Browser, server: &crate::server::Server) {
     }
     let hits_top = top_of(b, "#results .cards").await;
     assert!(hits_top > 0, "the hits are on the page");
-    let (link, value, count) = narrowing_link(b, searched).await;
+    let (link, value, count) = narrowing_link(b, facet, searched).await;
     link.click().await.unwrap();
     let filter = format!(
-        "{FACET}={}",
+        "{facet}={}",
         url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>()
     );
     let at = b.wait_location(&format!("carry {filter}"), |l| l.contains(&filter)).await.unwrap();
     assert!(at.starts_with("/jobs?") && at.contains(&format!("q={QUERY}")), "{at}");
     wait_total(b, count).await;
     assert_eq!(count, server.api_total(&format!("q={QUERY}&{filter}")).await);
-    let chip = format!(".chips a.chip[href]:not([href*='{FACET}='])");
+    let chip = format!(".chips a.chip[href]:not([href*='{facet}='])");
     b.wait_for(&chip).await.unwrap();
-    let selected = b.text(&format!("#facet-{FACET} a.selected")).await.unwrap();
+    let selected = b.text(&format!("#facet-{facet} a.selected")).await.unwrap();
+    // A company's label is its slug's words (`acme-robotics` reads "Acme Robotics").
     assert!(
-        selected.to_lowercase().contains(&value.to_lowercase()),
+        selected.to_lowercase().contains(&value.to_lowercase().replace('-', " ")),
         "{selected:?} is the selected {value:?}"
     );
     match b.scripts() {
@@ -116,7 +118,17 @@ async fn search_and_a_facet_click_update_the_count_and_the_url_in_place() {
     b.check("search_and_a_facet_click_update_the_count_and_the_url_in_place", LIMIT, async {
         b.visit("/").await.unwrap();
         assert!(htmx_loaded(&b).await, "the page's script runs");
-        search_and_facet(&b, &server).await;
+        search_and_facet(&b, &server, FACET).await;
+    })
+    .await;
+}
+
+// scenario: The company panel narrows the search in the browser
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_company_click_narrows_the_search_to_that_company() {
+    let (server, b) = served(Scripts::On).await;
+    b.check("a_company_click_narrows_the_search_to_that_company", LIMIT, async {
+        search_and_facet(&b, &server, "company_slug").await;
     })
     .await;
 }
@@ -126,7 +138,7 @@ async fn search_and_a_facet_click_update_the_count_and_the_url_in_place() {
 async fn search_and_facets_work_without_javascript() {
     let (server, b) = served(Scripts::Off).await;
     b.check("search_and_facets_work_without_javascript", LIMIT, async {
-        search_and_facet(&b, &server).await;
+        search_and_facet(&b, &server, FACET).await;
     })
     .await;
 }

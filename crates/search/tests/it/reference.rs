@@ -246,8 +246,15 @@ fn facets_bogus_and_facets_with_disjunctive_are_refused() {
     let e = FacetsRequest::from_query_str("facets=bogus").unwrap_err();
     assert_eq!(e.param(), "facets");
     assert!(
-        e.to_string().starts_with(r#"invalid facets "bogus": allowed values are source, regions"#)
+        e.to_string()
+            .starts_with(r#"invalid facets "bogus": allowed values are source, company_slug"#)
     );
+    // The company distribution is not counted by default, and is when named.
+    let default = FacetsRequest::from_query_str("").unwrap();
+    assert!(!default.facets.contains(&freehire_search::Facet::CompanySlug));
+    assert!(default.facets.contains(&freehire_search::Facet::Skills));
+    let named = FacetsRequest::from_query_str("facets=company_slug,skills").unwrap();
+    assert_eq!(named.facets, [freehire_search::Facet::CompanySlug, freehire_search::Facet::Skills]);
     let e = FacetsRequest::from_query_str("facets=skills&disjunctive=true").unwrap_err();
     assert_eq!(e, SearchError::FacetsWithDisjunctive);
 }

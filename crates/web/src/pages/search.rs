@@ -32,8 +32,9 @@ use freehire_search::{
 use super::actions::{Actions, ViewerMarks};
 use crate::{WebError, WebState, error::render, format, layout::Ctx, layout::Layout};
 
-/// The facets with a panel, in panel order, with their headings.
-pub const PANELS: [(Facet, &str); 7] = [
+/// The facets with a panel, in panel order, with their headings. The company panel is the one
+/// place the company distribution (tens of thousands of values) is counted for the page.
+pub const PANELS: [(Facet, &str); 8] = [
     (Facet::Countries, "Country"),
     (Facet::Regions, "Region"),
     (Facet::WorkMode, "Work mode"),
@@ -41,6 +42,7 @@ pub const PANELS: [(Facet, &str); 7] = [
     (Facet::Category, "Category"),
     (Facet::Skills, "Skills"),
     (Facet::EmploymentType, "Employment type"),
+    (Facet::CompanySlug, "Company"),
 ];
 
 /// Values shown per panel (selected values are always shown).

@@ -37,6 +37,7 @@ async fn the_search_page_lists_hits_with_facets(db: TestDb) {
             "facet-category",
             "facet-skills",
             "facet-employment_type",
+            "facet-company_slug",
         ] {
             assert!(body.contains(panel), "{panel}");
         }
@@ -48,6 +49,14 @@ async fn the_search_page_lists_hits_with_facets(db: TestDb) {
     let page = b.get("/jobs?q=rust").await;
     assert!(page.body.contains("<span id=\"total\">2</span> jobs"), "{}", page.body);
     assert!(!page.body.contains("Product Designer"));
+    // The company panel links each company of the matches as a company filter.
+    let companies = links(&page.body, "/jobs?");
+    let acme = companies.iter().find(|h| h.contains("company_slug=acme")).expect("Acme's link");
+    assert!(page.body.contains("Acme <span class=\"count\">1</span>"), "{}", page.body);
+    let filtered = b.get(acme).await;
+    assert_eq!(filtered.status, 200);
+    assert!(filtered.body.contains("<span id=\"total\">1</span> job"), "{}", filtered.body);
+    assert!(filtered.body.contains("Remove Company: Acme"), "the company is a removable chip");
     s.db.teardown().await;
 }
 
