@@ -50,8 +50,9 @@ struct Figures {
     /// Per kind: p50 and p99 in ms.
     latency: Vec<(Kind, f64, f64)>,
     all: (f64, f64),
-    /// The first company distribution after a one-job write (a new segment), in ms.
-    after_write: f64,
+    /// A company distribution over every job: the first after a one-job write (a new
+    /// segment), then the same again, in ms.
+    after_write: (f64, f64),
 }
 
 async fn build(index: &dyn SearchIndex, docs: &[SearchDocument]) -> f64 {
@@ -112,6 +113,7 @@ async fn measure(
     index.upsert(vec![edited]).await.unwrap();
     let everything = BenchQuery { kind: Kind::CompanyDistribution, query_string: String::new() };
     let after_write = run_one(index, &everything).await.as_secs_f64() * 1e3;
+    let again = run_one(index, &everything).await.as_secs_f64() * 1e3;
     // The slowest queries of each kind, for whoever tunes the engine.
     let slowest: usize =
         std::env::var("BENCH_SLOWEST").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -145,7 +147,7 @@ async fn measure(
         size_mb,
         latency,
         all,
-        after_write,
+        after_write: (after_write, again),
     }
 }
 
@@ -210,7 +212,9 @@ fn print(figures: &[Figures], docs: usize, vocabulary: Vocabulary) {
         });
     }
     row("all 1,000 p50 / p99", &|f| format!("{:.2} / {:.2} ms", f.all.0, f.all.1));
-    row("first company distribution after a write", &|f| format!("{:.2} ms", f.after_write));
+    row("all jobs' companies: after a write / again", &|f| {
+        format!("{:.2} / {:.2} ms", f.after_write.0, f.after_write.1)
+    });
     if let [ours, theirs] = figures {
         print_ratios(ours, theirs);
     }

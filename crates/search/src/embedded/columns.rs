@@ -40,6 +40,9 @@ pub(crate) struct FacetOrds {
     pub dictionary: StrColumn,
     /// The documents of each value, built on first use (few-valued facets only).
     bits: OnceLock<Option<ValueBits>>,
+    /// The values in ordinal order, read from the dictionary on first use (global ordinals
+    /// merge them on every change of the segment set; the segment's never change).
+    terms: OnceLock<Vec<Box<str>>>,
 }
 
 /// Per value of a facet, the bitset of the segment's documents holding it.
@@ -73,7 +76,13 @@ impl FacetOrds {
                     *slot = u32::try_from(ord).unwrap_or(NONE_ORD);
                 }
             }
-            return Self { starts: None, ords, dictionary: column, bits: OnceLock::new() };
+            return Self {
+                starts: None,
+                ords,
+                dictionary: column,
+                bits: OnceLock::new(),
+                terms: OnceLock::new(),
+            };
         }
         let mut starts = Vec::with_capacity(max_doc as usize + 1);
         let mut ords = Vec::with_capacity(max_doc as usize);
@@ -88,7 +97,27 @@ impl FacetOrds {
             ords.extend_from_slice(&mine);
         }
         starts.push(u32::try_from(ords.len()).unwrap_or(u32::MAX));
-        Self { starts: Some(starts), ords, dictionary: column, bits: OnceLock::new() }
+        Self {
+            starts: Some(starts),
+            ords,
+            dictionary: column,
+            bits: OnceLock::new(),
+            terms: OnceLock::new(),
+        }
+    }
+
+    /// The segment's values in ordinal (byte) order.
+    pub fn terms(&self) -> tantivy::Result<&[Box<str>]> {
+        if let Some(terms) = self.terms.get() {
+            return Ok(terms);
+        }
+        let mut list = Vec::with_capacity(self.num_terms());
+        let mut stream = self.dictionary.dictionary().stream()?;
+        while stream.advance() {
+            list.push(String::from_utf8_lossy(stream.key()).into());
+        }
+        // Another search may have read them meanwhile: either copy is the same.
+        Ok(self.terms.get_or_init(|| list))
     }
 
     /// The segment's documents (`max_doc`).

@@ -10,9 +10,12 @@
 //! indexed by global ordinal, picks the top values by count (ties by global ordinal, which is
 //! the values' byte order, the port's tie-break), and reads only those values' text.
 //!
-//! A map is built on the first facet request after the segment set changes (a commit, a
-//! merge) and kept until the next change; builds of one field are serialised so that the
-//! concurrent searches of a disjunctive request build it once.
+//! A map is built on the first facet request after the segment set changes and kept until the
+//! next change; builds of one field are serialised so that the concurrent searches of a
+//! disjunctive request build it once. A commit only adds segments: the previous map's values
+//! (one sorted list) are merged with the new segments' values alone, and the kept segments'
+//! maps renumbered, instead of merging every segment's dictionary again. A merge of segments
+//! (which removes some) builds the map afresh.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -40,40 +43,56 @@ impl GlobalOrds {
         readers: &[SegmentReader],
         field: &'static str,
     ) -> tantivy::Result<Self> {
-        let mut lists: Vec<Vec<Box<str>>> = Vec::with_capacity(readers.len());
-        for reader in readers {
-            let mut list = Vec::new();
-            if let Some(facet) = columns.facet(reader, field)? {
-                list.reserve(facet.num_terms());
-                let mut stream = facet.dictionary.dictionary().stream()?;
-                while stream.advance() {
-                    list.push(String::from_utf8_lossy(stream.key()).into());
-                }
-            }
-            lists.push(list);
-        }
-        let mut maps: Vec<Vec<u32>> = lists.iter().map(|l| vec![0; l.len()]).collect();
-        let mut values: Vec<Box<str>> = Vec::new();
-        // A k-way merge of the sorted lists: the smallest head next, equal heads one value.
-        let mut heads: BinaryHeap<Reverse<(&str, usize, usize)>> = lists
+        let facets = readers
             .iter()
-            .enumerate()
-            .filter_map(|(s, l)| l.first().map(|v| Reverse((&**v, s, 0))))
-            .collect();
-        while let Some(Reverse((value, segment, local))) = heads.pop() {
-            if values.last().is_none_or(|last| &**last != value) {
-                values.push(value.into());
-            }
-            let global = u32::try_from(values.len() - 1).unwrap_or(u32::MAX);
-            if let Some(slot) = maps.get_mut(segment).and_then(|m| m.get_mut(local)) {
-                *slot = global;
-            }
-            if let Some(next) = lists.get(segment).and_then(|l| l.get(local + 1)) {
-                heads.push(Reverse((&**next, segment, local + 1)));
-            }
-        }
+            .map(|reader| columns.facet(reader, field))
+            .collect::<tantivy::Result<Vec<_>>>()?;
+        let lists = facets
+            .iter()
+            .map(|f| f.as_ref().map_or(Ok(&[][..]), |f| f.terms()))
+            .collect::<tantivy::Result<Vec<&[Box<str>]>>>()?;
+        let (values, maps) = merge(&lists);
         let segments = readers.iter().map(|r| r.segment_id()).collect();
         Ok(Self { segments, values, maps })
+    }
+
+    /// This numbering carried over to `readers` when they keep every segment it numbers
+    /// (a commit adds segments; a merge, which removes some, needs [`GlobalOrds::build`]):
+    /// its values, one sorted list already, are merged with the added segments' values only,
+    /// and its segments' maps renumbered. `None` when a segment it numbers is gone.
+    fn extend(
+        &self,
+        columns: &ColumnCache,
+        readers: &[SegmentReader],
+        field: &'static str,
+    ) -> tantivy::Result<Option<Self>> {
+        let kept = |r: &SegmentReader| self.segments.iter().position(|s| *s == r.segment_id());
+        if self.segments.iter().any(|s| !readers.iter().any(|r| r.segment_id() == *s)) {
+            return Ok(None);
+        }
+        let added = readers
+            .iter()
+            .filter(|r| kept(r).is_none())
+            .map(|r| columns.facet(r, field))
+            .collect::<tantivy::Result<Vec<_>>>()?;
+        let mut lists: Vec<&[Box<str>]> = vec![&self.values];
+        for facet in &added {
+            lists.push(facet.as_ref().map_or(Ok(&[][..]), |f| f.terms())?);
+        }
+        let (values, merged) = merge(&lists);
+        let mut merged = merged.into_iter();
+        let renumber = merged.next().unwrap_or_default();
+        let maps = readers
+            .iter()
+            .map(|r| match kept(r).and_then(|i| self.maps.get(i)) {
+                Some(old) => {
+                    old.iter().map(|g| renumber.get(*g as usize).copied().unwrap_or(0)).collect()
+                }
+                None => merged.next().unwrap_or_default(),
+            })
+            .collect();
+        let segments = readers.iter().map(|r| r.segment_id()).collect();
+        Ok(Some(Self { segments, values, maps }))
     }
 
     /// Whether this map numbers exactly these segments, in this order.
@@ -116,6 +135,32 @@ impl GlobalOrds {
     }
 }
 
+/// A k-way merge of sorted lists of distinct values: every distinct value once, in order, and
+/// per list the index of each of its values in the merge.
+fn merge(lists: &[&[Box<str>]]) -> (Vec<Box<str>>, Vec<Vec<u32>>) {
+    let mut maps: Vec<Vec<u32>> = lists.iter().map(|l| vec![0; l.len()]).collect();
+    let mut values: Vec<Box<str>> = Vec::new();
+    // The smallest head next; equal heads are one value.
+    let mut heads: BinaryHeap<Reverse<(&str, usize, usize)>> = lists
+        .iter()
+        .enumerate()
+        .filter_map(|(l, list)| list.first().map(|v| Reverse((&**v, l, 0))))
+        .collect();
+    while let Some(Reverse((value, list, local))) = heads.pop() {
+        if values.last().is_none_or(|last| &**last != value) {
+            values.push(value.into());
+        }
+        let global = u32::try_from(values.len() - 1).unwrap_or(u32::MAX);
+        if let Some(slot) = maps.get_mut(list).and_then(|m| m.get_mut(local)) {
+            *slot = global;
+        }
+        if let Some(next) = lists.get(list).and_then(|l| l.get(local + 1)) {
+            heads.push(Reverse((&**next, list, local + 1)));
+        }
+    }
+    (values, maps)
+}
+
 /// The global ordinals of the current segment set, per facet field.
 #[derive(Default)]
 pub(crate) struct GlobalCache {
@@ -142,7 +187,15 @@ impl GlobalCache {
         if let Some(found) = cached() {
             return Ok(found);
         }
-        let built = Arc::new(GlobalOrds::build(columns, readers, field)?);
+        let previous = self.maps.lock().ok().and_then(|m| m.get(field).cloned());
+        let extended = match previous {
+            Some(previous) => previous.extend(columns, readers, field)?,
+            None => None,
+        };
+        let built = Arc::new(match extended {
+            Some(extended) => extended,
+            None => GlobalOrds::build(columns, readers, field)?,
+        });
         if let Ok(mut maps) = self.maps.lock() {
             maps.insert(field, Arc::clone(&built));
         }

@@ -313,6 +313,21 @@ pub async fn load_in_batches(index: &dyn SearchIndex) -> Vec<SearchDocument> {
 async fn random_filters_count_facets_across_segments_as_the_model_does() {
     let dir = tempfile::tempdir().unwrap();
     let index = EmbeddedIndex::open(dir.path()).unwrap();
+    // Counted after every batch too: each commit adds a segment, whose values join the
+    // previous numbering.
+    let all = JobQuery::from_query_str("", Endpoint::Search).unwrap();
+    let mut so_far = Vec::new();
+    for batch in catalogue::documents().chunks(5) {
+        index.upsert(batch.to_vec()).await.unwrap();
+        so_far.extend_from_slice(batch);
+        let request = SearchRequest::new(&all, crate::now()).with_facets(Facet::ALL);
+        let got = index.search(request).await.unwrap();
+        for facet in Facet::ALL {
+            let counted = got.facets.get(facet).cloned().unwrap_or_default();
+            assert_eq!(counted, distribution(&so_far, &all, *facet), "{}", facet.param());
+        }
+    }
+    index.rebuild(Vec::new()).await.unwrap();
     let docs = load_in_batches(&index).await;
     random_filters_count_what_the_model_counts(std::sync::Arc::new(index), docs).await;
 }
