@@ -18,13 +18,14 @@
 //!
 //! Not a full-listing provider (the reference's `fullBoardListing` list leaves it out).
 //!
-//! Board: `{host}/{site}` with an Oracle Cloud host such as `ejov.fa.ca2.oraclecloud.com`.
-//! The reference's board shape allows custom domains; a custom domain fronts an Oracle Cloud
-//! host serving the same site, and only `*.oraclecloud.com` hosts are accepted so that a
-//! board can never aim requests at an arbitrary host (a custom-domain URL is not recognised:
-//! its Oracle host cannot be known offline). Recognised (mode `hostpath`) from careers URLs
-//! `{host}/hcmUI/CandidateExperience/{lang}/sites/{site}/…` and from the REST URLs'
-//! `siteNumber`. Proven on recorded responses (careerkit `oracle_orc.json`,
+//! Board: `{host}/{site}`: an Oracle Cloud host such as `ejov.fa.ca2.oraclecloud.com`, or a
+//! company's custom careers domain (`careers.acme.com`), which fronts its Oracle pod and
+//! serves the same candidate-experience pages and REST API under the same paths (reference
+//! §13.2: "host + site (custom domains)"). The host must be a DNS name (never an IP literal);
+//! the HTTP client's guard refuses any name that resolves to a private address, as for every
+//! provider. Recognised (mode `hostpath`) on any host from careers URLs
+//! `{host}/hcmUI/CandidateExperience/{lang}/sites/{site}/…` (a path only Oracle's careers
+//! sites use) and from the REST URLs' `siteNumber`. Proven on recorded responses (careerkit `oracle_orc.json`,
 //! `oracle_orc_detail.json`).
 
 use std::collections::HashSet;
@@ -57,17 +58,6 @@ const API: &str = "hcmRestApi/resources/latest";
 
 pub(crate) struct Oracle(Base);
 
-/// An Oracle Cloud host (`ejov.fa.ca2.oraclecloud.com`). A custom careers domain fronts one
-/// of these, which serves the same site: boards name the Oracle host, so a board can never
-/// point requests at an arbitrary host.
-fn is_oracle_host(host: &str) -> bool {
-    is_host_name(host)
-        && host
-            .to_ascii_lowercase()
-            .strip_suffix(".oraclecloud.com")
-            .is_some_and(|pod| !pod.is_empty())
-}
-
 /// A board: the careers host and the site number.
 struct Site<'a> {
     host: &'a str,
@@ -80,8 +70,10 @@ impl<'a> Site<'a> {
         let (host, site) = board
             .split_once('/')
             .ok_or_else(|| bad("must be host/site (host, then site number)"))?;
-        if !is_oracle_host(host) {
-            return Err(bad("the host must be an Oracle Cloud host (`….oraclecloud.com`)"));
+        if !is_host_name(host) {
+            return Err(bad(
+                "the host must be a DNS name (an Oracle Cloud host or the careers domain)",
+            ));
         }
         if !is_path_segment(site) {
             return Err(bad("the site must be one path segment (letters, digits, '-', '_')"));
@@ -385,7 +377,7 @@ impl Source for Oracle {
             }
             _ => return None,
         };
-        if !is_oracle_host(host) || !is_path_segment(&site) {
+        if !is_host_name(host) || !is_path_segment(&site) {
             return None;
         }
         let canonical = format!("https://{host}/hcmUI/CandidateExperience/en/sites/{site}");
@@ -411,12 +403,12 @@ mod tests {
     #[test]
     fn sites() {
         assert!(Site::parse("ejov.fa.ca2.oraclecloud.com/CX").is_ok());
+        assert!(Site::parse("careers.acme.com/CX_1").is_ok(), "a custom careers domain");
         for bad in [
             "ejov.fa.ca2.oraclecloud.com",
             "x/CX",
             "127.0.0.1/CX",
-            "evil.com/CX",
-            "oraclecloud.com/CX",
+            "[::1]/CX",
             "a.oraclecloud.com/b/c",
             "a.oraclecloud.com/..",
         ] {

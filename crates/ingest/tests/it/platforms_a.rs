@@ -157,6 +157,36 @@ async fn oracle_unexpanded_answer_fails_and_a_zero_total_is_empty() {
     assert!(listing.postings.is_empty() && listing.unreadable.is_empty());
 }
 
+/// A custom careers domain is crawled on that domain: the same REST paths, the job links on it.
+// scenario: An Oracle custom careers domain
+#[tokio::test]
+async fn oracle_custom_domain_is_crawled_on_that_domain() {
+    const CUSTOM: &str = "https://careers.acme.com";
+    let routes = vec![
+        Route::get(CUSTOM, ORC_LIST)
+            .query(&orc_list_query("CX", 0))
+            .reply(Reply::file(careerkit("oracle_orc.json")).unwrap()),
+        Route::get(CUSTOM, ORC_DETAIL)
+            .query(&orc_detail_query("CX", "26876"))
+            .reply(Reply::file(careerkit("oracle_orc_detail.json")).unwrap()),
+        Route::get(CUSTOM, ORC_DETAIL)
+            .query(&orc_detail_query("CX", "25587"))
+            .reply(Reply::file(careerkit("oracle_orc_detail.json")).unwrap()),
+    ];
+    let (_server, reg) = setup(routes).await;
+    let listing = fetch(&reg, &target("oracle", "careers.acme.com/CX", "")).await.unwrap();
+    assert!(listing.unreadable.is_empty());
+    assert_eq!(listing.postings.len(), 2);
+    for p in &listing.postings {
+        assert!(
+            p.url
+                .starts_with("https://careers.acme.com/hcmUI/CandidateExperience/en/sites/CX/job/"),
+            "{}",
+            p.url
+        );
+    }
+}
+
 #[test]
 fn oracle_recognition() {
     let want = (
@@ -182,11 +212,14 @@ fn oracle_recognition() {
         "https://ejov.fa.ca2.oraclecloud.com/hcmRestApi/resources/latest/recruitingCEJobRequisitions",
         "https://www.oracle.com/careers/",
         "https://127.0.0.1/hcmUI/CandidateExperience/en/sites/CX",
-        // A custom domain: its Oracle Cloud host cannot be known offline.
-        "https://careers.acme.com/hcmUI/CandidateExperience/en/sites/CX/job/7",
+        "https://careers.acme.com/jobs/CandidateExperience/en/sites/CX",
     ] {
         unrecognised(url);
     }
+    // A custom careers domain fronting the Oracle pod: the board is that domain.
+    let custom = rec("https://careers.acme.com/hcmUI/CandidateExperience/en/sites/CX/job/7");
+    assert_eq!(custom.1, "careers.acme.com/CX");
+    assert_eq!(custom.2, "https://careers.acme.com/hcmUI/CandidateExperience/en/sites/CX");
     let a = recognize("https://EJOV.fa.ca2.oraclecloud.com/hcmUI/CandidateExperience/en/sites/CX")
         .unwrap()
         .key()
