@@ -40,6 +40,8 @@ pub(crate) struct FacetOrds {
     pub dictionary: StrColumn,
     /// The documents of each value, built on first use (few-valued facets only).
     bits: OnceLock<Option<ValueBits>>,
+    /// Values per document, on average (how many steps counting a match takes).
+    per_doc: f64,
     /// The values in ordinal order, read from the dictionary on first use (global ordinals
     /// merge them on every change of the segment set; the segment's never change).
     terms: OnceLock<Vec<Box<str>>>,
@@ -76,11 +78,13 @@ impl FacetOrds {
                     *slot = u32::try_from(ord).unwrap_or(NONE_ORD);
                 }
             }
+            let per_doc = per_doc(&ords, max_doc);
             return Self {
                 starts: None,
                 ords,
                 dictionary: column,
                 bits: OnceLock::new(),
+                per_doc,
                 terms: OnceLock::new(),
             };
         }
@@ -97,11 +101,13 @@ impl FacetOrds {
             ords.extend_from_slice(&mine);
         }
         starts.push(u32::try_from(ords.len()).unwrap_or(u32::MAX));
+        let per_doc = per_doc(&ords, max_doc);
         Self {
             starts: Some(starts),
             ords,
             dictionary: column,
             bits: OnceLock::new(),
+            per_doc,
             terms: OnceLock::new(),
         }
     }
@@ -130,7 +136,7 @@ impl FacetOrds {
 
     /// Values per document, on average.
     pub fn values_per_doc(&self) -> f64 {
-        self.ords.iter().filter(|o| **o != NONE_ORD).count() as f64 / self.max_doc().max(1) as f64
+        self.per_doc
     }
 
     /// The bitset of each value, when the facet has at most [`MAX_BITSET_TERMS`] values here.
@@ -202,6 +208,11 @@ impl FacetOrds {
             }
         }
     }
+}
+
+/// The average number of values of a segment's documents, from its ordinals.
+fn per_doc(ords: &[u32], max_doc: DocId) -> f64 {
+    ords.iter().filter(|o| **o != NONE_ORD).count() as f64 / f64::from(max_doc.max(1))
 }
 
 /// One numeric field's first value per document in one segment.
