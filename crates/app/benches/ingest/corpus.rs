@@ -788,16 +788,7 @@ fn successfactors(copies: usize) -> Platform {
 /// A Taleo job page whose description is `html` (percent-encoded in `initialHistory`, as the
 /// constructed fixture carries it).
 fn taleo_job(html: &str) -> Reply {
-    let encoded: String =
-        html.bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect();
+    let encoded = percent_encoding::utf8_percent_encode(html, percent_encoding::NON_ALPHANUMERIC);
     Reply::html(format!(
         "<!DOCTYPE html><html><body><form name=\"ftlform\" method=\"post\">\
          <input type=\"hidden\" name=\"initialHistory\" id=\"initialHistory\" \

@@ -37,19 +37,26 @@ fn orc_detail_query(site: &str, id: &str) -> String {
     format!("expand=all&onlyData=true&finder=ById;Id=%22{id}%22,siteNumber={site}")
 }
 
-#[tokio::test]
-async fn oracle_recorded_listing_and_detail() {
-    let routes = vec![
-        Route::get(ORC_HOST, ORC_LIST)
+/// The recorded listing of site `CX` and the recorded detail of its job 26876, on `host`.
+fn orc_recorded(host: &str) -> Vec<Route> {
+    vec![
+        Route::get(host, ORC_LIST)
             .query(&orc_list_query("CX", 0))
             .reply(Reply::file(careerkit("oracle_orc.json")).unwrap()),
-        Route::get(ORC_HOST, ORC_DETAIL)
+        Route::get(host, ORC_DETAIL)
             .query(&orc_detail_query("CX", "26876"))
             .reply(Reply::file(careerkit("oracle_orc_detail.json")).unwrap()),
+    ]
+}
+
+#[tokio::test]
+async fn oracle_recorded_listing_and_detail() {
+    let mut routes = orc_recorded(ORC_HOST);
+    routes.push(
         Route::get(ORC_HOST, ORC_DETAIL)
             .query(&orc_detail_query("CX", "25587"))
             .reply(Reply::status(403)),
-    ];
+    );
     let (server, reg) = setup(routes).await;
     let t = target("oracle", "ejov.fa.ca2.oraclecloud.com/CX", "");
     let listing = fetch(&reg, &t).await.unwrap();
@@ -162,17 +169,12 @@ async fn oracle_unexpanded_answer_fails_and_a_zero_total_is_empty() {
 #[tokio::test]
 async fn oracle_custom_domain_is_crawled_on_that_domain() {
     const CUSTOM: &str = "https://careers.acme.com";
-    let routes = vec![
-        Route::get(CUSTOM, ORC_LIST)
-            .query(&orc_list_query("CX", 0))
-            .reply(Reply::file(careerkit("oracle_orc.json")).unwrap()),
-        Route::get(CUSTOM, ORC_DETAIL)
-            .query(&orc_detail_query("CX", "26876"))
-            .reply(Reply::file(careerkit("oracle_orc_detail.json")).unwrap()),
+    let mut routes = orc_recorded(CUSTOM);
+    routes.push(
         Route::get(CUSTOM, ORC_DETAIL)
             .query(&orc_detail_query("CX", "25587"))
             .reply(Reply::file(careerkit("oracle_orc_detail.json")).unwrap()),
-    ];
+    );
     let (_server, reg) = setup(routes).await;
     let listing = fetch(&reg, &target("oracle", "careers.acme.com/CX", "")).await.unwrap();
     assert!(listing.unreadable.is_empty());

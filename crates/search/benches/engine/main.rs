@@ -151,21 +151,6 @@ async fn measure(
     }
 }
 
-fn dir_size(path: &std::path::Path) -> u64 {
-    std::fs::read_dir(path)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .map(|e| match e.metadata() {
-                    Ok(m) if m.is_dir() => dir_size(&e.path()),
-                    Ok(m) => m.len(),
-                    Err(_) => 0,
-                })
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
 /// Bytes per file extension (tantivy's file kinds: `store`, `idx`, `term`, `fast`, ...),
 /// largest first.
 fn size_by_kind(path: &std::path::Path) -> Vec<(String, u64)> {
@@ -302,9 +287,9 @@ fn run_catalogue(rt: &tokio::runtime::Runtime, vocabulary: Vocabulary, n: usize)
 
     let dir = tempfile::tempdir().unwrap();
     let embedded = EmbeddedIndex::open(dir.path()).unwrap();
-    figures.push(
-        rt.block_on(measure("embedded", &embedded, &docs, &queries, || Some(dir_size(dir.path())))),
-    );
+    figures.push(rt.block_on(measure("embedded", &embedded, &docs, &queries, || {
+        Some(size_by_kind(dir.path()).iter().map(|(_, b)| b).sum())
+    })));
     drop(embedded);
     let kinds: Vec<String> = size_by_kind(dir.path())
         .into_iter()

@@ -296,16 +296,7 @@ pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
     doc.facets.insert("cities".into(), vec![odd.to_owned()]);
     index.upsert(vec![doc]).await.unwrap();
     let param = |v: &str| {
-        let encoded: String = v
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect();
+        let encoded = percent_encoding::utf8_percent_encode(v, percent_encoding::NON_ALPHANUMERIC);
         format!("cities={encoded}")
     };
     assert_eq!(set(index, &param(odd)).await, vec![42]);
