@@ -144,14 +144,16 @@ impl Catalogue {
         Ok(signals.map(|signals| JobDetail { job, copies, signals }))
     }
 
-    /// Companies with open jobs matching `filter`, most jobs first.
+    /// Companies with open jobs matching `filter` (reference §5.4), served by the search
+    /// engine's companies index: without text most jobs first (ties by slug), with text the
+    /// best name matches first.
     pub async fn companies(
         &self,
+        index: &dyn freehire_search::SearchIndex,
         filter: &CompanyFilter,
         page: ListPage,
-        now: DateTime<Utc>,
     ) -> Result<CompanyList, AppError> {
-        Ok(self.store.list_companies(filter, page, now).await?)
+        crate::company_index::search(index, filter, page).await
     }
 
     /// The company at `slug` and a page of its open jobs; `None` when it has no open job.

@@ -66,6 +66,7 @@ pub mod board_catalogue;
 pub mod boards;
 pub mod catalogue;
 pub mod company_filter;
+pub mod company_index;
 pub mod config;
 pub mod cv_import;
 pub mod cvs;

@@ -1,4 +1,5 @@
-//! `freehire reindex`: rebuild the whole search index from the store (reference §5.11.3).
+//! `freehire reindex`: rebuild the whole search index from the store (reference §5.11.3),
+//! the companies index too (`company_index::rebuild`).
 //!
 //! Every job is read in id order (`jobs_after`); the indexable ones (open, not a duplicate,
 //! with a visible description) become documents carrying their role cluster's geography, and [`SearchIndex::rebuild`] replaces the
@@ -28,6 +29,8 @@ pub struct ReindexStats {
     pub indexed: u64,
     /// `search_outbox` rows purged (queued before the run).
     pub purged: u64,
+    /// Companies in the rebuilt companies index.
+    pub companies: u64,
 }
 
 /// Rebuilds `index` from every indexable job of `store`. `started` is the instant the run
@@ -67,10 +70,12 @@ pub async fn reindex_with(
     drop(phase);
     index.rebuild(docs).await?;
     stats.purged = store.purge_outbox_before(OutboxKind::Index, started).await?;
+    stats.companies = crate::company_index::rebuild(store, index, started).await?;
     tracing::info!(
         scanned = stats.scanned,
         indexed = stats.indexed,
         purged = stats.purged,
+        companies = stats.companies,
         "search index rebuilt"
     );
     Ok(stats)

@@ -1,5 +1,6 @@
 //! Keeping the search index and the companies table in step with the catalogue: drain the
-//! two search outboxes in waves, then recompute the companies the same writes marked stale. Each claimed job is re-read from the store and indexed when it is indexable (open,
+//! two search outboxes in waves, then recompute the companies the same writes marked stale,
+//! then write the changed companies to the companies index (`company_index::sync`). Each claimed job is re-read from the store and indexed when it is indexable (open,
 //! not a duplicate, with a visible description) or removed otherwise, so the order in which
 //! the two outboxes are drained cannot leave a closed job searchable. A failed wave is retried
 //! item by item; an item that still fails is released with its error for a later attempt.
@@ -157,6 +158,8 @@ pub struct DrainStats {
     pub failed: u64,
     /// Companies recomputed into (or deleted from) the companies table.
     pub companies: u64,
+    /// Companies written to (or removed from) the companies index.
+    pub companies_indexed: u64,
 }
 
 /// A job's target state in the index.
@@ -279,12 +282,20 @@ pub async fn drain(
         }
         stats.companies += (refresh.refreshed.len() + refresh.removed.len()) as u64;
     }
+    // And the companies index follows the table (every row write marked it, by trigger).
+    match crate::company_index::sync(store, index).await {
+        Ok(synced) => stats.companies_indexed += synced.written + synced.removed,
+        Err(e) => {
+            tracing::warn!(error = %format!("{e:#}"), "companies index sync failed; retrying at the next drain");
+        }
+    }
     if stats != DrainStats::default() {
         tracing::info!(
             indexed = stats.indexed,
             removed = stats.removed,
             failed = stats.failed,
             companies = stats.companies,
+            companies_indexed = stats.companies_indexed,
             "search index synced"
         );
     }

@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::JobQuery;
+use crate::company::{CompanyDocument, CompanyHits, CompanySearch};
 use crate::document::SearchDocument;
 use crate::facet::Facet;
 use crate::page::Page;
@@ -151,7 +152,8 @@ impl Context {
     }
 }
 
-/// A search engine holding [`SearchDocument`]s.
+/// A search engine holding [`SearchDocument`]s, and beside them the companies index of
+/// [`CompanyDocument`]s (reference §5.4).
 ///
 /// Writes are visible to searches once the call returns.
 #[async_trait]
@@ -173,6 +175,18 @@ pub trait SearchIndex: Send + Sync {
 
     /// Runs a search.
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError>;
+
+    /// Adds the companies, replacing any with the same slug.
+    async fn upsert_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError>;
+
+    /// Removes the companies with these slugs (unknown slugs are ignored).
+    async fn delete_companies(&self, slugs: &[String]) -> Result<(), IndexError>;
+
+    /// Replaces every company with `docs` in one step, as [`SearchIndex::rebuild`] does jobs.
+    async fn rebuild_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError>;
+
+    /// Searches the companies (the rules are [`crate::company`]'s).
+    async fn search_companies(&self, search: &CompanySearch) -> Result<CompanyHits, IndexError>;
 
     /// The engine's name in metrics (`embedded`, `meilisearch`).
     fn engine(&self) -> &'static str {

@@ -34,6 +34,8 @@
 //! - [`SearchDocument`], [`indexable`]: the indexed form of a stored job (reference §5.2).
 //! - [`SearchIndex`]: the engine port (upsert, delete, rebuild, search with hits, total and
 //!   facet counts); [`facet_counts`] answers a facets request on any engine.
+//! - [`CompanyDocument`], [`CompanySearch`]: the companies index (reference §5.4) every engine
+//!   holds beside the jobs, searched by name and facets.
 //! - [`EmbeddedIndex`]: the embedded engine on tantivy, in a directory.
 //! - [`MeiliIndex`]: the Meilisearch adapter (index settings, awaited writes,
 //!   rebuild-and-swap), configured by [`MeiliConfig`].
@@ -45,6 +47,7 @@
 //! in `freehire-app`, the HTTP routes in `freehire-api` and the `freehire search` command in
 //! `freehire-app` and the CLI.
 
+mod company;
 mod document;
 mod embedded;
 mod error;
@@ -61,6 +64,7 @@ mod scalars;
 mod sort;
 mod vocab;
 
+pub use company::{CompanyDocument, CompanyFacet, CompanyHits, CompanySearch};
 pub use document::{MAX_DESCRIPTION_CHARS, SearchDocument, indexable, visible_text};
 pub use embedded::EmbeddedIndex;
 pub use error::SearchError;

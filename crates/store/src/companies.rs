@@ -45,6 +45,10 @@ pub(crate) struct CompanySql {
     pub remove: &'static str,
     /// Deletes the stale marks of the ids `$1`.
     pub ack: &'static str,
+    /// The companies of the slugs `$1`.
+    pub by_slugs: &'static str,
+    /// Deletes the companies index marks of the ids `$1`.
+    pub ack_index: &'static str,
 }
 
 /// A row of the companies table.

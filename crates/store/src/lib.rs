@@ -127,11 +127,11 @@ pub use letters::StoredLetter;
 pub use lifecycle::{LivenessCandidate, LivenessRead, PrunedJob, RoleHistory};
 pub use model::{
     AddedBoard, Backend, BoardFilter, BoardWrite, BoardWritten, CLAIM_HEARTBEAT, ClaimHolder,
-    ClaimOptions, Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, CompanyRefresh,
-    CompanyTerm, DerivedUpdate, JobKey, JobList, ListPage, OutboxItem, OutboxKind, Refreshed,
-    RunStatus, SITEMAP_PAGE_SIZE, ScheduleDefaults, ScheduleOverride, SeenJob, SeenPosting,
-    SitemapEntry, SitemapPage, SuggestFloors, SuggestionTerms, TermCount, UnseenScope,
-    UpsertOutcome, Upserted,
+    ClaimOptions, Company, CompanyAlias, CompanyFilter, CompanyIndexBatch, CompanyList,
+    CompanyMerge, CompanyRefresh, CompanyTerm, DerivedUpdate, JobKey, JobList, ListPage,
+    OutboxItem, OutboxKind, Refreshed, RunStatus, SITEMAP_PAGE_SIZE, ScheduleDefaults,
+    ScheduleOverride, SeenJob, SeenPosting, SitemapEntry, SitemapPage, SuggestFloors,
+    SuggestionTerms, TermCount, UnseenScope, UpsertOutcome, Upserted,
 };
 pub use notify::{
     DeliveryId, DeliveryOutcome, DeliveryRecord, Digest, DigestCandidate, DigestClaim,

@@ -448,6 +448,25 @@ impl CompanyRefresh {
     }
 }
 
+/// A batch of the companies index outbox (see
+/// [`CompanyRepo::company_index_pending`](crate::CompanyRepo::company_index_pending)).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompanyIndexBatch {
+    /// The marks read (to acknowledge once written).
+    pub marks: Vec<i64>,
+    /// The marked companies the table holds, to write.
+    pub companies: Vec<Company>,
+    /// The marked companies the table no longer holds, to remove.
+    pub removed: Vec<freehire_domain::CompanySlug>,
+}
+
+impl CompanyIndexBatch {
+    /// Whether the outbox was empty.
+    pub fn is_empty(&self) -> bool {
+        self.marks.is_empty()
+    }
+}
+
 /// One merged company slug: jobs whose company slugifies to `alias` are stored under
 /// `canonical`, and the alias's page answers 301.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -503,7 +522,7 @@ impl Company {
 }
 
 /// One page of companies with the number of companies in the whole list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CompanyList {
     /// The companies of this page.
     pub companies: Vec<Company>,

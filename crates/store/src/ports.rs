@@ -34,6 +34,7 @@ use crate::{
     Company,
     CompanyAlias,
     CompanyFilter,
+    CompanyIndexBatch,
     CompanyList,
     CompanyMerge,
     CompanyRefresh,
@@ -272,6 +273,19 @@ pub trait CompanyRepo: Send + Sync {
     /// one is not full, so a read never chases a crawl that keeps writing); the drain calls this to keep the table (and
     /// what is built from it) in step without waiting for a reader.
     async fn refresh_companies(&self, limit: u32, now: DateTime<Utc>) -> Result<CompanyRefresh>;
+
+    /// The oldest `limit` marks of the companies index outbox (migration 0027: every write of
+    /// the companies table appends its slug, whichever path made it), with each marked
+    /// company as the table holds it now, or listed as removed when the table no longer has
+    /// it. The caller writes them to the search engine, then [`CompanyRepo::ack_company_index`]s
+    /// exactly these marks.
+    async fn company_index_pending(&self, limit: u32) -> Result<CompanyIndexBatch>;
+
+    /// Deletes the companies index marks `ids` (a batch written to the search engine).
+    async fn ack_company_index(&self, ids: &[i64]) -> Result<()>;
+
+    /// Every company of the table, in no particular order (a rebuild of the companies index).
+    async fn all_companies(&self) -> Result<Vec<Company>>;
 
     /// The slug a merged slug now lives under, if `slug` was merged away.
     async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>>;

@@ -37,7 +37,8 @@ use axum::http::StatusCode;
 use chrono::{DateTime, TimeZone, Utc};
 use flate2::{Compression, write::GzEncoder};
 use freehire_search::{
-    EmbeddedIndex, IndexError, SearchDocument, SearchIndex, SearchRequest, SearchResults,
+    CompanyDocument, CompanyHits, CompanySearch, EmbeddedIndex, IndexError, SearchDocument,
+    SearchIndex, SearchRequest, SearchResults,
 };
 use freehire_web::assets::{SCRIPT, STYLESHEET};
 use freehire_web::pages::search::render_anonymous;
@@ -122,6 +123,19 @@ impl SearchIndex for Timed {
 
     async fn rebuild(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
         self.inner.rebuild(docs).await
+    }
+
+    async fn upsert_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.inner.upsert_companies(docs).await
+    }
+    async fn delete_companies(&self, slugs: &[String]) -> Result<(), IndexError> {
+        self.inner.delete_companies(slugs).await
+    }
+    async fn rebuild_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.inner.rebuild_companies(docs).await
+    }
+    async fn search_companies(&self, search: &CompanySearch) -> Result<CompanyHits, IndexError> {
+        self.inner.search_companies(search).await
     }
 
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {

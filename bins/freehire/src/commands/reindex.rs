@@ -31,8 +31,8 @@ pub async fn run(store: &dyn Store, args: ReindexArgs, out: &mut impl Write) -> 
         .context("rebuilding the search index")?;
     writeln!(
         out,
-        "{engine}: indexed {} documents from {} jobs; purged {} outbox rows",
-        stats.indexed, stats.scanned, stats.purged
+        "{engine}: indexed {} documents from {} jobs and {} companies; purged {} outbox rows",
+        stats.indexed, stats.scanned, stats.companies, stats.purged
     )?;
     Ok(())
 }

@@ -33,7 +33,7 @@ pub fn freehire(env: &[(&str, &str)], args: &[&str], stdin: &str) -> (bool, Stri
 /// A real API server (an in-process `freehire_api::serve` on a SQLite file under `dir`, with an
 /// embedded index) holding two open jobs at Acme in Berlin ("Rust Engineer", "Go Engineer"),
 /// and an account `me@example.com` (password `correct horse`) with a `full` key: (the server's
-/// URL, the key).
+/// URL, the key). The companies index is built from the companies table, as `reindex` does.
 #[allow(dead_code)]
 pub async fn api_with_jobs(dir: &std::path::Path) -> (String, String) {
     use std::sync::Arc;
@@ -73,6 +73,7 @@ pub async fn api_with_jobs(dir: &std::path::Path) -> (String, String) {
     let docs =
         jobs.iter().filter(|j| indexable(j)).map(|j| SearchDocument::from_job(j, Utc::now()));
     index.upsert(docs.collect()).await.unwrap();
+    freehire_app::company_index::rebuild(store.as_ref(), &index, Utc::now()).await.unwrap();
     let index: Arc<dyn SearchIndex> = Arc::new(index);
 
     let accounts = freehire_app::accounts::Accounts::ephemeral(store.clone(), &dir.join("mail"));

@@ -17,13 +17,17 @@ use crate::{
     extract::{CompanyQuery, ListQuery, Slug},
     openapi::{
         Errors,
-        code::{InvalidParameter, NotFound, RateLimited, Unauthorized, Unavailable},
+        code::{
+            InvalidParameter, NotFound, RateLimited, SearchUnavailable, Unauthorized, Unavailable,
+        },
     },
     view::{CompanyDetail, CompanyView, JobView, ListEnvelope, ListMeta},
 };
 
-/// Companies with open jobs, most jobs first (ties by slug); `q` keeps those whose slug
-/// contains the slugified text; `limit`/`offset` page as every list does.
+/// Companies with open jobs, from the search engine's companies index (reference §5.4): most
+/// jobs first (ties by slug); `q` matches words of the name or slug (the last word also as a
+/// prefix, typos tolerated as in job search) and ranks the best matches first; the facets OR
+/// within and AND across; `limit`/`offset` page as every list does.
 #[utoipa::path(
     get, path = "/companies", tag = "companies", operation_id = "list_companies",
     security((), ("api_key" = [])),
@@ -34,7 +38,7 @@ use crate::{
             ("x-ratelimit-remaining" = u32, description = "Requests left now."),
             ("x-ratelimit-reset" = u64, description = "Seconds until the bucket is full again."),
         )),
-        Errors<(InvalidParameter, Unavailable, Unauthorized, RateLimited)>,
+        Errors<(InvalidParameter, SearchUnavailable, Unavailable, Unauthorized, RateLimited)>,
     ),
 )]
 pub async fn list(
@@ -42,7 +46,8 @@ pub async fn list(
     CompanyQuery(filter): CompanyQuery,
     ListQuery(page): ListQuery,
 ) -> Result<Json<ListEnvelope<CompanyView>>, ApiError> {
-    let list = state.catalogue().companies(&filter, page, (state.clock)()).await?;
+    let index = super::search::index(&state).await?;
+    let list = state.catalogue().companies(index.as_ref(), &filter, page).await?;
     Ok(Json(ListEnvelope {
         data: list.companies.iter().map(CompanyView::new).collect(),
         meta: ListMeta::of(page, list.total),

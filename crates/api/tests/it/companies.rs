@@ -1,7 +1,10 @@
 //! `GET /api/v1/companies` and `GET /api/v1/companies/{slug}`.
 
 use freehire_domain::{ClosedReason, Provider};
-use freehire_store::{JobKey, testing::TestDb};
+use std::sync::Arc;
+
+use freehire_search::EmbeddedIndex;
+use freehire_store::{ClaimOptions, JobKey, testing::TestDb};
 use serde_json::{Value, json};
 
 use crate::{
@@ -10,9 +13,10 @@ use crate::{
     server::Server,
 };
 
-/// The catalogue in the store (no index needed), plus a closed Acme job and Hooli, whose only
-/// job is closed.
-async fn stored(db: TestDb) -> Server {
+/// The catalogue in the store, plus a closed Acme job and Hooli, whose only job is closed;
+/// drained into an embedded index as the worker drains (the companies list is served from
+/// its companies index). The tempdir holds the index.
+async fn stored(db: TestDb) -> (Server, tempfile::TempDir, Arc<EmbeddedIndex>) {
     let store = db.store();
     for (i, p) in postings().into_iter().enumerate() {
         store.upsert_jobs(&[p], day(11 + i as u32)).await.unwrap();
@@ -27,7 +31,14 @@ async fn stored(db: TestDb) -> Server {
         external_id: format!("acme:{id}"),
     };
     store.close_jobs(&[key("9"), key("hooli")], ClosedReason::BoardUnseen, day(16)).await.unwrap();
-    Server::start(db).await
+    let dir = tempfile::tempdir().unwrap();
+    let index = Arc::new(EmbeddedIndex::open(dir.path()).unwrap());
+    let drained =
+        freehire_app::search_sync::drain(store, index.as_ref(), ClaimOptions::default(), day(20))
+            .await
+            .unwrap();
+    assert_eq!(drained.companies_indexed, 3, "three companies written: {drained:?}");
+    (Server::start_with(db, Some(index.clone())).await, dir, index)
 }
 
 fn slugs(body: &Value) -> Vec<&str> {
@@ -37,7 +48,7 @@ fn slugs(body: &Value) -> Vec<&str> {
 // scenario: Closed jobs count for nothing
 // scenario: Search by name
 async fn company_list(db: TestDb) {
-    let s = stored(db).await;
+    let (s, _dir, _index) = stored(db).await;
     let (status, body) = s.get("/api/v1/companies").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(slugs(&body), ["acme", "globex", "initech"], "most open jobs first, then slug");
@@ -63,6 +74,9 @@ async fn company_list(db: TestDb) {
     assert_eq!(body["meta"], json!({"total": 3, "limit": 1, "offset": 1}));
     let (_, body) = s.get("/api/v1/companies?q=Init").await;
     assert_eq!((slugs(&body), &body["meta"]["total"]), (vec!["initech"], &json!(1)));
+    // Words of the name, with a typo tolerated in a word of five letters or more.
+    let (_, body) = s.get("/api/v1/companies?q=intech").await;
+    assert_eq!(slugs(&body), ["initech"]);
     let (_, body) = s.get("/api/v1/companies?q=hooli").await;
     assert_eq!(body, json!({"data": [], "meta": {"total": 0, "limit": 20, "offset": 0}}));
 
@@ -78,7 +92,7 @@ async fn company_list(db: TestDb) {
 }
 
 async fn company_detail(db: TestDb) {
-    let s = stored(db).await;
+    let (s, _dir, _index) = stored(db).await;
     let (status, body) = s.get("/api/v1/companies/acme?limit=1").await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["company"]["name"], "Acme");
@@ -118,7 +132,7 @@ async fn company_detail(db: TestDb) {
 
 // scenario: Companies filter by region, country, work mode, source and skill
 async fn company_filters(db: TestDb) {
-    let s = stored(db).await;
+    let (s, _dir, _index) = stored(db).await;
     let listed = |body: &Value| (slugs(body).join(","), body["meta"]["total"].as_u64().unwrap());
     for (query, expected) in [
         ("work_mode=remote", ("acme", 1)),
@@ -159,7 +173,7 @@ async fn company_filters(db: TestDb) {
 
 // scenario: A merged company slug answers 301
 async fn merged_company(db: TestDb) {
-    let s = stored(db).await;
+    let (s, _dir, index) = stored(db).await;
     let (initech, globex) = (
         freehire_domain::CompanySlug::parse("initech").unwrap(),
         freehire_domain::CompanySlug::parse("globex").unwrap(),
@@ -193,6 +207,15 @@ async fn merged_company(db: TestDb) {
         .map(|j| j["title"].as_str().unwrap())
         .collect();
     assert_eq!(titles, ["Product Designer", "Staff Rust Engineer"]);
+    // The list follows once the worker has drained the merge.
+    freehire_app::search_sync::drain(
+        s.db.store(),
+        index.as_ref(),
+        ClaimOptions::default(),
+        day(20),
+    )
+    .await
+    .unwrap();
     let (_, body) = s.get("/api/v1/companies").await;
     assert_eq!(slugs(&body), ["acme", "globex"], "the merged company is listed once");
     let (status, _) = s.get("/api/v1/companies/hooli").await;

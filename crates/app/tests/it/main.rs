@@ -69,6 +69,7 @@ on_both_backends! {
     search_sync: [
         ingested_jobs_become_searchable_and_closed_ones_leave,
         a_role_cluster_is_one_hit_found_in_every_city,
+        the_companies_index_follows_the_drain,
     ],
     reindex: [
         rebuilds_from_the_store_and_purges_the_outbox,

@@ -55,4 +55,28 @@ pub async fn rebuilds_from_the_store_and_purges_the_outbox(s: &dyn Store) {
     let mut open_ids: Vec<i64> = open.jobs.iter().map(|j| j.id.get()).collect();
     open_ids.sort_unstable();
     assert_eq!(indexed, open_ids, "the index holds exactly the open jobs");
+
+    // The companies index is rebuilt from the companies table too, and holds nothing else.
+    index
+        .upsert_companies(vec![freehire_search::CompanyDocument {
+            slug: "gone-company".into(),
+            name: "Gone Company".into(),
+            job_count: 3,
+            latest_posted_ts: 0,
+            regions: vec![],
+            countries: vec![],
+            work_modes: vec![],
+            top_skills: vec![],
+            sources: vec![],
+        }])
+        .await
+        .unwrap();
+    let again = reindex(s, &index, t(5, 0)).await.unwrap();
+    assert_eq!(again.companies, 1);
+    let all = freehire_search::CompanySearch { limit: 10, ..Default::default() };
+    let found = index.search_companies(&all).await.unwrap();
+    let slugs: Vec<(&str, u64)> =
+        found.hits.iter().map(|h| (h.slug.as_str(), h.job_count)).collect();
+    assert_eq!(slugs, [("cartesia", first.inserted - 1)]);
+    assert!(s.company_index_pending(10).await.unwrap().is_empty(), "nothing left to sync");
 }

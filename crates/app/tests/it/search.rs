@@ -7,8 +7,8 @@ use freehire_app::{
     search::{SearchArgs, search},
 };
 use freehire_search::{
-    EmbeddedIndex, Endpoint, Facet, IndexError, JobQuery, SearchDocument, SearchIndex,
-    SearchRequest, SearchResults,
+    CompanyDocument, CompanyHits, CompanySearch, EmbeddedIndex, Endpoint, Facet, IndexError,
+    JobQuery, SearchDocument, SearchIndex, SearchRequest, SearchResults,
 };
 
 use crate::support::t;
@@ -148,6 +148,18 @@ impl SearchIndex for RefusesFilters {
     async fn rebuild(&self, docs: Vec<SearchDocument>) -> Result<(), IndexError> {
         self.0.rebuild(docs).await
     }
+    async fn upsert_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.0.upsert_companies(docs).await
+    }
+    async fn delete_companies(&self, slugs: &[String]) -> Result<(), IndexError> {
+        self.0.delete_companies(slugs).await
+    }
+    async fn rebuild_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.0.rebuild_companies(docs).await
+    }
+    async fn search_companies(&self, search: &CompanySearch) -> Result<CompanyHits, IndexError> {
+        self.0.search_companies(search).await
+    }
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
         if request.query.active_filter_params().is_empty() {
             self.0.search(request).await
@@ -186,6 +198,18 @@ impl SearchIndex for RefusesEverything {
     }
     async fn rebuild(&self, _: Vec<SearchDocument>) -> Result<(), IndexError> {
         Ok(())
+    }
+    async fn upsert_companies(&self, _: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        Ok(())
+    }
+    async fn delete_companies(&self, _: &[String]) -> Result<(), IndexError> {
+        Ok(())
+    }
+    async fn rebuild_companies(&self, _: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        Ok(())
+    }
+    async fn search_companies(&self, _: &CompanySearch) -> Result<CompanyHits, IndexError> {
+        Err(IndexError::Rejected("no".into()))
     }
     async fn search(&self, _: SearchRequest<'_>) -> Result<SearchResults, IndexError> {
         Err(IndexError::Rejected("no".into()))

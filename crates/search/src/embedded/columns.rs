@@ -126,6 +126,19 @@ impl FacetOrds {
         Ok(self.terms.get_or_init(|| list))
     }
 
+    /// The (first) value of `doc`, as an ordinal.
+    pub fn first(&self, doc: DocId) -> Option<u32> {
+        let d = doc as usize;
+        let ord = match &self.starts {
+            None => self.ords.get(d).copied(),
+            Some(starts) => match (starts.get(d), starts.get(d + 1)) {
+                (Some(&a), Some(&b)) if a < b => self.ords.get(a as usize).copied(),
+                _ => None,
+            },
+        };
+        ord.filter(|o| *o != NONE_ORD)
+    }
+
     /// The segment's documents (`max_doc`).
     fn max_doc(&self) -> usize {
         match &self.starts {

@@ -101,6 +101,12 @@ impl GlobalOrds {
             && self.segments.iter().zip(readers).all(|(s, r)| *s == r.segment_id())
     }
 
+    /// The local → global map of the segment at `segment` (searcher order; empty when out of
+    /// range).
+    pub fn map_of(&self, segment: usize) -> &[u32] {
+        self.maps.get(segment).map_or(&[], Vec::as_slice)
+    }
+
     /// A zeroed count per global ordinal.
     pub fn zeroed(&self) -> Vec<u64> {
         vec![0; self.values.len()]

@@ -10,6 +10,8 @@
 //! - `columns`: each segment's facet ordinals and stat values, decoded once and kept.
 //! - `global`: one numbering of a facet's values across the segments, so that distributions
 //!   are counted by number and only their final page is read as text.
+//! - `companies`: the companies index (reference §5.4), a second tantivy index in the
+//!   `companies` directory inside this one.
 //!
 //! Segments are searched in parallel on a pool of one thread per core.
 //!
@@ -35,6 +37,7 @@
 
 mod collect;
 mod columns;
+mod companies;
 pub(crate) mod derivations;
 pub(crate) mod fold;
 mod global;
@@ -49,6 +52,7 @@ use tantivy::directory::MmapDirectory;
 use tantivy::schema::{TantivyDocument, Value};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 
+use crate::company::{CompanyDocument, CompanyHits, CompanySearch};
 use crate::document::SearchDocument;
 use crate::facet::Facet;
 use crate::index::{IndexError, SearchIndex, SearchRequest, SearchResults};
@@ -74,6 +78,8 @@ struct Shared {
     live: OnceLock<Inner>,
     /// Serialises replacing a stale index.
     replacing: Mutex<()>,
+    /// The companies index.
+    companies: companies::Companies,
 }
 
 /// An open index of the current schema.
@@ -128,7 +134,8 @@ impl EmbeddedIndex {
                 return Err(IndexError::Stale { dir: dir.to_owned() });
             }
         }
-        let shared = Shared { dir: dir.to_owned(), live, replacing: Mutex::new(()) };
+        let companies = companies::Companies::open(dir, writable)?;
+        let shared = Shared { dir: dir.to_owned(), live, replacing: Mutex::new(()), companies };
         Ok(Self { inner: Arc::new(shared) })
     }
 
@@ -140,6 +147,16 @@ impl EmbeddedIndex {
     {
         let shared = Arc::clone(&self.inner);
         tokio::task::spawn_blocking(move || work(shared.live()?)).await.map_err(engine)?
+    }
+
+    /// Runs blocking work on the companies index off the async threads.
+    async fn on_companies<T, F>(&self, work: F) -> Result<T, IndexError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&companies::Companies) -> Result<T, IndexError> + Send + 'static,
+    {
+        let shared = Arc::clone(&self.inner);
+        tokio::task::spawn_blocking(move || work(&shared.companies)).await.map_err(engine)?
     }
 }
 
@@ -200,14 +217,7 @@ impl Inner {
         &self,
         edit: impl FnOnce(&Fields, &mut IndexWriter) -> Result<(), IndexError>,
     ) -> Result<(), IndexError> {
-        let writer = self.writer.as_ref().ok_or_else(|| engine("the index is open read-only"))?;
-        let mut writer = writer.lock().map_err(|_| engine("index writer lock poisoned"))?;
-        if let Err(e) = edit(&self.fields, &mut writer) {
-            writer.rollback().map_err(engine)?;
-            return Err(e);
-        }
-        writer.commit().map_err(engine)?;
-        self.reader.reload().map_err(engine)
+        commit(self.writer.as_ref(), &self.reader, &self.fields, edit)
     }
 
     fn search(
@@ -255,16 +265,43 @@ impl Inner {
             (gathered.rows, gathered.total, gathered.counts, gathered.stats);
         let mut hits = Vec::with_capacity(limit);
         for row in rows.iter().skip(offset).take(limit) {
-            let stored: TantivyDocument = searcher.doc(row.address).map_err(engine)?;
-            let json = stored
-                .get_first(self.fields.doc)
-                .and_then(|v| v.as_str())
-                .ok_or_else(|| IndexError::Document("no stored document".into()))?;
-            hits.push(serde_json::from_str(json).map_err(|e| IndexError::Document(e.into()))?);
+            hits.push(stored(&searcher, row.address, self.fields.doc)?);
         }
         let facets = request.facets.iter().copied().zip(counts).collect();
         Ok(SearchResults { hits, total, facets, stats })
     }
+}
+
+/// Applies `edit` to `writer` (`None`: the index is open read-only), commits and reloads
+/// `reader`; an edit that fails is rolled back.
+fn commit<F>(
+    writer: Option<&Mutex<IndexWriter>>,
+    reader: &IndexReader,
+    fields: &F,
+    edit: impl FnOnce(&F, &mut IndexWriter) -> Result<(), IndexError>,
+) -> Result<(), IndexError> {
+    let writer = writer.ok_or_else(|| engine("the index is open read-only"))?;
+    let mut writer = writer.lock().map_err(|_| engine("index writer lock poisoned"))?;
+    if let Err(e) = edit(fields, &mut writer) {
+        writer.rollback().map_err(engine)?;
+        return Err(e);
+    }
+    writer.commit().map_err(engine)?;
+    reader.reload().map_err(engine)
+}
+
+/// The JSON document stored in `field` of the document at `address`, decoded.
+fn stored<T: serde::de::DeserializeOwned>(
+    searcher: &tantivy::Searcher,
+    address: tantivy::DocAddress,
+    field: tantivy::schema::Field,
+) -> Result<T, IndexError> {
+    let doc: TantivyDocument = searcher.doc(address).map_err(engine)?;
+    let json = doc
+        .get_first(field)
+        .and_then(|v| v.as_str())
+        .ok_or_else(|| IndexError::Document("no stored document".into()))?;
+    serde_json::from_str(json).map_err(|e| IndexError::Document(e.into()))
 }
 
 /// The fast field a sort reads.
@@ -373,6 +410,24 @@ impl SearchIndex for EmbeddedIndex {
         })
         .await
         .map_err(engine)?
+    }
+
+    async fn upsert_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.on_companies(move |c| c.upsert(&docs)).await
+    }
+
+    async fn delete_companies(&self, slugs: &[String]) -> Result<(), IndexError> {
+        let slugs = slugs.to_vec();
+        self.on_companies(move |c| c.delete(&slugs)).await
+    }
+
+    async fn rebuild_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.on_companies(move |c| c.rebuild(&docs)).await
+    }
+
+    async fn search_companies(&self, search: &CompanySearch) -> Result<CompanyHits, IndexError> {
+        let search = search.clone();
+        self.on_companies(move |c| c.search(&search)).await
     }
 
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {

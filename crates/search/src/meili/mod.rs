@@ -9,10 +9,15 @@
 //! with the live index in one step (`POST /swap-indexes`) and drops the old content, so a
 //! search sees the old or the new content, never a mix.
 //!
+//! The companies index (reference §5.4) is a second Meilisearch index beside it
+//! ([`MeiliConfig::companies_uid`]: `companies` beside the default `jobs`, `<uid>_companies`
+//! otherwise), with its own settings (`companies`), prepared and rebuilt the same way.
+//!
 //! Errors: a search Meilisearch refuses as an invalid request (HTTP 400: a filter or sort on an
 //! attribute the live settings lack, …) is [`IndexError::Rejected`], so the API can answer 400
 //! or retry without the filter (reference §5.3); everything else is [`IndexError::Engine`].
 
+mod companies;
 mod document;
 mod http;
 mod search;
@@ -29,6 +34,7 @@ use meilisearch_sdk::tasks::Task;
 use secrecy::{ExposeSecret, SecretString};
 use tokio::sync::OnceCell;
 
+use crate::company::{CompanyDocument, CompanyHits, CompanySearch};
 use crate::document::SearchDocument;
 use crate::index::{Context, IndexError, SearchIndex, SearchRequest, SearchResults};
 use http::MeiliHttp;
@@ -74,6 +80,16 @@ impl MeiliConfig {
         self
     }
 
+    /// The companies index's uid: `companies` beside the default job index, else
+    /// `<index_uid>_companies`.
+    pub fn companies_uid(&self) -> String {
+        if self.index_uid == DEFAULT_INDEX_UID {
+            "companies".to_owned()
+        } else {
+            format!("{}_companies", self.index_uid)
+        }
+    }
+
     /// With another index uid.
     #[must_use]
     pub fn with_index_uid(mut self, uid: impl Into<String>) -> Self {
@@ -86,8 +102,14 @@ impl MeiliConfig {
 pub struct MeiliIndex {
     client: Client<MeiliHttp>,
     uid: String,
+    /// The companies index's uid.
+    companies: String,
     task_timeout: Duration,
     ready: OnceCell<()>,
+    /// Whether the companies index exists with its settings.
+    companies_ready: OnceCell<()>,
+    /// Whether a companies search already tried to prepare the companies index.
+    companies_tried: AtomicBool,
     /// Whether a search already tried [`MeiliIndex::prepare`].
     search_tried: AtomicBool,
 }
@@ -122,6 +144,7 @@ impl MeiliIndex {
         }
         let http = MeiliHttp::new(config.api_key.clone(), config.request_timeout)
             .map_err(|e| IndexError::Engine(Context::boxed("meilisearch client", e)))?;
+        let companies = config.companies_uid();
         Ok(Self {
             // The SDK keeps its own copy of the key: this is the boundary where it leaves the secret.
             client: Client::new_with_client(
@@ -130,8 +153,11 @@ impl MeiliIndex {
                 http,
             ),
             uid: config.index_uid,
+            companies,
             task_timeout: config.task_timeout,
             ready: OnceCell::new(),
+            companies_ready: OnceCell::new(),
+            companies_tried: AtomicBool::new(false),
             search_tried: AtomicBool::new(false),
         })
     }
@@ -149,6 +175,12 @@ impl MeiliIndex {
         self.ready.get_or_try_init(|| self.create_with_settings(&self.uid)).await.map(|_| ())
     }
 
+    /// [`MeiliIndex::prepare`] for the companies index.
+    async fn prepare_companies(&self) -> Result<(), IndexError> {
+        let create = || self.create_with(&self.companies, companies::KEY, companies::settings());
+        self.companies_ready.get_or_try_init(create).await.map(|_| ())
+    }
+
     /// The bytes the server's whole database claims on disk (`GET /stats`: every index, not
     /// only this one).
     pub async fn database_size(&self) -> Result<u64, IndexError> {
@@ -159,6 +191,8 @@ impl MeiliIndex {
     /// Deletes the live index and its rebuild index, if they exist (for tests and tear-down).
     pub async fn drop_index(&self) -> Result<(), IndexError> {
         self.drop(&format!("{}_rebuild", self.uid)).await?;
+        self.drop(&format!("{}_rebuild", self.companies)).await?;
+        self.drop(&self.companies).await?;
         self.drop(&self.uid).await
     }
 
@@ -193,9 +227,20 @@ impl MeiliIndex {
         }
     }
 
-    /// Creates index `uid` (an existing one is kept) and applies the settings to it.
+    /// Creates job index `uid` (an existing one is kept) and applies the settings to it.
     async fn create_with_settings(&self, uid: &str) -> Result<(), IndexError> {
-        let created = self.client.create_index(uid, Some("id")).await.map_err(engine)?;
+        self.create_with(uid, "id", settings::settings()).await
+    }
+
+    /// Creates index `uid` with primary key `key` (an existing one is kept) and applies
+    /// `settings` to it.
+    async fn create_with(
+        &self,
+        uid: &str,
+        key: &str,
+        settings: meilisearch_sdk::settings::Settings,
+    ) -> Result<(), IndexError> {
+        let created = self.client.create_index(uid, Some(key)).await.map_err(engine)?;
         match self.finish(created).await? {
             Task::Failed { content }
                 if content.error.error_code != ErrorCode::IndexAlreadyExists =>
@@ -204,8 +249,7 @@ impl MeiliIndex {
             }
             _ => {}
         }
-        let task =
-            self.client.index(uid).set_settings(&settings::settings()).await.map_err(engine)?;
+        let task = self.client.index(uid).set_settings(&settings).await.map_err(engine)?;
         self.wait(task).await
     }
 
@@ -227,6 +271,19 @@ impl MeiliIndex {
         for batch in docs.chunks(BATCH) {
             let json: Vec<serde_json::Value> = batch.iter().map(document::to_meili).collect();
             tasks.push(index.add_or_replace(&json, Some("id")).await.map_err(engine)?);
+        }
+        for task in tasks {
+            self.wait(task).await?;
+        }
+        Ok(())
+    }
+
+    /// Adds (or replaces) companies in index `uid`, as [`MeiliIndex::add`] does jobs.
+    async fn add_companies(&self, uid: &str, docs: &[CompanyDocument]) -> Result<(), IndexError> {
+        let index = self.client.index(uid);
+        let mut tasks = Vec::new();
+        for batch in docs.chunks(BATCH) {
+            tasks.push(index.add_or_replace(batch, Some(companies::KEY)).await.map_err(engine)?);
         }
         for task in tasks {
             self.wait(task).await?;
@@ -268,6 +325,43 @@ impl SearchIndex for MeiliIndex {
         let task = self.client.swap_indexes([&swap]).await.map_err(engine)?;
         self.wait(task).await?;
         self.drop(&next).await
+    }
+
+    async fn upsert_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.prepare_companies().await?;
+        self.add_companies(&self.companies, &docs).await
+    }
+
+    async fn delete_companies(&self, slugs: &[String]) -> Result<(), IndexError> {
+        self.prepare_companies().await?;
+        if slugs.is_empty() {
+            return Ok(());
+        }
+        let task =
+            self.client.index(&self.companies).delete_documents(slugs).await.map_err(engine)?;
+        self.wait(task).await
+    }
+
+    async fn rebuild_companies(&self, docs: Vec<CompanyDocument>) -> Result<(), IndexError> {
+        self.prepare_companies().await?;
+        let next = format!("{}_rebuild", self.companies);
+        self.drop(&next).await?;
+        self.create_with(&next, companies::KEY, companies::settings()).await?;
+        self.add_companies(&next, &docs).await?;
+        let swap = SwapIndexes { indexes: (self.companies.clone(), next.clone()), rename: None };
+        let task = self.client.swap_indexes([&swap]).await.map_err(engine)?;
+        self.wait(task).await?;
+        self.drop(&next).await
+    }
+
+    async fn search_companies(&self, search: &CompanySearch) -> Result<CompanyHits, IndexError> {
+        // As for jobs: a search-only key cannot apply settings; the search reports failures.
+        if self.companies_ready.get().is_none()
+            && !self.companies_tried.swap(true, Ordering::Relaxed)
+        {
+            let _ = self.prepare_companies().await;
+        }
+        companies::search(&self.client.index(&self.companies), search).await
     }
 
     async fn search(&self, request: SearchRequest<'_>) -> Result<SearchResults, IndexError> {

@@ -68,6 +68,11 @@ const REMOVE: &str = "DELETE FROM companies WHERE slug = ANY($1)";
 
 const ACK: &str = "DELETE FROM company_refresh WHERE id = ANY($1)";
 
+const BY_SLUGS: &str =
+    concat!("SELECT ", company_columns!(), " FROM companies WHERE slug = ANY($1)");
+
+const ACK_INDEX: &str = "DELETE FROM company_index WHERE id = ANY($1)";
+
 const STATEMENTS: CompanySql = CompanySql {
     page: PAGE,
     count: COUNT,
@@ -76,6 +81,8 @@ const STATEMENTS: CompanySql = CompanySql {
     values: VALUES,
     remove: REMOVE,
     ack: ACK,
+    by_slugs: BY_SLUGS,
+    ack_index: ACK_INDEX,
 };
 
 #[async_trait]
@@ -113,6 +120,18 @@ impl CompanyRepo for PgStore {
         let now = now.trunc_subsecs(6);
         let begin = || async { Ok(self.pool.begin().await?) };
         Ok(Shared::refresh_round(&self.pool, &STATEMENTS, limit, now, begin).await?.0)
+    }
+
+    async fn company_index_pending(&self, limit: u32) -> Result<crate::CompanyIndexBatch> {
+        retry_once_if_lost(|| Shared::company_index_pending(&self.pool, &STATEMENTS, limit)).await
+    }
+
+    async fn ack_company_index(&self, ids: &[i64]) -> Result<()> {
+        retry_once_if_lost(|| Shared::ack_company_index(&self.pool, &STATEMENTS, ids)).await
+    }
+
+    async fn all_companies(&self) -> Result<Vec<Company>> {
+        retry_once_if_lost(|| Shared::all_companies(&self.pool)).await
     }
 
     async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>> {

@@ -14,8 +14,8 @@ use sqlx::{Database, Encode, Executor, FromRow, IntoArguments, Pool, Transaction
 
 use super::{RowsAffected, Shared};
 use crate::{
-    Company, CompanyAlias, CompanyFilter, CompanyList, CompanyMerge, CompanyRefresh, ListPage,
-    Result, StoreError,
+    Company, CompanyAlias, CompanyFilter, CompanyIndexBatch, CompanyList, CompanyMerge,
+    CompanyRefresh, ListPage, Result, StoreError,
     bind::{List, Stamp},
     companies::{AliasRecord, CompanyRecord, CompanySql, NameRow, Summary, ValueRow, assemble},
     rows::count,
@@ -217,6 +217,57 @@ where
             .await?;
         let companies = rows.into_iter().map(CompanyRecord::into_company).collect::<Result<_>>()?;
         Ok(CompanyList { companies, total: count(total) })
+    }
+
+    /// The oldest `limit` marks of the companies index outbox, with their companies as the
+    /// table holds them now.
+    pub async fn company_index_pending(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        limit: u32,
+    ) -> Result<CompanyIndexBatch> {
+        let marks: Vec<(i64, String)> = sqlx::query_as(sql::PENDING_INDEX)
+            .bind(i64::from(limit.max(1)))
+            .fetch_all(pool)
+            .await?;
+        let slugs: BTreeSet<&str> = marks.iter().map(|(_, slug)| slug.as_str()).collect();
+        let listed: Vec<&str> = slugs.iter().copied().collect();
+        let rows: Vec<CompanyRecord> = if listed.is_empty() {
+            Vec::new()
+        } else {
+            sqlx::query_as(statements.by_slugs).bind(List(&listed)).fetch_all(pool).await?
+        };
+        let companies: Vec<Company> =
+            rows.into_iter().map(CompanyRecord::into_company).collect::<Result<_>>()?;
+        let kept: BTreeSet<&str> = companies.iter().map(|c| c.slug.as_str()).collect();
+        let removed = slugs
+            .iter()
+            .filter(|slug| !kept.contains(*slug))
+            .map(|slug| CompanySlug::parse(slug).map_err(|e| StoreError::corrupt("slug", e)))
+            .collect::<Result<_>>()?;
+        Ok(CompanyIndexBatch {
+            marks: marks.into_iter().map(|(id, _)| id).collect(),
+            companies,
+            removed,
+        })
+    }
+
+    /// Deletes the companies index marks `ids`.
+    pub async fn ack_company_index(
+        pool: &Pool<DB>,
+        statements: &CompanySql,
+        ids: &[i64],
+    ) -> Result<()> {
+        if !ids.is_empty() {
+            sqlx::query(statements.ack_index).bind(List(ids)).execute(pool).await?;
+        }
+        Ok(())
+    }
+
+    /// Every company of the table.
+    pub async fn all_companies(pool: &Pool<DB>) -> Result<Vec<Company>> {
+        let rows: Vec<CompanyRecord> = sqlx::query_as(sql::ALL).fetch_all(pool).await?;
+        rows.into_iter().map(CompanyRecord::into_company).collect()
     }
 
     /// One company of the table.

@@ -25,6 +25,13 @@ pub(crate) const UPSERT: &str = concat!(
      refreshed_at = excluded.refreshed_at"
 );
 
+/// The oldest marks of the companies index outbox (migration 0027), `$1` at most:
+/// `(id, slug)`.
+pub(crate) const PENDING_INDEX: &str = "SELECT id, slug FROM company_index ORDER BY id LIMIT $1";
+
+/// Every company (a rebuild of the companies index).
+pub(crate) const ALL: &str = concat!("SELECT ", company_columns!(), " FROM companies");
+
 /// One company by slug.
 pub(crate) const BY_SLUG: &str =
     concat!("SELECT ", company_columns!(), " FROM companies WHERE slug = $1");

@@ -75,6 +75,14 @@ const REMOVE: &str = "DELETE FROM companies WHERE slug IN (SELECT value FROM jso
 
 const ACK: &str = "DELETE FROM company_refresh WHERE id IN (SELECT value FROM json_each($1))";
 
+const BY_SLUGS: &str = concat!(
+    "SELECT ",
+    company_columns!(),
+    " FROM companies WHERE slug IN (SELECT value FROM json_each($1))"
+);
+
+const ACK_INDEX: &str = "DELETE FROM company_index WHERE id IN (SELECT value FROM json_each($1))";
+
 const STATEMENTS: CompanySql = CompanySql {
     page: PAGE,
     count: COUNT,
@@ -83,6 +91,8 @@ const STATEMENTS: CompanySql = CompanySql {
     values: VALUES,
     remove: REMOVE,
     ack: ACK,
+    by_slugs: BY_SLUGS,
+    ack_index: ACK_INDEX,
 };
 
 #[async_trait]
@@ -120,6 +130,18 @@ impl CompanyRepo for SqliteStore {
         let now = now.trunc_subsecs(6);
         let round = Shared::refresh_round(&self.pool, &STATEMENTS, limit, now, || self.write());
         Ok(round.await?.0)
+    }
+
+    async fn company_index_pending(&self, limit: u32) -> Result<crate::CompanyIndexBatch> {
+        Shared::company_index_pending(&self.pool, &STATEMENTS, limit).await
+    }
+
+    async fn ack_company_index(&self, ids: &[i64]) -> Result<()> {
+        Shared::ack_company_index(&self.writer, &STATEMENTS, ids).await
+    }
+
+    async fn all_companies(&self) -> Result<Vec<Company>> {
+        Shared::all_companies(&self.pool).await
     }
 
     async fn company_alias(&self, slug: &CompanySlug) -> Result<Option<CompanySlug>> {

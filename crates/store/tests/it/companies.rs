@@ -200,6 +200,57 @@ pub async fn the_companies_table_follows_every_job_write(s: &dyn Store) {
     assert!(s.company_by_slug(&slug("beta"), now()).await.unwrap().is_none());
 }
 
+/// Drains the companies index outbox: the slugs written and removed, each sorted, and acks.
+async fn drain_index(s: &dyn Store) -> (Vec<String>, Vec<String>) {
+    let batch = s.company_index_pending(10_000).await.unwrap();
+    let mut written: Vec<String> = batch.companies.iter().map(|c| c.slug.to_string()).collect();
+    let mut removed: Vec<String> = batch.removed.iter().map(|c| c.to_string()).collect();
+    written.sort_unstable();
+    removed.sort_unstable();
+    s.ack_company_index(&batch.marks).await.unwrap();
+    (written, removed)
+}
+
+// scenario: Every companies table write reaches the companies index outbox
+pub async fn every_company_write_is_marked_for_the_search_index(s: &dyn Store) {
+    assert!(s.company_index_pending(10).await.unwrap().is_empty(), "a fresh store has none");
+    catalogue(s).await;
+    s.refresh_companies(10_000, now()).await.unwrap();
+    // Hooli never had a row (its only job is closed): nothing to remove.
+    let first = drain_index(s).await;
+    assert_eq!(
+        first,
+        (vec!["acme-labs".into(), "beta".into(), "globex".into(), "initech".into()], vec![])
+    );
+    assert_eq!(drain_index(s).await, (vec![], vec![]), "acknowledged marks are gone");
+
+    // A read that refreshes first (not the drain) still marks what it rewrote.
+    let globex = at_company(posting("ashby", "globex:0", "Analyst"), "Globex");
+    s.close_jobs(&[key(&globex)], ClosedReason::Unseen, t(7, 0)).await.unwrap();
+    let beta = at_company(posting("lever", "beta:1", "Designer"), "Initech");
+    s.upsert_jobs(&[beta], t(10, 0)).await.unwrap();
+    assert!(s.company_by_slug(&slug("globex"), now()).await.unwrap().is_some());
+    let batch = s.company_index_pending(10_000).await.unwrap();
+    let globex_now = batch.companies.iter().find(|c| c.slug.as_str() == "globex").unwrap();
+    assert_eq!(globex_now.job_count, 3, "the company as the table holds it now");
+    assert_eq!(
+        drain_index(s).await,
+        (vec!["globex".into(), "initech".into()], vec!["beta".into()])
+    );
+
+    // Marks read but not acknowledged stay for the next drain.
+    let acme = at_company(posting("greenhouse", "acme:1", "Backend Engineer"), "Acme Labs");
+    s.close_jobs(&[key(&acme)], ClosedReason::Unseen, t(11, 0)).await.unwrap();
+    s.refresh_companies(10_000, now()).await.unwrap();
+    let unacked = s.company_index_pending(10_000).await.unwrap();
+    assert_eq!(unacked.companies.len(), 1);
+    assert_eq!(drain_index(s).await, (vec!["acme-labs".into()], vec![]));
+    let mut all: Vec<String> =
+        s.all_companies().await.unwrap().iter().map(|c| c.slug.to_string()).collect();
+    all.sort_unstable();
+    assert_eq!(all, ["acme-labs", "globex", "initech"]);
+}
+
 // scenario: The companies table filters by region, country, work mode, source and skill
 pub async fn company_filters_are_or_within_and_across_facets(s: &dyn Store) {
     catalogue(s).await;

@@ -79,6 +79,7 @@ conformance! {
         a_company_aggregates_its_open_jobs,
         company_jobs_are_open_newest_first,
         the_companies_table_follows_every_job_write,
+        every_company_write_is_marked_for_the_search_index,
         company_filters_are_or_within_and_across_facets,
         merging_a_company_moves_its_jobs_and_folds_later_writes,
     ],

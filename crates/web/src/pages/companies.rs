@@ -10,9 +10,10 @@ use axum::{
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
+use freehire_app::search_slot::SearchStatus;
 use freehire_app::{catalogue::CompanyAt, company_filter};
 use freehire_domain::{CompanySlug, Job, Region};
-use freehire_store::{CompanyFilter, ListPage};
+use freehire_store::{CompanyFilter, CompanyList, ListPage};
 
 use crate::{WebError, WebState, format, layout::Ctx, layout::Layout};
 
@@ -147,9 +148,18 @@ pub async fn list(State(state): State<WebState>, ctx: Ctx, RawQuery(raw): RawQue
         Ok(filter) => (filter, None),
         Err(e) => (CompanyFilter::default(), Some(e.to_string())),
     };
-    let list = match state.catalogue.companies(&filter, page, ctx.now).await {
-        Ok(list) => list,
-        Err(e) => return ctx.error(e),
+    // Served by the search engine's companies index; before the worker has built an index
+    // there are no companies yet (the page says so), and an index that cannot be opened is
+    // the 503 page.
+    let list = match state.search.get().await {
+        Ok(index) => match state.catalogue.companies(index.as_ref(), &filter, page).await {
+            Ok(list) => list,
+            Err(e) => return ctx.error(e),
+        },
+        Err(SearchStatus::Missing | SearchStatus::Ok) => CompanyList::default(),
+        Err(SearchStatus::Off | SearchStatus::Unavailable) => {
+            return ctx.error(WebError::Unavailable);
+        }
     };
     let filtered = filter != CompanyFilter::default();
     let rows = list

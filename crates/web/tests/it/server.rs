@@ -82,7 +82,8 @@ impl Server {
         Self::with_postings(db, postings()).await
     }
 
-    /// `postings` stored (one a day from day 11) and indexed like the drain does, served.
+    /// `postings` stored (one a day from day 11) and indexed like the drain does (the
+    /// companies index too), served.
     pub async fn with_postings(db: TestDb, postings: Vec<JobPosting>) -> Self {
         Self::with_postings_mapped(db, postings, |state| state).await
     }
@@ -109,6 +110,7 @@ impl Server {
         let dir = tempfile::tempdir().unwrap();
         let index = Arc::new(EmbeddedIndex::open(dir.path()).unwrap());
         index.upsert(docs).await.unwrap();
+        freehire_app::company_index::rebuild(db.store(), index.as_ref(), day(20)).await.unwrap();
         Self::start_mapped(db, Some((index, dir)), map).await
     }
 

@@ -4,8 +4,8 @@
 //! end, which makes a test of each on every engine.
 
 use freehire_search::{
-    Bounds, Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex, SearchRequest, SearchResults,
-    facet_counts,
+    Bounds, CompanyDocument, CompanySearch, Endpoint, Facet, FacetsRequest, JobQuery, SearchIndex,
+    SearchRequest, SearchResults, facet_counts,
 };
 
 use super::catalogue;
@@ -325,6 +325,168 @@ pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
 /// changes the catalogue, so it runs last) and, per engine, one test per check on its own
 /// freshly loaded index plus `whole_suite_on_one_index`: `suite::embedded::*` always,
 /// `suite::meili::*` against the server `MEILI_URL` names (see `meili.rs`).
+/// The companies of the company checks: name, slug, open jobs, regions, countries, work
+/// modes, sources, top skills.
+pub fn companies() -> Vec<CompanyDocument> {
+    let c = |name: &str, slug: &str, jobs: u64, facets: [&[&str]; 5]| {
+        let list = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        CompanyDocument {
+            slug: slug.into(),
+            name: name.into(),
+            job_count: jobs,
+            latest_posted_ts: 1_767_225_600,
+            regions: list(facets[0]),
+            countries: list(facets[1]),
+            work_modes: list(facets[2]),
+            sources: list(facets[3]),
+            top_skills: list(facets[4]),
+        }
+    };
+    vec![
+        c(
+            "Acme Labs",
+            "acme-labs",
+            12,
+            [&["eu"], &["de", "fr"], &["remote", "hybrid"], &["greenhouse"], &["rust", "go"]],
+        ),
+        c(
+            "Globex Corporation",
+            "globex",
+            40,
+            [&["na"], &["us"], &["onsite"], &["lever"], &["java"]],
+        ),
+        c(
+            "Initech",
+            "initech",
+            5,
+            [&["eu", "na"], &["gb", "us"], &["remote"], &["ashby"], &["python", "rust"]],
+        ),
+        c("Acme Corp", "acme-corp", 12, [&["na"], &["ca"], &["hybrid"], &["greenhouse"], &["go"]]),
+        c("Umbrella", "umbrella", 1, [&[], &[], &[], &["workday"], &[]]),
+        c("Hooli", "hooli", 5, [&["eu"], &["de"], &["onsite"], &["ashby"], &["kubernetes"]]),
+        c("Acmeville Tools", "acmeville-tools", 3, [&[], &[], &[], &["lever"], &[]]),
+        c("Globez Tools", "globez-tools", 100, [&[], &[], &[], &["lever"], &[]]),
+        c("Northwind", "northwind-traders", 50, [&[], &[], &[], &["lever"], &[]]),
+        c("Traders Guild", "traders-guild", 2, [&[], &[], &[], &["lever"], &[]]),
+    ]
+}
+
+/// [`companies`] in their order without text: most open jobs first, then by slug.
+pub const COMPANY_ORDER: [&str; 10] = [
+    "globez-tools",
+    "northwind-traders",
+    "globex",
+    "acme-corp",
+    "acme-labs",
+    "hooli",
+    "initech",
+    "acmeville-tools",
+    "traders-guild",
+    "umbrella",
+];
+
+/// The slugs a company search finds, in order, and its total.
+async fn company_slugs(index: &dyn SearchIndex, search: CompanySearch) -> (Vec<String>, u64) {
+    let found = index.search_companies(&search).await.unwrap();
+    (found.hits.into_iter().map(|h| h.slug).collect(), found.total)
+}
+
+/// A company search for `q` (and `edit`), first page of 50.
+fn company_search(q: &str, edit: impl FnOnce(&mut CompanySearch)) -> CompanySearch {
+    let mut s = CompanySearch { q: Some(q.into()), limit: 50, ..CompanySearch::default() };
+    edit(&mut s);
+    s
+}
+
+// scenario: Companies by name with typos and prefixes
+pub async fn companies_by_name(index: &dyn SearchIndex) {
+    index.rebuild_companies(companies()).await.unwrap();
+    let find = async |q: &str| company_slugs(index, company_search(q, |_| {})).await.0;
+    // An exact word before a typo, whatever the job counts.
+    assert_eq!(find("globex").await, ["globex", "globez-tools"]);
+    // The last word is also a prefix; exact words first, then by open jobs, then slug.
+    assert_eq!(find("acme").await, ["acme-corp", "acme-labs", "acmeville-tools"]);
+    assert_eq!(find("acme lab").await, ["acme-labs"]);
+    // A match in the name before one in the slug only.
+    assert_eq!(find("traders").await, ["traders-guild", "northwind-traders"]);
+    // Case and accents fold; a word found nowhere finds nothing.
+    assert_eq!(find("INIT\u{c9}CH").await, ["initech"]);
+    assert_eq!(company_slugs(index, company_search("zzzz", |_| {})).await, (vec![], 0));
+    // Blank text is no text.
+    assert_eq!(company_slugs(index, company_search("  ", |_| {})).await.1, 10);
+}
+
+// scenario: Companies by facets, most open jobs first
+pub async fn companies_by_facets(index: &dyn SearchIndex) {
+    index.rebuild_companies(companies()).await.unwrap();
+    let all = |edit: fn(&mut CompanySearch)| {
+        let mut s = CompanySearch { limit: 50, ..CompanySearch::default() };
+        edit(&mut s);
+        s
+    };
+    assert_eq!(
+        company_slugs(index, all(|_| {})).await,
+        (COMPANY_ORDER.map(String::from).to_vec(), 10)
+    );
+    // Pages cut the same order; a page past the end is empty with the total kept.
+    let page = company_slugs(index, all(|s| (s.offset, s.limit) = (3, 3))).await;
+    assert_eq!(page, (vec!["acme-corp".into(), "acme-labs".into(), "hooli".into()], 10));
+    assert_eq!(company_slugs(index, all(|s| s.offset = 10)).await, (vec![], 10));
+    // OR within a facet, AND across facets.
+    let found =
+        |edit: fn(&mut CompanySearch)| async move { company_slugs(index, all(edit)).await.0 };
+    assert_eq!(found(|s| s.regions = vec!["eu".into()]).await, ["acme-labs", "hooli", "initech"]);
+    assert_eq!(
+        found(|s| {
+            s.regions = vec!["eu".into()];
+            s.work_modes = vec!["remote".into()];
+        })
+        .await,
+        ["acme-labs", "initech"]
+    );
+    assert_eq!(
+        found(|s| s.countries = vec!["us".into(), "ca".into()]).await,
+        ["globex", "acme-corp", "initech"]
+    );
+    assert_eq!(found(|s| s.skills = vec!["rust".into()]).await, ["acme-labs", "initech"]);
+    assert_eq!(
+        found(|s| {
+            s.sources = vec!["ashby".into()];
+            s.skills = vec!["kubernetes".into()];
+        })
+        .await,
+        ["hooli"]
+    );
+    // Text and facets together.
+    let acme_na = company_search("acme", |s| s.regions = vec!["na".into()]);
+    assert_eq!(company_slugs(index, acme_na).await, (vec!["acme-corp".into()], 1));
+}
+
+// scenario: Company writes are searchable at once
+pub async fn company_writes(index: &dyn SearchIndex) {
+    let jobs = run(index, "").await.total;
+    index.rebuild_companies(companies()).await.unwrap();
+    let mut grown = companies().remove(4);
+    grown.job_count = 500;
+    grown.name = "Umbrella Health".into();
+    index.upsert_companies(vec![grown]).await.unwrap();
+    let top = CompanySearch { limit: 1, ..CompanySearch::default() };
+    let found = index.search_companies(&top).await.unwrap();
+    assert_eq!(
+        (found.hits[0].name.as_str(), found.hits[0].job_count, found.total),
+        ("Umbrella Health", 500, 10)
+    );
+    let health = company_slugs(index, company_search("health", |_| {})).await;
+    assert_eq!(health, (vec!["umbrella".into()], 1));
+    index.delete_companies(&["umbrella".into(), "no-such-company".into()]).await.unwrap();
+    assert_eq!(company_slugs(index, company_search("umbrella", |_| {})).await, (vec![], 0));
+    index.rebuild_companies(companies().into_iter().take(2).collect()).await.unwrap();
+    let none = CompanySearch { limit: 10, ..CompanySearch::default() };
+    assert_eq!(company_slugs(index, none).await.0, ["globex", "acme-labs"]);
+    // The job index is untouched by company writes.
+    assert_eq!(run(index, "").await.total, jobs);
+}
+
 macro_rules! suite {
     ($($check:ident),* $(,)?) => {
         /// Every check, in order, on one loaded index.
@@ -376,4 +538,7 @@ suite!(
     facets_requests,
     free_text_values_are_literal,
     writes,
+    companies_by_name,
+    companies_by_facets,
+    company_writes,
 );

@@ -163,3 +163,31 @@ async fn a_stale_index_is_refused_until_a_rebuild_replaces_it() {
     let reopened = EmbeddedIndex::open_read_only(dir.path()).unwrap();
     assert_eq!(conformance::run(&reopened, "").await.total, 6);
 }
+
+/// Companies written one commit each (one segment each, until merged) page in the same total
+/// order as companies written at once: the slug tie-break is global, not per segment.
+// scenario: Companies page alike across segments
+#[tokio::test]
+async fn companies_in_many_segments_page_in_one_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = EmbeddedIndex::open(dir.path()).unwrap();
+    for company in conformance::companies().into_iter().rev() {
+        index.upsert_companies(vec![company]).await.unwrap();
+    }
+    let page = |offset: u64| freehire_search::CompanySearch {
+        offset,
+        limit: 2,
+        ..freehire_search::CompanySearch::default()
+    };
+    let mut paged = Vec::new();
+    for offset in (0..10).step_by(2) {
+        let found = index.search_companies(&page(offset)).await.unwrap();
+        assert_eq!(found.total, 10);
+        paged.extend(found.hits.into_iter().map(|h| h.slug));
+    }
+    assert_eq!(paged, conformance::COMPANY_ORDER);
+    // A reopened index (a read-only one, as the API opens it) answers the same.
+    drop(index);
+    let reader = EmbeddedIndex::open_read_only(dir.path()).unwrap();
+    assert_eq!(reader.search_companies(&page(0)).await.unwrap().hits[0].slug, "globez-tools");
+}
