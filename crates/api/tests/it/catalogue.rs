@@ -83,13 +83,14 @@ pub async fn stored(db: &TestDb) -> Vec<SearchDocument> {
     jobs.iter().filter(|j| indexable(j)).map(|j| SearchDocument::from_job(j, day(20))).collect()
 }
 
-/// Stores the catalogue, indexes it like the drain does, and starts the server with the
-/// index. The tempdir holds the index.
+/// Stores the catalogue, indexes it like the drain does (the companies index too), and starts
+/// the server with the index. The tempdir holds the index.
 pub async fn indexed(db: TestDb) -> (Server, tempfile::TempDir, Arc<EmbeddedIndex>) {
     let docs = stored(&db).await;
     let dir = tempfile::tempdir().unwrap();
     let index = Arc::new(EmbeddedIndex::open(dir.path()).unwrap());
     index.upsert(docs).await.unwrap();
+    freehire_app::company_index::rebuild(db.store(), index.as_ref(), day(20)).await.unwrap();
     let search: Arc<dyn SearchIndex> = index.clone();
     (Server::start_with(db, Some(search)).await, dir, index)
 }

@@ -74,8 +74,8 @@ async fn the_public_reads_share_a_bucket_per_caller(server: &Server) {
     // The catalogue's reads count together: 3 a minute from this IP.
     let (status, rate, retry, _) = get(server, "/api/v1/jobs", &[]).await;
     assert_eq!((status, rate, retry), (200, Some((3, 2)), None));
-    let (status, rate, _, _) = get(server, "/api/v1/companies", &[]).await;
-    assert_eq!((status, rate), (200, Some((3, 1))));
+    let (status, rate, _, _) = get(server, "/api/v1/companies/acme", &[]).await;
+    assert_eq!((status, rate), (404, Some((3, 1))), "no such company yet: still counted");
     // Counted before the handler: a malformed slug costs one too.
     let (status, rate, _, _) = get(server, "/api/v1/jobs/no-such-job", &[]).await;
     assert_eq!((status, rate), (400, Some((3, 0))));
@@ -171,7 +171,7 @@ mod postgres {
         let (other, _mail) = second_process(&server.db).await;
         // Two reads on the first process, one on the second: the caller's bucket is empty.
         assert_eq!(get(&server, "/api/v1/jobs", &[]).await.1, Some((3, 2)));
-        assert_eq!(get(&server, "/api/v1/companies", &[]).await.1, Some((3, 1)));
+        assert_eq!(get(&server, "/api/v1/companies/acme", &[]).await.1, Some((3, 1)));
         assert_eq!(get_at(&server.http, &other, "/api/v1/jobs", &[]).await.1, Some((3, 0)));
         // Refused on either process.
         let (status, rate, retry, _) = get_at(&server.http, &other, "/api/v1/jobs", &[]).await;
