@@ -13,6 +13,9 @@
 //! when `MEILI_URL` points to a Meilisearch server (`MEILI_MASTER_KEY` optional) the same
 //! catalogue and queries run there too and the figures print side by side.
 //!
+//! Then the companies index: the catalogue's companies aggregated as the companies table does,
+//! rebuilt, and 400 company searches (`companies`).
+//!
 //! `BENCH_ONLY=<kind name part>` keeps one kind of query, `BENCH_QUERIES='q=a|q=b&countries=us'`
 //! times the given searches instead, and `BENCH_SLOWEST=n` prints each kind's n slowest.
 //!
@@ -20,6 +23,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod catalogue;
+mod companies;
 mod queries;
 
 use std::time::{Duration, Instant};
@@ -53,6 +57,8 @@ struct Figures {
     /// A company distribution over every job: the first after a one-job write (a new
     /// segment), then the same again, in ms.
     after_write: (f64, f64),
+    /// The companies index.
+    companies: companies::CompanyFigures,
 }
 
 async fn build(index: &dyn SearchIndex, docs: &[SearchDocument]) -> f64 {
@@ -140,6 +146,7 @@ async fn measure(
         .collect();
     let mut all: Vec<Duration> = times.iter().map(|(_, d)| *d).collect();
     let all = (percentile(&mut all, 0.5), percentile(&mut all, 0.99));
+    let companies = companies::measure(index, docs).await;
     Figures {
         engine,
         build_rate: docs.len() as f64 / build_secs,
@@ -148,6 +155,7 @@ async fn measure(
         latency,
         all,
         after_write: (after_write, again),
+        companies,
     }
 }
 
@@ -157,6 +165,10 @@ fn size_by_kind(path: &std::path::Path) -> Vec<(String, u64)> {
     let mut kinds: std::collections::HashMap<String, u64> = Default::default();
     for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
         let path = entry.path();
+        if path.is_dir() {
+            // The companies index (its own directory): reported with the companies.
+            continue;
+        }
         let ext = path.extension().map_or("other".into(), |e| e.to_string_lossy().into_owned());
         *kinds.entry(ext).or_default() += entry.metadata().map_or(0, |m| m.len());
     }
@@ -200,6 +212,18 @@ fn print(figures: &[Figures], docs: usize, vocabulary: Vocabulary) {
     row("all jobs' companies: after a write / again", &|f| {
         format!("{:.2} / {:.2} ms", f.after_write.0, f.after_write.1)
     });
+    row("companies index: companies, rebuild", &|f| {
+        format!("{} in {:.2} s", f.companies.companies, f.companies.build_secs)
+    });
+    for kind in companies::KINDS {
+        row(&format!("companies: {kind} p50 / p99"), &|f| {
+            f.companies
+                .latency
+                .iter()
+                .find(|(k, _, _)| *k == kind)
+                .map_or("n/a".into(), |(_, p50, p99)| format!("{p50:.2} / {p99:.2} ms"))
+        });
+    }
     if let [ours, theirs] = figures {
         print_ratios(ours, theirs);
     }
@@ -226,6 +250,14 @@ fn print_ratios(ours: &Figures, theirs: &Figures) {
     }
     let all = format!("{} / {}", ratio(ours.all.0, theirs.all.0), ratio(ours.all.1, theirs.all.1));
     println!("{:<52}{all:>24}", "all 1,000 p50 / p99");
+    let rebuild = ratio(ours.companies.build_secs, theirs.companies.build_secs);
+    println!("{:<52}{rebuild:>24}", "companies index rebuild");
+    for (kind, p50, p99) in &ours.companies.latency {
+        if let Some((_, t50, t99)) = theirs.companies.latency.iter().find(|(k, _, _)| k == kind) {
+            let cell = format!("{} / {}", ratio(*p50, *t50), ratio(*p99, *t99));
+            println!("{:<52}{cell:>24}", format!("companies: {kind} p50 / p99"));
+        }
+    }
 }
 
 fn main() {
