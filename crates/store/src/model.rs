@@ -379,6 +379,10 @@ pub struct BoardWrite<'a> {
     /// the posting as the source stated it (before sanitising its description); empty to store
     /// each posting's own [`freehire_domain::JobPosting::source_hash`].
     pub source_hashes: &'a [String],
+    /// Each posting's [`freehire_domain::JobPosting::content_hash`], in `postings` order, when
+    /// the caller computed it already (off the async threads: hashing a description is the
+    /// write's largest CPU cost); empty to compute it here.
+    pub content_hashes: &'a [String],
     /// Stored jobs to mark seen (unchanged, listed without detail, unreadable).
     pub touch: &'a [JobKey],
     /// Postings the listing named (for board health).

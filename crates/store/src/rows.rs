@@ -61,8 +61,16 @@ pub(crate) struct JobRow<'a> {
     pub source_hash: String,
 }
 
+/// Hashes a caller computed already, in the postings' order (see
+/// [`crate::BoardWrite::content_hashes`]); a missing one is computed from the posting.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Hashes<'a> {
+    pub source: &'a [String],
+    pub content: &'a [String],
+}
+
 impl<'a> JobRow<'a> {
-    fn new(p: &'a JobPosting) -> Self {
+    fn new(p: &'a JobPosting, source_hash: Option<&String>, content_hash: Option<&String>) -> Self {
         let company_slug = p.company_slug();
         Self {
             source: p.source.as_str(),
@@ -82,10 +90,10 @@ impl<'a> JobRow<'a> {
             salary_max: p.salary.as_ref().and_then(|s| s.max),
             salary_currency: p.salary.as_ref().map(|s| s.currency.as_str()),
             salary_period: p.salary.as_ref().map(|s| s.period.as_str()),
-            content_hash: p.content_hash(),
+            content_hash: content_hash.cloned().unwrap_or_else(|| p.content_hash()),
             role_fingerprint: &p.role_fingerprint,
             structured: serde_json::to_string(&p.structured).unwrap_or_else(|_| "{}".to_owned()),
-            source_hash: p.source_hash(),
+            source_hash: source_hash.cloned().unwrap_or_else(|| p.source_hash()),
         }
     }
 }
@@ -98,23 +106,34 @@ pub(crate) struct Batch<'a> {
 }
 
 impl<'a> Batch<'a> {
-    /// Validates every posting (one bad posting rejects the batch) and folds repeated keys.
-    pub fn prepare(postings: &'a [JobPosting]) -> Result<Self> {
+    /// Validates every posting (one bad posting rejects the batch) and folds repeated keys;
+    /// `hashes` are the ones the caller computed (by position).
+    pub fn prepare(postings: &'a [JobPosting], hashes: Hashes<'_>) -> Result<Self> {
+        for (name, given) in [("source_hashes", hashes.source), ("content_hashes", hashes.content)]
+        {
+            if !given.is_empty() && given.len() != postings.len() {
+                return Err(StoreError::corrupt(
+                    name,
+                    format!("{} hashes for {} postings", given.len(), postings.len()),
+                ));
+            }
+        }
         let mut index: HashMap<(&str, &str), usize> = HashMap::with_capacity(postings.len());
         let mut rows: Vec<JobRow<'a>> = Vec::with_capacity(postings.len());
         let mut slot = Vec::with_capacity(postings.len());
-        for p in postings {
+        for (i, p) in postings.iter().enumerate() {
             p.validate()?;
+            let row = || JobRow::new(p, hashes.source.get(i), hashes.content.get(i));
             let key = (p.source.as_str(), p.external_id.as_str());
             match index.get(&key) {
                 Some(&i) => {
-                    rows[i] = JobRow::new(p);
+                    rows[i] = row();
                     slot.push(i);
                 }
                 None => {
                     index.insert(key, rows.len());
                     slot.push(rows.len());
-                    rows.push(JobRow::new(p));
+                    rows.push(row());
                 }
             }
         }

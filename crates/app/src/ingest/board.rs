@@ -131,11 +131,13 @@ pub(super) async fn crawl(
     listing.postings = raw;
     let mut postings: Vec<JobPosting> = Vec::with_capacity(derived.len());
     let mut source_hashes: Vec<String> = Vec::with_capacity(derived.len());
-    for (posting, source_hash) in derived {
+    let mut content_hashes: Vec<String> = Vec::with_capacity(derived.len());
+    for Derived { posting, source_hash, content_hash } in derived {
         match posting.validate() {
             Ok(()) => {
                 postings.push(posting);
                 source_hashes.push(source_hash);
+                content_hashes.push(content_hash);
             }
             Err(e) => {
                 counts.skipped += 1;
@@ -167,6 +169,7 @@ pub(super) async fn crawl(
         board: key,
         postings: &postings,
         source_hashes: &source_hashes,
+        content_hashes: &content_hashes,
         touch: &touch,
         named: counts.named,
         activate: board.status == BoardStatus::Pending,
@@ -204,12 +207,22 @@ pub(super) async fn crawl(
 }
 
 /// A listing's postings read: the unchanged ones (same source hash as stored) by key, the
-/// others sanitised and derived with their source hash; the raw postings handed back.
+/// others sanitised and derived with their hashes; the raw postings handed back.
 struct Prepared {
     raw: Vec<freehire_ingest::RawPosting>,
     stored: Vec<freehire_store::SeenJob>,
     unchanged: Vec<JobKey>,
-    derived: Vec<(JobPosting, String)>,
+    derived: Vec<Derived>,
+}
+
+/// A posting to write, with the hashes the write stores: computed here, on the blocking pool,
+/// so the write (on the run's task) hashes no description.
+struct Derived {
+    posting: JobPosting,
+    /// Over the posting as the source stated it.
+    source_hash: String,
+    /// Over what the search document holds ([`JobPosting::content_hash`]).
+    content_hash: String,
 }
 
 fn prepare(
@@ -235,7 +248,9 @@ fn prepare(
             continue;
         }
         let source_hash = converted.source_hash.clone();
-        derived.push((converted.derive(), source_hash));
+        let posting = converted.derive();
+        let content_hash = posting.content_hash();
+        derived.push(Derived { posting, source_hash, content_hash });
     }
     drop(known);
     Prepared { raw, stored, unchanged, derived }

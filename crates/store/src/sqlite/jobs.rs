@@ -12,7 +12,7 @@ use crate::{
         ExistingRow, Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan,
         reopened_ids, reopened_upserts,
     },
-    rows::{Batch, JobRow, job_id, jobs},
+    rows::{Batch, Hashes, JobRow, job_id, jobs},
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -116,7 +116,7 @@ impl JobRepo for SqliteStore {
             return Ok(Vec::new());
         }
         let mut tx = self.write().await?;
-        let results = upsert_in(&mut tx, postings, seen_at).await?;
+        let results = upsert_in(&mut tx, postings, Hashes::default(), seen_at).await?;
         tx.commit().await?;
         Ok(results)
     }
@@ -284,13 +284,14 @@ impl JobRepo for SqliteStore {
 pub(super) async fn upsert_in(
     conn: &mut sqlx::SqliteConnection,
     postings: &[JobPosting],
+    hashes: Hashes<'_>,
     seen_at: DateTime<Utc>,
 ) -> Result<Vec<Upserted>> {
     if postings.is_empty() {
         return Ok(Vec::new());
     }
     let seen_at = Stamp(seen_at);
-    let batch = Batch::prepare(postings)?;
+    let batch = Batch::prepare(postings, hashes)?;
     let found =
         existing(&mut *conn, &keys_json(batch.rows.iter().map(|r| (r.source, r.external_id)))?)
             .await?;

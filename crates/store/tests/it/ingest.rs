@@ -109,6 +109,7 @@ pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
         board: &board,
         postings: &[fresh.clone(), bad],
         source_hashes: &[],
+        content_hashes: &[],
         touch: &[key(&kept)],
         named: 3,
         activate: true,
@@ -145,6 +146,7 @@ pub async fn a_board_write_stores_the_callers_source_hashes(s: &dyn Store) {
         board: &board,
         postings: &[a.clone(), b.clone()],
         source_hashes: &hashes[..1],
+        content_hashes: &[],
         touch: &[],
         named: 2,
         activate: false,
@@ -182,6 +184,32 @@ pub async fn a_board_write_stores_the_callers_source_hashes(s: &dyn Store) {
     let seen = s.board_seen_set(&source, "acme:", t(1, 0)).await.unwrap();
     assert_eq!(seen[0].source_hash, edited.source_hash());
     assert_eq!(seen[1].source_hash, "stated-2", "an unchanged posting is only bumped");
+
+    // The caller's content hashes: one per posting, and the one stored decides what changed.
+    let content = [edited.content_hash()];
+    let short = freehire_store::BoardWrite {
+        postings: std::slice::from_ref(&edited),
+        source_hashes: &[],
+        content_hashes: &[],
+        at: t(3, 0),
+        ..write
+    };
+    let two = [content[0].clone(), content[0].clone()];
+    let err = s.write_board(&freehire_store::BoardWrite { content_hashes: &two, ..short }).await;
+    assert!(err.is_err(), "one content hash per posting");
+    let again = freehire_store::BoardWrite { content_hashes: &content, ..short };
+    let again = s.write_board(&again).await.unwrap();
+    assert_eq!(again.upserted[0].outcome, freehire_store::UpsertOutcome::Unchanged);
+    let mut retitled = edited.clone();
+    retitled.title = "Principal Engineer".into();
+    let hashes = [retitled.content_hash()];
+    let changed = freehire_store::BoardWrite {
+        postings: std::slice::from_ref(&retitled),
+        content_hashes: &hashes,
+        ..short
+    };
+    let changed = s.write_board(&changed).await.unwrap();
+    assert_eq!(changed.upserted[0].outcome, freehire_store::UpsertOutcome::Changed);
 }
 
 pub async fn touch_keeps_input_order_across_open_closed_and_missing(s: &dyn Store) {
