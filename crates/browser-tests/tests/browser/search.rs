@@ -335,6 +335,36 @@ async fn the_companies_page_filters_as_the_api_does_and_follows_a_merge() {
         assert!(b.text("main table").await.unwrap().contains(first), "{first} is listed");
         crate::pages::shoot(&b, "companies-filtered").await;
 
+        // A name typed with a typo finds the company, as the API's companies index does.
+        let listed = server.api_companies("limit=100").await;
+        let (name, word) = listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| {
+                let name = c["name"].as_str()?;
+                let word = name
+                    .split_whitespace()
+                    .find(|w| w.len() >= 6 && w.chars().all(|c| c.is_ascii_alphabetic()))?;
+                Some((name.to_owned(), word.to_owned()))
+            })
+            .next()
+            .expect("a company whose name has a word of six letters");
+        let mut typo: Vec<char> = word.chars().collect();
+        typo.swap(2, 3);
+        let typo: String = typo.into_iter().collect();
+        let api = server.api_companies(&format!("q={typo}")).await;
+        b.visit("/companies").await.unwrap();
+        b.fill("#q", &typo).await.unwrap();
+        b.click("form[action='/companies'] button[type=submit]").await.unwrap();
+        b.wait_location("search the companies by name", |l| l.starts_with("/companies?q="))
+            .await
+            .unwrap();
+        let said = b.text("#companies-total").await.unwrap();
+        let total = api["meta"]["total"].as_u64().unwrap();
+        assert!(said.starts_with(&format!("{total} compan")), "{said} (the API: {total})");
+        assert!(b.text("main table").await.unwrap().contains(&name), "{typo:?} finds {name}");
+
         // A merged company's page moves to the company it was merged into.
         let all = server.api_companies("limit=2").await;
         let (alias, into) =
