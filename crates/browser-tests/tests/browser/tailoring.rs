@@ -125,9 +125,17 @@ async fn tailor_confirm_with_yes_and_undo_the_run() {
         b.wait_text("#tailor-report", "Led a team").await.unwrap();
         b.click("#undo-run").await.unwrap();
         b.wait_location("back to the session", |l| l == session).await.unwrap();
-        b.visit(&cv_page).await.unwrap();
-        b.wait_text("main", "Built the billing service").await.unwrap();
-        let text = b.text("main").await.unwrap();
+        // The redirect's page may still be loading when the location reads back: a visit
+        // issued then can be lost to it, so the copy's page is opened until it is the one
+        // shown (it was seen showing the session's page for the whole wait otherwise).
+        let text = b
+            .wait_until("the copy's page without the run", || async {
+                b.visit(&cv_page).await?;
+                let text = b.text("main").await?;
+                Ok(text.contains("Built the billing service").then_some(text))
+            })
+            .await
+            .unwrap();
         assert!(!text.contains("Led a team of five engineers"), "the run is undone: {text}");
 
         // A cover letter from the workspace: signed with the CV's name, citing the confirmed
