@@ -35,14 +35,13 @@ use tantivy::schema::{
     TextFieldIndexing, TextOptions,
 };
 use tantivy::{
-    DocAddress, DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal,
-    SegmentReader, Term,
+    DocAddress, DocId, Index, IndexReader, IndexWriter, Score, SegmentOrdinal, SegmentReader, Term,
 };
 
 use super::columns::{ColumnCache, FacetOrds, Values};
 use super::derivations::{self, Derivation, Rule};
 use super::global::{GlobalCache, GlobalOrds};
-use super::{commit, engine, schema, stored, translate};
+use super::{commit, engine, reader_and_writer, schema, stored, translate};
 use crate::company::{CompanyDocument, CompanyFacet, CompanyHits, CompanySearch};
 use crate::index::IndexError;
 
@@ -133,14 +132,7 @@ impl Companies {
                 return Ok(Self { dir, live: None });
             }
         };
-        index.tokenizers().register(schema::TOKENIZER, schema::analyzer());
-        let policy = if writable { ReloadPolicy::Manual } else { ReloadPolicy::OnCommitWithDelay };
-        let reader = index.reader_builder().reload_policy(policy).try_into().map_err(engine)?;
-        let writer = if writable {
-            Some(Mutex::new(index.writer_with_num_threads(1, WRITER_BYTES).map_err(engine)?))
-        } else {
-            None
-        };
+        let (reader, writer) = reader_and_writer(&index, writable, WRITER_BYTES)?;
         let live = Live {
             fields,
             index,

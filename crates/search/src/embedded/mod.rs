@@ -192,14 +192,7 @@ impl Inner {
         // A search runs its segments in parallel, one thread per core: latency, not
         // throughput, is what a user waits on.
         index.set_default_multithread_executor().map_err(engine)?;
-        index.tokenizers().register(schema::TOKENIZER, schema::analyzer());
-        let policy = if writable { ReloadPolicy::Manual } else { ReloadPolicy::OnCommitWithDelay };
-        let reader = index.reader_builder().reload_policy(policy).try_into().map_err(engine)?;
-        let writer = if writable {
-            Some(Mutex::new(index.writer_with_num_threads(1, WRITER_BYTES).map_err(engine)?))
-        } else {
-            None
-        };
+        let (reader, writer) = reader_and_writer(&index, writable, WRITER_BYTES)?;
         Ok(Self {
             index,
             fields,
@@ -270,6 +263,25 @@ impl Inner {
         let facets = request.facets.iter().copied().zip(counts).collect();
         Ok(SearchResults { hits, total, facets, stats })
     }
+}
+
+/// Registers the analyzer on `index` and opens its reader and, when `writable`, its one
+/// writer (`bytes` of memory): a writer's reader reloads after each of its commits, a
+/// read-only one follows another process's commits.
+fn reader_and_writer(
+    index: &Index,
+    writable: bool,
+    bytes: usize,
+) -> Result<(IndexReader, Option<Mutex<IndexWriter>>), IndexError> {
+    index.tokenizers().register(schema::TOKENIZER, schema::analyzer());
+    let policy = if writable { ReloadPolicy::Manual } else { ReloadPolicy::OnCommitWithDelay };
+    let reader = index.reader_builder().reload_policy(policy).try_into().map_err(engine)?;
+    let writer = if writable {
+        Some(Mutex::new(index.writer_with_num_threads(1, bytes).map_err(engine)?))
+    } else {
+        None
+    };
+    Ok((reader, writer))
 }
 
 /// Applies `edit` to `writer` (`None`: the index is open read-only), commits and reloads
