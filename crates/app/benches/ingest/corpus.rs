@@ -649,7 +649,7 @@ fn personio(copies: usize) -> Platform {
 }
 
 /// One board (the provider is paced at 2 requests/s): the recorded first search page, an
-/// empty page after it, and derived job pages (a JobPosting, Phenom's `jobDetail`).
+/// empty page after it stating the 2 jobs read, and derived job pages (a JobPosting, Phenom's `jobDetail`).
 fn phenom(_copies: usize) -> Platform {
     let mut p = Platform::new("phenom");
     let (host, results) = ("https://careers.phenom.com", "/global/en/search-results");
@@ -658,6 +658,9 @@ fn phenom(_copies: usize) -> Platform {
     let end = recorded.find("; phApp.experimentData").unwrap();
     let mut empty = parse(&recorded[start..end]);
     empty["eagerLoadRefineSearch"]["data"]["jobs"] = json!([]);
+    // The recording kept 2 of the 52 jobs it states: the empty page states the 2 read, or
+    // the walk would fail closed short of the total.
+    empty["eagerLoadRefineSearch"]["totalHits"] = json!(2);
     let page = |ddo: &Value| {
         Reply::html(format!(
             "<!doctype html>\n<html><body><script>\nvar phApp = {{}};\nphApp.ddo = {ddo}; phApp.experimentData = {{}};\n</script></body></html>"

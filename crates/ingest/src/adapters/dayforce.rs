@@ -20,7 +20,6 @@
 //! Unproven: no recorded real response was found under a compatible licence; the fixture is
 //! constructed from the reference and public descriptions of the endpoint's fields.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use freehire_domain::{BoardKey, WorkMode};
@@ -29,6 +28,7 @@ use serde_json::{Value, json};
 
 use super::common::{add_location, build_url, country, id_text, invalid_board};
 use super::common::{join_non_empty, no_region};
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::http::Fetcher;
@@ -193,8 +193,7 @@ impl Dayforce {
             headers.push(("cookie", cookies.as_str()));
         }
         let url = build_url(HOST, &["api", "geo", &board.tenant, "jobposting", "search"], &[])?;
-        let mut out = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(key);
         let mut start = 0;
         for page_no in 0..MAX_PAGES {
             let body = json!({
@@ -211,23 +210,16 @@ impl Dayforce {
                 fetched?
             };
             let page: Page = Fetcher::decode_json(&fetched)?;
-            let before = out.len();
             start += page.job_postings.len();
-            for item in page.job_postings {
-                if let Some(p) = posting(board, item)
-                    && ids.insert(p.native_id.clone())
-                {
-                    out.push(p);
-                }
-            }
-            if out.len() == before || page.max_count.is_some_and(|m| out.len() >= m) {
-                return Ok(out);
+            let items = page
+                .job_postings
+                .into_iter()
+                .map(|item| posting(board, item).map(|p| (p.native_id.clone(), p)));
+            if walk.take(items, PageEnd::total(page.max_count))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: key.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, "pages"))
     }
 }
 

@@ -22,7 +22,6 @@
 //! `albemarle.eightfold.ai` (careerkit `eightfold.json`); the PCSX page and the detail
 //! document are derived from it in the tests.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use freehire_domain::BoardKey;
@@ -33,6 +32,7 @@ use super::common::{
     add_location, build_url, hydrate, id_text, invalid_board, is_host_name, no_region,
     workplace_mode,
 };
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::http::ProviderPolicy;
@@ -230,8 +230,7 @@ impl Eightfold {
         board: &str,
         api: Api,
     ) -> Result<Option<Vec<Position>>, IngestError> {
-        let mut items = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(board);
         let mut start = 0;
         for page_no in 0..MAX_PAGES {
             let url = Self::page_url(site, api, start)?;
@@ -241,29 +240,13 @@ impl Eightfold {
                 Err(e) => return Err(e),
             };
             let (positions, count) = page.parts();
-            let listed = positions.len();
-            start += listed;
-            let before = items.len();
-            for p in positions {
-                if let Some(id) = id_text(&p.id)
-                    && ids.insert(id)
-                {
-                    items.push(p);
-                }
-            }
-            let added = items.len() - before;
-            let done = match count {
-                Some(total) => items.len() >= total,
-                None => listed < PAGE_SIZE,
-            };
-            if added == 0 || done {
-                return Ok(Some(items));
+            start += positions.len();
+            let rows = positions.into_iter().map(|p| id_text(&p.id).map(|id| (id, p)));
+            if walk.take(rows, PageEnd::sized(PAGE_SIZE, count))? == Step::Done {
+                return Ok(Some(walk.into_items()));
             }
         }
-        Err(IngestError::Incomplete {
-            board: board.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, &format!("pages of {PAGE_SIZE}")))
     }
 
     async fn detail(

@@ -31,6 +31,7 @@ use url::Url;
 
 use super::common::{build_url, hydrate, invalid_board, is_dns_label, is_host_name, no_region};
 use super::htmlpage::{anchors, chunks, element, no_job_posting, page_posting, text};
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawPosting, SeenSet};
@@ -223,8 +224,7 @@ impl Icims {
         host: &str,
         board: &str,
     ) -> Result<Vec<(String, Listed)>, IngestError> {
-        let mut out = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(board);
         for page_no in 0..MAX_PAGES {
             let pr = page_no.to_string();
             let url = build_url(host, &["jobs", "search"], &[("pr", &pr), ("in_iframe", "1")])?;
@@ -235,20 +235,14 @@ impl Icims {
                 fetched?
             };
             let page = String::from_utf8_lossy(&fetched.body);
-            let before = out.len();
-            for (id, listed) in search_cards(host, &url, &page) {
-                if ids.insert(id.clone()) {
-                    out.push((id, listed));
-                }
-            }
-            if out.len() == before {
-                return Ok(out);
+            // The search pages state no total: a page adding nothing new is the end.
+            let cards = search_cards(host, &url, &page);
+            let rows = cards.into_iter().map(|(id, listed)| Some((id.clone(), (id, listed))));
+            if walk.take(rows, PageEnd::total(None))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: board.to_owned(),
-            reason: format!("more than {MAX_PAGES} search pages"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, "search pages"))
     }
 
     async fn detail(&self, id: String, listed: Listed) -> Result<RawPosting, IngestError> {

@@ -43,6 +43,7 @@ mod ldjson;
 mod lever;
 mod neogov;
 mod oracle;
+mod pager;
 mod paycom;
 mod paylocity;
 mod personio;

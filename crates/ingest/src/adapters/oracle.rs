@@ -28,7 +28,6 @@
 //! sites use) and from the REST URLs' `siteNumber`. Proven on recorded responses (careerkit `oracle_orc.json`,
 //! `oracle_orc_detail.json`).
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use freehire_domain::{BoardKey, WorkMode};
@@ -40,6 +39,7 @@ use super::common::{
     add_location, country, employment_type, hydrate, id_text, invalid_board, is_host_name,
     is_path_segment, no_region, workplace_mode,
 };
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -286,8 +286,7 @@ impl Oracle {
         site: &Site<'_>,
         board: &str,
     ) -> Result<Vec<(String, Requisition)>, IngestError> {
-        let mut out = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(board);
         for page_no in 0..MAX_PAGES {
             let url = site.listing_url(page_no * PAGE_SIZE)?;
             let doc: ListDoc = if page_no == 0 {
@@ -295,34 +294,28 @@ impl Oracle {
             } else {
                 self.0.http.get_json(&url).await?
             };
-            let Some(block) = doc.items.into_iter().next() else { return Ok(out) };
+            // An answer without a search block is an empty page.
+            let Some(block) = doc.items.into_iter().next() else {
+                walk.take(std::iter::empty(), PageEnd::sized(PAGE_SIZE, None))?;
+                return Ok(walk.into_items());
+            };
             let Some(requisitions) = block.requisitions else {
                 if page_no == 0 && block.total == Some(0) {
-                    return Ok(out);
+                    return Ok(walk.into_items());
                 }
                 return Err(IngestError::Incomplete {
                     board: board.to_owned(),
                     reason: "the search answer has no requisitionList".into(),
                 });
             };
-            let on_page = requisitions.len();
-            let before = out.len();
-            for req in requisitions {
-                let Some(id) = id_text(&req.id) else { continue };
-                if ids.insert(id.clone()) {
-                    out.push((id, req));
-                }
-            }
-            let added = out.len() - before;
-            let at_total = block.total.is_some_and(|t| out.len() >= t);
-            if added == 0 || at_total || on_page < PAGE_SIZE {
-                return Ok(out);
+            let rows = requisitions
+                .into_iter()
+                .map(|req| id_text(&req.id).map(|id| (id.clone(), (id, req))));
+            if walk.take(rows, PageEnd::sized(PAGE_SIZE, block.total))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: board.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, &format!("pages of {PAGE_SIZE}")))
     }
 
     async fn detail(

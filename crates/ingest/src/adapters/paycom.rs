@@ -26,7 +26,6 @@
 //! ATTRIBUTION.md); the portal page and the detail answer are constructed from documentation
 //! (unproven).
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -36,6 +35,7 @@ use super::common::{
     add_location, build_url, country, employment_type, hydrate, id_text, invalid_board,
     is_dns_label, no_region, number, salary, workplace_mode,
 };
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -360,43 +360,23 @@ impl Paycom {
     async fn list(&self, key: &str, s: &Session) -> Result<Vec<(String, Preview)>, IngestError> {
         let url = build_url(&s.api_host, &["api", "ats", "job-posting-previews", "search"], &[])?;
         let auth = [("Authorization", s.jwt.as_str())];
-        let mut listed = Vec::new();
-        let mut ids = HashSet::new();
-        let mut total = None;
+        let mut walk = Walk::new(key);
         for page_no in 0..MAX_PAGES {
             let page: SearchPage = self
                 .0
                 .http
                 .post_for_json_with(&url, &search_body(page_no * PAGE_SIZE), &auth)
                 .await?;
-            let total = *total.get_or_insert(page.job_posting_previews_count);
-            let rows = page.job_posting_previews.len();
-            let before = listed.len();
-            for p in page.job_posting_previews {
-                if let Some(id) = id_text(&p.job_id)
-                    && ids.insert(id.clone())
-                {
-                    listed.push((id, p));
-                }
-            }
-            let added = listed.len() - before;
-            if total.is_some_and(|t| listed.len() >= t) {
-                return Ok(listed);
-            }
-            if added == 0 || rows < PAGE_SIZE {
-                return match total {
-                    Some(t) => Err(IngestError::Incomplete {
-                        board: key.to_owned(),
-                        reason: format!("the search stopped at {} of {t} postings", listed.len()),
-                    }),
-                    None => Ok(listed),
-                };
+            let end = PageEnd::sized(PAGE_SIZE, page.job_posting_previews_count);
+            let rows = page
+                .job_posting_previews
+                .into_iter()
+                .map(|p| id_text(&p.job_id).map(|id| (id.clone(), (id, p))));
+            if walk.take(rows, end)? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: key.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, &format!("pages of {PAGE_SIZE}")))
     }
 
     async fn detail(

@@ -21,7 +21,6 @@
 //! (careerkit `phenom.html`); the second page and the job pages are derived from it in the
 //! tests.
 
-use std::collections::HashSet;
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
@@ -34,6 +33,7 @@ use super::common::{
     no_region,
 };
 use super::ldjson;
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::http::ProviderPolicy;
@@ -233,8 +233,7 @@ fn parse_detail(bytes: &[u8]) {
 
 impl Phenom {
     async fn list(&self, site: &Site, board: &str) -> Result<Vec<Job>, IngestError> {
-        let mut jobs = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(board);
         let mut offset = 0;
         for page_no in 0..MAX_PAGES {
             let from = offset.to_string();
@@ -252,23 +251,13 @@ impl Phenom {
                         source: why.into(),
                     }
                 })?;
-            let before = jobs.len();
             offset += page.len();
-            for job in page {
-                if let Some(id) = job.id()
-                    && ids.insert(id)
-                {
-                    jobs.push(job);
-                }
-            }
-            if jobs.len() == before || total.is_some_and(|t| jobs.len() >= t) {
-                return Ok(jobs);
+            let rows = page.into_iter().map(|job| job.id().map(|id| (id, job)));
+            if walk.take(rows, PageEnd::total(total))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: board.to_owned(),
-            reason: format!("more than {MAX_PAGES} search-results pages"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, "search-results pages"))
     }
 
     async fn detail(&self, site: &Site, id: String, job: Job) -> Result<RawPosting, IngestError> {

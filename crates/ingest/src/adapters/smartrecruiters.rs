@@ -6,7 +6,6 @@
 //! Board URLs: `jobs.smartrecruiters.com/{b}` (or `careers.`), the one-click form
 //! `…/oneclick-ui/company/{b}` and the API URL.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -15,6 +14,7 @@ use super::common::{
     build_url, country, employment_type, hydrate, join_non_empty, mode_from_flags, path_segment,
     seniority,
 };
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -166,8 +166,7 @@ fn from_listing(board: &str, item: Item) -> RawPosting {
 
 impl SmartRecruiters {
     async fn list(&self, b: &str) -> Result<Vec<Item>, IngestError> {
-        let mut items = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(b);
         for page_no in 0..MAX_PAGES {
             let offset = (page_no * PAGE_SIZE).to_string();
             let url = build_url(
@@ -180,21 +179,12 @@ impl SmartRecruiters {
             } else {
                 self.0.http.get_json(&url).await?
             };
-            let before = items.len();
-            for item in page.content {
-                if ids.insert(item.id.clone()) {
-                    items.push(item);
-                }
-            }
-            let added = items.len() - before;
-            if added == 0 || page.total_found.is_some_and(|t| items.len() >= t) {
-                return Ok(items);
+            let items = page.content.into_iter().map(|item| Some((item.id.clone(), item)));
+            if walk.take(items, PageEnd::sized(PAGE_SIZE, page.total_found))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: b.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, &format!("pages of {PAGE_SIZE}")))
     }
 
     async fn detail(&self, b: &str, item: Item) -> Result<RawPosting, IngestError> {

@@ -24,7 +24,6 @@
 //! Unproven: no recorded real response was found under a compatible licence; the fixture is
 //! constructed from the reference and public descriptions of the endpoint.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use freehire_domain::BoardKey;
@@ -34,6 +33,7 @@ use serde_json::{Value, json};
 use super::common::{
     add_location, build_url, hydrate, id_text, invalid_board, is_dns_label, no_region,
 };
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::http::Fetcher;
@@ -316,8 +316,7 @@ impl Taleo {
         if !cookies.is_empty() {
             headers.push(("cookie", cookies.as_str()));
         }
-        let mut out = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(key);
         for page_no in 1..=MAX_PAGES {
             let fetched =
                 self.0.http.post_json_with_headers(&url, &search_body(page_no), &headers).await?;
@@ -341,28 +340,12 @@ impl Taleo {
                     reason: format!("no pagingData.totalCount on page {page_no}"),
                 }
             })?;
-            let before = out.len();
-            for req in &reqs {
-                if let Some(p) = posting(board, req)
-                    && ids.insert(p.native_id.clone())
-                {
-                    out.push(p);
-                }
-            }
-            if out.len() >= total {
-                return Ok(out);
-            }
-            if out.len() == before {
-                return Err(IngestError::Incomplete {
-                    board: key.to_owned(),
-                    reason: format!("page {page_no} added nothing at {} of {total}", out.len()),
-                });
+            let rows = reqs.iter().map(|req| posting(board, req).map(|p| (p.native_id.clone(), p)));
+            if walk.take(rows, PageEnd::total(Some(total)))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: key.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, "pages"))
     }
 }
 

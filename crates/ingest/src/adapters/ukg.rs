@@ -21,7 +21,6 @@
 //! fixture (`tests/fixtures/ukg/`) is constructed from the reference's field list (§13.2) and
 //! public descriptions of the endpoint.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use freehire_domain::{BoardKey, EmploymentType};
@@ -30,6 +29,7 @@ use serde_json::json;
 
 use super::common::{add_location, build_url, country, hydrate, invalid_board, is_dns_label};
 use super::common::{is_path_segment, join_non_empty, no_region};
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawDate, RawPosting, SeenSet};
@@ -308,8 +308,7 @@ fn parse_detail(bytes: &[u8]) {
 impl Ukg {
     async fn list(&self, board: &Board, key: &str) -> Result<Vec<Opportunity>, IngestError> {
         let url = board.url(&["JobBoardView", "LoadSearchResults"], &[])?;
-        let mut items = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(key);
         // Skip counts the items received, so a short page cannot make the walk skip any.
         let mut skip = 0;
         for page_no in 0..MAX_PAGES {
@@ -322,27 +321,13 @@ impl Ukg {
                 board: key.to_owned(),
                 reason: format!("no totalCount on the page at Skip {skip}"),
             })?;
-            let before = items.len();
             skip += page.opportunities.len();
-            for item in page.opportunities {
-                if ids.insert(item.id.clone()) {
-                    items.push(item);
-                }
-            }
-            if items.len() >= total {
-                return Ok(items);
-            }
-            if items.len() == before {
-                return Err(IngestError::Incomplete {
-                    board: key.to_owned(),
-                    reason: format!("a page added nothing at {} of {total}", items.len()),
-                });
+            let rows = page.opportunities.into_iter().map(|item| Some((item.id.clone(), item)));
+            if walk.take(rows, PageEnd::total(Some(total)))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: key.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, &format!("pages of {PAGE_SIZE}")))
     }
 
     async fn detail(&self, board: &Board, item: Opportunity) -> Result<RawPosting, IngestError> {

@@ -22,7 +22,6 @@
 //! Unproven: no recorded real response was found under a compatible licence; the fixture is
 //! constructed from the reference's description and the public field names.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use freehire_domain::{BoardKey, WorkMode};
@@ -33,6 +32,7 @@ use super::common::{
     add_location, country, employment_type, hydrate, id_text, invalid_board, is_dns_label,
     join_non_empty, no_region,
 };
+use super::pager::{PageEnd, Step, Walk};
 use super::{Base, Platform};
 use crate::IngestError;
 use crate::posting::{BoardListing, RawPosting, SeenSet};
@@ -235,8 +235,7 @@ fn parse_detail(bytes: &[u8]) {
 
 impl UkgReady {
     async fn list(&self, board: &Board, key: &str) -> Result<Vec<Requisition>, IngestError> {
-        let mut items = Vec::new();
-        let mut ids = HashSet::new();
+        let mut walk = Walk::new(key);
         let size = PAGE_SIZE.to_string();
         for page_no in 1..=MAX_PAGES {
             let offset = page_no.to_string();
@@ -249,23 +248,14 @@ impl UkgReady {
             } else {
                 self.0.http.get_json(&url).await?
             };
-            let before = items.len();
-            for req in page.job_requisitions {
-                if let Some(id) = id_text(&req.id)
-                    && ids.insert(id)
-                {
-                    items.push(req);
-                }
-            }
             let total = page.paging.and_then(|p| p.total);
-            if items.len() == before || total.is_some_and(|t| items.len() >= t) {
-                return Ok(items);
+            let rows =
+                page.job_requisitions.into_iter().map(|req| id_text(&req.id).map(|id| (id, req)));
+            if walk.take(rows, PageEnd::total(total))? == Step::Done {
+                return Ok(walk.into_items());
             }
         }
-        Err(IngestError::Incomplete {
-            board: key.to_owned(),
-            reason: format!("more than {MAX_PAGES} pages of {PAGE_SIZE}"),
-        })
+        Err(walk.too_many_pages(MAX_PAGES, &format!("pages of {PAGE_SIZE}")))
     }
 
     async fn detail(

@@ -5,7 +5,7 @@
 
 use freehire_domain::{EmploymentType, SalaryPeriod, WorkMode};
 use freehire_ingest::replay::{Reply, Route};
-use freehire_ingest::{RawDate, sanitize_html};
+use freehire_ingest::{IngestError, RawDate, sanitize_html};
 use serde_json::json;
 
 use crate::support::{careerkit, codes, fetch, fetch_new, fixtures, read, setup, target};
@@ -412,23 +412,38 @@ fn sr_page(offset: usize, count: usize, total: usize) -> String {
     json!({"offset": offset, "limit": 100, "totalFound": total, "content": content}).to_string()
 }
 
+/// Board `Big` stating 150 postings: its first page of 100, then `second` at offset 100.
+fn sr_board(second: String) -> Vec<Route> {
+    let page = |offset: &str, body: String| {
+        Route::get("https://api.smartrecruiters.com", "/v1/companies/Big/postings")
+            .query(&format!("limit=100&offset={offset}"))
+            .reply(Reply::json(body))
+    };
+    vec![page("0", sr_page(0, 100, 150)), page("100", second)]
+}
+
 #[tokio::test]
 async fn smartrecruiters_pages_until_total() {
-    let routes = vec![
-        Route::get("https://api.smartrecruiters.com", "/v1/companies/Big/postings")
-            .query("limit=100&offset=0")
-            .reply(Reply::json(sr_page(0, 100, 150))),
-        Route::get("https://api.smartrecruiters.com", "/v1/companies/Big/postings")
-            .query("limit=100&offset=100")
-            .reply(Reply::json(sr_page(100, 50, 150))),
-    ];
-    let (server, reg) = setup(routes).await;
+    let (server, reg) = setup(sr_board(sr_page(100, 50, 150))).await;
     let seen: Vec<String> = (0..150).map(|i| format!("sr-{i}")).collect();
     let seen: Vec<&str> = seen.iter().map(String::as_str).collect();
     let listing = fetch_new(&reg, &target("smartrecruiters", "Big", ""), &seen).await.unwrap();
     assert_eq!(listing.seen_refresh.len(), 150);
     assert!(listing.postings.is_empty());
     assert_eq!(server.requests().len(), 2, "two pages, no detail for seen ids");
+}
+
+/// SmartRecruiters states 150 postings; a second page that repeats the first (an offset the
+/// API ignored) proves nothing about the other 50: the fetch fails instead of listing 100.
+#[tokio::test]
+async fn smartrecruiters_repeated_page_fails_closed() {
+    let (_s, reg) = setup(sr_board(sr_page(0, 100, 150))).await;
+    let err = fetch(&reg, &target("smartrecruiters", "Big", "")).await.unwrap_err();
+    assert!(
+        matches!(&err, IngestError::Incomplete { reason, .. }
+            if reason.contains("page 2 added nothing at 100 of the 150")),
+        "{err}"
+    );
 }
 
 #[tokio::test]

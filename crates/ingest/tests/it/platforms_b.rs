@@ -223,13 +223,15 @@ fn ph_jobs_page(from: usize, n: usize, total: usize) -> Reply {
     ph_page(&ddo)
 }
 
-/// The recorded first page (2 of the board's jobs kept by the recording); the rest of the
-/// board is derived as an empty page. The job pages are derived: one carries a schema.org
-/// JobPosting, the other Phenom's embedded `jobDetail`.
+/// The recorded first page (2 of the board's jobs kept by the recording, which states 52);
+/// the next page is derived as an empty page whose total is the 2 read (a stated total that
+/// is unmet fails the walk: `phenom_fails_closed_short_of_its_total`). The job pages are
+/// derived: one carries a schema.org JobPosting, the other Phenom's embedded `jobDetail`.
 #[tokio::test]
 async fn phenom_recorded_search_results_with_job_pages() {
     let mut empty = ph_recorded_ddo();
     empty["eagerLoadRefineSearch"]["data"]["jobs"] = json!([]);
+    empty["eagerLoadRefineSearch"]["totalHits"] = json!(2);
     let ld_page = r#"<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"JobPosting","title":"Senior Project Manager(German Speaker)","description":"&lt;p&gt;Lead transformation programs.&lt;/p&gt;"}</script></head></html>"#;
     let ddo_detail = json!({"jobDetail": {"status": 200, "data": {"job": {"jobId": "P-104504", "description": "<p>Generate new business.</p>"}}}});
     let routes = vec![
@@ -299,6 +301,25 @@ async fn phenom_pages_until_total_hits() {
     let listing = fetch_new(&reg, &target("phenom", PH_BOARD, ""), &seen).await.unwrap();
     assert_eq!(listing.seen_refresh.len(), 12);
     assert_eq!(server.requests().len(), 2);
+}
+
+// scenario: A page short of the stated total fails the board
+#[tokio::test]
+async fn phenom_fails_closed_short_of_its_total() {
+    // The second page repeats the first, or is empty, while 12 are stated and 10 read.
+    for second in [ph_jobs_page(0, 10, 12), ph_jobs_page(10, 0, 12)] {
+        let routes = vec![
+            Route::get(PH_HOST, PH_RESULTS).query("from=0&s=1").reply(ph_jobs_page(0, 10, 12)),
+            Route::get(PH_HOST, PH_RESULTS).query("from=10&s=1").reply(second),
+        ];
+        let (_s, reg) = setup(routes).await;
+        let err = fetch(&reg, &target("phenom", PH_BOARD, "")).await.unwrap_err();
+        assert!(
+            matches!(&err, IngestError::Incomplete { reason, .. }
+                if reason.contains("added nothing at 10 of the 12")),
+            "{err}"
+        );
+    }
 }
 
 // scenario: A failed page fails the board
