@@ -1553,6 +1553,10 @@ pub trait Store:
     /// Which backend this is.
     fn backend(&self) -> Backend;
 
+    /// An owned handle on the same pools, for work moved onto a task of its own (an ingest
+    /// run crawls each board on one, so a run's boards use every core).
+    fn handle(&self) -> std::sync::Arc<dyn Store>;
+
     /// Applies pending migrations.
     async fn migrate(&self) -> Result<()>;
 

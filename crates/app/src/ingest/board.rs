@@ -7,8 +7,8 @@ use std::{
 
 use chrono::{DateTime, Utc};
 use freehire_domain::{Board, BoardStatus, FailureClass, JobPosting};
-use freehire_ingest::{BoardTarget, SeenSet, Source};
-use freehire_store::{BoardWrite, JobKey, Refreshed, Store, UpsertOutcome};
+use freehire_ingest::{BoardListing, BoardTarget, IngestError, SeenSet, Source};
+use freehire_store::{BoardWrite, JobKey, Refreshed, SeenJob, Store, UpsertOutcome};
 
 use super::{Clock, convert::Converted, run::IngestConfig};
 use freehire_ingest::error_chain;
@@ -63,6 +63,11 @@ pub struct BoardCounts {
 /// Crawls one board, whose cooldown (read by the run) ends at `cooldown_until`. Errors of the
 /// board itself become [`BoardOutcome::Failed`] (and board health); only storage failures
 /// while recording that are returned as errors.
+///
+/// The run's boards are all polled by the run's one task, so the board's work is moved off it:
+/// reading what is stored and fetching run on a task of their own, hashing, sanitising and
+/// deriving on the blocking pool, and the write on another task. The run's task only passes
+/// the board from one to the next, so a run's boards use every core.
 pub(super) async fn crawl(
     store: &dyn Store,
     source: &Arc<dyn Source>,
@@ -76,25 +81,19 @@ pub(super) async fn crawl(
     if cooldown_until.is_some_and(|until| until > started) {
         return Ok(BoardOutcome::Cooled);
     }
-    let target = BoardTarget::new(key.clone(), board.company.clone());
-    let prefix = key.external_id_prefix();
     let capabilities = source.capabilities();
-
-    // What is stored for this board: the seen set of a hydrating fetch, and every posting's
-    // source hash, so an unchanged posting skips derivation and is only marked seen.
-    let stored = if config.refetch_all {
-        Vec::new()
-    } else {
-        store.board_seen_set(&key.provider, &prefix, started - config.hydration_retry).await?
+    let fetch = fetch(
+        store.handle(),
+        Arc::clone(source),
+        BoardTarget::new(key.clone(), board.company.clone()),
+        // A repair run reads nothing stored: every posting is derived and every detail fetched.
+        (!config.refetch_all).then_some(started - config.hydration_retry),
+    );
+    let Some(fetched) = on_own_task(fetch).await else {
+        return Ok(BoardOutcome::NotStarted);
     };
-    let settled = || stored.iter().filter(|s| !s.needs_detail);
-    let seen = if capabilities.hydrating {
-        SeenSet::from_external_ids(key, settled().map(|s| s.external_id.as_str()))
-    } else {
-        SeenSet::new()
-    };
-    let mut listing = match source.fetch(&target, &seen).await {
-        Ok(listing) => listing,
+    let (stored, listing) = match fetched? {
+        Ok(fetched) => fetched,
         Err(e) => {
             let failure = BoardFailure { class: e.class(), message: error_chain(&e) };
             tracing::warn!(
@@ -105,78 +104,48 @@ pub(super) async fn crawl(
             return Ok(BoardOutcome::Failed(failure));
         }
     };
-
-    let mut counts = BoardCounts {
-        named: listing.named_ids().count() as u64,
-        unreadable: listing.unreadable.len() as u64,
-        partial: listing.partial.is_some(),
-        ..BoardCounts::default()
-    };
     if let Some(why) = &listing.partial {
         tracing::warn!(board = %key, reason = %why, "listing may be partial: nothing is closed");
     }
-    // Hashing, sanitising and deriving are the crawl's CPU work: done on the blocking pool, so
-    // the boards crawled at once (polled by one task) use every core. The raw postings go
-    // there and come back with the stored rows (the close below reads both).
-    let raw = std::mem::take(&mut listing.postings);
+
     let (board_key, company) = (key.clone(), board.company.clone());
     let prepared =
-        tokio::task::spawn_blocking(move || prepare(raw, stored, &board_key, &company)).await;
-    let Prepared { raw, stored, unchanged, derived } = match prepared {
-        Ok(prepared) => prepared,
-        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        // The runtime is shutting down: nothing of this board is written.
-        Err(_) => return Ok(BoardOutcome::NotStarted),
-    };
-    listing.postings = raw;
-    let mut postings: Vec<JobPosting> = Vec::with_capacity(derived.len());
-    let mut source_hashes: Vec<String> = Vec::with_capacity(derived.len());
-    let mut content_hashes: Vec<String> = Vec::with_capacity(derived.len());
-    for Derived { posting, source_hash, content_hash } in derived {
-        match posting.validate() {
-            Ok(()) => {
-                postings.push(posting);
-                source_hashes.push(source_hash);
-                content_hashes.push(content_hash);
-            }
-            Err(e) => {
-                counts.skipped += 1;
-                tracing::debug!(board = %key, external_id = %posting.external_id, error = %e, "posting skipped");
-            }
-        }
-    }
-    // Listed without detail: refresh liveness only. Unreadable postings were listed too, so
-    // their stored rows must not look unseen to the close below.
-    let mut touch: Vec<JobKey> = listing
-        .seen_refresh
-        .iter()
-        .chain(listing.unreadable.iter().map(|u| &u.native_id))
-        .map(|id| JobKey {
-            source: key.provider.clone(),
-            external_id: freehire_ingest::external_id(key, id),
-        })
-        .collect();
-    touch.extend(unchanged);
+        tokio::task::spawn_blocking(move || prepare(listing, &stored, &board_key, &company)).await;
+    let Prepared { postings, source_hashes, content_hashes, touch, mut counts, something_unnamed } =
+        match prepared {
+            Ok(prepared) => prepared,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            // The runtime is shutting down: nothing of this board is written.
+            Err(_) => return Ok(BoardOutcome::NotStarted),
+        };
 
-    // Only a complete (not partial) listing that named something proves what is gone; when it named every
-    // stored job (the usual re-crawl) there is nothing to look for.
-    let named: HashSet<String> =
-        listing.named_ids().map(|id| freehire_ingest::external_id(key, id)).collect();
-    let something_unnamed = stored.iter().any(|s| !named.contains(&s.external_id));
+    // Only a complete (not partial) listing that named something proves what is gone; when it
+    // named every stored job (the usual re-crawl) there is nothing to look for.
     let close =
         capabilities.full_board_listing && !counts.partial && counts.named > 0 && something_unnamed;
-    let write = BoardWrite {
-        board: key,
-        postings: &postings,
-        source_hashes: &source_hashes,
-        content_hashes: &content_hashes,
-        touch: &touch,
-        named: counts.named,
-        activate: board.status == BoardStatus::Pending,
-        close_unseen_before: close.then_some(started),
-        at: clock(),
+    let write = {
+        let (store, board_key) = (store.handle(), key.clone());
+        let (named, activate) = (counts.named, board.status == BoardStatus::Pending);
+        let (close_unseen_before, at) = (close.then_some(started), clock());
+        async move {
+            let write = BoardWrite {
+                board: &board_key,
+                postings: &postings,
+                source_hashes: &source_hashes,
+                content_hashes: &content_hashes,
+                touch: &touch,
+                named,
+                activate,
+                close_unseen_before,
+                at,
+            };
+            store.write_board(&write).await
+        }
     };
-    let written = match store.write_board(&write).await {
+    let Some(written) = on_own_task(write).await else {
+        return Ok(BoardOutcome::NotStarted);
+    };
+    let written = match written {
         Ok(written) => written,
         Err(e) => {
             let failure = BoardFailure {
@@ -206,52 +175,119 @@ pub(super) async fn crawl(
     Ok(BoardOutcome::Crawled(counts))
 }
 
-/// A listing's postings read: the unchanged ones (same source hash as stored) by key, the
-/// others sanitised and derived with their hashes; the raw postings handed back.
+/// Reads what is stored for the board (unless `settled_since` is `None`: a repair run) and
+/// fetches its listing: the stored rows with the listing, or why the fetch failed. Only a
+/// storage failure is the outer error.
+async fn fetch(
+    store: Arc<dyn Store>,
+    source: Arc<dyn Source>,
+    target: BoardTarget,
+    settled_since: Option<DateTime<Utc>>,
+) -> Result<Result<(Vec<SeenJob>, BoardListing), IngestError>, freehire_store::StoreError> {
+    let key = &target.key;
+    // What is stored for this board: the seen set of a hydrating fetch, and every posting's
+    // source hash, so an unchanged posting skips derivation and is only marked seen.
+    let stored = match settled_since {
+        Some(since) => {
+            store.board_seen_set(&key.provider, &key.external_id_prefix(), since).await?
+        }
+        None => Vec::new(),
+    };
+    let seen = if source.capabilities().hydrating {
+        SeenSet::from_external_ids(
+            key,
+            stored.iter().filter(|s| !s.needs_detail).map(|s| s.external_id.as_str()),
+        )
+    } else {
+        SeenSet::new()
+    };
+    Ok(source.fetch(&target, &seen).await.map(|listing| (stored, listing)))
+}
+
+/// Runs `work` on a task of its own, so the boards of a run (otherwise all polled by the run's
+/// one task) spread over every core. `None` when the runtime is shutting down; a panic in
+/// `work` is resumed here.
+async fn on_own_task<T: Send + 'static>(
+    work: impl std::future::Future<Output = T> + Send + 'static,
+) -> Option<T> {
+    match tokio::spawn(work).await {
+        Ok(done) => Some(done),
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => None,
+    }
+}
+
+/// A listing read for the write: the postings to write (sanitised and derived) with their
+/// hashes, the stored rows only to mark seen, the board's counts so far, and whether a stored
+/// posting went unnamed (so a close has something to look for).
 struct Prepared {
-    raw: Vec<freehire_ingest::RawPosting>,
-    stored: Vec<freehire_store::SeenJob>,
-    unchanged: Vec<JobKey>,
-    derived: Vec<Derived>,
+    postings: Vec<JobPosting>,
+    /// Over each posting as the source stated it.
+    source_hashes: Vec<String>,
+    /// Over what each posting's search document holds ([`JobPosting::content_hash`]), computed
+    /// here so the write hashes no description.
+    content_hashes: Vec<String>,
+    /// Listed without detail, unreadable, or unchanged at the source (same source hash).
+    touch: Vec<JobKey>,
+    counts: BoardCounts,
+    something_unnamed: bool,
 }
 
-/// A posting to write, with the hashes the write stores: computed here, on the blocking pool,
-/// so the write (on the run's task) hashes no description.
-struct Derived {
-    posting: JobPosting,
-    /// Over the posting as the source stated it.
-    source_hash: String,
-    /// Over what the search document holds ([`JobPosting::content_hash`]).
-    content_hash: String,
-}
-
+/// Hashes, sanitises and derives a listing's postings against the board's stored rows: the
+/// crawl's CPU work, run on the blocking pool.
 fn prepare(
-    raw: Vec<freehire_ingest::RawPosting>,
-    stored: Vec<freehire_store::SeenJob>,
+    listing: BoardListing,
+    stored: &[SeenJob],
     key: &freehire_domain::BoardKey,
     company: &str,
 ) -> Prepared {
+    let mut counts = BoardCounts {
+        named: listing.named_ids().count() as u64,
+        unreadable: listing.unreadable.len() as u64,
+        partial: listing.partial.is_some(),
+        ..BoardCounts::default()
+    };
     // Each settled stored posting's source hash: an unchanged posting skips derivation.
     let known: HashMap<&str, &str> = stored
         .iter()
         .filter(|s| !s.needs_detail)
         .map(|s| (s.external_id.as_str(), s.source_hash.as_str()))
         .collect();
-    let mut unchanged = Vec::new();
-    let mut derived = Vec::new();
-    for posting in &raw {
-        let converted = Converted::new(posting, key, company);
+    let job_key = |external_id: String| JobKey { source: key.provider.clone(), external_id };
+    // Listed without detail: refresh liveness only. Unreadable postings were listed too, so
+    // their stored rows must not look unseen to the close.
+    let mut touch: Vec<JobKey> = listing
+        .seen_refresh
+        .iter()
+        .chain(listing.unreadable.iter().map(|u| &u.native_id))
+        .map(|id| job_key(freehire_ingest::external_id(key, id)))
+        .collect();
+    let mut postings = Vec::with_capacity(listing.postings.len());
+    let mut source_hashes = Vec::with_capacity(listing.postings.len());
+    let mut content_hashes = Vec::with_capacity(listing.postings.len());
+    for raw in &listing.postings {
+        let converted = Converted::new(raw, key, company);
         let external_id = &converted.posting.external_id;
         if known.get(external_id.as_str()).is_some_and(|h| *h == converted.source_hash) {
-            unchanged
-                .push(JobKey { source: key.provider.clone(), external_id: external_id.clone() });
+            touch.push(job_key(external_id.clone()));
             continue;
         }
         let source_hash = converted.source_hash.clone();
         let posting = converted.derive();
-        let content_hash = posting.content_hash();
-        derived.push(Derived { posting, source_hash, content_hash });
+        match posting.validate() {
+            Ok(()) => {
+                content_hashes.push(posting.content_hash());
+                source_hashes.push(source_hash);
+                postings.push(posting);
+            }
+            Err(e) => {
+                counts.skipped += 1;
+                tracing::debug!(board = %key, external_id = %posting.external_id, error = %e, "posting skipped");
+            }
+        }
     }
-    drop(known);
-    Prepared { raw, stored, unchanged, derived }
+    let named: HashSet<String> =
+        listing.named_ids().map(|id| freehire_ingest::external_id(key, id)).collect();
+    let something_unnamed = stored.iter().any(|s| !named.contains(&s.external_id));
+    Prepared { postings, source_hashes, content_hashes, touch, counts, something_unnamed }
 }

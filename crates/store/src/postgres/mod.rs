@@ -242,6 +242,10 @@ impl Store for PgStore {
         Backend::Postgres
     }
 
+    fn handle(&self) -> std::sync::Arc<dyn Store> {
+        std::sync::Arc::new(self.clone())
+    }
+
     async fn migrate(&self) -> Result<()> {
         MIGRATOR.run(&self.pool).await?;
         Ok(())

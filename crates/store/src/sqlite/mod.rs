@@ -188,6 +188,10 @@ impl Store for SqliteStore {
         Backend::Sqlite
     }
 
+    fn handle(&self) -> std::sync::Arc<dyn Store> {
+        std::sync::Arc::new(self.clone())
+    }
+
     async fn migrate(&self) -> Result<()> {
         // SQLite has no advisory lock for the migrator: processes starting together on a fresh
         // file (the API and the worker) take turns through a lock file beside the database.
