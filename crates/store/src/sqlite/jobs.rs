@@ -18,62 +18,105 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use freehire_domain::{ClosedReason, Job, JobId, JobPosting, PublicSlug};
 
-/// One row per execution: a prepared statement with bound values beats extracting ~35
-/// fields from a JSON batch (SQLite re-parses the JSON text for each extraction). A company
-/// slug merged away (`company_slug_aliases`) is stored as the slug it was merged into.
-const UPSERT: &str = concat!(
-    "INSERT INTO jobs (",
-    upsert_columns!(),
-    ") VALUES ($1, $2, $3, $4, $5, $6, \
+/// The bound values of one upserted row, `$1` … `$35` (`$33`, the time seen, three times). A
+/// company slug merged away (`company_slug_aliases`) is stored as the slug it was merged into.
+const UPSERT_ROW: &str = "($1, $2, $3, $4, $5, $6, \
      COALESCE((SELECT canonical_slug FROM company_slug_aliases WHERE alias_slug = $7), $7), $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
      $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $34, $35, $33, $33, \
-     $33)",
-    upsert_conflict!()
-);
+     $33)";
 
-async fn upsert_row(
+/// Parameters of one row in [`UPSERT_ROW`].
+const ROW_PARAMS: usize = 35;
+
+/// Rows per upsert statement. Bound values, not a JSON batch: extracting ~35 fields from JSON
+/// text costs SQLite more than the round trips it saves (measured). But each statement is a
+/// round trip to the driver's thread while the board's transaction holds the one writer, so
+/// a board's rows go up to this many at once: one statement (560 parameters) for a board of
+/// 16 new or changed postings instead of 16. One statement text per row count, so at most this
+/// many prepared statements are cached.
+const UPSERT_CHUNK: usize = 16;
+
+/// The upsert of `rows` rows (1 ..= [`UPSERT_CHUNK`]), built once per count.
+fn upsert_sql(rows: usize) -> &'static str {
+    static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let all = SQL.get_or_init(|| (1..=UPSERT_CHUNK).map(build_upsert).collect());
+    &all[rows.clamp(1, UPSERT_CHUNK) - 1]
+}
+
+fn build_upsert(rows: usize) -> String {
+    let mut sql = String::from(concat!("INSERT INTO jobs (", upsert_columns!(), ") VALUES "));
+    for row in 0..rows {
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&shift_params(UPSERT_ROW, row * ROW_PARAMS));
+    }
+    sql.push_str(upsert_conflict!());
+    sql
+}
+
+/// `template` with every `$n` renumbered `$(n + by)`.
+fn shift_params(template: &str, by: usize) -> String {
+    let mut out = String::with_capacity(template.len() + template.len() / 4);
+    let mut rest = template;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..=at]);
+        rest = &rest[at + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let n: usize = rest[..digits].parse().unwrap_or_default();
+        out.push_str(&(n + by).to_string());
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Upserts `rows` (at most [`UPSERT_CHUNK`]) in one statement: each row's id and key.
+async fn upsert_rows(
     conn: &mut sqlx::SqliteConnection,
-    r: &JobRow<'_>,
+    rows: &[&JobRow<'_>],
     seen_at: Stamp,
-) -> Result<(i64, String, String)> {
-    Ok(sqlx::query_as(UPSERT)
-        .bind(r.source)
-        .bind(r.external_id)
-        .bind(r.url.as_ref())
-        .bind(&r.public_slug)
-        .bind(r.title.as_ref())
-        .bind(r.company.as_ref())
-        .bind(&r.company_slug)
-        .bind(&r.company_slug_folded)
-        .bind(r.location.as_ref())
-        .bind(r.remote)
-        .bind(r.description.as_ref())
-        .bind(r.posted_at)
-        .bind(List(&r.facets.countries))
-        .bind(List(&r.facets.regions))
-        .bind(List(r.facets.cities))
-        .bind(r.facets.work_mode)
-        .bind(r.facets.seniority)
-        .bind(r.facets.category)
-        .bind(r.facets.is_tech)
-        .bind(List(r.facets.skills))
-        .bind(r.facets.employment_type)
-        .bind(r.facets.education_level)
-        .bind(r.facets.english_level)
-        .bind(r.facets.experience_years_min)
-        .bind(r.facets.requires_clearance)
-        .bind(r.facets.posting_language)
-        .bind(r.salary_min)
-        .bind(r.salary_max)
-        .bind(r.salary_currency)
-        .bind(r.salary_period)
-        .bind(&r.content_hash)
-        .bind(r.role_fingerprint)
-        .bind(seen_at)
-        .bind(&r.structured)
-        .bind(&r.source_hash)
-        .fetch_one(&mut *conn)
-        .await?)
+) -> Result<Vec<(i64, String, String)>> {
+    let mut query = sqlx::query_as(upsert_sql(rows.len()));
+    for r in rows {
+        query = query
+            .bind(r.source)
+            .bind(r.external_id)
+            .bind(r.url.as_ref())
+            .bind(&r.public_slug)
+            .bind(r.title.as_ref())
+            .bind(r.company.as_ref())
+            .bind(&r.company_slug)
+            .bind(&r.company_slug_folded)
+            .bind(r.location.as_ref())
+            .bind(r.remote)
+            .bind(r.description.as_ref())
+            .bind(r.posted_at)
+            .bind(List(&r.facets.countries))
+            .bind(List(&r.facets.regions))
+            .bind(List(r.facets.cities))
+            .bind(r.facets.work_mode)
+            .bind(r.facets.seniority)
+            .bind(r.facets.category)
+            .bind(r.facets.is_tech)
+            .bind(List(r.facets.skills))
+            .bind(r.facets.employment_type)
+            .bind(r.facets.education_level)
+            .bind(r.facets.english_level)
+            .bind(r.facets.experience_years_min)
+            .bind(r.facets.requires_clearance)
+            .bind(r.facets.posting_language)
+            .bind(r.salary_min)
+            .bind(r.salary_max)
+            .bind(r.salary_currency)
+            .bind(r.salary_period)
+            .bind(&r.content_hash)
+            .bind(r.role_fingerprint)
+            .bind(seen_at)
+            .bind(&r.structured)
+            .bind(&r.source_hash);
+    }
+    Ok(query.fetch_all(&mut *conn).await?)
 }
 
 /// Existing rows of a batch of keys (`[[source, external_id], …]`).
@@ -297,9 +340,10 @@ pub(super) async fn upsert_in(
             .await?;
 
     let mut plan = UpsertPlan::new(&batch, &found);
-    for row in std::mem::take(&mut plan.to_write) {
-        let (id, source, external_id) = upsert_row(&mut *conn, row, seen_at).await?;
-        plan.written(&source, &external_id, job_id(id)?)?;
+    for rows in std::mem::take(&mut plan.to_write).chunks(UPSERT_CHUNK) {
+        for (id, source, external_id) in upsert_rows(&mut *conn, rows, seen_at).await? {
+            plan.written(&source, &external_id, job_id(id)?)?;
+        }
     }
     bump(&mut *conn, &plan.bumped, seen_at).await?;
     let results = plan.finish(&batch.slot)?;
@@ -309,4 +353,22 @@ pub(super) async fn upsert_in(
     let index = crate::plan::union(after_reposts(index_ids(&results), &marked), members);
     enqueue(&mut *conn, OutboxKind::Index, &index, seen_at).await?;
     Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ROW_PARAMS, UPSERT_CHUNK, UPSERT_ROW, build_upsert, shift_params, upsert_sql};
+
+    #[test]
+    fn each_row_of_a_statement_binds_its_own_parameters() {
+        assert_eq!(shift_params("($1, $2, f($33), $33)", 35), "($36, $37, f($68), $68)");
+        assert_eq!(shift_params(UPSERT_ROW, 0), UPSERT_ROW);
+        let sql = build_upsert(3);
+        let highest = (1..=3 * ROW_PARAMS)
+            .all(|n| sql.contains(&format!("${n},")) || sql.contains(&format!("${n})")));
+        assert!(highest, "every parameter of three rows is used");
+        assert!(!sql.contains(&format!("${}", 3 * ROW_PARAMS + 1)));
+        assert_eq!(sql.matches("COALESCE((SELECT canonical_slug").count(), 3);
+        assert_eq!(upsert_sql(UPSERT_CHUNK + 5), upsert_sql(UPSERT_CHUNK), "clamped");
+    }
 }
