@@ -69,6 +69,13 @@ pub(crate) struct Hashes<'a> {
     pub content: &'a [String],
 }
 
+impl<'a> crate::BoardWrite<'a> {
+    /// The hashes the caller computed for the write's postings.
+    pub(crate) fn hashes(&self) -> Hashes<'a> {
+        Hashes { source: self.source_hashes, content: self.content_hashes }
+    }
+}
+
 impl<'a> JobRow<'a> {
     fn new(p: &'a JobPosting, source_hash: Option<&String>, content_hash: Option<&String>) -> Self {
         let company_slug = p.company_slug();

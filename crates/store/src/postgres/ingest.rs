@@ -73,13 +73,7 @@ impl IngestRepo for PgStore {
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
         retry_once_if_lost(|| async move {
             let mut tx = self.pool.begin().await?;
-            let upserted = super::jobs::upsert_in(
-                &mut tx,
-                w.postings,
-                crate::rows::Hashes { source: w.source_hashes, content: w.content_hashes },
-                w.at,
-            )
-            .await?;
+            let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.hashes(), w.at).await?;
             let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
             if !ids.is_empty() {
                 sqlx::query(SET_SOURCE_HASHES)

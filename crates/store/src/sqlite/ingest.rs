@@ -63,13 +63,7 @@ impl IngestRepo for SqliteStore {
 
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
         let mut tx = self.write().await?;
-        let upserted = super::jobs::upsert_in(
-            &mut tx,
-            w.postings,
-            crate::rows::Hashes { source: w.source_hashes, content: w.content_hashes },
-            w.at,
-        )
-        .await?;
+        let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.hashes(), w.at).await?;
         let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
         if !ids.is_empty() {
             let pairs: Vec<(i64, &str)> = ids.into_iter().zip(hashes).collect();
