@@ -401,6 +401,13 @@ pub trait IngestRepo: Send + Sync {
     /// all of it lands or none of it does.
     async fn write_board(&self, write: &BoardWrite<'_>) -> Result<BoardWritten>;
 
+    /// Writes several boards' writes in one transaction (a group commit), each board in a
+    /// savepoint of its own: each board's write lands whole or not at all, exactly as
+    /// [`write_board`](Self::write_board) would, and one board's failure (its inner error)
+    /// leaves the others standing. The outer error is the group's: nothing of it landed.
+    /// Results are in `writes` order.
+    async fn write_boards(&self, writes: &[BoardWrite<'_>]) -> Result<Vec<Result<BoardWritten>>>;
+
     /// Soft-closes the open jobs in scope last seen before `scope.last_seen_before`, enqueueing
     /// each for removal from search in the same transaction. Returns the ids closed.
     async fn close_unseen(

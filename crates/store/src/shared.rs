@@ -572,3 +572,33 @@ where
         Ok(done.rows_affected())
     }
 }
+
+/// Runs `each` on every item inside `tx`, each in a savepoint of its own: an item whose work
+/// fails is rolled back to its savepoint (its error in its place in the result) and the items
+/// around it stand. A lost connection fails the whole (the caller may retry it whole); so does
+/// a savepoint that cannot be taken, released or rolled back.
+pub(crate) async fn each_in_savepoint<DB, I, T>(
+    tx: &mut Transaction<'_, DB>,
+    items: &[I],
+    mut each: impl AsyncFnMut(&mut DB::Connection, &I) -> Result<T>,
+) -> Result<Vec<Result<T>>>
+where
+    DB: Database,
+{
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let mut savepoint = sqlx::Acquire::begin(&mut *tx).await?;
+        match each(&mut savepoint, item).await {
+            Ok(done) => {
+                savepoint.commit().await?;
+                out.push(Ok(done));
+            }
+            Err(e) if e.is_retryable_loss() => return Err(e),
+            Err(e) => {
+                savepoint.rollback().await?;
+                out.push(Err(e));
+            }
+        }
+    }
+    Ok(out)
+}

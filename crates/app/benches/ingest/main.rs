@@ -26,7 +26,9 @@
 //! no posting unreadable; the re-crawl must insert and change nothing.
 //!
 //! `BENCH_COPIES` sets the copies; `BENCH_PROVIDERS=ashby,greenhouse` restricts the providers;
-//! `BENCH_BOARD_CONCURRENCY` overrides the default of 8 boards at once; `BENCH_RECRAWLS`
+//! `BENCH_BOARD_CONCURRENCY` overrides the default of 8 boards at once; `BENCH_WRITE_GROUP` the
+//! most boards one write transaction holds (1: a transaction per board), `BENCH_PG_WRITERS` the
+//! transactions written at once on PostgreSQL; `BENCH_RECRAWLS`
 //! repeats the re-crawl (the fastest pass reported); `BENCH_BACKENDS=sqlite|postgres` runs one
 //! backend. The client's per-host pacing is off: the copies of a board are on one recorded
 //! host, which a real crawl paces.
@@ -37,7 +39,7 @@ mod corpus;
 use std::time::Instant;
 
 use chrono::Utc;
-use freehire_app::ingest::{IngestConfig, RunStats, run_provider};
+use freehire_app::ingest::{GroupLimits, IngestConfig, RunStats, run_provider};
 use freehire_domain::{BoardKey, BoardStatus, NewBoard, Provider};
 use freehire_ingest::{
     SourceConfig, Sources,
@@ -91,6 +93,14 @@ async fn serve(platform: corpus::Platform) -> Served {
 async fn crawl(store: &dyn Store, served: &Served) -> (RunStats, f64) {
     let config = IngestConfig {
         board_concurrency: env_usize("BENCH_BOARD_CONCURRENCY", 8),
+        write_group: GroupLimits {
+            boards: env_usize("BENCH_WRITE_GROUP", GroupLimits::default().boards),
+            postgres_writers: env_usize(
+                "BENCH_PG_WRITERS",
+                GroupLimits::default().postgres_writers,
+            ),
+            ..GroupLimits::default()
+        },
         ..IngestConfig::default()
     };
     let start = Instant::now();

@@ -8,9 +8,14 @@ use std::{
 use chrono::{DateTime, Utc};
 use freehire_domain::{Board, BoardStatus, FailureClass, JobPosting};
 use freehire_ingest::{BoardListing, BoardTarget, IngestError, SeenSet, Source};
-use freehire_store::{BoardWrite, JobKey, Refreshed, SeenJob, Store, UpsertOutcome};
+use freehire_store::{JobKey, Refreshed, SeenJob, Store, UpsertOutcome};
 
-use super::{Clock, convert::Converted, run::IngestConfig};
+use super::{
+    Clock,
+    convert::Converted,
+    run::IngestConfig,
+    writer::{GroupWriter, OwnedWrite},
+};
 use freehire_ingest::error_chain;
 
 /// What happened to one board.
@@ -66,10 +71,12 @@ pub struct BoardCounts {
 ///
 /// The run's boards are all polled by the run's one task, so the board's work is moved off it:
 /// reading what is stored and fetching run on a task of their own, hashing, sanitising and
-/// deriving on the blocking pool, and the write on another task. The run's task only passes
+/// deriving on the blocking pool, and the write on the run's writer task (`writer`), which
+/// commits the boards waiting for it together. The run's task only passes
 /// the board from one to the next, so a run's boards use every core.
 pub(super) async fn crawl(
     store: &dyn Store,
+    writer: &GroupWriter,
     source: &Arc<dyn Source>,
     board: &Board,
     cooldown_until: Option<DateTime<Utc>>,
@@ -123,34 +130,26 @@ pub(super) async fn crawl(
     // named every stored job (the usual re-crawl) there is nothing to look for.
     let close =
         capabilities.full_board_listing && !counts.partial && counts.named > 0 && something_unnamed;
-    let write = {
-        let (store, board_key) = (store.handle(), key.clone());
-        let (named, activate) = (counts.named, board.status == BoardStatus::Pending);
-        let (close_unseen_before, at) = (close.then_some(started), clock());
-        async move {
-            let write = BoardWrite {
-                board: &board_key,
-                postings: &postings,
-                source_hashes: &source_hashes,
-                content_hashes: &content_hashes,
-                touch: &touch,
-                named,
-                activate,
-                close_unseen_before,
-                at,
-            };
-            store.write_board(&write).await
-        }
+    let write = OwnedWrite {
+        board: key.clone(),
+        postings,
+        source_hashes,
+        content_hashes,
+        touch,
+        named: counts.named,
+        activate: board.status == BoardStatus::Pending,
+        close_unseen_before: close.then_some(started),
+        at: clock(),
     };
-    let Some(written) = on_own_task(write).await else {
+    let Some(written) = writer.write(write).await else {
         return Ok(BoardOutcome::NotStarted);
     };
     let written = match written {
         Ok(written) => written,
-        Err(e) => {
+        Err(why) => {
             let failure = BoardFailure {
                 class: FailureClass::Storage,
-                message: format!("storing the listing failed: {}", error_chain(&e)),
+                message: format!("storing the listing failed: {why}"),
             };
             tracing::error!(board = %key, error = %failure.message, "board not stored");
             store.record_board_failure(key, failure.class, &failure.message, clock()).await?;

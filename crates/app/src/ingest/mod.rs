@@ -24,12 +24,15 @@ mod board;
 mod convert;
 mod run;
 pub mod scheduler;
+mod writer;
 
 pub use convert::{Converted, to_posting};
 
 /// The time source of a run (tests pin it; binaries pass `&Utc::now`).
 pub type Clock<'a> = &'a (dyn Fn() -> chrono::DateTime<chrono::Utc> + Sync);
-pub use run::{BoardFailure, BoardOutcome, FailedBoard, IngestConfig, RunStats, run_provider};
+pub use run::{
+    BoardFailure, BoardOutcome, FailedBoard, GroupLimits, IngestConfig, RunStats, run_provider,
+};
 
 pub use freehire_ingest::http::{HostPace, HostPacing};
 

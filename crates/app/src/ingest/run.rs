@@ -13,9 +13,11 @@ use futures::{StreamExt, stream};
 use tokio_util::sync::CancellationToken;
 
 pub use super::board::{BoardFailure, BoardOutcome};
+pub use super::writer::GroupLimits;
 use super::{
     Clock,
     board::{BoardCounts, crawl},
+    writer::GroupWriter,
 };
 use crate::AppError;
 
@@ -34,6 +36,8 @@ pub struct IngestConfig {
     pub hydration_retry: Duration,
     /// Ignore seen sets and fetch every detail (a repair run).
     pub refetch_all: bool,
+    /// How many boards' writes one transaction may hold (the run's group commit).
+    pub write_group: GroupLimits,
 }
 
 impl Default for IngestConfig {
@@ -43,6 +47,7 @@ impl Default for IngestConfig {
             sweep_grace: Duration::hours(48),
             hydration_retry: Duration::days(14),
             refetch_all: false,
+            write_group: GroupLimits::default(),
         }
     }
 }
@@ -154,10 +159,12 @@ pub async fn run_provider_with(
     let phase = crate::progress::Phase::begin(progress, "boards", Some(boards.len() as u64));
 
     let done = AtomicU64::new(0);
+    let writer = GroupWriter::start(store.handle(), config.write_group);
     let crawling = stream::iter(boards.iter())
         .map(|board| {
             let done = &done;
             let cooldowns = &cooldowns;
+            let writer = &writer;
             async move {
                 if cancel.is_cancelled() {
                     progress.advance(1);
@@ -165,7 +172,7 @@ pub async fn run_provider_with(
                 }
                 let identity = (board.key.board.to_ascii_lowercase(), board.key.region.clone());
                 let cooldown = cooldowns.get(&identity).copied();
-                let outcome = crawl(store, source, board, cooldown, config, clock).await;
+                let outcome = crawl(store, writer, source, board, cooldown, config, clock).await;
                 done.fetch_add(1, Ordering::Relaxed);
                 progress.advance(1);
                 (board, outcome)
@@ -191,6 +198,7 @@ pub async fn run_provider_with(
         () = heartbeat => Vec::new(),
     };
     drop(phase);
+    writer.finish().await;
 
     let mut proven = Vec::new();
     for (board, outcome) in outcomes {

@@ -109,6 +109,7 @@ macro_rules! on_both_backends_db {
 }
 
 on_both_backends_db! {
+    pipeline: [a_board_whose_write_fails_fails_alone_in_its_group],
     experience_tools: [
         said_quotes_earn_standing_only_when_they_back_the_claim,
         confirmation_upgrades_an_inferred_atom_in_place,

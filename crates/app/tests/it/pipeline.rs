@@ -395,3 +395,77 @@ pub async fn a_partial_listing_is_written_and_closes_nothing(s: &dyn Store) {
     let health = s.board_healths(Some(&Provider::parse("zohorecruit").unwrap())).await.unwrap();
     assert_eq!(health[0].consecutive_failures, 0, "the board is healthy: {health:?}");
 }
+
+// scenario: A board whose write fails among boards written together
+pub async fn a_board_whose_write_fails_fails_alone_in_its_group(
+    db: &freehire_store::testing::TestDb,
+) {
+    let s = db.store();
+    // The database itself refuses the rows of one company: a real failure inside the group's
+    // transaction, after the boards before it in the group were written.
+    match s.backend() {
+        freehire_store::Backend::Sqlite => {
+            db.execute(
+                "CREATE TRIGGER doomed BEFORE INSERT ON jobs WHEN NEW.company = 'doomed' \
+                 BEGIN SELECT RAISE(ABORT, 'doomed rows refused'); END",
+            )
+            .await;
+        }
+        freehire_store::Backend::Postgres => {
+            db.execute(
+                "CREATE FUNCTION doomed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+                 IF NEW.company = 'doomed' THEN RAISE EXCEPTION 'doomed rows refused'; END IF; \
+                 RETURN NEW; END $$",
+            )
+            .await;
+            db.execute(
+                "CREATE TRIGGER doomed BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION doomed()",
+            )
+            .await;
+        }
+    }
+    let names = ["cartesia", "doomed", "anara", "zeta"];
+    for name in names {
+        add(s, "ashby", name, BoardStatus::Pending).await;
+    }
+    let bodies: Vec<(&str, Reply)> = names
+        .iter()
+        .map(|n| (*n, json(&ashby_board(if *n == "zeta" { "reedsy" } else { "cartesia" }))))
+        .collect();
+    let (_server, registry) = ashby_server(&bodies).await;
+    // Writes held back until every board has queued its write, so they share transactions.
+    let block = db.block_writes("jobs").await;
+    let crawl = run(s, &registry, "ashby", t(2, 0));
+    let release = async {
+        tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+        drop(block);
+    };
+    let (stats, ()) = tokio::join!(crawl, release);
+
+    assert_eq!((stats.crawled, stats.failed), (3, 1), "{:?}", stats.failures);
+    let failed = &stats.failures[0];
+    assert_eq!(failed.key, key("ashby", "doomed"));
+    assert_eq!(failed.failure.class, FailureClass::Storage);
+    assert!(failed.failure.message.contains("doomed rows refused"), "{}", failed.failure.message);
+    let doomed = s.board_health(&key("ashby", "doomed")).await.unwrap().unwrap();
+    assert_eq!(doomed.consecutive_failures, 1, "the failure is recorded");
+    let boards = s
+        .list_boards(&BoardFilter {
+            provider: Some(Provider::parse("ashby").unwrap()),
+            statuses: vec![],
+        })
+        .await
+        .unwrap();
+    for b in &boards {
+        let expected =
+            if b.key.board == "doomed" { BoardStatus::Pending } else { BoardStatus::Active };
+        assert_eq!(b.status, expected, "{}", b.key);
+    }
+    let count = |board: &str| {
+        format!("SELECT count(*) FROM jobs WHERE source = 'ashby' AND external_id LIKE '{board}:%'")
+    };
+    assert_eq!(db.scalar(&count("doomed")).await, 0, "nothing of the failed board");
+    for name in ["cartesia", "anara", "zeta"] {
+        assert!(db.scalar(&count(name)).await > 0, "{name} was written");
+    }
+}

@@ -73,33 +73,24 @@ impl IngestRepo for PgStore {
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
         retry_once_if_lost(|| async move {
             let mut tx = self.pool.begin().await?;
-            let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.hashes(), w.at).await?;
-            let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
-            if !ids.is_empty() {
-                sqlx::query(SET_SOURCE_HASHES)
-                    .bind(List(&ids))
-                    .bind(List(&hashes))
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            let touched = touch_in(&mut tx, w.touch, w.at).await?;
-            let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
-            if w.activate {
-                super::Shared::activate_in(&mut tx, w.board, w.at).await?;
-            }
-            let closed = match w.close_unseen_before {
-                Some(before) => {
-                    let scope = UnseenScope {
-                        source: w.board.provider.clone(),
-                        board_prefixes: vec![w.board.external_id_prefix()],
-                        last_seen_before: before,
-                    };
-                    close_unseen_in(&mut tx, &scope, ClosedReason::BoardUnseen, w.at).await?
-                }
-                None => Vec::new(),
-            };
+            let written = write_in(&mut tx, w).await?;
             tx.commit().await.map_err(crate::error::committing)?;
-            Ok(BoardWritten { upserted, touched, closed, health })
+            Ok(written)
+        })
+        .await
+    }
+
+    async fn write_boards(&self, writes: &[BoardWrite<'_>]) -> Result<Vec<Result<BoardWritten>>> {
+        if writes.is_empty() {
+            return Ok(Vec::new());
+        }
+        retry_once_if_lost(|| async move {
+            let mut tx = self.pool.begin().await?;
+            // A savepoint per board: a board whose write fails leaves nothing behind and the
+            // group's other boards still land; a lost connection retries the group whole.
+            let out = crate::shared::each_in_savepoint(&mut tx, writes, write_in).await?;
+            tx.commit().await.map_err(crate::error::committing)?;
+            Ok(out)
         })
         .await
     }
@@ -118,6 +109,37 @@ impl IngestRepo for PgStore {
         })
         .await
     }
+}
+
+/// Everything one board's crawl changed (see [`BoardWrite`]), on `conn` inside the caller's
+/// transaction (or savepoint).
+async fn write_in(conn: &mut sqlx::PgConnection, w: &BoardWrite<'_>) -> Result<BoardWritten> {
+    let upserted = super::jobs::upsert_in(&mut *conn, w.postings, w.hashes(), w.at).await?;
+    let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
+    if !ids.is_empty() {
+        sqlx::query(SET_SOURCE_HASHES)
+            .bind(List(&ids))
+            .bind(List(&hashes))
+            .execute(&mut *conn)
+            .await?;
+    }
+    let touched = touch_in(&mut *conn, w.touch, w.at).await?;
+    let health = super::Shared::success_in(&mut *conn, w.board, w.named, w.at).await?;
+    if w.activate {
+        super::Shared::activate_in(&mut *conn, w.board, w.at).await?;
+    }
+    let closed = match w.close_unseen_before {
+        Some(before) => {
+            let scope = UnseenScope {
+                source: w.board.provider.clone(),
+                board_prefixes: vec![w.board.external_id_prefix()],
+                last_seen_before: before,
+            };
+            close_unseen_in(&mut *conn, &scope, ClosedReason::BoardUnseen, w.at).await?
+        }
+        None => Vec::new(),
+    };
+    Ok(BoardWritten { upserted, touched, closed, health })
 }
 
 /// See the trait method; runs on `conn` inside the caller's transaction.

@@ -63,30 +63,21 @@ impl IngestRepo for SqliteStore {
 
     async fn write_board(&self, w: &BoardWrite<'_>) -> Result<BoardWritten> {
         let mut tx = self.write().await?;
-        let upserted = super::jobs::upsert_in(&mut tx, w.postings, w.hashes(), w.at).await?;
-        let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
-        if !ids.is_empty() {
-            let pairs: Vec<(i64, &str)> = ids.into_iter().zip(hashes).collect();
-            sqlx::query(SET_SOURCE_HASHES).bind(List(&pairs)).execute(&mut *tx).await?;
-        }
-        let touched = touch_in(&mut tx, w.touch, w.at).await?;
-        let health = super::Shared::success_in(&mut tx, w.board, w.named, w.at).await?;
-        if w.activate {
-            super::Shared::activate_in(&mut tx, w.board, w.at).await?;
-        }
-        let closed = match w.close_unseen_before {
-            Some(before) => {
-                let scope = UnseenScope {
-                    source: w.board.provider.clone(),
-                    board_prefixes: vec![w.board.external_id_prefix()],
-                    last_seen_before: before,
-                };
-                close_unseen_in(&mut tx, &scope, ClosedReason::BoardUnseen, w.at).await?
-            }
-            None => Vec::new(),
-        };
+        let written = write_in(&mut tx, w).await?;
         tx.commit().await?;
-        Ok(BoardWritten { upserted, touched, closed, health })
+        Ok(written)
+    }
+
+    async fn write_boards(&self, writes: &[BoardWrite<'_>]) -> Result<Vec<Result<BoardWritten>>> {
+        if writes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.write().await?;
+        // A savepoint per board: a board whose write fails leaves nothing behind and the
+        // group's other boards still land.
+        let out = crate::shared::each_in_savepoint(&mut tx, writes, write_in).await?;
+        tx.commit().await?;
+        Ok(out)
     }
 
     async fn close_unseen(
@@ -100,6 +91,34 @@ impl IngestRepo for SqliteStore {
         tx.commit().await?;
         Ok(out)
     }
+}
+
+/// Everything one board's crawl changed (see [`BoardWrite`]), on `conn` inside the caller's
+/// transaction (or savepoint).
+async fn write_in(conn: &mut sqlx::SqliteConnection, w: &BoardWrite<'_>) -> Result<BoardWritten> {
+    let upserted = super::jobs::upsert_in(&mut *conn, w.postings, w.hashes(), w.at).await?;
+    let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
+    if !ids.is_empty() {
+        let pairs: Vec<(i64, &str)> = ids.into_iter().zip(hashes).collect();
+        sqlx::query(SET_SOURCE_HASHES).bind(List(&pairs)).execute(&mut *conn).await?;
+    }
+    let touched = touch_in(&mut *conn, w.touch, w.at).await?;
+    let health = super::Shared::success_in(&mut *conn, w.board, w.named, w.at).await?;
+    if w.activate {
+        super::Shared::activate_in(&mut *conn, w.board, w.at).await?;
+    }
+    let closed = match w.close_unseen_before {
+        Some(before) => {
+            let scope = UnseenScope {
+                source: w.board.provider.clone(),
+                board_prefixes: vec![w.board.external_id_prefix()],
+                last_seen_before: before,
+            };
+            close_unseen_in(&mut *conn, &scope, ClosedReason::BoardUnseen, w.at).await?
+        }
+        None => Vec::new(),
+    };
+    Ok(BoardWritten { upserted, touched, closed, health })
 }
 
 /// See the trait method; runs on `conn` inside the caller's transaction.

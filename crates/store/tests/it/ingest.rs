@@ -135,6 +135,61 @@ pub async fn a_board_write_lands_whole_or_not_at_all(s: &dyn Store) {
     assert!(s.job_by_key(&key(&fresh)).await.unwrap().unwrap().is_open());
 }
 
+// scenario: A group of board writes
+pub async fn a_group_of_board_writes_lands_board_by_board(s: &dyn Store) {
+    let ashby = Provider::parse("ashby").unwrap();
+    let board = |name: &str| freehire_domain::BoardKey::new(ashby.clone(), name, "").unwrap();
+    let (acme, beta, gamma) = (board("acme"), board("beta"), board("gamma"));
+    let stale = posting("ashby", "acme:1", "Stale");
+    s.upsert_jobs(std::slice::from_ref(&stale), t(1, 0)).await.unwrap();
+    let fresh = posting("ashby", "acme:2", "Fresh");
+    let doomed = posting("ashby", "beta:1", "Doomed");
+    let other = posting("ashby", "gamma:1", "Other");
+    let write = |board, postings| freehire_store::BoardWrite {
+        board,
+        postings,
+        source_hashes: &[],
+        content_hashes: &[],
+        touch: &[],
+        named: 1,
+        activate: true,
+        close_unseen_before: Some(t(2, 0)),
+        at: t(2, 0),
+    };
+    // The middle board fails after its rows went up (a source hash missing): its savepoint
+    // is rolled back and the boards around it land.
+    let short = ["only-one".to_owned()];
+    let beta_postings = [doomed.clone(), posting("ashby", "beta:2", "Doomed too")];
+    let beta_write =
+        freehire_store::BoardWrite { source_hashes: &short, ..write(&beta, &beta_postings) };
+    let writes = [
+        write(&acme, std::slice::from_ref(&fresh)),
+        beta_write,
+        write(&gamma, std::slice::from_ref(&other)),
+    ];
+    let out = s.write_boards(&writes).await.unwrap();
+    assert_eq!(out.len(), 3, "one result per board, in order");
+    let acme_done = out[0].as_ref().unwrap();
+    assert_eq!(acme_done.upserted.len(), 1);
+    assert_eq!(acme_done.closed.len(), 1, "the first board's close ran");
+    assert!(out[1].is_err(), "the failing board reports its own error");
+    assert_eq!(out[2].as_ref().unwrap().health.last_ingested_count, 1);
+
+    assert!(s.job_by_key(&key(&fresh)).await.unwrap().unwrap().is_open());
+    assert_eq!(
+        s.job_by_key(&key(&stale)).await.unwrap().unwrap().closed_reason,
+        Some(ClosedReason::BoardUnseen)
+    );
+    assert!(s.job_by_key(&key(&doomed)).await.unwrap().is_none(), "nothing of it was written");
+    assert!(s.board_health(&beta).await.unwrap().is_none(), "no health for the failed board");
+    assert!(s.job_by_key(&key(&other)).await.unwrap().unwrap().is_open());
+    assert!(s.board_health(&gamma).await.unwrap().is_some());
+    assert!(s.write_boards(&[]).await.unwrap().is_empty(), "an empty group writes nothing");
+    // Search learns of the rows that landed (the closed one leaves it) and of nothing else.
+    assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 2, "fresh and other");
+    assert_eq!(s.outbox_depth(OutboxKind::Delete).await.unwrap(), 1, "stale");
+}
+
 // scenario: The caller's source hashes
 pub async fn a_board_write_stores_the_callers_source_hashes(s: &dyn Store) {
     let board =

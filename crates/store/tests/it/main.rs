@@ -112,6 +112,7 @@ conformance! {
         touch_bumps_and_reopens_without_a_hash,
         close_unseen_respects_scope_and_cutoff,
         a_board_write_lands_whole_or_not_at_all,
+        a_group_of_board_writes_lands_board_by_board,
         a_board_write_stores_the_callers_source_hashes,
         touch_keeps_input_order_across_open_closed_and_missing,
     ],
