@@ -401,8 +401,9 @@ pub trait IngestRepo: Send + Sync {
     /// all of it lands or none of it does.
     async fn write_board(&self, write: &BoardWrite<'_>) -> Result<BoardWritten>;
 
-    /// Writes several boards' writes in one transaction (a group commit), each board in a
-    /// savepoint of its own: each board's write lands whole or not at all, exactly as
+    /// Writes several boards' writes in one transaction (a group commit): written in one go,
+    /// and when a board fails, rolled back and written again with a savepoint per board. Each
+    /// board's write lands whole or not at all, exactly as
     /// [`write_board`](Self::write_board) would, and one board's failure (its inner error)
     /// leaves the others standing. The outer error is the group's: nothing of it landed.
     /// Results are in `writes` order.

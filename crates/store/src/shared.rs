@@ -573,6 +573,24 @@ where
     }
 }
 
+/// Runs `each` on every item inside `tx`, one after another, stopping at the first failure:
+/// the optimistic pass of a group write, with no savepoint to pay for. On an error the caller
+/// rolls the transaction back and runs the group again with [`each_in_savepoint`].
+pub(crate) async fn each_or_first_error<DB, I, T>(
+    tx: &mut Transaction<'_, DB>,
+    items: &[I],
+    mut each: impl AsyncFnMut(&mut DB::Connection, &I) -> Result<T>,
+) -> Result<Vec<T>>
+where
+    DB: Database,
+{
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(each(&mut *tx, item).await?);
+    }
+    Ok(out)
+}
+
 /// Runs `each` on every item inside `tx`, each in a savepoint of its own: an item whose work
 /// fails is rolled back to its savepoint (its error in its place in the result) and the items
 /// around it stand. A lost connection fails the whole (the caller may retry it whole); so does

@@ -184,10 +184,19 @@ pub async fn a_group_of_board_writes_lands_board_by_board(s: &dyn Store) {
     assert!(s.board_health(&beta).await.unwrap().is_none(), "no health for the failed board");
     assert!(s.job_by_key(&key(&other)).await.unwrap().unwrap().is_open());
     assert!(s.board_health(&gamma).await.unwrap().is_some());
-    assert!(s.write_boards(&[]).await.unwrap().is_empty(), "an empty group writes nothing");
     // Search learns of the rows that landed (the closed one leaves it) and of nothing else.
     assert_eq!(s.outbox_depth(OutboxKind::Index).await.unwrap(), 2, "fresh and other");
     assert_eq!(s.outbox_depth(OutboxKind::Delete).await.unwrap(), 1, "stale");
+    assert!(s.write_boards(&[]).await.unwrap().is_empty(), "an empty group writes nothing");
+    // A group where every board succeeds lands whole.
+    let (later, again) =
+        (posting("ashby", "acme:3", "Later"), posting("ashby", "gamma:2", "Again"));
+    let good =
+        [write(&acme, std::slice::from_ref(&later)), write(&gamma, std::slice::from_ref(&again))];
+    let done = s.write_boards(&good).await.unwrap();
+    assert!(done.iter().all(Result::is_ok), "{done:?}");
+    assert!(s.job_by_key(&key(&later)).await.unwrap().unwrap().is_open());
+    assert!(s.job_by_key(&key(&again)).await.unwrap().unwrap().is_open());
 }
 
 // scenario: The caller's source hashes
