@@ -573,29 +573,66 @@ where
     }
 }
 
-/// Runs `each` on every item inside `tx`, one after another, stopping at the first failure:
-/// the optimistic pass of a group write, with no savepoint to pay for. On an error the caller
-/// rolls the transaction back and runs the group again with [`each_in_savepoint`].
-pub(crate) async fn each_or_first_error<DB, I, T>(
-    tx: &mut Transaction<'_, DB>,
+/// Runs `each` on every item in one transaction (begun by `begin`) so that each item lands
+/// whole or not at all and a failing item leaves the others standing: a group commit.
+///
+/// The items are first run in one go, with no savepoint to pay for. When one fails (rare), the
+/// transaction is rolled back and, if there are others, the items run again with a savepoint
+/// each ([`each_in_savepoint`]). A lost connection fails the whole (the caller may retry it
+/// whole); a rollback that fails (SQLite may have ended the transaction itself) leaves the
+/// first error as the whole's.
+pub(crate) async fn each_isolated<DB, I, T, Begin, E>(
+    mut begin: impl FnMut() -> Begin,
     items: &[I],
     mut each: impl AsyncFnMut(&mut DB::Connection, &I) -> Result<T>,
-) -> Result<Vec<T>>
+) -> Result<Vec<Result<T>>>
 where
     DB: Database,
+    Begin: std::future::Future<Output = std::result::Result<Transaction<'static, DB>, E>>,
+    crate::StoreError: From<E>,
 {
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        out.push(each(&mut *tx, item).await?);
+    if items.is_empty() {
+        return Ok(Vec::new());
     }
+    let mut tx = begin().await?;
+    let mut out = Vec::with_capacity(items.len());
+    let mut failed = None;
+    for item in items {
+        match each(&mut tx, item).await {
+            Ok(done) => out.push(Ok(done)),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
+    }
+    match failed {
+        None => {
+            tx.commit().await.map_err(crate::error::committing)?;
+            return Ok(out);
+        }
+        Some(e) if e.is_retryable_loss() => return Err(e),
+        Some(e) => {
+            if tx.rollback().await.is_err() {
+                return Err(e);
+            }
+            // The one item failed: there is nothing to run again.
+            if items.len() == 1 {
+                return Ok(vec![Err(e)]);
+            }
+        }
+    }
+    let mut tx = begin().await?;
+    let out = each_in_savepoint(&mut tx, items, each).await?;
+    tx.commit().await.map_err(crate::error::committing)?;
     Ok(out)
 }
 
 /// Runs `each` on every item inside `tx`, each in a savepoint of its own: an item whose work
 /// fails is rolled back to its savepoint (its error in its place in the result) and the items
-/// around it stand. A lost connection fails the whole (the caller may retry it whole); so does
-/// a savepoint that cannot be taken, released or rolled back.
-pub(crate) async fn each_in_savepoint<DB, I, T>(
+/// around it stand. A lost connection fails the whole; so does a savepoint that cannot be
+/// taken, released or rolled back.
+async fn each_in_savepoint<DB, I, T>(
     tx: &mut Transaction<'_, DB>,
     items: &[I],
     mut each: impl AsyncFnMut(&mut DB::Connection, &I) -> Result<T>,

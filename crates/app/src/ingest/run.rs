@@ -36,7 +36,8 @@ pub struct IngestConfig {
     pub hydration_retry: Duration,
     /// Ignore seen sets and fetch every detail (a repair run).
     pub refetch_all: bool,
-    /// How many boards' writes one transaction may hold (the run's group commit).
+    /// The run's group commit: how many boards' writes one transaction may hold, and how many
+    /// transactions are written at once.
     pub write_group: GroupLimits,
 }
 

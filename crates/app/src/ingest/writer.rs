@@ -1,13 +1,14 @@
-//! The run's one writer: boards' writes committed in groups (a group commit).
+//! The run's writers: boards' writes committed in groups (a group commit).
 //!
 //! Each board's write used to be a transaction of its own, and on SQLite every write queues
 //! for the one writer connection, so a board's commit (about a quarter of its write) bounded
-//! a first crawl. Boards now hand their write to the run's writer task, which takes every
-//! write waiting (up to [`GroupLimits`]) and writes them with [`IngestRepo::write_boards`]: one
-//! transaction (written again with a savepoint per board when one fails), so a board's write
-//! still lands whole or not at all and one board's failure fails only that board. While the writer is busy the next group gathers,
-//! so the groups grow exactly when the writer is the bottleneck. SQLite has one writer
-//! connection, so one writer task; PostgreSQL writes several groups side by side
+//! a first crawl. Boards now hand their write to the run's writer tasks; a free writer takes
+//! every write waiting (up to [`GroupLimits`]) and writes them with
+//! [`IngestRepo::write_boards`]: one transaction (written again with a savepoint per board when
+//! one fails), so a board's write still lands whole or not at all and one board's failure
+//! fails only that board. While the writers are busy the next group gathers, so the groups
+//! grow exactly when writing is the bottleneck. SQLite has one writer connection, so one
+//! writer task; PostgreSQL writes several groups side by side
 //! ([`GroupLimits::postgres_writers`]), as it wrote boards side by side before.
 //!
 //! [`IngestRepo::write_boards`]: freehire_store::IngestRepo::write_boards

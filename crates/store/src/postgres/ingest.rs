@@ -81,30 +81,9 @@ impl IngestRepo for PgStore {
     }
 
     async fn write_boards(&self, writes: &[BoardWrite<'_>]) -> Result<Vec<Result<BoardWritten>>> {
-        if writes.is_empty() {
-            return Ok(Vec::new());
-        }
-        retry_once_if_lost(|| async move {
-            // First every board in one go; when one fails (rare), the group is rolled back
-            // and written again with a savepoint per board, so that board leaves nothing
-            // behind and the others still land. A lost connection retries the group whole.
-            let mut tx = self.pool.begin().await?;
-            match crate::shared::each_or_first_error(&mut tx, writes, write_in).await {
-                Ok(out) => {
-                    tx.commit().await.map_err(crate::error::committing)?;
-                    return Ok(out.into_iter().map(Ok).collect());
-                }
-                Err(e) if e.is_retryable_loss() => return Err(e),
-                // A rollback that fails (SQLite may have ended the transaction itself) leaves
-                // the first error as the group's.
-                Err(e) => tx.rollback().await.map_err(|_| e)?,
-            }
-            let mut tx = self.pool.begin().await?;
-            let out = crate::shared::each_in_savepoint(&mut tx, writes, write_in).await?;
-            tx.commit().await.map_err(crate::error::committing)?;
-            Ok(out)
-        })
-        .await
+        // A lost connection retries the group whole.
+        retry_once_if_lost(|| crate::shared::each_isolated(|| self.pool.begin(), writes, write_in))
+            .await
     }
 
     async fn close_unseen(

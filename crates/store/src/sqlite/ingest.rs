@@ -69,26 +69,7 @@ impl IngestRepo for SqliteStore {
     }
 
     async fn write_boards(&self, writes: &[BoardWrite<'_>]) -> Result<Vec<Result<BoardWritten>>> {
-        if writes.is_empty() {
-            return Ok(Vec::new());
-        }
-        // First every board in one go; when one fails (rare), the group is rolled back and
-        // written again with a savepoint per board, so that board leaves nothing behind and
-        // the others still land.
-        let mut tx = self.write().await?;
-        match crate::shared::each_or_first_error(&mut tx, writes, write_in).await {
-            Ok(out) => {
-                tx.commit().await?;
-                return Ok(out.into_iter().map(Ok).collect());
-            }
-            // A rollback that fails (SQLite may have ended the transaction itself) leaves
-            // the first error as the group's.
-            Err(e) => tx.rollback().await.map_err(|_| e)?,
-        }
-        let mut tx = self.write().await?;
-        let out = crate::shared::each_in_savepoint(&mut tx, writes, write_in).await?;
-        tx.commit().await?;
-        Ok(out)
+        crate::shared::each_isolated(|| self.write(), writes, write_in).await
     }
 
     async fn close_unseen(
