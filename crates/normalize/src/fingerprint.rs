@@ -4,13 +4,14 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::text::{collapse_whitespace, key, visible_text};
+use crate::text::{key, visible_text};
 use freehire_domain::{company_key, company_slug};
 
 /// Normalises text for the fingerprint: tags become spaces, entities are decoded, then
-/// lowercase with whitespace collapsed.
+/// lowercase with whitespace collapsed. [`visible_text`] collapses already, and lowercasing
+/// makes no whitespace and no typographic hyphen, so collapsing again would change nothing.
 pub fn fingerprint_text(html: &str) -> String {
-    collapse_whitespace(&visible_text(html).to_lowercase())
+    visible_text(html).to_lowercase()
 }
 
 /// Removes a trailing location or qualifier clause (a bracketed group, or what follows the
@@ -97,6 +98,19 @@ mod tests {
         ];
         for (t, c, d, same) in cases {
             assert_eq!(role_fingerprint(t, c, d) == base, same, "{t:?} {c:?} {d:?}");
+        }
+    }
+
+    #[test]
+    fn fingerprint_text_is_collapsed_without_a_second_pass() {
+        let texts = [
+            "<p>Build&nbsp;things.</p>\u{200b}<b>İSTANBUL</b> \u{2010} \u{2212}x",
+            "  ΣΊΣΥΦΟΣ\u{3000}Straße \t\n<br>ǅ ﬃ \u{1E9E} K\u{212A}",
+            "<div> a &amp;&#x2011; b &#8203;c </div>",
+        ];
+        for html in texts {
+            let twice = crate::text::collapse_whitespace(&visible_text(html).to_lowercase());
+            assert_eq!(fingerprint_text(html), twice, "{html:?}");
         }
     }
 

@@ -93,6 +93,7 @@ pub mod cvs;
 mod error;
 pub mod experience;
 mod ghost;
+mod group;
 mod health;
 pub mod letters;
 mod lifecycle;

@@ -112,35 +112,55 @@ pub(crate) struct Batch<'a> {
     pub slot: Vec<usize>,
 }
 
+/// One board's postings and the hashes its caller computed, as one part of a batch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Part<'a> {
+    pub postings: &'a [JobPosting],
+    pub hashes: Hashes<'a>,
+}
+
+impl<'a> crate::BoardWrite<'a> {
+    /// The write's postings as a part of a batch.
+    pub(crate) fn part(&self) -> Part<'a> {
+        Part { postings: self.postings, hashes: self.hashes() }
+    }
+}
+
 impl<'a> Batch<'a> {
-    /// Validates every posting (one bad posting rejects the batch) and folds repeated keys;
-    /// `hashes` are the ones the caller computed (by position).
-    pub fn prepare(postings: &'a [JobPosting], hashes: Hashes<'_>) -> Result<Self> {
-        for (name, given) in [("source_hashes", hashes.source), ("content_hashes", hashes.content)]
-        {
-            if !given.is_empty() && given.len() != postings.len() {
-                return Err(StoreError::corrupt(
-                    name,
-                    format!("{} hashes for {} postings", given.len(), postings.len()),
-                ));
-            }
-        }
-        let mut index: HashMap<(&str, &str), usize> = HashMap::with_capacity(postings.len());
-        let mut rows: Vec<JobRow<'a>> = Vec::with_capacity(postings.len());
-        let mut slot = Vec::with_capacity(postings.len());
-        for (i, p) in postings.iter().enumerate() {
-            p.validate()?;
-            let row = || JobRow::new(p, hashes.source.get(i), hashes.content.get(i));
-            let key = (p.source.as_str(), p.external_id.as_str());
-            match index.get(&key) {
-                Some(&i) => {
-                    rows[i] = row();
-                    slot.push(i);
+    /// Validates every posting (one bad posting rejects the batch) and folds repeated keys,
+    /// over the parts' postings one after another (`slot` in that order: several boards'
+    /// postings are written by one set of statements); each part's hashes are the ones its
+    /// caller computed (by position).
+    pub fn prepare(parts: &[Part<'a>]) -> Result<Self> {
+        let total: usize = parts.iter().map(|p| p.postings.len()).sum();
+        let mut index: HashMap<(&str, &str), usize> = HashMap::with_capacity(total);
+        let mut rows: Vec<JobRow<'a>> = Vec::with_capacity(total);
+        let mut slot = Vec::with_capacity(total);
+        for &Part { postings, hashes } in parts {
+            for (name, given) in
+                [("source_hashes", hashes.source), ("content_hashes", hashes.content)]
+            {
+                if !given.is_empty() && given.len() != postings.len() {
+                    return Err(StoreError::corrupt(
+                        name,
+                        format!("{} hashes for {} postings", given.len(), postings.len()),
+                    ));
                 }
-                None => {
-                    index.insert(key, rows.len());
-                    slot.push(rows.len());
-                    rows.push(row());
+            }
+            for (i, p) in postings.iter().enumerate() {
+                p.validate()?;
+                let row = || JobRow::new(p, hashes.source.get(i), hashes.content.get(i));
+                let key = (p.source.as_str(), p.external_id.as_str());
+                match index.get(&key) {
+                    Some(&i) => {
+                        rows[i] = row();
+                        slot.push(i);
+                    }
+                    None => {
+                        index.insert(key, rows.len());
+                        slot.push(rows.len());
+                        rows.push(row());
+                    }
                 }
             }
         }

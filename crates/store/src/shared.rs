@@ -243,6 +243,48 @@ where
         HealthRecord::from_row(&row)?.into_health()
     }
 
+    /// [`Shared::success_in`] for several boards (distinct keys) at one instant, a statement
+    /// per [`sql::boards::GROUP_CHUNK`] boards; the healths in `boards` order.
+    pub async fn successes_in(
+        conn: &mut DB::Connection,
+        boards: &[(&BoardKey, u64)],
+        at: DateTime<Utc>,
+    ) -> Result<Vec<BoardHealth>> {
+        let firsts: Vec<BoardHealth> =
+            boards.iter().map(|&(key, ingested)| on_success(None, key, ingested, at)).collect();
+        let mut healed = Vec::with_capacity(firsts.len());
+        for chunk in firsts.chunks(sql::boards::GROUP_CHUNK) {
+            let mut query = sqlx::query(sql::boards::successes(chunk.len()));
+            for first in chunk {
+                query = Self::bind_health(query, first);
+            }
+            for row in query.fetch_all(&mut *conn).await? {
+                healed.push(HealthRecord::from_row(&row)?.into_health()?);
+            }
+        }
+        crate::group::in_order_of(&firsts, healed)
+    }
+
+    /// [`Shared::activate_in`] for several boards at one instant, a statement per
+    /// [`sql::boards::GROUP_CHUNK`] boards.
+    pub async fn activate_many_in(
+        conn: &mut DB::Connection,
+        keys: &[&BoardKey],
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        for chunk in keys.chunks(sql::boards::GROUP_CHUNK) {
+            let mut query = sqlx::query(sql::boards::activate_many(chunk.len())).bind(Stamp(at));
+            for key in chunk {
+                query = query
+                    .bind(key.provider.as_str())
+                    .bind(key.board.as_str())
+                    .bind(key.region.as_str());
+            }
+            query.execute(&mut *conn).await?;
+        }
+        Ok(())
+    }
+
     pub async fn record_board_success(
         mut tx: Transaction<'_, DB>,
         key: &BoardKey,
@@ -576,15 +618,17 @@ where
 /// Runs `each` on every item in one transaction (begun by `begin`) so that each item lands
 /// whole or not at all and a failing item leaves the others standing: a group commit.
 ///
-/// The items are first run in one go, with no savepoint to pay for. When one fails (rare), the
-/// transaction is rolled back and, if there are others, the items run again with a savepoint
-/// each ([`each_in_savepoint`]). A lost connection fails the whole (the caller may retry it
-/// whole); a rollback that fails (SQLite may have ended the transaction itself) leaves the
-/// first error as the whole's.
+/// The items are first run in one go by `all`, with no savepoint to pay for (an adapter may
+/// write them all with one set of statements). When that fails (rare), the transaction is
+/// rolled back and, if there are several items, they run again through `each`, a savepoint
+/// each ([`each_in_savepoint`]), so only the failing item fails. A lost connection fails the
+/// whole (the caller may retry it whole); a rollback that fails (SQLite may have ended the
+/// transaction itself) leaves the first error as the whole's.
 pub(crate) async fn each_isolated<DB, I, T, Begin, E>(
     mut begin: impl FnMut() -> Begin,
     items: &[I],
-    mut each: impl AsyncFnMut(&mut DB::Connection, &I) -> Result<T>,
+    all: impl AsyncFnOnce(&mut DB::Connection, &[I]) -> Result<Vec<T>>,
+    each: impl AsyncFnMut(&mut DB::Connection, &I) -> Result<T>,
 ) -> Result<Vec<Result<T>>>
 where
     DB: Database,
@@ -595,24 +639,19 @@ where
         return Ok(Vec::new());
     }
     let mut tx = begin().await?;
-    let mut out = Vec::with_capacity(items.len());
-    let mut failed = None;
-    for item in items {
-        match each(&mut tx, item).await {
-            Ok(done) => out.push(Ok(done)),
-            Err(e) => {
-                failed = Some(e);
-                break;
-            }
-        }
-    }
-    match failed {
-        None => {
+    match all(&mut tx, items).await {
+        Ok(out) if out.len() == items.len() => {
             tx.commit().await.map_err(crate::error::committing)?;
-            return Ok(out);
+            return Ok(out.into_iter().map(Ok).collect());
         }
-        Some(e) if e.is_retryable_loss() => return Err(e),
-        Some(e) => {
+        Ok(out) => {
+            return Err(crate::StoreError::corrupt(
+                "group",
+                format!("{} results for {} items", out.len(), items.len()),
+            ));
+        }
+        Err(e) if e.is_retryable_loss() => return Err(e),
+        Err(e) => {
             if tx.rollback().await.is_err() {
                 return Err(e);
             }

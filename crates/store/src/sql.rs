@@ -173,6 +173,17 @@ macro_rules! mark_reposts_sql {
     };
 }
 
+/// `rows` parenthesised rows of `width` parameters each, numbered on from `$first`:
+/// `param_rows(2, 2, 1)` is `($1, $2), ($3, $4)`.
+pub(crate) fn param_rows(rows: usize, width: usize, first: usize) -> String {
+    let row = |r: usize| {
+        let params: Vec<String> =
+            (0..width).map(|c| format!("${}", first + r * width + c)).collect();
+        format!("({})", params.join(", "))
+    };
+    (0..rows).map(row).collect::<Vec<_>>().join(", ")
+}
+
 /// Reads of `jobs` shared by both dialects.
 pub(crate) mod jobs {
     pub(crate) const SET_DUPLICATE_OF: &str = "UPDATE jobs SET duplicate_of = $1 WHERE id = $2";
@@ -266,22 +277,88 @@ pub(crate) mod boards {
          last_yield_at = excluded.last_yield_at"
     );
 
+    /// The insert's head up to `VALUES`; the rows follow, then [`success_tail`].
+    macro_rules! success_head {
+        () => {
+            concat!("INSERT INTO board_health (", health_columns!(), ") VALUES ")
+        };
+    }
+
+    /// The conflict clause and the returned columns of [`SUCCESS`] and [`successes`].
+    macro_rules! success_tail {
+        () => {
+            concat!(
+                " ON CONFLICT (provider, board, region) DO UPDATE SET \
+                 consecutive_failures = 0, cooldown_until = NULL, \
+                 last_success_at = excluded.last_success_at, \
+                 last_ingested_count = excluded.last_ingested_count, \
+                 last_run_at = excluded.last_run_at, \
+                 last_yield_at = COALESCE(excluded.last_yield_at, board_health.last_yield_at) \
+                 RETURNING ",
+                health_columns!()
+            )
+        };
+    }
+
     /// Heals the row in one statement: a first success inserts `on_success` of nothing; a
     /// later one applies the same transition to the stored row (failures and cooldown reset,
     /// success and run stamped, yield only when the listing named anything, the last error
     /// kept).
     pub(crate) const SUCCESS: &str = concat!(
-        "INSERT INTO board_health (",
-        health_columns!(),
-        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
-         ON CONFLICT (provider, board, region) DO UPDATE SET \
-         consecutive_failures = 0, cooldown_until = NULL, \
-         last_success_at = excluded.last_success_at, \
-         last_ingested_count = excluded.last_ingested_count, last_run_at = excluded.last_run_at, \
-         last_yield_at = COALESCE(excluded.last_yield_at, board_health.last_yield_at) \
-         RETURNING ",
-        health_columns!()
+        success_head!(),
+        "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        success_tail!()
     );
+
+    /// The parameters of one health row.
+    pub(crate) const HEALTH_PARAMS: usize = 13;
+
+    /// The most boards one of the group statements below names; a larger group is written
+    /// in chunks of this many. One statement text per count, so at most this many prepared
+    /// statements are cached per kind.
+    pub(crate) const GROUP_CHUNK: usize = 16;
+
+    /// [`SUCCESS`] for `boards` rows at once (1 ..= [`GROUP_CHUNK`], distinct keys), each
+    /// row's [`HEALTH_PARAMS`] parameters in turn; the rows come back in no stated order.
+    pub(crate) fn successes(boards: usize) -> &'static str {
+        static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        let all = SQL.get_or_init(|| {
+            (1..=GROUP_CHUNK)
+                .map(|n| {
+                    [success_head!(), &super::param_rows(n, HEALTH_PARAMS, 1), success_tail!()]
+                        .concat()
+                })
+                .collect()
+        });
+        &all[boards.clamp(1, GROUP_CHUNK) - 1]
+    }
+
+    /// [`ACTIVATE`] for `boards` keys at once (1 ..= [`GROUP_CHUNK`]): the stamp is `$1`,
+    /// then each key's provider, board and region in turn. The `OR` of identities is one
+    /// lookup of the identity index per key (a row-value `IN` scans the table on SQLite).
+    pub(crate) fn activate_many(boards: usize) -> &'static str {
+        static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        let all = SQL.get_or_init(|| (1..=GROUP_CHUNK).map(build_activate_many).collect());
+        &all[boards.clamp(1, GROUP_CHUNK) - 1]
+    }
+
+    fn build_activate_many(boards: usize) -> String {
+        let keys: Vec<String> = (0..boards)
+            .map(|i| {
+                let p = 2 + 3 * i;
+                format!(
+                    "(provider = ${p} AND lower(board) = lower(${}) AND region = ${})",
+                    p + 1,
+                    p + 2
+                )
+            })
+            .collect();
+        format!(
+            "UPDATE boards SET status = 'active', activated_at = $1 \
+             WHERE status = 'pending' AND ({})",
+            keys.join(" OR ")
+        )
+    }
 
     /// Every health row, or `$1`'s when it is not null.
     pub(crate) const HEALTHS: &str = concat!(
@@ -362,3 +439,23 @@ pub(crate) mod sitemaps;
 pub(crate) mod stats;
 pub(crate) mod suggest;
 pub(crate) mod tracking;
+
+#[cfg(test)]
+mod tests {
+    use super::{boards, param_rows};
+
+    #[test]
+    fn group_statements_number_each_rows_parameters_in_turn() {
+        assert_eq!(param_rows(2, 2, 1), "($1, $2), ($3, $4)");
+        assert_eq!(param_rows(1, 3, 2), "($2, $3, $4)");
+        let two = boards::successes(2);
+        assert!(two.contains("($14, $15,") && two.ends_with("last_yield_at, last_error_class"));
+        assert!(!two.contains("$27"), "{two}");
+        assert_eq!(boards::successes(1), boards::SUCCESS, "one row is the single statement");
+        let three = boards::activate_many(3);
+        assert!(three.contains("(provider = $8 AND lower(board) = lower($9) AND region = $10)"));
+        assert_eq!(three.matches(" OR ").count(), 2);
+        let most = boards::successes(boards::GROUP_CHUNK);
+        assert_eq!(boards::successes(boards::GROUP_CHUNK + 4), most, "clamped");
+    }
+}

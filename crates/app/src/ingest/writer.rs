@@ -6,7 +6,9 @@
 //! every write waiting (up to [`GroupLimits`]) and writes them with
 //! [`IngestRepo::write_boards`]: one transaction (written again with a savepoint per board when
 //! one fails), so a board's write still lands whole or not at all and one board's failure
-//! fails only that board. While the writers are busy the next group gathers, so the groups
+//! fails only that board. The group is stamped with one instant, the latest of its boards'
+//! (see [`write_groups`]), so the store writes it with one set of statements: one upsert, one
+//! touch, one health statement, one close for all its boards. While the writers are busy the next group gathers, so the groups
 //! grow exactly when writing is the bottleneck. SQLite has one writer connection, so one
 //! writer task; PostgreSQL writes several groups side by side
 //! ([`GroupLimits::postgres_writers`]), as it wrote boards side by side before.
@@ -135,7 +137,7 @@ async fn write_groups(
     limits: GroupLimits,
 ) {
     loop {
-        let group = {
+        let mut group = {
             let mut incoming = incoming.lock().await;
             let Some(first) = incoming.recv().await else { return };
             let mut postings = first.0.postings.len();
@@ -147,6 +149,14 @@ async fn write_groups(
             }
             group
         };
+        // One instant for the group, the latest of its boards' (each is when that board's
+        // crawl ended; the group lands after all of them): the store then writes the group
+        // with one set of statements instead of a set per board.
+        if let Some(at) = group.iter().map(|(w, _)| w.at).max() {
+            for (w, _) in &mut group {
+                w.at = at;
+            }
+        }
         let writes: Vec<BoardWrite<'_>> = group.iter().map(|(w, _)| w.as_write()).collect();
         let results = store.write_boards(&writes).await;
         drop(writes);

@@ -12,9 +12,10 @@ use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
     StoreError, UnseenScope,
     bind::{List, Stamp},
+    group::{Close, Group, closed_per_board},
     plan::{
-        Bumped, SeenRow, prefix_upper_bound, reopened_ids, seen_job, source_hash_pairs,
-        touch_merge, touch_plan, touch_rest,
+        Bumped, SeenRow, prefix_upper_bound, reopened_ids, seen_job, touch_merge, touch_plan,
+        touch_rest,
     },
     rows::{job_id, key_columns},
 };
@@ -82,8 +83,10 @@ impl IngestRepo for PgStore {
 
     async fn write_boards(&self, writes: &[BoardWrite<'_>]) -> Result<Vec<Result<BoardWritten>>> {
         // A lost connection retries the group whole.
-        retry_once_if_lost(|| crate::shared::each_isolated(|| self.pool.begin(), writes, write_in))
-            .await
+        retry_once_if_lost(|| {
+            crate::shared::each_isolated(|| self.pool.begin(), writes, write_group_in, write_in)
+        })
+        .await
     }
 
     async fn close_unseen(
@@ -103,10 +106,39 @@ impl IngestRepo for PgStore {
 }
 
 /// Everything one board's crawl changed (see [`BoardWrite`]), on `conn` inside the caller's
-/// transaction (or savepoint).
+/// transaction (or savepoint): a group of one.
 async fn write_in(conn: &mut sqlx::PgConnection, w: &BoardWrite<'_>) -> Result<BoardWritten> {
-    let upserted = super::jobs::upsert_in(&mut *conn, w.postings, w.hashes(), w.at).await?;
-    let (ids, hashes) = source_hash_pairs(&upserted, w.source_hashes)?;
+    let mut written = write_group(&mut *conn, &Group::one(w)).await?;
+    written.pop().ok_or_else(|| StoreError::corrupt("group", "a board's write returned nothing"))
+}
+
+/// A group of board writes on `conn` inside the caller's transaction: as one set of
+/// statements when the group qualifies ([`Group`]), else board after board.
+async fn write_group_in(
+    conn: &mut sqlx::PgConnection,
+    writes: &[BoardWrite<'_>],
+) -> Result<Vec<BoardWritten>> {
+    if let Some(group) = Group::new(writes) {
+        return write_group(&mut *conn, &group).await;
+    }
+    let mut out = Vec::with_capacity(writes.len());
+    for w in writes {
+        out.push(write_in(&mut *conn, w).await?);
+    }
+    Ok(out)
+}
+
+/// A qualifying group's statements: its boards' upserts, source hashes, touches, health,
+/// activations and closes, one set for all of them.
+async fn write_group(
+    conn: &mut sqlx::PgConnection,
+    group: &Group<'_, '_>,
+) -> Result<Vec<BoardWritten>> {
+    let at = group.at();
+    let upserted =
+        group.split_upserted(super::jobs::upsert_in(&mut *conn, &group.parts(), at).await?)?;
+    let (ids, hashes): (Vec<i64>, Vec<&str>) =
+        group.source_hash_pairs(&upserted)?.into_iter().unzip();
     if !ids.is_empty() {
         sqlx::query(SET_SOURCE_HASHES)
             .bind(List(&ids))
@@ -114,24 +146,57 @@ async fn write_in(conn: &mut sqlx::PgConnection, w: &BoardWrite<'_>) -> Result<B
             .execute(&mut *conn)
             .await?;
     }
-    let touched = touch_in(&mut *conn, w.touch, w.at).await?;
-    let health = super::Shared::success_in(&mut *conn, w.board, w.named, w.at).await?;
-    if w.activate {
-        super::Shared::activate_in(&mut *conn, w.board, w.at).await?;
-    }
-    let closed = match w.close_unseen_before {
-        Some(before) => {
-            let scope = UnseenScope {
-                source: w.board.provider.clone(),
-                board_prefixes: vec![w.board.external_id_prefix()],
-                last_seen_before: before,
-            };
-            close_unseen_in(&mut *conn, &scope, ClosedReason::BoardUnseen, w.at).await?
-        }
-        None => Vec::new(),
-    };
-    Ok(BoardWritten { upserted, touched, closed, health })
+    let touched = group.split_touched(touch_in(&mut *conn, &group.touch_keys(), at).await?)?;
+    let health = super::Shared::successes_in(&mut *conn, &group.successes(), at).await?;
+    super::Shared::activate_many_in(&mut *conn, &group.to_activate(), at).await?;
+    let closes = group.closes()?;
+    let closed = close_boards_in(&mut *conn, &closes, group.len(), at).await?;
+    Ok(group.assemble(upserted, touched, closed, health))
 }
+
+/// Closes (`board_unseen`) each board's open jobs not seen since its close's instant, in one
+/// statement, queueing the deletes and the released duplicates; the ids per board of a group
+/// of `boards`.
+async fn close_boards_in(
+    conn: &mut sqlx::PgConnection,
+    closes: &[Close<'_>],
+    boards: usize,
+    at: DateTime<Utc>,
+) -> Result<Vec<Vec<JobId>>> {
+    if closes.is_empty() {
+        return Ok(vec![Vec::new(); boards]);
+    }
+    let sources: Vec<&str> = closes.iter().map(|c| c.source.as_str()).collect();
+    let los: Vec<&str> = closes.iter().map(|c| c.lo.as_str()).collect();
+    let his: Vec<&str> = closes.iter().map(|c| c.hi.as_str()).collect();
+    let befores: Vec<DateTime<Utc>> = closes.iter().map(|c| c.before).collect();
+    let at = Stamp(at);
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(CLOSE_RANGES)
+        .bind(at)
+        .bind(ClosedReason::BoardUnseen.as_str())
+        .bind(List(&sources))
+        .bind(List(&los))
+        .bind(List(&his))
+        .bind(List(&befores))
+        .fetch_all(&mut *conn)
+        .await?;
+    let closed = closed_per_board(closes, rows, boards)?;
+    let mut raw: Vec<i64> = closed.iter().flatten().map(|i| i.get()).collect();
+    raw.sort_unstable();
+    enqueue(&mut *conn, OutboxKind::Delete, &raw, at).await?;
+    let released = super::clusters::release_duplicates(&mut *conn, &raw).await?;
+    enqueue(&mut *conn, OutboxKind::Index, &released, at).await?;
+    Ok(closed)
+}
+
+/// Closes the open rows of each range (external ids in `lo ..< hi` of `source`, last seen
+/// before `before`), one pattern-index range scan per range.
+const CLOSE_RANGES: &str = "UPDATE jobs AS j SET closed_at = $1, closed_reason = $2 \
+     FROM UNNEST($3::text[], $4::text[], $5::text[], $6::timestamptz[]) \
+       AS k(source, lo, hi, before) \
+     WHERE j.source = k.source AND j.external_id ~>=~ k.lo AND j.external_id ~<~ k.hi \
+       AND j.closed_at IS NULL AND j.last_seen_at < k.before \
+     RETURNING j.id, j.source, j.external_id";
 
 /// See the trait method; runs on `conn` inside the caller's transaction.
 pub(super) async fn touch_in(

@@ -19,7 +19,7 @@ use crate::{
         ExistingRow, Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan,
         reopened_ids, reopened_upserts,
     },
-    rows::{Batch, Hashes, job_id, jobs, key_columns},
+    rows::{Batch, Hashes, Part, job_id, jobs, key_columns},
 };
 
 /// A company slug merged away (`company_slug_aliases`) is stored as the slug it was merged
@@ -93,7 +93,9 @@ impl JobRepo for PgStore {
         }
         retry_once_if_lost(|| async move {
             let mut tx = self.pool.begin().await?;
-            let results = upsert_in(&mut tx, postings, Hashes::default(), seen_at).await?;
+            let results =
+                upsert_in(&mut tx, &[Part { postings, hashes: Hashes::default() }], seen_at)
+                    .await?;
             tx.commit().await.map_err(committing)?;
             Ok(results)
         })
@@ -289,14 +291,14 @@ impl JobRepo for PgStore {
     }
 }
 
-/// Upserts postings on `conn` (inside the caller's transaction), queueing search rows.
+/// Upserts the parts' postings on `conn` (inside the caller's transaction), queueing search rows;
+/// the results are in the parts' order, one after another.
 pub(super) async fn upsert_in(
     conn: &mut sqlx::PgConnection,
-    postings: &[JobPosting],
-    hashes: Hashes<'_>,
+    parts: &[Part<'_>],
     seen_at: DateTime<Utc>,
 ) -> Result<Vec<Upserted>> {
-    if postings.is_empty() {
+    if parts.iter().all(|p| p.postings.is_empty()) {
         return Ok(Vec::new());
     }
     // Held to the commit: the notify engine's insert horizon waits for this transaction.
@@ -305,7 +307,7 @@ pub(super) async fn upsert_in(
         .execute(&mut *conn)
         .await?;
     let seen_at = Stamp(seen_at);
-    let batch = Batch::prepare(postings, hashes)?;
+    let batch = Batch::prepare(parts)?;
     let (sources, external_ids): (Vec<&str>, Vec<&str>) =
         batch.rows.iter().map(|r| (r.source, r.external_id)).unzip();
     let found = existing(&mut *conn, &sources, &external_ids).await?;

@@ -12,7 +12,7 @@ use crate::{
         ExistingRow, Found, UpsertPlan, after_reposts, index_ids, inserted_ids, refresh_plan,
         reopened_ids, reopened_upserts,
     },
-    rows::{Batch, Hashes, JobRow, job_id, jobs},
+    rows::{Batch, Hashes, JobRow, Part, job_id, jobs},
 };
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -159,7 +159,8 @@ impl JobRepo for SqliteStore {
             return Ok(Vec::new());
         }
         let mut tx = self.write().await?;
-        let results = upsert_in(&mut tx, postings, Hashes::default(), seen_at).await?;
+        let results =
+            upsert_in(&mut tx, &[Part { postings, hashes: Hashes::default() }], seen_at).await?;
         tx.commit().await?;
         Ok(results)
     }
@@ -323,18 +324,18 @@ impl JobRepo for SqliteStore {
     }
 }
 
-/// Upserts postings on `conn` (inside the caller's transaction), queueing search rows.
+/// Upserts the parts' postings on `conn` (inside the caller's transaction), queueing search rows;
+/// the results are in the parts' order, one after another.
 pub(super) async fn upsert_in(
     conn: &mut sqlx::SqliteConnection,
-    postings: &[JobPosting],
-    hashes: Hashes<'_>,
+    parts: &[Part<'_>],
     seen_at: DateTime<Utc>,
 ) -> Result<Vec<Upserted>> {
-    if postings.is_empty() {
+    if parts.iter().all(|p| p.postings.is_empty()) {
         return Ok(Vec::new());
     }
     let seen_at = Stamp(seen_at);
-    let batch = Batch::prepare(postings, hashes)?;
+    let batch = Batch::prepare(parts)?;
     let found =
         existing(&mut *conn, &keys_json(batch.rows.iter().map(|r| (r.source, r.external_id)))?)
             .await?;

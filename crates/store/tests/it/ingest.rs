@@ -199,6 +199,165 @@ pub async fn a_group_of_board_writes_lands_board_by_board(s: &dyn Store) {
     assert!(s.job_by_key(&key(&again)).await.unwrap().unwrap().is_open());
 }
 
+/// What one board's write did and left, without ids or names: the same crawl written alone
+/// and in a group must read the same.
+async fn board_effects(
+    s: &dyn Store,
+    done: &freehire_store::BoardWritten,
+    board: &freehire_domain::BoardKey,
+    ids: &[&str],
+) -> String {
+    let upserted: Vec<_> = done.upserted.iter().map(|u| (u.outcome, u.reopened)).collect();
+    let touched: Vec<&str> = done
+        .touched
+        .iter()
+        .map(|r| match r {
+            Refreshed::Touched(_) => "touched",
+            Refreshed::Reopened(_) => "reopened",
+            Refreshed::Missed => "missed",
+        })
+        .collect();
+    let h = &done.health;
+    let mut out = format!(
+        "{upserted:?} {touched:?} closed {} health {} {:?} {} {:?}",
+        done.closed.len(),
+        h.consecutive_failures,
+        h.last_success_at,
+        h.last_ingested_count,
+        h.last_yield_at
+    );
+    let status = s.board_by_key(board).await.unwrap().map(|b| b.status);
+    out.push_str(&format!(" board {status:?}"));
+    for id in ids {
+        let key = JobKey {
+            source: Provider::parse("ashby").unwrap(),
+            external_id: format!("{}:{id}", board.board),
+        };
+        let job = s.job_by_key(&key).await.unwrap();
+        let state = job.map(|j| (j.posting.title, j.closed_reason, j.last_seen_at));
+        out.push_str(&format!(" | {id} {state:?}"));
+    }
+    out
+}
+
+/// Three boards' crawls, each board named `{tag}-…` (a company per tag, so the two tags'
+/// roles are not reposts of each other), stored as before the crawl; the writes follow.
+async fn three_crawls(s: &dyn Store, tag: &str) -> [freehire_domain::BoardKey; 3] {
+    let ashby = Provider::parse("ashby").unwrap();
+    let keys = ["first", "again", "empty"]
+        .map(|b| freehire_domain::BoardKey::new(ashby.clone(), &format!("{tag}-{b}"), "").unwrap());
+    for k in &keys {
+        let board = freehire_domain::NewBoard {
+            key: k.clone(),
+            company: format!("{tag} Labs"),
+            url: None,
+            status: freehire_domain::BoardStatus::Pending,
+        };
+        s.add_board(&board, t(1, 0)).await.unwrap();
+    }
+    let stored = [
+        (&keys[0], "stale", "Stale"),
+        (&keys[1], "kept", "Kept"),
+        (&keys[1], "edited", "Edited"),
+        (&keys[1], "shut", "Shut"),
+        (&keys[2], "gone", "Gone"),
+    ];
+    let mut rows = Vec::new();
+    for (k, id, title) in stored {
+        let mut p = posting("ashby", &format!("{}:{id}", k.board), title);
+        p.company = format!("{tag} Labs");
+        rows.push(p);
+    }
+    s.upsert_jobs(&rows, t(1, 0)).await.unwrap();
+    s.close_jobs(&[key(&rows[3])], ClosedReason::Unseen, t(1, 1)).await.unwrap();
+    keys
+}
+
+// scenario: A group written at one instant
+pub async fn a_group_at_one_instant_lands_as_its_boards_would_alone(s: &dyn Store) {
+    let mut effects = Vec::new();
+    for tag in ["solo", "group"] {
+        let keys = three_crawls(s, tag).await;
+        let company = format!("{tag} Labs");
+        let job = |board: &freehire_domain::BoardKey, id: &str, title: &str| {
+            let mut p = posting("ashby", &format!("{}:{id}", board.board), title);
+            p.company.clone_from(&company);
+            p
+        };
+        let first = [job(&keys[0], "new1", "New one"), job(&keys[0], "new2", "New two")];
+        let hashes = ["stated-1".to_owned(), "stated-2".to_owned()];
+        let edited = [job(&keys[1], "edited", "Edited again")];
+        let touch = [
+            key(&job(&keys[1], "kept", "Kept")),
+            key(&job(&keys[1], "shut", "Shut")),
+            key(&job(&keys[1], "never", "Never stored")),
+        ];
+        let write = |board, postings, touch, activate| freehire_store::BoardWrite {
+            board,
+            postings,
+            source_hashes: &[],
+            content_hashes: &[],
+            touch,
+            named: 2,
+            activate,
+            close_unseen_before: Some(t(2, 0)),
+            at: t(2, 1),
+        };
+        let writes = [
+            freehire_store::BoardWrite {
+                source_hashes: &hashes,
+                ..write(&keys[0], &first, &[], true)
+            },
+            freehire_store::BoardWrite {
+                close_unseen_before: None,
+                ..write(&keys[1], &edited, &touch, false)
+            },
+            freehire_store::BoardWrite { named: 0, ..write(&keys[2], &[], &[], true) },
+        ];
+        let index_before = s.outbox_depth(OutboxKind::Index).await.unwrap();
+        let delete_before = s.outbox_depth(OutboxKind::Delete).await.unwrap();
+        let done: Vec<freehire_store::BoardWritten> = if tag == "solo" {
+            let mut done = Vec::new();
+            for w in &writes {
+                done.push(s.write_board(w).await.unwrap());
+            }
+            done
+        } else {
+            s.write_boards(&writes).await.unwrap().into_iter().map(Result::unwrap).collect()
+        };
+        let ids: [&[&str]; 3] =
+            [&["stale", "new1", "new2"], &["kept", "edited", "shut", "never"], &["gone"]];
+        let mut tagged = Vec::new();
+        for ((done, k), ids) in done.iter().zip(&keys).zip(ids) {
+            tagged.push(board_effects(s, done, k, ids).await);
+        }
+        let source = Provider::parse("ashby").unwrap();
+        let seen = s.board_seen_set(&source, &keys[0].external_id_prefix(), t(1, 0)).await;
+        let stored: Vec<String> = seen
+            .unwrap()
+            .into_iter()
+            .filter(|j| j.external_id.contains(":new"))
+            .map(|j| j.source_hash)
+            .collect();
+        tagged.push(format!("source hashes {stored:?}"));
+        tagged.push(format!(
+            "outbox +{} index +{} delete",
+            s.outbox_depth(OutboxKind::Index).await.unwrap() - index_before,
+            s.outbox_depth(OutboxKind::Delete).await.unwrap() - delete_before
+        ));
+        effects.push(tagged);
+    }
+    assert_eq!(effects[0], effects[1], "one set of statements writes what board by board did");
+    let first = &effects[1][0];
+    assert!(first.contains("[(Inserted, false), (Inserted, false)]"), "{first}");
+    assert!(first.contains("closed 1") && first.contains("Some(Active)"), "{first}");
+    let again = &effects[1][1];
+    assert!(again.contains(r#"["touched", "reopened", "missed"]"#), "{again}");
+    assert!(again.contains("[(Changed, false)]") && again.contains("Edited again"), "{again}");
+    assert!(effects[1][2].contains("closed 1") && effects[1][2].contains("BoardUnseen"));
+    assert!(effects[1][3].contains(r#""stated-1", "stated-2""#), "{}", effects[1][3]);
+}
+
 // scenario: The caller's source hashes
 pub async fn a_board_write_stores_the_callers_source_hashes(s: &dyn Store) {
     let board =

@@ -113,6 +113,7 @@ conformance! {
         close_unseen_respects_scope_and_cutoff,
         a_board_write_lands_whole_or_not_at_all,
         a_group_of_board_writes_lands_board_by_board,
+        a_group_at_one_instant_lands_as_its_boards_would_alone,
         a_board_write_stores_the_callers_source_hashes,
         touch_keeps_input_order_across_open_closed_and_missing,
     ],
