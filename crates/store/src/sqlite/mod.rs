@@ -15,6 +15,13 @@
 //! migration lock file beside the database, so a read-only data directory is named in the
 //! error (`StoreError::LockFile`).
 
+/// WAL pages written before a commit copies them back into the database file (SQLite's
+/// default is 1,000, 4 MB). At 16,384 (64 MB of WAL at most, while no reader pins it) an index
+/// page written many times between checkpoints is copied back once instead of many times, and
+/// the one writer's commits pause for a checkpoint a sixteenth as often: a first crawl of
+/// 109,600 Ashby postings runs about a fifth faster (docs/ingest.md).
+const WAL_AUTOCHECKPOINT_PAGES: &str = "16384";
+
 mod accounts;
 mod assistant;
 // CV documents (issue 16).
@@ -88,7 +95,8 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(Duration::from_secs(10))
+            .pragma("wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES);
         let identity = match location {
             SqliteLocation::File(path) => {
                 if !path.exists() {
