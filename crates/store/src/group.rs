@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use freehire_domain::{BoardHealth, BoardKey, JobId, Provider};
 
 use crate::{
-    BoardWrite, BoardWritten, JobKey, Refreshed, Result, StoreError, Upserted,
+    BoardWrite, BoardWritten, JobKey, Refreshed, Result, StoreError, UnseenScope, Upserted,
     health::health_key,
     plan::{prefix_upper_bound, source_hash_pairs},
     rows::Part,
@@ -34,6 +34,37 @@ pub(crate) struct Close<'a> {
     pub lo: String,
     pub hi: String,
     pub before: DateTime<Utc>,
+}
+
+impl<'a> Close<'a> {
+    /// The close of the jobs under `prefix`; an empty prefix (every job) is refused.
+    fn new(
+        board: usize,
+        source: &'a Provider,
+        prefix: String,
+        before: DateTime<Utc>,
+    ) -> Result<Self> {
+        let hi = prefix_upper_bound(&prefix).ok_or_else(|| {
+            StoreError::corrupt("board_prefix", "an empty board prefix names every job")
+        })?;
+        Ok(Self { board, source, lo: prefix, hi, before })
+    }
+
+    /// An [`UnseenScope`]'s closes, one per prefix (its place in `board_prefixes`).
+    pub fn of_scope(scope: &'a UnseenScope) -> Result<Vec<Self>> {
+        let prefixes = scope.board_prefixes.iter().enumerate();
+        prefixes
+            .map(|(i, p)| Self::new(i, &scope.source, p.clone(), scope.last_seen_before))
+            .collect()
+    }
+}
+
+/// Every job of `closed` (per range) once, in id order: what [`UnseenScope`] closes report.
+pub(crate) fn all_closed(closed: Vec<Vec<JobId>>) -> Vec<JobId> {
+    let mut all: Vec<JobId> = closed.into_iter().flatten().collect();
+    all.sort();
+    all.dedup();
+    all
 }
 
 impl<'w, 'a> Group<'w, 'a> {
@@ -85,11 +116,12 @@ impl<'w, 'a> Group<'w, 'a> {
         let mut closes = Vec::new();
         for (board, w) in self.writes.iter().enumerate() {
             let Some(before) = w.close_unseen_before else { continue };
-            let lo = w.board.external_id_prefix();
-            let hi = prefix_upper_bound(&lo).ok_or_else(|| {
-                StoreError::corrupt("board_prefix", "an empty board prefix names every job")
-            })?;
-            closes.push(Close { board, source: &w.board.provider, lo, hi, before });
+            closes.push(Close::new(
+                board,
+                &w.board.provider,
+                w.board.external_id_prefix(),
+                before,
+            )?);
         }
         Ok(closes)
     }

@@ -236,11 +236,8 @@ where
         ingested: u64,
         at: DateTime<Utc>,
     ) -> Result<BoardHealth> {
-        let first = on_success(None, key, ingested, at);
-        let row = Self::bind_health(sqlx::query(sql::boards::SUCCESS), &first)
-            .fetch_one(&mut *conn)
-            .await?;
-        HealthRecord::from_row(&row)?.into_health()
+        let mut healed = Self::successes_in(conn, &[(key, ingested)], at).await?;
+        healed.pop().ok_or_else(|| crate::StoreError::corrupt("board_health", "no row came back"))
     }
 
     /// [`Shared::success_in`] for several boards (distinct keys) at one instant, a statement

@@ -284,7 +284,7 @@ pub(crate) mod boards {
         };
     }
 
-    /// The conflict clause and the returned columns of [`SUCCESS`] and [`successes`].
+    /// The conflict clause and the returned columns of [`successes`].
     macro_rules! success_tail {
         () => {
             concat!(
@@ -300,16 +300,6 @@ pub(crate) mod boards {
         };
     }
 
-    /// Heals the row in one statement: a first success inserts `on_success` of nothing; a
-    /// later one applies the same transition to the stored row (failures and cooldown reset,
-    /// success and run stamped, yield only when the listing named anything, the last error
-    /// kept).
-    pub(crate) const SUCCESS: &str = concat!(
-        success_head!(),
-        "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        success_tail!()
-    );
-
     /// The parameters of one health row.
     pub(crate) const HEALTH_PARAMS: usize = 13;
 
@@ -318,8 +308,11 @@ pub(crate) mod boards {
     /// statements are cached per kind.
     pub(crate) const GROUP_CHUNK: usize = 16;
 
-    /// [`SUCCESS`] for `boards` rows at once (1 ..= [`GROUP_CHUNK`], distinct keys), each
-    /// row's [`HEALTH_PARAMS`] parameters in turn; the rows come back in no stated order.
+    /// Heals `boards` rows at once (1 ..= [`GROUP_CHUNK`], distinct keys), each row's
+    /// [`HEALTH_PARAMS`] parameters in turn; the rows come back in no stated order. A first
+    /// success inserts `on_success` of nothing; a later one applies the same transition to the
+    /// stored row (failures and cooldown reset, success and run stamped, yield only when the
+    /// listing named anything, the last error kept).
     pub(crate) fn successes(boards: usize) -> &'static str {
         static SQL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
         let all = SQL.get_or_init(|| {
@@ -451,7 +444,7 @@ mod tests {
         let two = boards::successes(2);
         assert!(two.contains("($14, $15,") && two.ends_with("last_yield_at, last_error_class"));
         assert!(!two.contains("$27"), "{two}");
-        assert_eq!(boards::successes(1), boards::SUCCESS, "one row is the single statement");
+        assert!(boards::successes(1).contains("VALUES ($1, $2, $3,"));
         let three = boards::activate_many(3);
         assert!(three.contains("(provider = $8 AND lower(board) = lower($9) AND region = $10)"));
         assert_eq!(three.matches(" OR ").count(), 2);

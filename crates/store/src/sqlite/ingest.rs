@@ -10,7 +10,7 @@ use crate::{
     BoardWrite, BoardWritten, IngestRepo, JobKey, OutboxKind, Refreshed, Result, SeenJob,
     StoreError, UnseenScope,
     bind::{List, Stamp},
-    group::{Close, Group, closed_per_board},
+    group::{Close, Group, all_closed, closed_per_board},
     plan::{
         Bumped, SeenRow, prefix_upper_bound, reopened_ids, seen_job, touch_merge, touch_plan,
         touch_rest,
@@ -126,17 +126,19 @@ async fn write_group(
     let health = super::Shared::successes_in(&mut *conn, &group.successes(), at).await?;
     super::Shared::activate_many_in(&mut *conn, &group.to_activate(), at).await?;
     let closes = group.closes()?;
-    let closed = close_boards_in(&mut *conn, &closes, group.len(), at).await?;
+    let closed =
+        close_ranges_in(&mut *conn, &closes, group.len(), ClosedReason::BoardUnseen, at).await?;
     Ok(group.assemble(upserted, touched, closed, health))
 }
 
-/// Closes (`board_unseen`) each board's open jobs not seen since its close's instant, in one
+/// Closes (with `reason`) each range's open jobs not seen since its close's instant, in one
 /// statement, queueing the deletes and the released duplicates; the ids per board of a group
-/// of `boards`.
-async fn close_boards_in(
+/// of `boards` (a close's `board` is its place).
+async fn close_ranges_in(
     conn: &mut sqlx::SqliteConnection,
     closes: &[Close<'_>],
     boards: usize,
+    reason: ClosedReason,
     at: DateTime<Utc>,
 ) -> Result<Vec<Vec<JobId>>> {
     if closes.is_empty() {
@@ -149,7 +151,7 @@ async fn close_boards_in(
     let at = Stamp(at);
     let rows: Vec<(i64, String, String)> = sqlx::query_as(CLOSE_RANGES)
         .bind(at)
-        .bind(ClosedReason::BoardUnseen.as_str())
+        .bind(reason.as_str())
         .bind(List(&ranges))
         .fetch_all(&mut *conn)
         .await?;
@@ -224,33 +226,6 @@ pub(super) async fn close_unseen_in(
     reason: ClosedReason,
     at: DateTime<Utc>,
 ) -> Result<Vec<JobId>> {
-    let at = Stamp(at);
-    let mut closed = Vec::new();
-    for prefix in &scope.board_prefixes {
-        let (lo, hi) = bounds(prefix)?;
-        let rows: Vec<i64> = sqlx::query_scalar(
-            "UPDATE jobs SET closed_at = $1, closed_reason = $2 \
-                 WHERE source = $3 AND external_id >= $4 AND external_id < $5 \
-                   AND closed_at IS NULL AND last_seen_at < $6 \
-                 RETURNING id",
-        )
-        .bind(at)
-        .bind(reason.as_str())
-        .bind(scope.source.as_str())
-        .bind(lo)
-        .bind(hi)
-        .bind(Stamp(scope.last_seen_before))
-        .fetch_all(&mut *conn)
-        .await?;
-        for id in rows {
-            closed.push(job_id(id)?);
-        }
-    }
-    closed.sort();
-    closed.dedup();
-    let raw: Vec<i64> = closed.iter().map(|i| i.get()).collect();
-    enqueue(&mut *conn, OutboxKind::Delete, &raw, at).await?;
-    let released = super::clusters::release_duplicates(&mut *conn, &raw).await?;
-    enqueue(&mut *conn, OutboxKind::Index, &released, at).await?;
-    Ok(closed)
+    let closes = Close::of_scope(scope)?;
+    Ok(all_closed(close_ranges_in(&mut *conn, &closes, closes.len(), reason, at).await?))
 }
