@@ -25,15 +25,19 @@ use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::Weight;
 use tantivy::{
-    COLLECT_BLOCK_BUFFER_LEN, DocAddress, DocId, DocSet, Score, SegmentOrdinal, SegmentReader,
-    TERMINATED, TantivyError,
+    COLLECT_BLOCK_BUFFER_LEN, DocAddress, DocId, DocSet, Score, Searcher, SegmentOrdinal,
+    SegmentReader, TERMINATED, TantivyError,
 };
 
 use crate::embedded::columns::{ColumnCache, FacetOrds, Values};
 use crate::embedded::global::GlobalOrds;
 use crate::embedded::schema;
+use crate::embedded::text::{self, TextWeights};
 use crate::index::{Bounds, Distribution, MAX_FACET_VALUES, NumericStats};
 use crate::sort::Order;
+
+/// Matches per cancellation check: tantivy's block of documents.
+const BLOCK: usize = COLLECT_BLOCK_BUFFER_LEN;
 
 /// A search's cancellation flag, shared by the async call and its blocking work.
 #[derive(Debug, Clone, Default)]
@@ -174,6 +178,32 @@ pub(crate) struct Gather {
 }
 
 impl Gather {
+    /// A relevance-ordered text search: each segment's matches and scores from
+    /// [`text::scan`], the segments run as tantivy runs them (on the index's executor), then
+    /// merged as any search's.
+    pub(crate) fn search_text(
+        &self,
+        searcher: &Searcher,
+        weights: &TextWeights,
+    ) -> tantivy::Result<Gathered> {
+        let fruits = searcher.index().search_executor().map(
+            |(segment, reader)| {
+                self.cancel.check()?;
+                let mut child = self.for_segment(segment as SegmentOrdinal, reader)?;
+                text::scan(weights, reader, &self.cancel, |docs, scores| {
+                    for (docs, scores) in docs.chunks(BLOCK).zip(scores.chunks(BLOCK)) {
+                        self.next_block()?;
+                        child.collect_scored(docs, scores);
+                    }
+                    Ok(())
+                })?;
+                Ok(child.harvest())
+            },
+            searcher.segment_readers().iter().enumerate(),
+        )?;
+        self.merge_fruits(fruits)
+    }
+
     /// Per block: stops a cancelled search (and, in tests, pauses).
     #[inline]
     fn next_block(&self) -> tantivy::Result<()> {
@@ -320,13 +350,13 @@ impl Collector for Gather {
                     child.collect(doc, scorer.score());
                 }
                 seen += 1;
-                if seen.is_multiple_of(COLLECT_BLOCK_BUFFER_LEN) {
+                if seen.is_multiple_of(BLOCK) {
                     self.next_block()?;
                 }
                 doc = scorer.advance();
             }
         } else {
-            let mut block = [0; COLLECT_BLOCK_BUFFER_LEN];
+            let mut block = [0; BLOCK];
             loop {
                 self.next_block()?;
                 let n = scorer.fill_buffer(&mut block);
@@ -377,6 +407,18 @@ impl Collector for Gather {
 }
 
 impl SegmentGather {
+    /// Collects matching documents with their scores (a relevance order).
+    fn collect_scored(&mut self, docs: &[DocId], scores: &[Score]) {
+        self.total += docs.len() as u64;
+        self.tally(docs);
+        if self.keep == 0 {
+            return;
+        }
+        for (&doc, &score) in docs.iter().zip(scores) {
+            self.offer(doc, score, None);
+        }
+    }
+
     /// Counts the facet values and widens the stats of a block of matching documents.
     fn tally(&mut self, docs: &[DocId]) {
         for facet in self.facets.iter_mut().filter(|f| !f.at_end) {

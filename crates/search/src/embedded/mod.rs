@@ -42,6 +42,7 @@ pub(crate) mod derivations;
 pub(crate) mod fold;
 mod global;
 pub(crate) mod schema;
+mod text;
 pub(crate) mod translate;
 
 use std::path::{Path, PathBuf};
@@ -61,6 +62,7 @@ use crate::sort::{Order, SortField};
 use collect::{Cancel, Gather, HitOrder};
 use columns::ColumnCache;
 use schema::Fields;
+use text::TextWeights;
 
 /// Memory budget of the index writer.
 const WRITER_BYTES: usize = 50_000_000;
@@ -222,8 +224,8 @@ impl Inner {
         let mut analyzer =
             self.index.tokenizers().get(schema::TOKENIZER).unwrap_or_else(schema::analyzer);
         let searcher = self.reader.searcher();
-        let query =
-            translate::query(&self.fields, &searcher, &mut analyzer, q, request.now, cancel)
+        let parts =
+            translate::parts(&self.fields, &searcher, &mut analyzer, q, request.now, cancel)
                 .map_err(engine)?;
         let ordering = match (q.sort, q.q.is_some()) {
             (Some(sort), _) => HitOrder::Field(sort_field(sort.field), sort.order),
@@ -253,7 +255,16 @@ impl Inner {
             #[cfg(test)]
             block_delay: self.block_delay,
         };
-        let gathered = searcher.search(query.as_ref(), &gather).map_err(engine)?;
+        let gathered = match ordering {
+            // Relevance with words to score: a window at a time (`text`).
+            HitOrder::Relevance if !parts.words.is_empty() => {
+                let weights =
+                    TextWeights::new(&searcher, &parts.words, &parts.filter).map_err(engine)?;
+                gather.search_text(&searcher, &weights)
+            }
+            _ => searcher.search(parts.into_query().as_ref(), &gather),
+        }
+        .map_err(engine)?;
         let (rows, total, counts, stats) =
             (gathered.rows, gathered.total, gathered.counts, gathered.stats);
         let mut hits = Vec::with_capacity(limit);

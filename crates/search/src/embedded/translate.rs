@@ -1,4 +1,6 @@
-//! A [`JobQuery`] translated into one tantivy query: the text match ANDed with the filter.
+//! A [`JobQuery`] translated into tantivy queries: the text's words and the filter, apart
+//! ([`Parts`]: a relevance-ordered search scores the words itself, `text`), or as one query, the
+//! text match ANDed with the filter ([`Parts::into_query`]).
 //!
 //! **Text.** `q` is split with the index's own analyzer. Every word must match in at least one
 //! searched field (`q_fields`, or all four). Per field, a word matches exactly (BM25, weighted
@@ -69,6 +71,28 @@ fn derivation_boost(kind: Derivation) -> f32 {
     }
 }
 
+/// One way a query word matches in one field.
+pub(crate) enum Alternative {
+    /// One dictionary word: its BM25 score times `boost`.
+    Term { term: Term, boost: f32 },
+    /// A kind of derivation with too many words to list: an automaton query, already boosted
+    /// (each match scores its boost, a constant).
+    Automaton(Box<dyn Query>),
+}
+
+impl Alternative {
+    /// The alternative as one scored query.
+    fn into_query(self) -> Box<dyn Query> {
+        match self {
+            Alternative::Term { term, boost } => {
+                let scored = TermQuery::new(term, IndexRecordOption::WithFreqs);
+                Box::new(BoostQuery::new(Box::new(scored), boost))
+            }
+            Alternative::Automaton(query) => query,
+        }
+    }
+}
+
 /// One query word in one field: a scored term per derived word, and for a kind with too many
 /// words to list, one constant-score automaton query.
 fn word_alternatives(
@@ -76,16 +100,12 @@ fn word_alternatives(
     field: Field,
     rule: &Rule,
     weight: f32,
-    out: &mut Vec<(Occur, Box<dyn Query>)>,
+    out: &mut Vec<Alternative>,
 ) -> TResult<()> {
     let (typos, last) = (rule.typos(), rule.last());
     let derived = derivations::derive(searcher, field, rule)?;
     for (term, kind) in derived.terms {
-        let scored = TermQuery::new(term, IndexRecordOption::WithFreqs);
-        out.push((
-            Occur::Should,
-            Box::new(BoostQuery::new(Box::new(scored), weight * derivation_boost(kind))),
-        ));
+        out.push(Alternative::Term { term, boost: weight * derivation_boost(kind) });
     }
     let term = Term::from_field_text(field, rule.word());
     for kind in derived.overflow {
@@ -95,24 +115,86 @@ fn word_alternatives(
             Derivation::TypoPrefix if last => FuzzyTermQuery::new_prefix(term.clone(), typos, true),
             Derivation::TypoPrefix | Derivation::Exact => continue,
         };
-        out.push((
-            Occur::Should,
-            Box::new(BoostQuery::new(Box::new(automaton), weight * derivation_boost(kind))),
-        ));
+        let boosted = BoostQuery::new(Box::new(automaton), weight * derivation_boost(kind));
+        out.push(Alternative::Automaton(Box::new(boosted)));
     }
     Ok(())
 }
 
-/// The whole query: text (if any) AND filter. Matches everything when both are empty.
-pub(crate) fn query(
+/// A query's text and filter, apart.
+pub(crate) struct Parts {
+    /// Per query word, in query order, its alternatives: each searched field's derived words,
+    /// scored. Empty when there is no text (or no word in it).
+    pub words: Vec<Vec<Alternative>>,
+    /// The filter: an AND of OR-groups of selectors (empty: no filter).
+    pub filter: Vec<Vec<Selector>>,
+}
+
+/// One way a document passes a filter group.
+pub(crate) enum Selector {
+    /// It holds this term: a facet value, a flag.
+    Term(Term),
+    /// It matches this query: a range, "has no value", a negation.
+    Query(Box<dyn Query>),
+}
+
+impl Selector {
+    /// The selector as one query.
+    pub(crate) fn into_query(self) -> Box<dyn Query> {
+        match self {
+            Selector::Term(term) => Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+            Selector::Query(query) => query,
+        }
+    }
+}
+
+/// The AND of `groups`, each an OR of its selectors.
+pub(crate) fn and_of_ors(groups: Vec<Vec<Selector>>) -> Box<dyn Query> {
+    let all = groups
+        .into_iter()
+        .map(|group| {
+            let any = group.into_iter().map(|s| (Occur::Should, s.into_query())).collect();
+            (Occur::Must, Box::new(BooleanQuery::new(any)) as Box<dyn Query>)
+        })
+        .collect();
+    Box::new(BooleanQuery::new(all))
+}
+
+impl Parts {
+    /// The whole query: every word (an OR of its alternatives) AND the filter, scored as a
+    /// constant; everything when both are empty.
+    pub(crate) fn into_query(self) -> Box<dyn Query> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = self
+            .words
+            .into_iter()
+            .map(|alternatives| {
+                let any =
+                    alternatives.into_iter().map(|a| (Occur::Should, a.into_query())).collect();
+                (Occur::Must, Box::new(BooleanQuery::new(any)) as Box<dyn Query>)
+            })
+            .collect();
+        if !self.filter.is_empty() {
+            // The filter selects; it must not score (a rarer value would otherwise rank higher).
+            let filter = ConstScoreQuery::new(and_of_ors(self.filter), 0.0);
+            clauses.push((Occur::Must, Box::new(filter)));
+        }
+        if clauses.is_empty() {
+            return Box::new(AllQuery);
+        }
+        Box::new(BooleanQuery::new(clauses))
+    }
+}
+
+/// The query's words and filter.
+pub(crate) fn parts(
     fields: &Fields,
     searcher: &Searcher,
     analyzer: &mut TextAnalyzer,
     q: &JobQuery,
     now: DateTime<Utc>,
     cancel: &Cancel,
-) -> TResult<Box<dyn Query>> {
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+) -> TResult<Parts> {
+    let mut words_out: Vec<Vec<Alternative>> = Vec::new();
     if let Some(text) = q.q.as_deref() {
         let searched: &[QField] = if q.q_fields.is_empty() { QField::ALL } else { &q.q_fields };
         let words = words(analyzer, text);
@@ -120,31 +202,16 @@ pub(crate) fn query(
         for (i, word) in words.iter().enumerate() {
             cancel.check()?;
             let rule = Rule::new(word, i == last);
-            let mut alternatives: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+            let mut alternatives = Vec::new();
             for f in searched {
                 let field = fields.get(f.as_str())?;
                 word_alternatives(searcher, field, &rule, weight(*f), &mut alternatives)?;
             }
-            clauses.push((Occur::Must, Box::new(BooleanQuery::new(alternatives))));
+            words_out.push(alternatives);
         }
     }
-    let groups = filter_groups(fields, q, now)?;
-    if !groups.is_empty() {
-        let all: Vec<(Occur, Box<dyn Query>)> = groups
-            .into_iter()
-            .map(|group| {
-                let any = group.into_iter().map(|q| (Occur::Should, q)).collect();
-                (Occur::Must, Box::new(BooleanQuery::new(any)) as Box<dyn Query>)
-            })
-            .collect();
-        // The filter selects; it must not score (a rarer value would otherwise rank higher).
-        let filter = ConstScoreQuery::new(Box::new(BooleanQuery::new(all)), 0.0);
-        clauses.push((Occur::Must, Box::new(filter)));
-    }
-    if clauses.is_empty() {
-        return Ok(Box::new(AllQuery));
-    }
-    Ok(Box::new(BooleanQuery::new(clauses)))
+    let filter = filter_groups(fields, q, now)?;
+    Ok(Parts { words: words_out, filter })
 }
 
 /// `base AND NOT inner`.
@@ -161,50 +228,41 @@ fn value_query(
     facet: Facet,
     value: &FacetValue,
     negated: bool,
-) -> TResult<Box<dyn Query>> {
+) -> TResult<Selector> {
     let attr = facet.param();
     let field = fields.get(attr)?;
-    let term = |v: &str| -> Box<dyn Query> {
-        Box::new(TermQuery::new(Term::from_field_text(field, v), IndexRecordOption::Basic))
-    };
-    let positive: Box<dyn Query> = match value {
+    let positive = match value {
         FacetValue::Text(v) if schema::FREE_TEXT.contains(&facet) => {
             let folded = fields.get(&schema::folded(facet))?;
-            let t = Term::from_field_text(folded, &fold(v));
-            Box::new(TermQuery::new(t, IndexRecordOption::Basic))
+            Selector::Term(Term::from_field_text(folded, &fold(v)))
         }
-        FacetValue::Text(v) => term(v),
+        FacetValue::Text(v) => Selector::Term(Term::from_field_text(field, v)),
         // "IS EMPTY" is "has no value".
-        FacetValue::Empty => not(Box::new(ExistsQuery::new(attr.to_owned(), false))),
+        FacetValue::Empty => {
+            Selector::Query(not(Box::new(ExistsQuery::new(attr.to_owned(), false))))
+        }
         // The flag is true or absent: `false` is "not true".
         FacetValue::Flag(b) => {
-            if *b {
-                term("true")
-            } else {
-                not(term("true"))
-            }
+            let holds = Selector::Term(Term::from_field_text(field, "true"));
+            if *b { holds } else { Selector::Query(not(holds.into_query())) }
         }
     };
-    Ok(if negated { not(positive) } else { positive })
+    Ok(if negated { Selector::Query(not(positive.into_query())) } else { positive })
 }
 
 /// `field >= n` (lower) or `field <= n`.
-fn bound(fields: &Fields, name: &str, n: i64, lower: bool) -> TResult<Box<dyn Query>> {
+fn bound(fields: &Fields, name: &str, n: i64, lower: bool) -> TResult<Selector> {
     let t = Term::from_field_i64(fields.get(name)?, n);
-    Ok(Box::new(if lower {
+    Ok(Selector::Query(Box::new(if lower {
         RangeQuery::new(Bound::Included(t), Bound::Unbounded)
     } else {
         RangeQuery::new(Bound::Unbounded, Bound::Included(t))
-    }))
+    })))
 }
 
 /// The filter as OR-groups to AND, in [`JobQuery::filter`]'s order.
-fn filter_groups(
-    fields: &Fields,
-    q: &JobQuery,
-    now: DateTime<Utc>,
-) -> TResult<Vec<Vec<Box<dyn Query>>>> {
-    let mut groups: Vec<Vec<Box<dyn Query>>> = Vec::new();
+fn filter_groups(fields: &Fields, q: &JobQuery, now: DateTime<Utc>) -> TResult<Vec<Vec<Selector>>> {
+    let mut groups: Vec<Vec<Selector>> = Vec::new();
     let mut geography = Vec::new();
     for (facet, sel) in q.facets.iter().filter(|(f, _)| f.is_geography()) {
         for v in &sel.include {
@@ -234,7 +292,7 @@ fn filter_groups(
     if let Some(b) = s.visa_sponsorship {
         let field = fields.get(schema::VISA_SPONSORSHIP)?;
         let t = Term::from_field_text(field, if b { "true" } else { "false" });
-        groups.push(vec![Box::new(TermQuery::new(t, IndexRecordOption::Basic))]);
+        groups.push(vec![Selector::Term(t)]);
     }
     let mut push = |name: &str, n: Option<i64>, lower: bool| -> TResult<()> {
         if let Some(n) = n {
