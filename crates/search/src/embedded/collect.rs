@@ -14,6 +14,9 @@
 //! 64 documents unscored, one document at a time scored) so that it can stop: the [`Cancel`]
 //! flag is read before each segment and each block (every 64 documents when scored), and a
 //! set flag ends the search with an error. That is one relaxed atomic load per 64 matches.
+//! A relevance-ordered text search is not driven through a scorer: `text::scan` hands each
+//! window's matches over with their scores ([`Gather::search_text`]), checked the same way per
+//! 64 matches.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
