@@ -29,12 +29,13 @@
 //! tantivy added the words in its own cost order, which depends on the segment, so the last
 //! bit could differ; here a document's score never depends on its segment or on the filter.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::BlockSegmentPostings;
-use tantivy::query::{Bm25Weight, EnableScoring, Scorer, Weight};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{Bm25StatisticsProvider, Bm25Weight, EnableScoring, Scorer, Weight};
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
 
 use crate::embedded::collect::Cancel;
@@ -113,12 +114,27 @@ impl TextWeights {
         filter: &[Vec<Selector>],
     ) -> TResult<Self> {
         let scoring = EnableScoring::enabled_from_searcher(searcher);
-        let alternative = |alt: &Alternative| -> TResult<PartWeight> {
+        // What `Bm25Weight::for_terms` reads for one term, each statistic read once: the
+        // documents, each field's average length (per field, not per alternative), and the
+        // term's document frequency (which also decides its table).
+        let total_docs = searcher.total_num_docs()?;
+        let mut average_lengths: HashMap<Field, Score> = HashMap::new();
+        let mut alternative = |alt: &Alternative| -> TResult<PartWeight> {
             Ok(match alt {
                 Alternative::Term { term, boost } => {
-                    let bm25 = Bm25Weight::for_terms(searcher, std::slice::from_ref(term))?
-                        .boost_by(*boost);
-                    let common = searcher.doc_freq(term)? >= TABLE_MIN_DOCS;
+                    let field = term.field();
+                    let average = match average_lengths.get(&field) {
+                        Some(&average) => average,
+                        None => {
+                            let tokens = searcher.total_num_tokens(field)?;
+                            let average = tokens as Score / total_docs as Score;
+                            *average_lengths.entry(field).or_insert(average)
+                        }
+                    };
+                    let doc_freq = searcher.doc_freq(term)?;
+                    let bm25 =
+                        Bm25Weight::for_one_term(doc_freq, total_docs, average).boost_by(*boost);
+                    let common = doc_freq >= TABLE_MIN_DOCS;
                     let table = common.then(|| Scores::new(&bm25));
                     PartWeight::Term(Arc::new(TermWeight { term: term.clone(), bm25, table }))
                 }
@@ -134,7 +150,7 @@ impl TextWeights {
         };
         let words = words
             .iter()
-            .map(|alts| alts.iter().map(alternative).collect::<TResult<Vec<_>>>())
+            .map(|alts| alts.iter().map(&mut alternative).collect::<TResult<Vec<_>>>())
             .collect::<TResult<Vec<_>>>()?;
         let filter = filter
             .iter()
