@@ -216,7 +216,8 @@ pub async fn facet_counts(
     now: DateTime<Utc>,
 ) -> Result<FacetCounts, IndexError> {
     let mut query = request.query.clone();
-    query.page = Page { limit: 1, offset: 0 };
+    // Counts only: no hit is read, so no engine ranks the matches for one.
+    query.page = Page { limit: 0, offset: 0 };
     if !request.disjunctive {
         let r = index
             .search(SearchRequest::new(&query, now).with_facets(&request.facets).with_stats())

@@ -17,7 +17,8 @@
 //! rebuilt, and 400 company searches (`companies`).
 //!
 //! `BENCH_ONLY=<kind name part>` keeps one kind of query, `BENCH_QUERIES='q=a|q=b&countries=us'`
-//! times the given searches instead, `BENCH_SLOWEST=n` prints each kind's n slowest, and
+//! times the given searches instead (a facets request when one names `disjunctive=true` or
+//! `facets=`), `BENCH_SLOWEST=n` prints each kind's n slowest, and
 //! `BENCH_INDEX_DIR=<dir>` keeps the embedded index there and reuses it on the next run.
 //!
 //! Run with `cargo bench -p freehire-search --bench engine`; prints figures, asserts nothing.
@@ -323,7 +324,7 @@ fn run_catalogue(rt: &tokio::runtime::Runtime, vocabulary: Vocabulary, n: usize)
     if let Ok(own) = std::env::var("BENCH_QUERIES") {
         queries = own
             .split('|')
-            .map(|qs| BenchQuery { kind: Kind::TextOnly, query_string: qs.to_owned() })
+            .map(|qs| BenchQuery { kind: queries::kind_of(qs), query_string: qs.to_owned() })
             .collect();
     }
     let mut figures = Vec::new();

@@ -43,6 +43,21 @@ impl Kind {
     }
 }
 
+/// The kind a query string given by hand (`BENCH_QUERIES`) is run as: a facets request when
+/// it names `disjunctive=true` or `facets=`, otherwise a search.
+pub fn kind_of(query_string: &str) -> Kind {
+    let params: Vec<&str> = query_string.split('&').collect();
+    if params.contains(&"disjunctive=true") {
+        Kind::Disjunctive
+    } else if params.iter().any(|p| p.starts_with("facets=")) {
+        Kind::FiltersAndFacets
+    } else if params.iter().any(|p| !p.starts_with("q=")) {
+        Kind::TextAndFilters
+    } else {
+        Kind::TextOnly
+    }
+}
+
 /// One benchmark query: a query string for the search or facets grammar.
 pub struct BenchQuery {
     pub kind: Kind,

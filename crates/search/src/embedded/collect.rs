@@ -367,9 +367,16 @@ impl Collector for Gather {
                 match alive {
                     None => child.collect_block(docs),
                     Some(alive) => {
-                        for &doc in docs.iter().filter(|d| alive.is_alive(**d)) {
-                            child.collect(doc, 0.0);
+                        // The block's live documents, collected as a block (a segment with
+                        // deletions, as most are once jobs are re-crawled, costs no more per
+                        // match than one without).
+                        let mut live = [0; BLOCK];
+                        let mut k = 0;
+                        for &doc in docs {
+                            live[k] = doc;
+                            k += usize::from(alive.is_alive(doc));
                         }
+                        child.collect_block(&live[..k]);
                     }
                 }
                 if n < block.len() {
