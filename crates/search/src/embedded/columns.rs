@@ -241,6 +241,24 @@ impl Values {
     pub fn get(&self, doc: DocId) -> Option<i64> {
         self.0.get(doc as usize).copied().filter(|v| *v != NONE_VALUE)
     }
+
+    /// The first document at or after `from` with a value within `low..=high`.
+    pub fn first_within(&self, from: DocId, low: i64, high: i64) -> Option<DocId> {
+        let rest = self.0.get(from as usize..)?;
+        let at = rest.iter().position(|&v| v != NONE_VALUE && v >= low && v <= high)?;
+        DocId::try_from(from as usize + at).ok()
+    }
+
+    /// The segment's documents.
+    pub fn len(&self) -> u32 {
+        u32::try_from(self.0.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Values of consecutive documents (tests).
+    #[cfg(test)]
+    pub fn from_options(values: &[Option<i64>]) -> Self {
+        Self(values.iter().map(|v| v.unwrap_or(NONE_VALUE)).collect())
+    }
 }
 
 #[derive(Clone)]

@@ -6,6 +6,7 @@
 //!   word's match rule the percolator shares.
 //! - `translate`: a [`JobQuery`](crate::JobQuery) as one tantivy query (text rules and filter
 //!   translation are documented there).
+//! - `bound`: the filter's numeric bounds, read from the decoded values of `columns`.
 //! - `collect`: one pass over the matches for hits, the exact total and facet counts.
 //! - `columns`: each segment's facet ordinals and stat values, decoded once and kept.
 //! - `global`: one numbering of a facet's values across the segments, so that distributions
@@ -35,6 +36,7 @@
 //! Deliberately absent: disjunctive facet counts (engine-independent, in
 //! [`facet_counts`](crate::index::facet_counts)), highlighting, and any ranking by profile vectors.
 
+mod bound;
 mod collect;
 mod columns;
 mod companies;
@@ -224,9 +226,16 @@ impl Inner {
         let mut analyzer =
             self.index.tokenizers().get(schema::TOKENIZER).unwrap_or_else(schema::analyzer);
         let searcher = self.reader.searcher();
-        let parts =
-            translate::parts(&self.fields, &searcher, &mut analyzer, q, request.now, cancel)
-                .map_err(engine)?;
+        let parts = translate::parts(
+            &self.fields,
+            &self.columns,
+            &searcher,
+            &mut analyzer,
+            q,
+            request.now,
+            cancel,
+        )
+        .map_err(engine)?;
         let ordering = match (q.sort, q.q.is_some()) {
             (Some(sort), _) => HitOrder::Field(sort_field(sort.field), sort.order),
             (None, true) => HitOrder::Relevance,

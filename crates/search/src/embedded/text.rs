@@ -690,7 +690,15 @@ mod tests {
         let q = JobQuery::from_query_str(qs, Endpoint::Search).unwrap();
         let cancel = Cancel::default();
         let now = chrono::Utc::now();
-        let parts = translate::parts(&inner.fields, &searcher, &mut analyzer, &q, now, &cancel);
+        let parts = translate::parts(
+            &inner.fields,
+            &inner.columns,
+            &searcher,
+            &mut analyzer,
+            &q,
+            now,
+            &cancel,
+        );
         let parts = parts.unwrap();
         let readers = searcher.segment_readers();
         let skills = inner.globals.get(&inner.columns, readers, "skills").unwrap();

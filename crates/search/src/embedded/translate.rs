@@ -14,24 +14,26 @@
 //! **Filter.** Scored as a constant (it selects, never ranks). The same AND of OR-groups
 //! [`JobQuery::filter`] renders for Meilisearch, built from the typed selections: the
 //! geography OR-group, per facet one OR-group (or one group per value under `_mode=and`), one
-//! group per excluded value, then the scalar bounds as ranges.
+//! group per excluded value, then the scalar bounds (`bound`: read from the decoded values).
 //! `regions=none` is "has no region" (`IS EMPTY`), its exclusion "has one". A free-text value
 //! is one term of its facet's folded field (`fold`): no regex, whatever its length.
 
-use std::ops::Bound;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use tantivy::Searcher;
 use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, ExistsQuery, FuzzyTermQuery, Occur, Query,
-    RangeQuery, TermQuery,
+    TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
 use crate::JobQuery;
+use crate::embedded::bound::BoundQuery;
 use crate::embedded::collect::Cancel;
+use crate::embedded::columns::ColumnCache;
 use crate::embedded::derivations::{self, Derivation, Rule};
 use crate::embedded::fold::fold;
 use crate::embedded::schema::{self, Fields};
@@ -188,6 +190,7 @@ impl Parts {
 /// The query's words and filter.
 pub(crate) fn parts(
     fields: &Fields,
+    columns: &Arc<ColumnCache>,
     searcher: &Searcher,
     analyzer: &mut TextAnalyzer,
     q: &JobQuery,
@@ -210,7 +213,7 @@ pub(crate) fn parts(
             words_out.push(alternatives);
         }
     }
-    let filter = filter_groups(fields, q, now)?;
+    let filter = filter_groups(fields, columns, q, now)?;
     Ok(Parts { words: words_out, filter })
 }
 
@@ -250,18 +253,13 @@ fn value_query(
     Ok(if negated { Selector::Query(not(positive.into_query())) } else { positive })
 }
 
-/// `field >= n` (lower) or `field <= n`.
-fn bound(fields: &Fields, name: &str, n: i64, lower: bool) -> TResult<Selector> {
-    let t = Term::from_field_i64(fields.get(name)?, n);
-    Ok(Selector::Query(Box::new(if lower {
-        RangeQuery::new(Bound::Included(t), Bound::Unbounded)
-    } else {
-        RangeQuery::new(Bound::Unbounded, Bound::Included(t))
-    })))
-}
-
 /// The filter as OR-groups to AND, in [`JobQuery::filter`]'s order.
-fn filter_groups(fields: &Fields, q: &JobQuery, now: DateTime<Utc>) -> TResult<Vec<Vec<Selector>>> {
+fn filter_groups(
+    fields: &Fields,
+    columns: &Arc<ColumnCache>,
+    q: &JobQuery,
+    now: DateTime<Utc>,
+) -> TResult<Vec<Vec<Selector>>> {
     let mut groups: Vec<Vec<Selector>> = Vec::new();
     let mut geography = Vec::new();
     for (facet, sel) in q.facets.iter().filter(|(f, _)| f.is_geography()) {
@@ -294,19 +292,20 @@ fn filter_groups(fields: &Fields, q: &JobQuery, now: DateTime<Utc>) -> TResult<V
         let t = Term::from_field_text(field, if b { "true" } else { "false" });
         groups.push(vec![Selector::Term(t)]);
     }
-    let mut push = |name: &str, n: Option<i64>, lower: bool| -> TResult<()> {
+    // `field >= n` (lower) or `field <= n`, read from the decoded values (`bound`).
+    let mut push = |name: &'static str, n: Option<i64>, lower: bool| {
         if let Some(n) = n {
-            groups.push(vec![bound(fields, name, n, lower)?]);
+            let bound = BoundQuery::new(columns, name, n, lower);
+            groups.push(vec![Selector::Query(Box::new(bound))]);
         }
-        Ok(())
     };
-    push(schema::SALARY_MIN, s.salary_min, true)?;
-    push(schema::SALARY_MAX, s.salary_max, false)?;
-    push(schema::EXPERIENCE_YEARS_MIN, s.experience_years_min, true)?;
-    push(schema::EXPERIENCE_YEARS_MIN, s.experience_years_max, false)?;
+    push(schema::SALARY_MIN, s.salary_min, true);
+    push(schema::SALARY_MAX, s.salary_max, false);
+    push(schema::EXPERIENCE_YEARS_MIN, s.experience_years_min, true);
+    push(schema::EXPERIENCE_YEARS_MIN, s.experience_years_max, false);
     let now = now.timestamp();
     let since = |d: Option<u32>| d.map(|d| now - i64::from(d) * DAY);
-    push(schema::POSTED_TS, since(s.posted_within_days), true)?;
-    push(schema::CREATED_TS, since(s.open_within_days), true)?;
+    push(schema::POSTED_TS, since(s.posted_within_days), true);
+    push(schema::CREATED_TS, since(s.open_within_days), true);
     Ok(groups)
 }
