@@ -5,10 +5,11 @@
 //! document, which dominated the facet requests. Segments never change once written, so
 //! each segment's columns are decoded once, on first use, into flat arrays (one ordinal per
 //! document for single-valued facets, offsets plus ordinals for multi-valued ones, one value
-//! per document for the stat fields) and shared by every later search. Entries of segments
-//! that left the index (merged or deleted) are dropped whenever a search sees a new segment
-//! set. Memory is about four bytes per facet value and eight per stat value of every
-//! document.
+//! per document for the numeric fields the stats and the filter's bounds read, `bound`) and
+//! shared by every later search. Entries of segments that left the index (merged or deleted)
+//! are dropped whenever a search sees a new segment set. Memory is about four bytes per facet
+//! value and eight per numeric field read (salary, experience, and the posting and first-seen
+//! dates once a date window is filtered on) of every document.
 //!
 //! A facet of at most [`MAX_BITSET_TERMS`] values in a segment also gets, on first use, one
 //! bitset of documents per value ([`ValueBits`]): when a search matches many documents, a
