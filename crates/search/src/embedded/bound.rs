@@ -127,6 +127,7 @@ mod tests {
         BoundDocs::new(Arc::new(Values::from_options(values)), low, high)
     }
 
+    // scenario: A bound skips jobs without the value
     #[test]
     fn advancing_seeking_and_danger_seeking_agree_with_the_values() {
         let values = [Some(5), None, Some(70), Some(60), None, Some(90), Some(60)];

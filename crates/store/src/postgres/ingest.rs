@@ -303,6 +303,7 @@ mod tests {
 
     /// A group's close reads each board's range through the pattern index: as a plain join
     /// the planner hashed the ranges and scanned every job once per statement.
+    // scenario: A close of many boards reads each board's range
     #[tokio::test]
     async fn a_close_of_ranges_scans_each_range_through_the_pattern_index() {
         let db = TestDb::postgres().await;
