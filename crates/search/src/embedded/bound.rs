@@ -61,7 +61,7 @@ impl Weight for BoundQuery {
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
         let values = self.columns.values(reader, self.field)?;
-        if values.get(doc).is_some_and(|v| (self.low..=self.high).contains(&v)) {
+        if values.is_within(doc, self.low, self.high) {
             Ok(Explanation::new("BoundQuery", 1.0))
         } else {
             Err(TantivyError::InvalidArgument(format!("document {doc} is not within {self:?}")))

@@ -229,6 +229,12 @@ fn per_doc(ords: &[u32], max_doc: DocId) -> f64 {
     ords.iter().filter(|o| **o != NONE_ORD).count() as f64 / f64::from(max_doc.max(1))
 }
 
+/// Whether a stored value (maybe [`NONE_VALUE`]) is a value within `low..=high`.
+#[inline]
+fn within(v: i64, low: i64, high: i64) -> bool {
+    v != NONE_VALUE && (low..=high).contains(&v)
+}
+
 /// One numeric field's first value per document in one segment.
 pub(crate) struct Values(Vec<i64>);
 
@@ -246,8 +252,13 @@ impl Values {
     /// The first document at or after `from` with a value within `low..=high`.
     pub fn first_within(&self, from: DocId, low: i64, high: i64) -> Option<DocId> {
         let rest = self.0.get(from as usize..)?;
-        let at = rest.iter().position(|&v| v != NONE_VALUE && v >= low && v <= high)?;
+        let at = rest.iter().position(|&v| within(v, low, high))?;
         DocId::try_from(from as usize + at).ok()
+    }
+
+    /// Whether `doc` has a value within `low..=high`.
+    pub fn is_within(&self, doc: DocId, low: i64, high: i64) -> bool {
+        self.0.get(doc as usize).is_some_and(|&v| within(v, low, high))
     }
 
     /// The segment's documents.

@@ -30,6 +30,7 @@
 //! bit could differ; here a document's score never depends on its segment or on the filter.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
 use tantivy::fieldnorm::FieldNormReader;
@@ -123,12 +124,11 @@ impl TextWeights {
             Ok(match alt {
                 Alternative::Term { term, boost } => {
                     let field = term.field();
-                    let average = match average_lengths.get(&field) {
-                        Some(&average) => average,
-                        None => {
+                    let average = match average_lengths.entry(field) {
+                        Entry::Occupied(known) => *known.get(),
+                        Entry::Vacant(slot) => {
                             let tokens = searcher.total_num_tokens(field)?;
-                            let average = tokens as Score / total_docs as Score;
-                            *average_lengths.entry(field).or_insert(average)
+                            *slot.insert(tokens as Score / total_docs as Score)
                         }
                     };
                     let doc_freq = searcher.doc_freq(term)?;
