@@ -35,7 +35,7 @@
 //! # }
 //! ```
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -230,9 +230,46 @@ impl Recorded {
     }
 }
 
+/// The routes in the order they were added, looked up by method, upstream and path (what every
+/// route matches exactly), so a server of many routes (a bench's thousands of boards) finds a
+/// request's candidates without comparing it with every route. Earlier routes still win.
+#[derive(Default)]
+struct Routes {
+    all: Vec<Route>,
+    by_target: HashMap<(String, String, String), Vec<usize>>,
+}
+
+impl Routes {
+    fn new(routes: Vec<Route>) -> Self {
+        let mut table = Self::default();
+        for route in routes {
+            table.push(route);
+        }
+        table
+    }
+
+    fn push(&mut self, route: Route) {
+        let target = (route.method.clone(), route.upstream.clone(), route.path.clone());
+        self.by_target.entry(target).or_default().push(self.all.len());
+        self.all.push(route);
+    }
+
+    /// The first route (in the order added) matching the request.
+    fn find(&mut self, req: &Recorded, body: Option<&Value>) -> Option<&mut Route> {
+        let target = (req.method.clone(), req.upstream.clone(), req.path.clone());
+        let found = self
+            .by_target
+            .get(&target)?
+            .iter()
+            .copied()
+            .find(|&i| self.all.get(i).is_some_and(|r| r.matches(req, body)))?;
+        self.all.get_mut(found)
+    }
+}
+
 #[derive(Default)]
 struct Shared {
-    routes: Mutex<Vec<Route>>,
+    routes: Mutex<Routes>,
     requests: Mutex<Vec<Recorded>>,
     in_flight: AtomicUsize,
     max_in_flight: AtomicUsize,
@@ -279,7 +316,8 @@ impl ReplayBuilder {
 
     /// Binds 127.0.0.1:0 and serves.
     pub async fn start(self) -> Result<ReplayServer, IngestError> {
-        let shared = Arc::new(Shared { routes: Mutex::new(self.routes), ..Shared::default() });
+        let shared =
+            Arc::new(Shared { routes: Mutex::new(Routes::new(self.routes)), ..Shared::default() });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .map_err(|e| IngestError::config("replay bind", e))?;
@@ -395,7 +433,7 @@ async fn answer(shared: &Shared, req: Request) -> Response {
     let json: Option<Value> = serde_json::from_slice(&body).ok();
     let reply = {
         let mut routes = shared.routes.lock().unwrap_or_else(PoisonError::into_inner);
-        routes.iter_mut().find(|r| r.matches(&recorded, json.as_ref())).and_then(Route::next_reply)
+        routes.find(&recorded, json.as_ref()).and_then(Route::next_reply)
     };
     let reply = reply.unwrap_or_else(|| {
         Reply::with(
