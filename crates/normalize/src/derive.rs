@@ -34,8 +34,12 @@ pub struct Draft {
 
 /// Derives every facet of a draft. Pure and deterministic; unknowns stay empty.
 pub fn derive(draft: &Draft) -> Facets {
+    derive_from(draft, text::blocks_text(&draft.description))
+}
+
+/// [`derive`] with the description's [`text::blocks_text`] already at hand (`body`).
+fn derive_from(draft: &Draft, body: String) -> Facets {
     let s = &draft.structured;
-    let body = text::blocks_text(&draft.description);
     let lower = body.to_ascii_lowercase();
     let hits = description::scan_lowered(&body, &lower);
     let title_hits = title::scan_title(&draft.title);
@@ -134,9 +138,11 @@ pub fn posting(draft: &Draft, source: Provider, external_id: &str, url: &str) ->
 /// Fills the derived values (facets, role fingerprint) of a [`source_posting`] built from the
 /// same draft.
 pub fn complete(posting: &mut JobPosting, draft: &Draft) {
-    posting.facets = derive(draft);
+    // The description's two texts come from one pass over its HTML.
+    let texts = text::texts(&draft.description);
     posting.role_fingerprint =
-        fingerprint::role_fingerprint(&draft.title, &draft.company, &draft.description);
+        fingerprint::role_fingerprint_of_text(&draft.title, &draft.company, &texts.visible);
+    posting.facets = derive_from(draft, texts.blocks);
 }
 
 /// The posting as the source stated it, without derived facets or role fingerprint: enough
@@ -183,9 +189,10 @@ pub fn rederive(stored: &JobPosting, structured: &Structured) -> Rederived {
         salary: SalaryParts::default(),
         posted_at: None,
     };
-    let facets = derive(&draft);
+    let texts = text::texts(&stored.description);
     let role_fingerprint =
-        fingerprint::role_fingerprint(&stored.title, &stored.company, &stored.description);
+        fingerprint::role_fingerprint_of_text(&stored.title, &stored.company, &texts.visible);
+    let facets = derive_from(&draft, texts.blocks);
     let changed = facets != stored.facets || role_fingerprint != stored.role_fingerprint;
     Rederived { facets, role_fingerprint, changed }
 }

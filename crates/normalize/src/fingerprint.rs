@@ -40,13 +40,19 @@ pub fn strip_trailing_clause(title: &str) -> String {
 
 /// SHA-256 (hex) of the company slug, the stripped title and the description, normalised.
 pub fn role_fingerprint(title: &str, company: &str, description: &str) -> String {
+    role_fingerprint_of_text(title, company, &visible_text(description))
+}
+
+/// [`role_fingerprint`] with the description's [`visible_text`] already at hand.
+pub(crate) fn role_fingerprint_of_text(title: &str, company: &str, visible: &str) -> String {
     let title = strip_trailing_clause(&fingerprint_text(title));
     let mut h = Sha256::new();
     h.update(company_slug(company).as_bytes());
     h.update([0x1e]);
     h.update(title.as_bytes());
     h.update([0x1e]);
-    h.update(fingerprint_text(description).as_bytes());
+    // `fingerprint_text` of the description: its visible text, lowercased.
+    h.update(visible.to_lowercase().as_bytes());
     data_encoding::HEXLOWER.encode(&h.finalize())
 }
 
