@@ -90,7 +90,7 @@ struct Config {
     fleet_cap: usize,
 
     /// Boards crawled at once (at least 1).
-    #[arg(long, env = "FREEHIRE_INGEST_BOARD_CONCURRENCY", default_value_t = 8,
+    #[arg(long, env = "FREEHIRE_INGEST_BOARD_CONCURRENCY", default_value_t = 32,
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     board_concurrency: usize,
 

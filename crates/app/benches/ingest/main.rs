@@ -26,7 +26,7 @@
 //! no posting unreadable; the re-crawl must insert and change nothing.
 //!
 //! `BENCH_COPIES` sets the copies; `BENCH_PROVIDERS=ashby,greenhouse` restricts the providers;
-//! `BENCH_BOARD_CONCURRENCY` overrides the default of 8 boards at once; `BENCH_WRITE_GROUP` the
+//! `BENCH_BOARD_CONCURRENCY` overrides the default boards at once (the worker's, 32); `BENCH_WRITE_GROUP` the
 //! most boards one write transaction holds (1: a transaction per board), `BENCH_PG_WRITERS` the
 //! transactions written at once on PostgreSQL; `BENCH_RECRAWLS`
 //! repeats the re-crawl (the fastest pass reported); `BENCH_BACKENDS=sqlite|postgres` runs one
@@ -92,7 +92,10 @@ async fn serve(platform: corpus::Platform) -> Served {
 /// One provider run, timed.
 async fn crawl(store: &dyn Store, served: &Served) -> (RunStats, f64) {
     let config = IngestConfig {
-        board_concurrency: env_usize("BENCH_BOARD_CONCURRENCY", 8),
+        board_concurrency: env_usize(
+            "BENCH_BOARD_CONCURRENCY",
+            IngestConfig::default().board_concurrency,
+        ),
         write_group: GroupLimits {
             boards: env_usize("BENCH_WRITE_GROUP", GroupLimits::default().boards),
             postgres_writers: env_usize(
