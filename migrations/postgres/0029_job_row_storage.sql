@@ -1,0 +1,11 @@
+-- Job rows sized for a re-crawl (issue 18, ingest speed). A re-crawl bumps `last_seen_at` on
+-- every row of a board, and a board's rows share heap pages. A bump is a HOT update (no index
+-- entry written) only when the page has room for the row's new version; with descriptions
+-- inline (rows of 2-3 KB) and a tenth of each page free, about three bumps in four were not
+-- HOT, and each wrote the whole row again and an entry in every index of `jobs`.
+--
+-- `toast_tuple_target = 1024`: a row over 1 KB has its description compressed and, when still
+-- over, moved to the TOAST table, which a bump does not rewrite; rows under it (short
+-- descriptions) stay as they are, and no update is compressed again. `fillfactor = 70`: new
+-- pages keep 30 % free for their rows' next versions. Both apply to rows written from now on.
+ALTER TABLE jobs SET (toast_tuple_target = 1024, fillfactor = 70);
