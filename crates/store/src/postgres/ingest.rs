@@ -273,15 +273,21 @@ mod tests {
     use super::*;
     use crate::testing::TestDb;
 
+    /// Inserts open Ashby jobs `i` = 1..=`rows`, each with the external id and description the
+    /// SQL expressions (over `i`) give.
+    async fn insert_jobs(db: &TestDb, rows: u32, external_id: &str, description: &str) {
+        db.execute(&format!(
+            "INSERT INTO jobs (source, external_id, public_slug, title, description, created_at, \
+               updated_at, last_seen_at, content_hash) \
+             SELECT 'ashby', {external_id}, 'slug-' || i, 'T', {description}, now(), now(), \
+               now(), 'h' FROM generate_series(1, {rows}) AS i"
+        ))
+        .await;
+    }
+
     /// The plan of closing three boards' ranges among 500 boards' 20,000 open jobs.
     async fn close_plan(db: &TestDb) -> String {
-        db.execute(
-            "INSERT INTO jobs (source, external_id, public_slug, title, created_at, updated_at, \
-               last_seen_at, content_hash) \
-             SELECT 'ashby', 'board' || (i / 40) || ':' || i, 'slug-' || i, 'T', now(), now(), \
-               now(), 'h' FROM generate_series(1, 20000) AS i",
-        )
-        .await;
+        insert_jobs(db, 20_000, "'board' || (i / 40) || ':' || i", "''").await;
         db.execute("ANALYZE jobs").await;
         let sources = ["ashby"; 3];
         let los = ["board1:", "board2:", "board3:"];
@@ -321,15 +327,9 @@ mod tests {
     #[tokio::test]
     async fn a_bump_of_rows_with_long_descriptions_is_partly_heap_only() {
         let db = TestDb::postgres().await;
-        db.execute(
-            "INSERT INTO jobs (source, external_id, public_slug, title, description, created_at, \
-               updated_at, last_seen_at, content_hash) \
-             SELECT 'ashby', 'board:' || i, 'slug-' || i, 'T', \
-               (SELECT string_agg(md5(i::text || '-' || g::text), '') \
-                FROM generate_series(1, 47) AS g), \
-               now(), now(), now(), 'h' FROM generate_series(1, 40) AS i",
-        )
-        .await;
+        // 1.5 KB of hex per description.
+        let description = "(SELECT string_agg(md5(i::text || '-' || g::text), '') FROM generate_series(1, 47) AS g)";
+        insert_jobs(&db, 40, "'board:' || i", description).await;
         let keys: Vec<JobKey> = (1..=40)
             .map(|i| JobKey {
                 source: Provider::parse("ashby").unwrap(),
@@ -359,13 +359,7 @@ mod tests {
     #[tokio::test]
     async fn a_long_description_is_stored_lz4_compressed() {
         let db = TestDb::postgres().await;
-        db.execute(
-            "INSERT INTO jobs (source, external_id, public_slug, title, description, created_at, \
-               updated_at, last_seen_at, content_hash) \
-             VALUES ('ashby', 'board:1', 'slug-1', 'T', repeat('Build reliable systems. ', 400), \
-               now(), now(), now(), 'h')",
-        )
-        .await;
+        insert_jobs(&db, 1, "'board:' || i", "repeat('Build reliable systems. ', 400)").await;
         let pool = db.postgres_pool().expect("a PostgreSQL database");
         let (method,): (Option<String>,) =
             sqlx::query_as("SELECT pg_column_compression(description) FROM jobs")
