@@ -1,4 +1,4 @@
-//! Backend-neutral row shapes: the JSON row a batch write sends, and the records a read
+//! Backend-neutral row shapes: the row a batch write sends, and the records a read
 //! decodes (`#[derive(sqlx::FromRow)]`, one type for both backends through the [`bind`](crate::bind)
 //! types) and parses into domain values. Both adapters use these, so the two schemas cannot
 //! drift in what they store. Account rows are in [`accounts`].
@@ -10,7 +10,6 @@ use freehire_domain::{
     Facets, Job, JobId, JobPosting, Provider, PublicSlug, Region, Salary, SalaryPeriod, Seniority,
     WorkMode,
 };
-use serde::Serialize;
 
 use crate::{
     JobKey, Result, StoreError,
@@ -34,7 +33,7 @@ fn no_nul(s: &str) -> Cow<'_, str> {
 }
 
 /// One posting, flattened for a batch write.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub(crate) struct JobRow<'a> {
     pub source: &'a str,
     pub external_id: &'a str,
@@ -48,7 +47,6 @@ pub(crate) struct JobRow<'a> {
     pub remote: bool,
     pub description: Cow<'a, str>,
     pub posted_at: Option<Stamp>,
-    #[serde(flatten)]
     pub facets: FacetColumns<'a>,
     pub salary_min: Option<i64>,
     pub salary_max: Option<i64>,
@@ -165,11 +163,6 @@ impl<'a> Batch<'a> {
             }
         }
         Ok(Self { rows, slot })
-    }
-
-    /// The rows as one JSON array (the single parameter of a batch statement).
-    pub fn json(rows: &[&JobRow<'_>]) -> Result<String> {
-        serde_json::to_string(rows).map_err(|e| StoreError::corrupt("batch", e))
     }
 }
 
@@ -427,7 +420,7 @@ impl HealthRecord {
 }
 
 /// Facet columns of one row, flattened for binding and for the JSON of batch writes.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub(crate) struct FacetColumns<'a> {
     pub countries: Vec<&'a str>,
     pub regions: Vec<&'static str>,

@@ -353,6 +353,50 @@ mod tests {
         db.teardown().await;
     }
 
+    /// The slugs marked in `company_refresh` since the last call, which takes them.
+    async fn marks(db: &TestDb) -> Vec<String> {
+        let pool = db.postgres_pool().expect("a PostgreSQL database");
+        let slugs: Vec<(String,)> = sqlx::query_as("DELETE FROM company_refresh RETURNING slug")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+        let mut slugs: Vec<String> = slugs.into_iter().map(|(s,)| s).collect();
+        slugs.sort();
+        slugs
+    }
+
+    /// A batch insert appends each of its companies to `company_refresh` once (migration 0030):
+    /// a row trigger appended one mark per job. An upsert that updates a row still marks through
+    /// the update trigger (the company it left and the one it joined), a delete through its
+    /// row trigger, and a job without a company marks nothing.
+    // scenario: A batch insert marks each company once
+    #[tokio::test]
+    async fn a_batch_insert_marks_each_company_once() {
+        let db = TestDb::postgres().await;
+        marks(&db).await;
+        let upsert = |rows: &str, company: &str| {
+            format!(
+                "INSERT INTO jobs (source, external_id, public_slug, title, company_slug, \
+                   created_at, updated_at, last_seen_at, content_hash) \
+                 SELECT 'ashby', 'board:' || i, 'slug-' || i, 'T', {company}, now(), now(), \
+                   now(), 'h' FROM generate_series({rows}) AS i \
+                 ON CONFLICT (source, external_id) \
+                   DO UPDATE SET company_slug = excluded.company_slug"
+            )
+        };
+        db.execute(&upsert(
+            "1, 150",
+            "CASE WHEN i % 3 = 0 THEN 'beta' WHEN i = 1 THEN '' ELSE 'acme' END",
+        ))
+        .await;
+        assert_eq!(marks(&db).await, ["acme", "beta"]);
+        db.execute(&upsert("2, 2", "'gamma'")).await;
+        assert_eq!(marks(&db).await, ["acme", "gamma"]);
+        db.execute("DELETE FROM jobs WHERE external_id IN ('board:3', 'board:1')").await;
+        assert_eq!(marks(&db).await, ["beta"]);
+        db.teardown().await;
+    }
+
     /// A long description is stored lz4-compressed (this suite's server has lz4): pglz was
     /// about a tenth of a first crawl's CPU.
     // scenario: Descriptions are compressed with lz4

@@ -9,6 +9,7 @@ use super::{
     PgStore, Shared,
     outbox::{OUTBOXES, enqueue},
     retry_once_if_lost,
+    upsert_columns::{UpsertColumns, upsert_rows},
 };
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
@@ -23,26 +24,20 @@ use crate::{
 };
 
 /// A company slug merged away (`company_slug_aliases`) is stored as the slug it was merged
-/// into.
+/// into. The rows arrive as column arrays ([`UpsertColumns`]), `$35` is the instant.
 const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
     ") SELECT r.source, r.external_id, r.url, r.public_slug, r.title, r.company, \
      COALESCE((SELECT a.canonical_slug FROM company_slug_aliases AS a \
-               WHERE a.alias_slug = r.company_slug), r.company_slug), r.company_slug_folded, r.location, r.remote, r.description, r.posted_at, \
-     r.countries, r.regions, r.cities, r.work_mode, r.seniority, r.category, r.is_tech, \
-     r.skills, r.employment_type, r.education_level, r.english_level, r.experience_years_min, \
+               WHERE a.alias_slug = r.company_slug), r.company_slug), r.company_slug_folded, \
+     r.location, r.remote, r.description, r.posted_at, r.countries::text[], r.regions::text[], \
+     r.cities::text[], r.work_mode, r.seniority, r.category, r.is_tech, r.skills::text[], \
+     r.employment_type, r.education_level, r.english_level, r.experience_years_min, \
      r.requires_clearance, r.posting_language, r.salary_min, r.salary_max, r.salary_currency, \
-     r.salary_period, r.content_hash, r.role_fingerprint, r.structured::jsonb, r.source_hash, $2, $2, $2 \
-     FROM jsonb_to_recordset($1::jsonb) AS r(source text, external_id text, url text, \
-       public_slug text, title text, company text, company_slug text, \
-       company_slug_folded text, location text, remote boolean, description text, \
-       posted_at timestamptz, countries text[], regions text[], cities text[], work_mode text, \
-       seniority text, category text, is_tech boolean, skills text[], employment_type text, \
-       education_level text, english_level text, experience_years_min integer, \
-       requires_clearance boolean, posting_language text, salary_min bigint, \
-       salary_max bigint, salary_currency text, salary_period text, content_hash text, \
-       role_fingerprint text, structured text, source_hash text)",
+     r.salary_period, r.content_hash, r.role_fingerprint, r.structured::jsonb, r.source_hash, \
+     $35, $35, $35 FROM ",
+    upsert_rows!(),
     upsert_conflict!()
 );
 
@@ -314,11 +309,9 @@ pub(super) async fn upsert_in(
 
     let mut plan = UpsertPlan::new(&batch, &found);
     if !plan.to_write.is_empty() {
-        let written: Vec<(i64, String, String)> = sqlx::query_as(UPSERT)
-            .bind(Batch::json(&plan.to_write)?)
-            .bind(seen_at)
-            .fetch_all(&mut *conn)
-            .await?;
+        let columns = UpsertColumns::new(&plan.to_write);
+        let written: Vec<(i64, String, String)> =
+            columns.bind(sqlx::query_as(UPSERT)).bind(seen_at).fetch_all(&mut *conn).await?;
         for (id, source, external_id) in written {
             plan.written(&source, &external_id, job_id(id)?)?;
         }

@@ -1,7 +1,8 @@
 //! The production adapter: PostgreSQL through sqlx.
 //!
-//! Batch writes send one `jsonb` array parameter and read it with `jsonb_to_recordset`, so a
-//! batch of thousands of postings is one statement and one round trip. The jobs table keeps
+//! Batch writes are one statement and one round trip for thousands of rows: the jobs upsert
+//! sends its rows as column arrays read back with `UNNEST` ([`upsert_columns`]), smaller
+//! batches one `jsonb` array read with `jsonb_to_recordset`. The jobs table keeps
 //! free space on its pages and no index on `last_seen_at`, so a re-crawl's bump is a HOT
 //! update.
 //!
@@ -54,6 +55,7 @@ mod schedule;
 mod screening;
 mod stats;
 mod tracking;
+mod upsert_columns;
 
 /// The adapter bodies both backends share, on PostgreSQL.
 type Shared = crate::shared::Shared<sqlx::Postgres>;

@@ -245,7 +245,10 @@ pub async fn every_field_round_trips(s: &dyn Store) {
     p.facets.experience_years_min = Some(7);
     p.facets.requires_clearance = Some(true);
     p.facets.posting_language = Some("en".to_owned());
-    p.facets.cities = vec!["Berlin".to_owned(), "Munich".to_owned()];
+    // List values with the characters an array literal must quote read back as they were.
+    p.facets.cities =
+        ["Berlin", "São Paulo, \"SP\"", r"a\b", "NULL", "{x}", " y "].map(str::to_owned).to_vec();
+    p.facets.skills = ["c++", "c#", "node.js", "f,g"].map(str::to_owned).to_vec();
     p.remote = true;
     p.role_fingerprint = "abc123".to_owned();
     p.description = "<p>Ünïcödé — “quotes” 日本語 🚀</p>".to_owned();
