@@ -419,7 +419,7 @@ impl HealthRecord {
     }
 }
 
-/// Facet columns of one row, flattened for binding and for the JSON of batch writes.
+/// Facet columns of one row, flattened for binding (per row on SQLite, per column on PostgreSQL).
 #[derive(Debug)]
 pub(crate) struct FacetColumns<'a> {
     pub countries: Vec<&'a str>,
