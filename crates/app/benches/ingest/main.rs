@@ -27,8 +27,8 @@
 //!
 //! `BENCH_COPIES` sets the copies; `BENCH_PROVIDERS=ashby,greenhouse` restricts the providers;
 //! `BENCH_BOARD_CONCURRENCY` overrides the default boards at once (the worker's, 32);
-//! `BENCH_WRITE_GROUP` the most boards one write transaction holds (1: a transaction per board), `BENCH_PG_WRITERS` the
-//! transactions written at once on PostgreSQL; `BENCH_RECRAWLS`
+//! `BENCH_WRITE_GROUP` the most boards one write transaction holds (1: a transaction per
+//! board), `BENCH_PG_WRITERS` the transactions written at once on PostgreSQL; `BENCH_RECRAWLS`
 //! repeats the re-crawl (the fastest pass reported); `BENCH_BACKENDS=sqlite|postgres` runs one
 //! backend. The client's per-host pacing is off: the copies of a board are on one recorded
 //! host, which a real crawl paces.

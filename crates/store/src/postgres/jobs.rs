@@ -9,7 +9,7 @@ use super::{
     PgStore, Shared,
     outbox::{OUTBOXES, enqueue},
     retry_once_if_lost,
-    upsert_columns::{UpsertColumns, upsert_rows},
+    upsert_columns::{bind_rows, upsert_rows},
 };
 use crate::{
     DerivedUpdate, JobKey, JobList, JobRepo, ListPage, OutboxKind, Refreshed, Result, SeenPosting,
@@ -24,7 +24,7 @@ use crate::{
 };
 
 /// A company slug merged away (`company_slug_aliases`) is stored as the slug it was merged
-/// into. The rows arrive as column arrays ([`UpsertColumns`]), `$35` is the instant.
+/// into. The rows arrive as column arrays ([`bind_rows`]), `$35` is the instant.
 const UPSERT: &str = concat!(
     "INSERT INTO jobs (",
     upsert_columns!(),
@@ -309,9 +309,10 @@ pub(super) async fn upsert_in(
 
     let mut plan = UpsertPlan::new(&batch, &found);
     if !plan.to_write.is_empty() {
-        let columns = UpsertColumns::new(&plan.to_write);
-        let written: Vec<(i64, String, String)> =
-            columns.bind(sqlx::query_as(UPSERT)).bind(seen_at).fetch_all(&mut *conn).await?;
+        let written: Vec<(i64, String, String)> = bind_rows(sqlx::query_as(UPSERT), &plan.to_write)
+            .bind(seen_at)
+            .fetch_all(&mut *conn)
+            .await?;
         for (id, source, external_id) in written {
             plan.written(&source, &external_id, job_id(id)?)?;
         }

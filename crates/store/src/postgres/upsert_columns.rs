@@ -8,54 +8,10 @@
 //! skills), which an `UNNEST` cannot carry as arrays of arrays, go as array literals
 //! ([`array_literal`]) cast back per row.
 
-use chrono::{DateTime, Utc};
-
-use crate::{bind::List, rows::JobRow};
-
-/// The upsert statement, answering each written row's id and key.
-pub(super) type UpsertQuery<'q> =
-    sqlx::query::QueryAs<'q, sqlx::Postgres, (i64, String, String), sqlx::postgres::PgArguments>;
-
-/// The upsert's rows, column by column, in the rows' order.
-pub(super) struct UpsertColumns<'r> {
-    source: Vec<&'r str>,
-    external_id: Vec<&'r str>,
-    url: Vec<&'r str>,
-    public_slug: Vec<&'r str>,
-    title: Vec<&'r str>,
-    company: Vec<&'r str>,
-    company_slug: Vec<&'r str>,
-    company_slug_folded: Vec<&'r str>,
-    location: Vec<&'r str>,
-    remote: Vec<bool>,
-    description: Vec<&'r str>,
-    posted_at: Vec<Option<DateTime<Utc>>>,
-    countries: Vec<String>,
-    regions: Vec<String>,
-    cities: Vec<String>,
-    work_mode: Vec<Option<&'r str>>,
-    seniority: Vec<Option<&'r str>>,
-    category: Vec<Option<&'r str>>,
-    is_tech: Vec<Option<bool>>,
-    skills: Vec<String>,
-    employment_type: Vec<Option<&'r str>>,
-    education_level: Vec<Option<&'r str>>,
-    english_level: Vec<Option<&'r str>>,
-    experience_years_min: Vec<Option<i32>>,
-    requires_clearance: Vec<Option<bool>>,
-    posting_language: Vec<Option<&'r str>>,
-    salary_min: Vec<Option<i64>>,
-    salary_max: Vec<Option<i64>>,
-    salary_currency: Vec<Option<&'r str>>,
-    salary_period: Vec<Option<&'r str>>,
-    content_hash: Vec<&'r str>,
-    role_fingerprint: Vec<&'r str>,
-    structured: Vec<&'r str>,
-    source_hash: Vec<&'r str>,
-}
+use crate::rows::JobRow;
 
 /// The `FROM` item that reads the columns back as rows `r`, parameters `$1` to `$34` in the
-/// order [`UpsertColumns::bind`] binds them. The list columns arrive as array literals
+/// order [`bind_rows`] binds them. The list columns arrive as array literals
 /// (`text`), `structured` as JSON text.
 macro_rules! upsert_rows {
     () => {
@@ -76,87 +32,49 @@ macro_rules! upsert_rows {
 }
 pub(super) use upsert_rows;
 
-impl<'r> UpsertColumns<'r> {
-    /// Splits the rows into columns.
-    pub fn new(rows: &[&'r JobRow<'_>]) -> Self {
-        fn col<'r, T>(rows: &[&'r JobRow<'_>], f: impl Fn(&'r JobRow<'_>) -> T) -> Vec<T> {
-            rows.iter().map(|r| f(r)).collect()
-        }
-        Self {
-            source: col(rows, |r| r.source),
-            external_id: col(rows, |r| r.external_id),
-            url: col(rows, |r| r.url.as_ref()),
-            public_slug: col(rows, |r| r.public_slug.as_str()),
-            title: col(rows, |r| r.title.as_ref()),
-            company: col(rows, |r| r.company.as_ref()),
-            company_slug: col(rows, |r| r.company_slug.as_str()),
-            company_slug_folded: col(rows, |r| r.company_slug_folded.as_str()),
-            location: col(rows, |r| r.location.as_ref()),
-            remote: col(rows, |r| r.remote),
-            description: col(rows, |r| r.description.as_ref()),
-            posted_at: col(rows, |r| r.posted_at.map(|s| s.0)),
-            countries: col(rows, |r| array_literal(&r.facets.countries)),
-            regions: col(rows, |r| array_literal(&r.facets.regions)),
-            cities: col(rows, |r| array_literal(r.facets.cities)),
-            work_mode: col(rows, |r| r.facets.work_mode),
-            seniority: col(rows, |r| r.facets.seniority),
-            category: col(rows, |r| r.facets.category),
-            is_tech: col(rows, |r| r.facets.is_tech),
-            skills: col(rows, |r| array_literal(r.facets.skills)),
-            employment_type: col(rows, |r| r.facets.employment_type),
-            education_level: col(rows, |r| r.facets.education_level),
-            english_level: col(rows, |r| r.facets.english_level),
-            experience_years_min: col(rows, |r| r.facets.experience_years_min),
-            requires_clearance: col(rows, |r| r.facets.requires_clearance),
-            posting_language: col(rows, |r| r.facets.posting_language),
-            salary_min: col(rows, |r| r.salary_min),
-            salary_max: col(rows, |r| r.salary_max),
-            salary_currency: col(rows, |r| r.salary_currency),
-            salary_period: col(rows, |r| r.salary_period),
-            content_hash: col(rows, |r| r.content_hash.as_str()),
-            role_fingerprint: col(rows, |r| r.role_fingerprint),
-            structured: col(rows, |r| r.structured.as_str()),
-            source_hash: col(rows, |r| r.source_hash.as_str()),
-        }
-    }
+/// The upsert statement, answering each written row's id and key.
+pub(super) type UpsertQuery<'q> =
+    sqlx::query::QueryAs<'q, sqlx::Postgres, (i64, String, String), sqlx::postgres::PgArguments>;
 
-    /// Binds the columns as `$1` to `$34` of [`upsert_rows`].
-    pub fn bind<'q>(&'q self, q: UpsertQuery<'q>) -> UpsertQuery<'q> {
-        q.bind(List(&self.source))
-            .bind(List(&self.external_id))
-            .bind(List(&self.url))
-            .bind(List(&self.public_slug))
-            .bind(List(&self.title))
-            .bind(List(&self.company))
-            .bind(List(&self.company_slug))
-            .bind(List(&self.company_slug_folded))
-            .bind(List(&self.location))
-            .bind(List(&self.remote))
-            .bind(List(&self.description))
-            .bind(List(&self.posted_at))
-            .bind(List(&self.countries))
-            .bind(List(&self.regions))
-            .bind(List(&self.cities))
-            .bind(List(&self.work_mode))
-            .bind(List(&self.seniority))
-            .bind(List(&self.category))
-            .bind(List(&self.is_tech))
-            .bind(List(&self.skills))
-            .bind(List(&self.employment_type))
-            .bind(List(&self.education_level))
-            .bind(List(&self.english_level))
-            .bind(List(&self.experience_years_min))
-            .bind(List(&self.requires_clearance))
-            .bind(List(&self.posting_language))
-            .bind(List(&self.salary_min))
-            .bind(List(&self.salary_max))
-            .bind(List(&self.salary_currency))
-            .bind(List(&self.salary_period))
-            .bind(List(&self.content_hash))
-            .bind(List(&self.role_fingerprint))
-            .bind(List(&self.structured))
-            .bind(List(&self.source_hash))
+/// Binds `rows` column by column, in the rows' order, as `$1` to `$34` of [`upsert_rows`].
+pub(super) fn bind_rows<'q>(q: UpsertQuery<'q>, rows: &[&'q JobRow<'_>]) -> UpsertQuery<'q> {
+    fn col<'q, T>(rows: &[&'q JobRow<'_>], f: impl Fn(&'q JobRow<'_>) -> T) -> Vec<T> {
+        rows.iter().map(|r| f(r)).collect()
     }
+    q.bind(col(rows, |r| r.source))
+        .bind(col(rows, |r| r.external_id))
+        .bind(col(rows, |r| r.url.as_ref()))
+        .bind(col(rows, |r| r.public_slug.as_str()))
+        .bind(col(rows, |r| r.title.as_ref()))
+        .bind(col(rows, |r| r.company.as_ref()))
+        .bind(col(rows, |r| r.company_slug.as_str()))
+        .bind(col(rows, |r| r.company_slug_folded.as_str()))
+        .bind(col(rows, |r| r.location.as_ref()))
+        .bind(col(rows, |r| r.remote))
+        .bind(col(rows, |r| r.description.as_ref()))
+        .bind(col(rows, |r| r.posted_at.map(|s| s.0)))
+        .bind(col(rows, |r| array_literal(&r.facets.countries)))
+        .bind(col(rows, |r| array_literal(&r.facets.regions)))
+        .bind(col(rows, |r| array_literal(r.facets.cities)))
+        .bind(col(rows, |r| r.facets.work_mode))
+        .bind(col(rows, |r| r.facets.seniority))
+        .bind(col(rows, |r| r.facets.category))
+        .bind(col(rows, |r| r.facets.is_tech))
+        .bind(col(rows, |r| array_literal(r.facets.skills)))
+        .bind(col(rows, |r| r.facets.employment_type))
+        .bind(col(rows, |r| r.facets.education_level))
+        .bind(col(rows, |r| r.facets.english_level))
+        .bind(col(rows, |r| r.facets.experience_years_min))
+        .bind(col(rows, |r| r.facets.requires_clearance))
+        .bind(col(rows, |r| r.facets.posting_language))
+        .bind(col(rows, |r| r.salary_min))
+        .bind(col(rows, |r| r.salary_max))
+        .bind(col(rows, |r| r.salary_currency))
+        .bind(col(rows, |r| r.salary_period))
+        .bind(col(rows, |r| r.content_hash.as_str()))
+        .bind(col(rows, |r| r.role_fingerprint))
+        .bind(col(rows, |r| r.structured.as_str()))
+        .bind(col(rows, |r| r.source_hash.as_str()))
 }
 
 /// A PostgreSQL array literal of `values` (`{"a","b \"c\""}`), every element quoted, so that
